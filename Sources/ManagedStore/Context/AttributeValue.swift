@@ -1,0 +1,171 @@
+import Foundation
+
+/// A Swift type an attribute's value can be read as and written from.
+///
+/// For example:
+///
+/// ```swift
+/// let completed: Bool? = task.get("completed")
+/// task.set("copyright", Date())
+/// ```
+public protocol AttributeValue {
+    /// Reads the value, or `nil` when it is null or of another kind.
+    init?(attributeValue: Value)
+    /// The value to store.
+    var attributeValue: Value { get }
+}
+
+extension Int: AttributeValue {
+    public init?(attributeValue: Value) {
+        switch attributeValue {
+        case .integer(let v): self.init(v)
+        case .double(let v): self.init(exactly: v)
+        case .bool(let v): self = v ? 1 : 0
+        default: return nil
+        }
+    }
+    public var attributeValue: Value { .integer(Int64(self)) }
+}
+
+extension Int16: AttributeValue {
+    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(truncatingIfNeeded: v) }
+    public var attributeValue: Value { .integer(Int64(self)) }
+}
+
+extension Int32: AttributeValue {
+    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(truncatingIfNeeded: v) }
+    public var attributeValue: Value { .integer(Int64(self)) }
+}
+
+extension Int64: AttributeValue {
+    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(v) }
+    public var attributeValue: Value { .integer(self) }
+}
+
+extension Double: AttributeValue {
+    public init?(attributeValue: Value) {
+        switch attributeValue {
+        case .double(let v): self = v
+        case .integer(let v): self.init(v)
+        case .decimal(let v): self = NSDecimalNumber(decimal: v).doubleValue
+        default: return nil
+        }
+    }
+    public var attributeValue: Value { .double(self) }
+}
+
+extension Float: AttributeValue {
+    public init?(attributeValue: Value) { guard let v = Double(attributeValue: attributeValue) else { return nil }; self.init(v) }
+    public var attributeValue: Value { .double(Double(self)) }
+}
+
+extension Decimal: AttributeValue {
+    public init?(attributeValue: Value) {
+        switch attributeValue {
+        case .decimal(let v): self = v
+        case .integer(let v): self.init(v)
+        case .double(let v): self.init(v)
+        default: return nil
+        }
+    }
+    public var attributeValue: Value { .decimal(self) }
+}
+
+extension Bool: AttributeValue {
+    public init?(attributeValue: Value) {
+        switch attributeValue {
+        case .bool(let v): self = v
+        case .integer(let v): self = v != 0
+        default: return nil
+        }
+    }
+    public var attributeValue: Value { .bool(self) }
+}
+
+extension String: AttributeValue {
+    public init?(attributeValue: Value) { guard case .string(let v) = attributeValue else { return nil }; self = v }
+    public var attributeValue: Value { .string(self) }
+}
+
+extension Date: AttributeValue {
+    public init?(attributeValue: Value) { guard case .date(let v) = attributeValue else { return nil }; self = v }
+    public var attributeValue: Value { .date(self) }
+}
+
+extension Data: AttributeValue {
+    public init?(attributeValue: Value) { guard case .data(let v) = attributeValue else { return nil }; self = v }
+    public var attributeValue: Value { .data(self) }
+}
+
+extension UUID: AttributeValue {
+    public init?(attributeValue: Value) { guard case .uuid(let v) = attributeValue else { return nil }; self = v }
+    public var attributeValue: Value { .uuid(self) }
+}
+
+extension URL: AttributeValue {
+    public init?(attributeValue: Value) { guard case .uri(let v) = attributeValue else { return nil }; self = v }
+    public var attributeValue: Value { .uri(self) }
+}
+
+extension ManagedObject {
+    /// The value of `key` as a Swift type; `nil` when it is null or not of that type.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let title: String? = book.get("title")
+    /// ```
+    public func get<T: AttributeValue>(_ key: String, as type: T.Type = T.self) -> T? {
+        T(attributeValue: self[key])
+    }
+
+    /// Sets `key` from a Swift value; `nil` stores null.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// book.set("title", "Psmith in the City")
+    /// ```
+    public func set<T: AttributeValue>(_ key: String, _ value: T?) {
+        self[key] = value?.attributeValue ?? .null
+    }
+
+    /// A transformable attribute's value, turned back by its registered ``ValueTransformer``.
+    public func transformedValue(forKey key: String) throws -> Any? {
+        guard let attribute = entity.attribute(named: key) else { throw unknownKey(key) }
+        guard case .data(let data) = self[key] else { return nil }
+        return try ValueTransformers.transformer(for: attribute).reverseTransformedValue(data)
+    }
+
+    /// Sets a transformable attribute: its registered ``ValueTransformer`` turns the value into data.
+    public func setTransformedValue(_ value: Any?, forKey key: String) throws {
+        guard let attribute = entity.attribute(named: key) else { throw unknownKey(key) }
+        guard let value else { self[key] = .null; return }
+        self[key] = .data(try ValueTransformers.transformer(for: attribute).transformedValue(value))
+    }
+}
+
+/// A typed view of a managed object, as an app declares one per entity.
+///
+/// For example:
+///
+/// ```swift
+/// struct Task: ManagedObjectType {
+///     static let entityName = "Task"
+///     let object: ManagedObject
+///     init(object: ManagedObject) { self.object = object }
+///     var priority: Int32 {
+///         get { object.get("priority") ?? 5 }
+///         nonmutating set { object.set("priority", newValue) }
+///     }
+/// }
+/// let task = try context.insert(Task.self)
+/// task.priority = 1
+/// ```
+public protocol ManagedObjectType {
+    /// The entity the type stands for.
+    static var entityName: String { get }
+    /// The object.
+    var object: ManagedObject { get }
+    init(object: ManagedObject)
+}

@@ -1,0 +1,174 @@
+/// Relationship upkeep: setting one side sets the inverse; to-many sets load lazily and take in unsaved changes.
+extension ManagedObjectContext {
+    /// The inverse relationship of `relationship` (from `entity`) and the destination entity.
+    func inverse(of relationship: Relationship, from entity: Entity) -> (Entity, Relationship)? {
+        guard let destinationID = entity.destinationID(of: relationship.name),
+              let destination = model.entity(id: destinationID),
+              let name = relationship.inverse, let inverse = destination.relationship(named: name) else { return nil }
+        return (destination, inverse)
+    }
+
+    /// Sets the to-one `relationship` of `object` (at `column`) to `newID`, keeping inverses in step.
+    func setToOne(_ object: ManagedObject, _ relationship: Relationship, column: Int, to newID: ObjectID?) {
+        if object.isFault { object.fireFault() }
+        let oldID: ObjectID? = if case .object(let id) = object.values[column] { id } else { nil }
+        guard oldID != newID else { return }
+        object.setValue(newID.map(Value.object) ?? .null, at: column)
+        guard let (destination, inverse) = self.inverse(of: relationship, from: object.entity) else { return }
+        if let oldID, let old = registry[oldID] {
+            unlink(old, inverse, destination: destination, from: object.objectID)
+        }
+        guard let newID else { return }
+        let new = self.object(with: newID)
+        if inverse.isToMany {
+            if case .toMany(let index)? = destination.slot(of: inverse.name) {
+                if new.toMany.indices.contains(index), new.toMany[index] != nil { new.toMany[index]!.insert(object.objectID) }
+                noteChanged(new)
+            }
+        } else if let inverseColumn = destination.columnIndex(of: inverse.name) {
+            if new.isFault { new.fireFault() }
+            // One-to-one: the destination's former partner loses it.
+            if case .object(let previous) = new.values[inverseColumn], previous != object.objectID,
+               let partner = registry[previous] {
+                partner.setValue(.null, at: column)
+            }
+            new.setValue(.object(object.objectID), at: inverseColumn)
+        }
+    }
+
+    /// Takes `id` out of `holder`'s side of a relationship (`inverse`, belonging to `destination`).
+    private func unlink(_ holder: ManagedObject, _ inverse: Relationship, destination: Entity, from id: ObjectID) {
+        switch destination.slot(of: inverse.name) {
+        case .toMany(let index)?:
+            if holder.toMany.indices.contains(index), holder.toMany[index] != nil { holder.toMany[index]!.remove(id) }
+            noteChanged(holder)
+        case .column(let column)?:
+            if holder.isFault { holder.fireFault() }
+            if case .object(let current) = holder.values[column], current == id { holder.setValue(.null, at: column) }
+        default:
+            break
+        }
+    }
+
+    /// Adds `member` to (or removes it from) the to-many relationship at `index` of `owner`.
+    func addToMany(_ owner: ManagedObject, index: Int, _ member: ManagedObject, adding: Bool) throws(StoreError) {
+        let relationship = owner.entity.toManyRelationships[index]
+        guard member.entity.id == owner.entity.destinationID(of: relationship.name) else {
+            throw .invalidRequest("\(owner.entity.name).\(relationship.name) holds \(relationship.destination) objects, not \(member.entity.name)")
+        }
+        guard let (destination, inverse) = self.inverse(of: relationship, from: owner.entity) else { return }
+        if !inverse.isToMany, let column = destination.columnIndex(of: inverse.name) {
+            // One-to-many: the member's to-one is the truth; setting it updates this set.
+            if adding {
+                setToOne(member, inverse, column: column, to: owner.objectID)
+            } else if case .object(let current) = member.value(at: column), current == owner.objectID {
+                setToOne(member, inverse, column: column, to: nil)
+            }
+            return
+        }
+        // Many-to-many: both loaded sets, and a pending join-table change.
+        guard case .joinTable(let table)? = owner.entity.storage(of: relationship.name),
+              case .toMany(let inverseIndex)? = destination.slot(of: inverse.name) else { return }
+        update(owner, index, member.objectID, adding)
+        update(member, inverseIndex, owner.objectID, adding)
+        pendingJoins[joinPair(table, owner.objectID, member.objectID)] = adding
+        noteChanged(owner)
+        noteChanged(member)
+    }
+
+    private func update(_ object: ManagedObject, _ index: Int, _ id: ObjectID, _ adding: Bool) {
+        guard object.toMany.indices.contains(index), object.toMany[index] != nil else { return }
+        if adding { object.toMany[index]!.insert(id) } else { object.toMany[index]!.remove(id) }
+    }
+
+    /// The join-table pair for `owner` (on the table's source column side) and `member`, in fixed orientation.
+    func joinPair(_ table: JoinTable, _ owner: ObjectID, _ member: ObjectID) -> JoinPair {
+        table.sourceColumn < table.destinationColumn
+            ? JoinPair(table: table.name, first: owner, second: member)
+            : JoinPair(table: table.name, first: member, second: owner)
+    }
+
+    /// The IDs in the to-many relationship at `index` of `object`: read from the store once, with the
+    /// context's unsaved changes applied.
+    func toManyIDs(of object: ManagedObject, index: Int) throws(StoreError) -> [ObjectID] {
+        if object.toMany.indices.contains(index), let loaded = object.toMany[index] { return loaded.ids }
+        let relationship = object.entity.toManyRelationships[index]
+        let destinationID = object.entity.destinationID(of: relationship.name)!
+        let destination = model.entity(id: destinationID)!
+        var ids: [ObjectID] = []
+        let key = object.objectID.primaryKey
+        do {
+            switch object.entity.storage(of: relationship.name) {
+            case .inverseForeignKey(let column)?:
+                if !object.objectID.isTemporary {
+                    let sql = "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.columns[column].columnName) = ? ORDER BY Z_PK"
+                    let statement = try store.connection.cachedStatement(sql)
+                    statement.bind(key, at: 1)
+                    while try statement.step() { ids.append(ObjectID(entityID: destinationID, primaryKey: statement.int64(at: 0))) }
+                }
+                var set = ToManySet(ids)
+                // Unsaved changes: members whose to-one now points here, or no longer does.
+                for candidate in insertedList + updatedList where candidate.entity === destination && !candidate.isFault {
+                    if case .object(let target) = candidate.values[column], target == object.objectID, !candidate.isDeleted {
+                        set.insert(candidate.objectID)
+                    } else {
+                        set.remove(candidate.objectID)
+                    }
+                }
+                for deleted in deletedList where deleted.entity === destination { set.remove(deleted.objectID) }
+                store(set, in: object, index)
+                return set.ids
+            case .joinTable(let table)?:
+                if !object.objectID.isTemporary {
+                    let sql = "SELECT \(table.destinationColumn) FROM \(table.name) WHERE \(table.sourceColumn) = ? ORDER BY \(table.destinationColumn)"
+                    let statement = try store.connection.cachedStatement(sql)
+                    statement.bind(key, at: 1)
+                    while try statement.step() { ids.append(ObjectID(entityID: destinationID, primaryKey: statement.int64(at: 0))) }
+                }
+                var set = ToManySet(ids)
+                for (pair, added) in pendingJoins where pair.table == table.name {
+                    let mine = table.sourceColumn < table.destinationColumn ? pair.first : pair.second
+                    let theirs = table.sourceColumn < table.destinationColumn ? pair.second : pair.first
+                    guard mine == object.objectID else { continue }
+                    if added { set.insert(theirs) } else { set.remove(theirs) }
+                }
+                for deleted in deletedList where deleted.entity === destination { set.remove(deleted.objectID) }
+                store(set, in: object, index)
+                return set.ids
+            default:
+                return []
+            }
+        } catch { throw .sqlite(error) }
+    }
+
+    private func store(_ set: ToManySet, in object: ManagedObject, _ index: Int) {
+        if object.toMany.count < object.entity.toManyRelationships.count {
+            object.toMany += Array(repeating: nil, count: object.entity.toManyRelationships.count - object.toMany.count)
+        }
+        object.toMany[index] = set
+    }
+
+    /// Forgets an inserted, unsaved object: out of the registry and out of every relationship it joined.
+    func detachInserted(_ object: ManagedObject) {
+        for relationship in object.entity.relationships {
+            switch object.entity.slot(of: relationship.name) {
+            case .column(let column)?:
+                if let relationship = object.entity.columns[column].relationship {
+                    setToOne(object, relationship, column: column, to: nil)
+                }
+            case .toMany(let index)?:
+                for id in (try? toManyIDs(of: object, index: index)) ?? [] {
+                    try? addToMany(object, index: index, self.object(with: id), adding: false)
+                }
+            default:
+                break
+            }
+        }
+        pendingJoins = pendingJoins.filter { $0.key.first != object.objectID && $0.key.second != object.objectID }
+        registry[object.objectID] = nil
+        insertedList.removeAll { $0 === object }
+        object.isInserted = false
+        object.isDeleted = true
+        object.context = nil
+    }
+}

@@ -1,0 +1,274 @@
+/// Saving: delete rules, validation, then one SQLite transaction.
+extension ManagedObjectContext {
+    /// Writes every pending change to the store in one transaction.
+    ///
+    /// Delete rules run first (deny refuses, cascade deletes, nullify clears inverses), then every
+    /// inserted and updated object is validated; all problems are reported together (Core Data's 1560).
+    /// A failed save writes nothing and keeps the pending changes so the caller can fix and retry.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// do { try context.save() }
+    /// catch .validation(let failures) { failures.forEach { print($0) } }
+    /// ```
+    public func save() throws(StoreError) {
+        guard hasChanges else { return }
+        guard !store.isReadOnly else { throw .readOnly(path: store.path) }
+
+        // 1. The deletion closure (cascade) and deny checks, without changing anything yet.
+        var deleting = Set(deletedList.map(\.objectID))
+        var cascaded: [ManagedObject] = []
+        var failures: [ValidationFailure] = []
+        var worklist = deletedList
+        while let object = worklist.popLast() {
+            for relationship in object.entity.relationships {
+                let targets = try destinations(of: object, relationship)
+                switch relationship.deleteRule {
+                case .deny:
+                    let remaining = targets.filter { !deleting.contains($0) }
+                    if !remaining.isEmpty {
+                        failures.append(ValidationFailure(
+                            code: .deleteDenied, entity: object.entity.name, objectID: object.objectID, key: relationship.name,
+                            message: "denies deletion while it has \(remaining.count) \(relationship.destination) destination(s); delete or unlink them first"))
+                    }
+                case .cascade:
+                    for id in targets where deleting.insert(id).inserted {
+                        let target = self.object(with: id)
+                        cascaded.append(target)
+                        worklist.append(target)
+                    }
+                case .nullify, .noAction:
+                    break
+                }
+            }
+        }
+        guard failures.isEmpty else { throw .validation(failures) }
+
+        // 2. Apply cascades and nullify inverses of what goes.
+        for object in cascaded where !object.isDeleted {
+            if object.isInserted { detachInserted(object) } else { delete(object) }
+        }
+        for object in deletedList {
+            for relationship in object.entity.relationships where relationship.deleteRule == .nullify {
+                nullifyInverses(of: object, relationship, sparing: deleting)
+            }
+        }
+
+        // 3. Validate what stays.
+        for object in insertedList where object.isInserted { failures += try validate(object) }
+        for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault { failures += try validate(object) }
+        guard failures.isEmpty else { throw .validation(failures) }
+
+        // 4. Write.
+        let idMap: [ObjectID: ObjectID]
+        do {
+            idMap = try store.connection.transaction(.immediate) { try writeChanges() }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .sqlite(error)
+        } catch {
+            throw .invalidRequest("save failed: \(error)")
+        }
+
+        // 5. The store has it: make IDs permanent and snapshots current.
+        didSave(idMap)
+    }
+
+    /// The destination IDs of `relationship` on `object`, with unsaved changes.
+    private func destinations(of object: ManagedObject, _ relationship: Relationship) throws(StoreError) -> [ObjectID] {
+        switch object.entity.slot(of: relationship.name) {
+        case .column(let column)?:
+            if case .object(let id) = object.value(at: column) { return [id] }
+            return []
+        case .toMany(let index)?:
+            return try toManyIDs(of: object, index: index)
+        default:
+            return []
+        }
+    }
+
+    /// Clears the inverse of `relationship` on each destination of a deleted `object`.
+    private func nullifyInverses(of object: ManagedObject, _ relationship: Relationship, sparing deleting: Set<ObjectID>) {
+        guard let (destination, inverse) = self.inverse(of: relationship, from: object.entity),
+              let targets = try? destinations(of: object, relationship) else { return }
+        for id in targets where !deleting.contains(id) {
+            let target = self.object(with: id)
+            switch destination.slot(of: inverse.name) {
+            case .column(let column)?:
+                if case .object(let current) = target.value(at: column), current == object.objectID {
+                    target.setValue(.null, at: column)
+                }
+            case .toMany(let index)?:
+                if target.toMany.indices.contains(index), target.toMany[index] != nil {
+                    target.toMany[index]!.remove(object.objectID)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Every validation problem of one object.
+    func validate(_ object: ManagedObject) throws(StoreError) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        let entity = object.entity
+        func fail(_ code: ValidationFailure.Code, _ key: String, _ message: String) {
+            failures.append(ValidationFailure(code: code, entity: entity.name, objectID: object.objectID, key: key, message: message))
+        }
+        for (i, column) in entity.columns.enumerated() {
+            let value = object.values[i]
+            if let attribute = column.attribute {
+                if value.isNull {
+                    if !attribute.isOptional { fail(.missingMandatoryProperty, attribute.name, "is a required value (\(attribute.type.rawValue)) and is nil") }
+                } else if !value.fits(attribute.type) {
+                    if case .integer(let v) = value, let range = attribute.type.integerRange {
+                        fail(v > range.upperBound ? .numberTooLarge : .numberTooSmall, attribute.name,
+                             "is \(v), outside \(attribute.type.rawValue)'s range \(range.lowerBound)...\(range.upperBound)")
+                    } else {
+                        fail(.invalidValue, attribute.name, "holds a \(value.kindName) (\(value)) where \(attribute.type.rawValue) is expected")
+                    }
+                }
+            } else if let relationship = column.relationship {
+                switch value {
+                case .null:
+                    if !relationship.isOptional { fail(.missingMandatoryProperty, relationship.name, "is a required relationship to \(relationship.destination) and is nil") }
+                case .object(let id):
+                    if id.entityID != entity.destinationID(of: relationship.name) {
+                        fail(.invalidValue, relationship.name, "points at a \(model.entity(id: id.entityID)?.name ?? "?") object where \(relationship.destination) is expected")
+                    }
+                default:
+                    fail(.invalidValue, relationship.name, "holds a \(value.kindName) where a \(relationship.destination) object is expected")
+                }
+            }
+        }
+        for (index, relationship) in entity.toManyRelationships.enumerated()
+        where relationship.minCount > 0 || relationship.maxCount > 0 || !relationship.isOptional {
+            let count = try toManyIDs(of: object, index: index).count
+            if count == 0 && !relationship.isOptional {
+                fail(.missingMandatoryProperty, relationship.name, "is a required relationship and is empty")
+            } else if count > 0 && relationship.minCount > 0 && count < relationship.minCount {
+                fail(.tooFewDestinations, relationship.name, "has \(count) destination(s); at least \(relationship.minCount) are required")
+            } else if relationship.maxCount > 0 && count > relationship.maxCount {
+                fail(.tooManyDestinations, relationship.name, "has \(count) destination(s); at most \(relationship.maxCount) are allowed")
+            }
+        }
+        return failures
+    }
+
+    /// Writes inserts, updates, deletes and join-table changes; returns temporary → permanent IDs.
+    private func writeChanges() throws -> [ObjectID: ObjectID] {
+        let connection = store.connection
+        var idMap: [ObjectID: ObjectID] = [:]
+        let inserted = insertedList.filter(\.isInserted)
+
+        // Primary keys from Z_PRIMARYKEY, one read and one write per entity.
+        var byEntity: [Int32: [ManagedObject]] = [:]
+        var order: [Int32] = []
+        for object in inserted {
+            if byEntity[object.entity.id] == nil { order.append(object.entity.id) }
+            byEntity[object.entity.id, default: []].append(object)
+        }
+        for entityID in order {
+            let objects = byEntity[entityID]!
+            var next = (try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(entityID))])?.int64 ?? 0)
+            for object in objects {
+                next += 1
+                idMap[object.objectID] = ObjectID(entityID: entityID, primaryKey: next)
+            }
+            try connection.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(next), .integer(Int64(entityID))])
+        }
+
+        @inline(__always) func mapped(_ value: Value) -> Value {
+            if case .object(let id) = value, id.isTemporary, let permanent = idMap[id] { return .object(permanent) }
+            return value
+        }
+
+        // Inserts: one cached statement per entity.
+        for entityID in order {
+            let entity = model.entity(id: entityID)!
+            let columns = entity.columns.map(\.columnName)
+            let sql = "INSERT INTO \(entity.tableName) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1\(String(repeating: ", ?", count: columns.count)))"
+            let statement = try connection.cachedStatement(sql)
+            for object in byEntity[entityID]! {
+                statement.reset()
+                statement.bind(idMap[object.objectID]!.primaryKey, at: 1)
+                statement.bind(Int64(entityID), at: 2)
+                for (i, value) in object.values.enumerated() { statement.bind(value: mapped(value), at: Int32(i + 3)) }
+                try statement.run()
+            }
+        }
+
+        // Updates: only the columns that changed, with an optimistic-locking check on Z_OPT.
+        for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault {
+            guard let committed = object.committed else { continue }
+            let changed = object.values.indices.filter { object.values[$0] != committed[$0] }
+            if changed.isEmpty { continue }
+            let entity = object.entity
+            let sets = changed.map { entity.columns[$0].columnName + " = ?" }.joined(separator: ", ")
+            let statement = try connection.cachedStatement("UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + 1, \(sets) WHERE Z_PK = ? AND Z_OPT = ?")
+            for (n, i) in changed.enumerated() { statement.bind(value: mapped(object.values[i]), at: Int32(n + 1)) }
+            statement.bind(object.objectID.primaryKey, at: Int32(changed.count + 1))
+            statement.bind(object.version, at: Int32(changed.count + 2))
+            try statement.run()
+            if connection.changes == 0 { throw StoreError.conflict(entity: entity.name, primaryKey: object.objectID.primaryKey) }
+        }
+
+        // Deletes, with their join-table rows.
+        for object in deletedList {
+            let entity = object.entity
+            try connection.execute("DELETE FROM \(entity.tableName) WHERE Z_PK = ?", [.integer(object.objectID.primaryKey)])
+            for relationship in entity.toManyRelationships {
+                if case .joinTable(let table)? = entity.storage(of: relationship.name) {
+                    try connection.execute("DELETE FROM \(table.name) WHERE \(table.sourceColumn) = ?", [.integer(object.objectID.primaryKey)])
+                }
+            }
+        }
+
+        // Join-table changes.
+        let deletedIDs = Set(deletedList.map(\.objectID))
+        var joinColumns: [String: (String, String)] = [:]
+        for table in model.joinTables { joinColumns[table.name] = (min(table.sourceColumn, table.destinationColumn), max(table.sourceColumn, table.destinationColumn)) }
+        for (pair, added) in pendingJoins where !deletedIDs.contains(pair.first) && !deletedIDs.contains(pair.second) {
+            guard let (first, second) = joinColumns[pair.table] else { continue }
+            let a = (idMap[pair.first] ?? pair.first).primaryKey, b = (idMap[pair.second] ?? pair.second).primaryKey
+            let sql = added ? "INSERT OR IGNORE INTO \(pair.table) (\(first), \(second)) VALUES (?, ?)"
+                : "DELETE FROM \(pair.table) WHERE \(first) = ? AND \(second) = ?"
+            try connection.execute(sql, [.integer(a), .integer(b)])
+        }
+        return idMap
+    }
+
+    /// After a commit: permanent IDs, current snapshots, empty change lists.
+    private func didSave(_ idMap: [ObjectID: ObjectID]) {
+        let changed = insertedList + updatedList
+        for object in insertedList where object.isInserted {
+            registry[object.objectID] = nil
+            object.objectID = idMap[object.objectID]!
+            registry[object.objectID] = object
+        }
+        if !idMap.isEmpty {
+            for object in changed where !object.isFault {
+                for i in object.values.indices {
+                    if case .object(let id) = object.values[i], id.isTemporary, let permanent = idMap[id] { object.values[i] = .object(permanent) }
+                }
+                for i in object.toMany.indices { object.toMany[i]?.remap(idMap) }
+            }
+        }
+        for object in changed where !object.isDeleted {
+            if object.isInserted { object.version = 1 } else if object.committed != object.values { object.version += 1 }
+            object.committed = object.values
+            object.isInserted = false
+            object.isUpdated = false
+        }
+        for object in deletedList {
+            registry[object.objectID] = nil
+            object.context = nil
+        }
+        insertedList = []
+        updatedList = []
+        deletedList = []
+        pendingJoins = [:]
+    }
+}

@@ -1,0 +1,301 @@
+import Foundation
+
+/// A scratchpad of managed objects over a store: insert, fetch, change, delete, then save as one transaction.
+///
+/// A context keeps one object per row (uniquing), tracks what changed, keeps relationship inverses in
+/// step, runs delete rules and validation on save, and can roll back or reset. It is not thread-safe.
+///
+/// For example:
+///
+/// ```swift
+/// let context = ManagedObjectContext(store: store)
+/// let task = try context.insert("Task")
+/// task["task_description"] = .string("Go to the bank")
+/// task["priority"] = .integer(1)
+/// try context.save()
+/// ```
+public final class ManagedObjectContext {
+    /// The store the context reads from and saves to.
+    public let store: PersistentStore
+    /// The store's model.
+    public var model: ObjectModel { store.model }
+    var registry: [ObjectID: ManagedObject] = [:]
+    var insertedList: [ManagedObject] = []
+    var updatedList: [ManagedObject] = []
+    var deletedList: [ManagedObject] = []
+    var pendingJoins: [JoinPair: Bool] = [:]
+    var nextTemporaryKey: Int64 = 1
+    /// Faults fired since the context was made (each cost one statement unless batched).
+    public internal(set) var faultsFired = 0
+    /// Objects made from rows since the context was made.
+    public internal(set) var objectsMaterialized = 0
+
+    /// Makes a context over `store`.
+    public init(store: PersistentStore) {
+        self.store = store
+    }
+
+    // MARK: State
+
+    /// Whether anything would be written by ``save()``.
+    public var hasChanges: Bool {
+        !insertedList.isEmpty || !deletedList.isEmpty || !pendingJoins.isEmpty || updatedList.contains { $0.isUpdated }
+    }
+
+    /// Objects inserted and not yet saved.
+    public var insertedObjects: Set<ManagedObject> { Set(insertedList.filter { $0.isInserted }) }
+    /// Saved objects with unsaved changes.
+    public var updatedObjects: Set<ManagedObject> { Set(updatedList.filter { $0.isUpdated && !$0.isDeleted }) }
+    /// Objects to be deleted by the next save.
+    public var deletedObjects: Set<ManagedObject> { Set(deletedList) }
+    /// Every object the context holds.
+    public var registeredObjects: Set<ManagedObject> { Set(registry.values) }
+
+    // MARK: Inserting and finding
+
+    /// Inserts a new object of the entity called `entityName`, with its default values.
+    public func insert(_ entityName: String) throws(StoreError) -> ManagedObject {
+        insert(try store.entity(named: entityName))
+    }
+
+    /// Inserts a new object of `entity`, with its default values.
+    ///
+    /// - Complexity: O(number of columns).
+    public func insert(_ entity: Entity) -> ManagedObject {
+        let id = ObjectID(entityID: entity.id, primaryKey: -nextTemporaryKey)
+        nextTemporaryKey += 1
+        var values = ContiguousArray<Value>(repeating: .null, count: entity.columns.count)
+        for (i, column) in entity.columns.enumerated() {
+            if let value = column.attribute?.defaultValue { values[i] = value }
+        }
+        let object = ManagedObject(entity: entity, id: id, context: self, values: values)
+        object.isInserted = true
+        registry[id] = object
+        insertedList.append(object)
+        return object
+    }
+
+    /// Inserts a new object and wraps it in its typed view.
+    public func insert<T: ManagedObjectType>(_ type: T.Type) throws(StoreError) -> T {
+        T(object: try insert(T.entityName))
+    }
+
+    /// The object with `id`: the registered one, or a fault that fires when a value is read.
+    ///
+    /// - Complexity: O(1).
+    public func object(with id: ObjectID) -> ManagedObject {
+        if let object = registry[id] { return object }
+        let entity = model.entity(id: id.entityID)!
+        let object = ManagedObject(entity: entity, id: id, context: self, values: nil)
+        registry[id] = object
+        return object
+    }
+
+    /// The object with `id`, read from the store now; throws when no such row exists.
+    public func existingObject(with id: ObjectID) throws(StoreError) -> ManagedObject {
+        let object = object(with: id)
+        if object.isFault {
+            guard try loadRow(object) else {
+                registry[id] = nil
+                throw .invalidRequest("no \(object.entity.name) with primary key \(id.primaryKey) exists in the store")
+            }
+        }
+        return object
+    }
+
+    /// The object registered under `id`, without making a fault.
+    public func registeredObject(for id: ObjectID) -> ManagedObject? { registry[id] }
+
+    // MARK: Faults
+
+    /// Fills a fault from the store; a row that is gone leaves null values.
+    func fulfill(_ object: ManagedObject) {
+        faultsFired += 1
+        if (try? loadRow(object)) != true {
+            object.values = ContiguousArray(repeating: .null, count: object.entity.columns.count)
+            object.isFault = false
+        }
+    }
+
+    /// Reads one object's row by primary key through a cached statement.
+    @discardableResult
+    func loadRow(_ object: ManagedObject) throws(StoreError) -> Bool {
+        let entity = object.entity
+        let plan = rowPlan(for: entity)
+        do {
+            let statement = try store.connection.cachedStatement(plan.selectByKey)
+            statement.bind(object.objectID.primaryKey, at: 1)
+            defer { statement.reset() }
+            guard try statement.step() else { return false }
+            fill(object, from: statement, plan: plan, firstColumn: 1)
+            return true
+        } catch { throw .sqlite(error) }
+    }
+
+    /// Fills `object` from the current row: `Z_OPT` at `firstColumn`, then the entity's columns.
+    @inline(__always)
+    func fill(_ object: ManagedObject, from statement: Statement, plan: RowPlan, firstColumn: Int32) {
+        object.version = statement.int64(at: firstColumn)
+        var values = ContiguousArray<Value>()
+        values.reserveCapacity(plan.codecs.count)
+        var column = firstColumn + 1
+        for codec in plan.codecs {
+            values.append(codec.read(statement, column))
+            column += 1
+        }
+        object.values = values
+        object.committed = values
+        object.isFault = false
+        objectsMaterialized += 1
+    }
+
+    /// Makes or refreshes the object of the current row (`Z_PK` at `firstColumn`, then `Z_OPT` and the columns).
+    /// An object with unsaved changes keeps them.
+    @inline(__always)
+    func materialize(_ statement: Statement, plan: RowPlan, firstColumn: Int32 = 0) -> ManagedObject {
+        let id = ObjectID(entityID: plan.entity.id, primaryKey: statement.int64(at: firstColumn))
+        if let object = registry[id] {
+            if object.isFault { fill(object, from: statement, plan: plan, firstColumn: firstColumn + 1) }
+            return object
+        }
+        let object = ManagedObject(entity: plan.entity, id: id, context: self, values: nil)
+        fill(object, from: statement, plan: plan, firstColumn: firstColumn + 1)
+        registry[id] = object
+        return object
+    }
+
+    /// Turns `object` back into a fault to free its values (`mergeChanges: false` drops unsaved changes),
+    /// or, with `mergeChanges: true`, re-reads the row and keeps the unsaved changes on top.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard !object.isInserted, !object.isFault else { return }
+        if mergeChanges {
+            let changes = object.changedValues()
+            try? loadRow(object)
+            for (key, value) in changes { if let i = object.entity.columnIndex(of: key) { object.values[i] = value } }
+            return
+        }
+        if object.isDeleted { deletedList.removeAll { $0 === object }; object.isDeleted = false }
+        object.isUpdated = false
+        object.values = []
+        object.committed = nil
+        object.toMany = []
+        object.isFault = true
+    }
+
+    // MARK: Changes
+
+    /// Records that `object` changed.
+    @inline(__always)
+    func noteChanged(_ object: ManagedObject) {
+        guard !object.isInserted, !object.isUpdated else { return }
+        object.isUpdated = true
+        updatedList.append(object)
+    }
+
+    /// Marks `object` for deletion; the next save deletes its row and runs its relationships' delete rules.
+    public func delete(_ object: ManagedObject) {
+        guard object.context === self, !object.isDeleted else { return }
+        if object.isInserted {
+            // Never saved: forget it, and take it out of the relationships it joined.
+            detachInserted(object)
+            return
+        }
+        if object.isFault { object.fireFault() }
+        object.isDeleted = true
+        deletedList.append(object)
+    }
+
+    /// Drops every unsaved change: inserted objects go, updated and deleted ones return to their saved values.
+    public func rollback() {
+        for object in insertedList where object.isInserted {
+            registry[object.objectID] = nil
+            object.isInserted = false
+            object.context = nil
+        }
+        for object in updatedList + deletedList {
+            if let committed = object.committed { object.values = committed }
+            object.isUpdated = false
+            object.isDeleted = false
+            object.toMany = []
+        }
+        // Loaded to-many sets may hold rolled-back changes: unload them all.
+        for object in registry.values where !object.toMany.isEmpty { object.toMany = [] }
+        insertedList = []
+        updatedList = []
+        deletedList = []
+        pendingJoins = [:]
+    }
+
+    /// Forgets every object and change: the context is as new. Objects it held can no longer be used.
+    public func reset() {
+        for object in registry.values { object.context = nil }
+        registry = [:]
+        insertedList = []
+        updatedList = []
+        deletedList = []
+        pendingJoins = [:]
+    }
+
+    // MARK: Fetching all
+
+    /// Fetches every object of the entity called `entityName`, in primary-key order, with unsaved
+    /// inserts included and unsaved deletes left out.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let books = try context.fetchAll("Book")
+    /// ```
+    public func fetchAll(_ entityName: String) throws(StoreError) -> [ManagedObject] {
+        let entity = try store.entity(named: entityName)
+        let plan = rowPlan(for: entity)
+        var result: [ManagedObject] = []
+        do {
+            let statement = try store.connection.cachedStatement(plan.selectAll)
+            while try statement.step() {
+                let object = materialize(statement, plan: plan)
+                if !object.isDeleted { result.append(object) }
+            }
+        } catch { throw .sqlite(error) }
+        for object in insertedList where object.isInserted && object.entity === entity { result.append(object) }
+        return result
+    }
+
+    // MARK: Row plans
+
+    var rowPlans: [Int32: RowPlan] = [:]
+
+    /// The statements and codecs to read rows of `entity`, made once per entity.
+    func rowPlan(for entity: Entity) -> RowPlan {
+        if let plan = rowPlans[entity.id] { return plan }
+        let plan = RowPlan(entity: entity)
+        rowPlans[entity.id] = plan
+        return plan
+    }
+}
+
+/// How to read rows of one entity: its column list, select statements and per-column codecs.
+final class RowPlan {
+    let entity: Entity
+    let codecs: [ColumnCodec]
+    /// `Z_PK, Z_OPT, <columns>` — the select list every full-object read uses.
+    let selectList: String
+    let selectAll: String
+    let selectByKey: String
+
+    init(entity: Entity) {
+        self.entity = entity
+        self.codecs = entity.columns.map { ColumnCodec($0, entity: entity) }
+        let columns = entity.columns.map { "t0." + $0.columnName }
+        self.selectList = (["t0.Z_PK", "t0.Z_OPT"] + columns).joined(separator: ", ")
+        self.selectAll = "SELECT \(selectList) FROM \(entity.tableName) t0 ORDER BY t0.Z_PK"
+        self.selectByKey = "SELECT t0.Z_OPT\(columns.isEmpty ? "" : ", " + columns.joined(separator: ", ")) FROM \(entity.tableName) t0 WHERE t0.Z_PK = ?"
+    }
+}
+
+/// A pending change to a many-to-many join table, in a fixed orientation (columns in name order).
+struct JoinPair: Hashable {
+    let table: String
+    let first: ObjectID
+    let second: ObjectID
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Turns the value of a transformable attribute into data and back.
+///
+/// For example:
+///
+/// ```swift
+/// struct JSONArrayTransformer: ValueTransformer {
+///     func transformedValue(_ value: Any) throws -> Data { try JSONSerialization.data(withJSONObject: value) }
+///     func reverseTransformedValue(_ data: Data) throws -> Any { try JSONSerialization.jsonObject(with: data) }
+/// }
+/// ValueTransformers.register(JSONArrayTransformer(), name: "JSONArrayTransformer")
+/// ```
+public protocol ValueTransformer: Sendable {
+    /// The data to store for `value`.
+    func transformedValue(_ value: Any) throws -> Data
+    /// The value stored data stands for.
+    func reverseTransformedValue(_ data: Data) throws -> Any
+}
+
+/// The registry of named value transformers, as `NSValueTransformer`'s names are in Core Data.
+///
+/// An attribute without a transformer name stores and returns `Data` unchanged.
+public enum ValueTransformers {
+    private final class Registry: @unchecked Sendable {
+        let lock = NSLock()
+        var transformers: [String: any ValueTransformer] = [:]
+    }
+    private static let registry = Registry()
+
+    /// Registers `transformer` under `name`.
+    public static func register(_ transformer: any ValueTransformer, name: String) {
+        registry.lock.lock()
+        registry.transformers[name] = transformer
+        registry.lock.unlock()
+    }
+
+    /// The transformer called `name`, if one is registered.
+    public static func transformer(named name: String) -> (any ValueTransformer)? {
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        return registry.transformers[name]
+    }
+
+    static func transformer(for attribute: Attribute) throws -> any ValueTransformer {
+        guard let name = attribute.valueTransformerName else { return DataPassthrough() }
+        guard let transformer = transformer(named: name) else {
+            throw StoreError.invalidRequest("no value transformer is registered as '\(name)' (for attribute '\(attribute.name)'); call ValueTransformers.register(_:name:) first")
+        }
+        return transformer
+    }
+
+    private struct DataPassthrough: ValueTransformer {
+        func transformedValue(_ value: Any) throws -> Data {
+            guard let data = value as? Data else {
+                throw StoreError.invalidRequest("a transformable attribute without a transformer takes Data, not \(type(of: value))")
+            }
+            return data
+        }
+        func reverseTransformedValue(_ data: Data) throws -> Any { data }
+    }
+}

@@ -1,0 +1,144 @@
+/// Where a property lives in an object's storage.
+public enum PropertySlot: Sendable, Hashable {
+    /// An attribute or to-one relationship: index into the object's flat value array and the table's columns.
+    case column(Int)
+    /// A to-many relationship: index into ``Entity/toManyRelationships``.
+    case toMany(Int)
+}
+
+/// How a relationship is kept in the SQLite file.
+public enum RelationshipStorage: Sendable, Hashable {
+    /// A to-one: a foreign-key column in the source's own table, at this column ordinal.
+    case foreignKey(column: Int)
+    /// A one-to-many: the destination's foreign-key column (its to-one inverse), at this ordinal of the destination.
+    case inverseForeignKey(destinationColumn: Int)
+    /// A many-to-many: a join table with one column per side.
+    case joinTable(JoinTable)
+}
+
+/// A many-to-many join table, named as Core Data names it (`Z_1TAGS`).
+public struct JoinTable: Sendable, Hashable {
+    /// The table's name.
+    public let name: String
+    /// The column that holds the source object's `Z_PK`.
+    public let sourceColumn: String
+    /// The column that holds the destination object's `Z_PK`.
+    public let destinationColumn: String
+}
+
+/// A stored column of an entity: an attribute or a to-one relationship's foreign key.
+public struct Column: Sendable, Hashable {
+    /// The property's name.
+    public let name: String
+    /// The SQLite column name (`ZTITLE`).
+    public let columnName: String
+    /// The attribute, when the column stores one.
+    public let attribute: Attribute?
+    /// The relationship, when the column is a to-one foreign key.
+    public let relationship: Relationship?
+    /// The declared SQLite type.
+    public var sqlType: String { attribute?.type.sqlType ?? "INTEGER" }
+}
+
+/// An entity resolved by its ``ObjectModel``: its number, table, columns and relationship storage.
+///
+/// Values of an object are kept by column ordinal; look an ordinal up once per request, not per row.
+///
+/// For example:
+///
+/// ```swift
+/// let book = model.entity(named: "Book")!
+/// book.tableName                       // "ZBOOK"
+/// book.slot(of: "title")               // .column(1)
+/// ```
+public final class Entity: Sendable, CustomStringConvertible {
+    /// The entity's name.
+    public let name: String
+    /// Its number: the `Z_ENT` of its rows (1-based, in model order).
+    public let id: Int32
+    /// Its table: `Z` + upper-cased name.
+    public let tableName: String
+    /// The description it was made from.
+    public let entityDescription: EntityDescription
+    /// The attributes.
+    public var attributes: [Attribute] { entityDescription.attributes }
+    /// The relationships.
+    public var relationships: [Relationship] { entityDescription.relationships }
+    /// The stored columns in ordinal order: attributes first, then to-one relationships.
+    public let columns: [Column]
+    /// The to-many relationships in ordinal order.
+    public let toManyRelationships: [Relationship]
+    /// A 32-byte hash of what makes the stored layout: names, types and relationships.
+    public let versionHash: [UInt8]
+    let slots: [String: PropertySlot]
+    let storage: [String: RelationshipStorage]
+    let destinations: [String: Int32]
+
+    init(description: EntityDescription, id: Int32, storage: [String: RelationshipStorage],
+         destinations: [String: Int32]) {
+        self.name = description.name
+        self.id = id
+        self.tableName = "Z" + description.name.uppercased()
+        self.entityDescription = description
+        var columns: [Column] = description.attributes.map {
+            Column(name: $0.name, columnName: $0.columnName, attribute: $0, relationship: nil)
+        }
+        for relationship in description.relationships where !relationship.isToMany {
+            columns.append(Column(name: relationship.name, columnName: relationship.columnName, attribute: nil,
+                                  relationship: relationship))
+        }
+        self.columns = columns
+        self.toManyRelationships = description.relationships.filter(\.isToMany)
+        var slots: [String: PropertySlot] = [:]
+        for (i, column) in columns.enumerated() { slots[column.name] = .column(i) }
+        for (i, relationship) in toManyRelationships.enumerated() { slots[relationship.name] = .toMany(i) }
+        self.slots = slots
+        self.storage = storage
+        self.destinations = destinations
+        self.versionHash = Self.hash(of: description)
+    }
+
+    /// Where the property called `name` lives, or `nil` when the entity has none.
+    ///
+    /// - Complexity: O(1).
+    public func slot(of name: String) -> PropertySlot? { slots[name] }
+
+    /// The column ordinal of an attribute or to-one relationship.
+    public func columnIndex(of name: String) -> Int? {
+        if case .column(let i)? = slots[name] { return i }
+        return nil
+    }
+
+    /// The attribute called `name`.
+    public func attribute(named name: String) -> Attribute? {
+        columnIndex(of: name).flatMap { columns[$0].attribute }
+    }
+
+    /// The relationship called `name`.
+    public func relationship(named name: String) -> Relationship? {
+        relationships.first { $0.name == name }
+    }
+
+    /// How the relationship called `name` is stored.
+    public func storage(of name: String) -> RelationshipStorage? { storage[name] }
+
+    /// The entity number of the relationship's destination.
+    public func destinationID(of name: String) -> Int32? { destinations[name] }
+
+    /// Every property name: attributes, then relationships.
+    public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) }
+
+    public var description: String { "Entity \(name) (\(tableName), Z_ENT \(id))" }
+
+    static func hash(of description: EntityDescription) -> [UInt8] {
+        var text = "entity:\(description.name)\n"
+        for attribute in description.attributes.sorted(by: { $0.name < $1.name }) {
+            text += "attribute:\(attribute.name):\(attribute.type.rawValue)\n"
+        }
+        for relationship in description.relationships.sorted(by: { $0.name < $1.name }) {
+            text += "relationship:\(relationship.name):\(relationship.destination):"
+            text += "\(relationship.isToMany ? "many" : "one"):\(relationship.isOrdered ? "ordered" : "set")\n"
+        }
+        return SHA256.hash(Array(text.utf8))
+    }
+}

@@ -1,0 +1,44 @@
+/// What is wrong with a model: every problem found, each naming the entity and property.
+///
+/// For example:
+///
+/// ```swift
+/// do { _ = try ObjectModel([EntityDescription("Task", attributes: [Attribute("description", .string)])]) }
+/// catch { print(error) }
+/// // Task.description: 'description' is reserved (it clashes with a managed object's own member); rename it, e.g. 'taskDescription'
+/// ```
+public struct ModelError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// One problem in a model.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The entity at fault.
+        public let entity: String
+        /// The property at fault, if one is.
+        public let property: String?
+        /// What is wrong and what to do.
+        public let message: String
+
+        public var description: String {
+            (property.map { "\(entity).\($0)" } ?? entity) + ": " + message
+        }
+    }
+
+    /// The problems, in model order.
+    public let problems: [Problem]
+    /// The file the model came from, when there was one.
+    public var file: String?
+
+    public init(problems: [Problem], file: String? = nil) {
+        self.problems = problems
+        self.file = file
+    }
+
+    /// A single problem that concerns a whole model file (unreadable, malformed).
+    public static func file(_ path: String, _ message: String) -> ModelError {
+        ModelError(problems: [Problem(entity: "(model)", property: nil, message: message)], file: path)
+    }
+
+    public var description: String {
+        let head = "invalid model" + (file.map { " \($0)" } ?? "") + " (\(problems.count) problem\(problems.count == 1 ? "" : "s"))"
+        return ([head] + problems.map { "  - \($0)" }).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+extension ObjectModel {
+    /// Loads a model from a file: SeedStore JSON (`.json`), an Xcode model bundle (`.xcdatamodeld`, whose
+    /// current version is used), one Xcode model version (`.xcdatamodel`), or its `contents` XML.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let model = try ObjectModel(contentsOf: "FailedBankCD.xcdatamodeld")
+    /// ```
+    public convenience init(contentsOf path: String) throws(ModelError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ModelError.file(path, "no such file; pass a .json model, an .xcdatamodeld or an .xcdatamodel")
+        }
+        let url = URL(fileURLWithPath: path)
+        if isDirectory.boolValue {
+            if url.pathExtension == "xcdatamodeld" {
+                let version = try Self.currentVersion(in: url)
+                try self.init(xcdatamodelContents: version.appendingPathComponent("contents").path)
+            } else {
+                try self.init(xcdatamodelContents: url.appendingPathComponent("contents").path)
+            }
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ModelError.file(path, "cannot read the file")
+        }
+        if data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "<") {
+            try self.init(xcdatamodelXML: data, file: path)
+        } else {
+            try self.init(json: data, file: path)
+        }
+    }
+
+    /// Picks the current version of an `.xcdatamodeld`: the one `.xccurrentversion` names, else the only
+    /// (or last by name) `.xcdatamodel` inside.
+    static func currentVersion(in bundle: URL) throws(ModelError) -> URL {
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: bundle.path)) ?? [])
+            .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+        if let plist = FileManager.default.contents(atPath: bundle.appendingPathComponent(".xccurrentversion").path),
+           let object = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
+           let current = object["_XCCurrentVersionName"] as? String {
+            guard versions.contains(current) else {
+                throw ModelError.file(bundle.path, ".xccurrentversion names \(current), which is not in the bundle (found: \(versions.joined(separator: ", ")))")
+            }
+            return bundle.appendingPathComponent(current)
+        }
+        guard let last = versions.last else {
+            throw ModelError.file(bundle.path, "the bundle holds no .xcdatamodel version")
+        }
+        return bundle.appendingPathComponent(last)
+    }
+
+    convenience init(xcdatamodelContents path: String) throws(ModelError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ModelError.file(path, "cannot read the model's contents file")
+        }
+        try self.init(xcdatamodelXML: data, file: path)
+    }
+
+    /// Reads Xcode's `.xcdatamodel/contents` XML.
+    public convenience init(xcdatamodelXML data: Data, file: String? = nil) throws(ModelError) {
+        let reader = XcodeModelReader()
+        let parser = XMLParser(data: data)
+        parser.delegate = reader
+        guard parser.parse() else {
+            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"
+            throw ModelError.file(file ?? "(xml)", "not a readable Xcode model (line \(parser.lineNumber)): \(reason)")
+        }
+        guard reader.problems.isEmpty else { throw ModelError(problems: reader.problems, file: file) }
+        do { try self.init(reader.entities) } catch {
+            var error = error
+            error.file = file
+            throw error
+        }
+    }
+}
+
+/// Collects entities from Xcode's model XML.
+private final class XcodeModelReader: NSObject, XMLParserDelegate {
+    var entities: [EntityDescription] = []
+    var problems: [ModelError.Problem] = []
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        func yes(_ key: String, default value: Bool = false) -> Bool {
+            attributes[key].map { $0 == "YES" } ?? value
+        }
+        switch element {
+        case "entity":
+            let name = attributes["name"] ?? "(unnamed)"
+            if let parent = attributes["parentEntity"] {
+                problems.append(.init(entity: name, property: nil, message: "entity inheritance (parent \(parent)) is not supported yet; flatten the entity"))
+            }
+            entities.append(EntityDescription(name))
+        case "attribute":
+            guard !entities.isEmpty else { return }
+            let entity = entities[entities.count - 1].name
+            let name = attributes["name"] ?? "(unnamed)"
+            guard let typeName = attributes["attributeType"], let type = AttributeType(name: typeName) else {
+                problems.append(.init(entity: entity, property: name, message: "unknown attribute type \(attributes["attributeType"] ?? "(none)")"))
+                return
+            }
+            var attribute = Attribute(name, type, optional: yes("optional"), indexed: yes("indexed"),
+                                      valueTransformerName: attributes["valueTransformerName"])
+            if let text = attributes["defaultValueString"] {
+                guard let value = Value(defaultString: text, type: type) else {
+                    problems.append(.init(entity: entity, property: name, message: "the default '\(text)' cannot be read as \(type.rawValue)"))
+                    return
+                }
+                attribute.defaultValue = value
+            }
+            entities[entities.count - 1].attributes.append(attribute)
+        case "relationship":
+            guard !entities.isEmpty else { return }
+            let entity = entities[entities.count - 1].name
+            let name = attributes["name"] ?? "(unnamed)"
+            let rule = attributes["deletionRule"].flatMap(DeleteRule.init(name:)) ?? .nullify
+            guard let destination = attributes["destinationEntity"] else {
+                problems.append(.init(entity: entity, property: name, message: "the relationship has no destinationEntity"))
+                return
+            }
+            entities[entities.count - 1].relationships.append(Relationship(
+                name, to: destination, inverse: attributes["inverseName"], toMany: yes("toMany"), deleteRule: rule,
+                optional: yes("optional"), minCount: attributes["minCount"].flatMap(Int.init) ?? 0,
+                maxCount: yes("toMany") ? attributes["maxCount"].flatMap(Int.init) ?? 0 : 0, ordered: yes("ordered")))
+        default:
+            break
+        }
+    }
+}

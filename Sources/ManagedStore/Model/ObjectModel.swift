@@ -1,0 +1,181 @@
+/// A checked set of entities: what a store holds and a context works with.
+///
+/// Making a model checks it whole and throws a ``ModelError`` listing every problem: unknown
+/// destinations, missing or mismatched inverses, duplicate, invalid or reserved names.
+///
+/// For example:
+///
+/// ```swift
+/// let model = try ObjectModel([
+///     EntityDescription("Book", attributes: [
+///         Attribute("title", .string, optional: false),
+///         Attribute("author", .string, optional: false),
+///         Attribute("copyright", .date),
+///     ]),
+/// ])
+/// model.entity(named: "Book")?.tableName   // "ZBOOK"
+/// ```
+public final class ObjectModel: Sendable, CustomStringConvertible {
+    /// The entities in name order, numbered 1... in that order (their `Z_ENT`), as Core Data numbers them.
+    public let entities: [Entity]
+    private let byName: [String: Entity]
+
+    /// Names a property cannot take: they clash with a managed object's own members (as `description` does
+    /// with `NSObject`'s in Core Data) or with the store's own columns.
+    public static let reservedPropertyNames: Set<String> = [
+        "description", "class", "entity", "objectID", "self", "hash", "superclass", "isFault", "context",
+        "managedObjectContext", "isDeleted", "isInserted", "isUpdated", "hasChanges", "changedValues", "values",
+        "debugDescription", "init", "type", "properties", "primaryKey", "z_pk", "z_ent", "z_opt",
+    ]
+
+    /// Checks `descriptions` and resolves them into a model.
+    public init(_ descriptions: [EntityDescription]) throws(ModelError) {
+        var problems: [ModelError.Problem] = []
+        func problem(_ entity: String, _ property: String?, _ message: String) {
+            problems.append(ModelError.Problem(entity: entity, property: property, message: message))
+        }
+        var index: [String: Int] = [:]
+        for (i, entity) in descriptions.enumerated() {
+            if !Self.isIdentifier(entity.name) {
+                problem(entity.name, nil, "the entity name is not a valid identifier (letters, digits and '_', not starting with a digit)")
+            }
+            if index[entity.name] != nil {
+                problem(entity.name, nil, "a second entity has this name; entity names must be unique")
+            } else {
+                index[entity.name] = i
+            }
+            var seen: [String: String] = [:]
+            var columns: [String: String] = [:]
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+                if !Self.isIdentifier(name) {
+                    problem(entity.name, name, "the property name is not a valid identifier")
+                }
+                if Self.reservedPropertyNames.contains(name) || name.lowercased().hasPrefix("z_") {
+                    problem(entity.name, name, "'\(name)' is reserved (it clashes with a managed object's own member or a store column); rename it, e.g. '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())\(name.prefix(1).uppercased() + name.dropFirst())'")
+                }
+                if seen[name] != nil {
+                    problem(entity.name, name, "a second property has this name; property names must be unique within an entity")
+                }
+                seen[name] = name
+                let column = "Z" + name.uppercased()
+                if let other = columns[column], other != name {
+                    problem(entity.name, name, "its column \(column) clashes with property '\(other)'; names may not differ only in case")
+                }
+                columns[column] = name
+            }
+            for attribute in entity.attributes {
+                if let value = attribute.defaultValue, !value.fits(attribute.type) {
+                    problem(entity.name, attribute.name, "the default value \(value) (\(value.kindName)) does not fit type \(attribute.type.rawValue)")
+                }
+            }
+        }
+        // Relationships: destinations and inverses.
+        for entity in descriptions {
+            for relationship in entity.relationships {
+                guard let destinationIndex = index[relationship.destination] else {
+                    problem(entity.name, relationship.name, "the destination entity '\(relationship.destination)' does not exist in the model")
+                    continue
+                }
+                if relationship.minCount < 0 || relationship.maxCount < 0
+                    || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount) {
+                    problem(entity.name, relationship.name, "min count \(relationship.minCount) and max count \(relationship.maxCount) do not make a range")
+                }
+                guard let inverseName = relationship.inverse else {
+                    problem(entity.name, relationship.name, "the relationship has no inverse; give it one on \(relationship.destination) (Core Data needs inverses to keep the graph consistent)")
+                    continue
+                }
+                let destination = descriptions[destinationIndex]
+                guard let inverse = destination.relationships.first(where: { $0.name == inverseName }) else {
+                    problem(entity.name, relationship.name, "the inverse '\(inverseName)' is not a relationship of \(destination.name)")
+                    continue
+                }
+                if inverse.destination != entity.name || inverse.inverse != relationship.name {
+                    problem(entity.name, relationship.name, "the inverse \(destination.name).\(inverseName) does not point back (it goes to \(inverse.destination).\(inverse.inverse ?? "nil")); make the two relationships each other's inverse")
+                }
+            }
+        }
+        guard problems.isEmpty else { throw ModelError(problems: problems) }
+        // Core Data numbers entities in name order; so do we, so Z_ENT and join-table names match its stores.
+        let descriptions = descriptions.sorted { $0.name < $1.name }
+        index = [:]
+        for (i, entity) in descriptions.enumerated() { index[entity.name] = i }
+
+        // Storage: foreign keys, inverse foreign keys and join tables.
+        var storage = [[String: RelationshipStorage]](repeating: [:], count: descriptions.count)
+        var destinations = [[String: Int32]](repeating: [:], count: descriptions.count)
+        func columnOrdinal(_ entity: EntityDescription, _ relationship: String) -> Int {
+            entity.attributes.count + entity.relationships.filter { !$0.isToMany }.firstIndex { $0.name == relationship }!
+        }
+        for (i, entity) in descriptions.enumerated() {
+            for relationship in entity.relationships {
+                let d = index[relationship.destination]!
+                destinations[i][relationship.name] = Int32(d + 1)
+                let destination = descriptions[d]
+                let inverse = destination.relationships.first { $0.name == relationship.inverse }!
+                if !relationship.isToMany {
+                    storage[i][relationship.name] = .foreignKey(column: columnOrdinal(entity, relationship.name))
+                } else if !inverse.isToMany {
+                    storage[i][relationship.name] = .inverseForeignKey(destinationColumn: columnOrdinal(destination, inverse.name))
+                } else {
+                    // The side whose (entity, relationship) sorts first owns the table's name.
+                    let ownsName = (entity.name, relationship.name) <= (destination.name, inverse.name)
+                    let (ownerEntity, ownerRelationship, otherEntity, otherRelationship) = ownsName
+                        ? (i, relationship.name, d, inverse.name) : (d, inverse.name, i, relationship.name)
+                    let table = "Z_\(ownerEntity + 1)\(ownerRelationship.uppercased())"
+                    // Each column is named after the relationship that points at the entity it holds.
+                    let ownerColumn = "Z_\(ownerEntity + 1)\(otherRelationship.uppercased())"
+                    var otherColumn = "Z_\(otherEntity + 1)\(ownerRelationship.uppercased())"
+                    if otherColumn == ownerColumn { otherColumn += "1" }
+                    storage[i][relationship.name] = .joinTable(ownsName
+                        ? JoinTable(name: table, sourceColumn: ownerColumn, destinationColumn: otherColumn)
+                        : JoinTable(name: table, sourceColumn: otherColumn, destinationColumn: ownerColumn))
+                }
+            }
+        }
+        self.entities = descriptions.enumerated().map { i, description in
+            Entity(description: description, id: Int32(i + 1), storage: storage[i], destinations: destinations[i])
+        }
+        var byName: [String: Entity] = [:]
+        for entity in entities { byName[entity.name] = entity }
+        self.byName = byName
+    }
+
+    /// The entity called `name`.
+    ///
+    /// - Complexity: O(1).
+    public func entity(named name: String) -> Entity? { byName[name] }
+
+    /// The entity numbered `id` (its `Z_ENT`).
+    public func entity(id: Int32) -> Entity? {
+        id >= 1 && Int(id) <= entities.count ? entities[Int(id) - 1] : nil
+    }
+
+    /// The descriptions the model was made from.
+    public var entityDescriptions: [EntityDescription] { entities.map(\.entityDescription) }
+
+    /// The version hash of each entity, by name.
+    public var versionHashes: [String: [UInt8]] {
+        Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
+    }
+
+    /// The join tables of the model's many-to-many relationships, each once.
+    public var joinTables: [JoinTable] {
+        var seen = Set<String>()
+        var tables: [JoinTable] = []
+        for entity in entities {
+            for relationship in entity.toManyRelationships {
+                if case .joinTable(let table)? = entity.storage(of: relationship.name), seen.insert(table.name).inserted {
+                    tables.append(table)
+                }
+            }
+        }
+        return tables
+    }
+
+    public var description: String { "ObjectModel(" + entities.map(\.name).joined(separator: ", ") + ")" }
+
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}

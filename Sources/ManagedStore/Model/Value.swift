@@ -1,0 +1,118 @@
+import Foundation
+
+/// An attribute's value, or a to-one relationship's destination.
+///
+/// Objects keep their values as a flat array of `Value`, indexed by the property's ordinal.
+///
+/// For example:
+///
+/// ```swift
+/// task["priority"] = .integer(1)
+/// if case .string(let text) = task["task_description"] { print(text) }
+/// ```
+public enum Value: Sendable, Hashable, CustomStringConvertible {
+    case null
+    case integer(Int64)
+    case double(Double)
+    case decimal(Decimal)
+    case string(String)
+    case bool(Bool)
+    case date(Date)
+    case data(Data)
+    case uuid(UUID)
+    case uri(URL)
+    /// A to-one relationship's destination.
+    case object(ObjectID)
+
+    /// Whether the value is `.null`.
+    @inlinable public var isNull: Bool { if case .null = self { return true }; return false }
+
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .integer(let v): String(v)
+        case .double(let v): String(v)
+        case .decimal(let v): "\(v)"
+        case .string(let v): v
+        case .bool(let v): v ? "YES" : "NO"
+        case .date(let v): ISO8601.string(from: v)
+        case .data(let v): "<\(v.count) bytes>"
+        case .uuid(let v): v.uuidString
+        case .uri(let v): v.absoluteString
+        case .object(let id): id.description
+        }
+    }
+
+    /// A short name for the kind of value, for error messages.
+    public var kindName: String {
+        switch self {
+        case .null: "nil"
+        case .integer: "integer"
+        case .double: "double"
+        case .decimal: "decimal"
+        case .string: "string"
+        case .bool: "boolean"
+        case .date: "date"
+        case .data: "binary data"
+        case .uuid: "UUID"
+        case .uri: "URI"
+        case .object: "object"
+        }
+    }
+
+    /// The value as a plain Swift value (`Int64`, `Double`, `String`, `Date`, …), `nil` for `.null`.
+    public var anyValue: Any? {
+        switch self {
+        case .null: nil
+        case .integer(let v): v
+        case .double(let v): v
+        case .decimal(let v): v
+        case .string(let v): v
+        case .bool(let v): v
+        case .date(let v): v
+        case .data(let v): v
+        case .uuid(let v): v
+        case .uri(let v): v
+        case .object(let v): v
+        }
+    }
+
+    /// Whether the value can be stored in an attribute of `type` (`.null` fits every type).
+    public func fits(_ type: AttributeType) -> Bool {
+        switch (self, type) {
+        case (.null, _): true
+        case (.integer(let v), .integer16), (.integer(let v), .integer32), (.integer(let v), .integer64):
+            type.integerRange!.contains(v)
+        case (.integer, .double), (.integer, .float), (.integer, .decimal), (.double, .double), (.double, .float),
+             (.double, .decimal), (.decimal, .decimal), (.decimal, .double):
+            true
+        case (.bool, .boolean), (.integer, .boolean): true
+        case (.string, .string), (.date, .date), (.data, .binary), (.data, .transformable),
+             (.uuid, .uuid), (.uri, .uri):
+            true
+        default: false
+        }
+    }
+}
+
+/// Core Data's reference date arithmetic and ISO 8601 text for dates.
+public enum ISO8601 {
+    /// Seconds between 1970-01-01 and 2001-01-01 UTC: Core Data stores dates relative to the latter.
+    public static let referenceDateOffset: Double = 978_307_200
+
+    /// Formats a date as ISO 8601 in UTC (`2001-01-01T00:00:00Z`, with fractional seconds when present).
+    public static func string(from date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let whole = seconds.rounded(.down)
+        var time = time_t(whole)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                          Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        let fraction = seconds - whole
+        if fraction > 0.0005 {
+            text += String(format: ".%03d", Int((fraction * 1000).rounded()))
+        }
+        return text + "Z"
+    }
+}

@@ -1,0 +1,37 @@
+import CSQLite
+
+/// An error reported by SQLite, with the result code, SQLite's message and the SQL that failed.
+///
+/// Bound values are left out of the description on purpose: they may hold user data.
+///
+/// For example:
+///
+/// ```swift
+/// do { try connection.execute("CREATE TABLE t(x)") }
+/// catch let error as SQLiteError { print(error.extendedCode, error.sql ?? "") }
+/// ```
+///
+/// See <https://www.sqlite.org/rescode.html>.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The primary result code (`SQLITE_CONSTRAINT` is 19).
+    public let code: Int32
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE` is 2067).
+    public let extendedCode: Int32
+    /// SQLite's own message.
+    public let message: String
+    /// The statement that failed, when there was one.
+    public let sql: String?
+
+    public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil) {
+        self.code = code
+        self.extendedCode = extendedCode ?? code
+        self.message = message
+        self.sql = sql
+    }
+
+    public var description: String {
+        var text = "SQLite error \(extendedCode) (\(String(cString: sqlite3_errstr(extendedCode)))): \(message)"
+        if let sql { text += " — while running: \(sql)" }
+        return text
+    }
+}

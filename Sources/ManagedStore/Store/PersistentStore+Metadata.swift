@@ -1,0 +1,129 @@
+import Foundation
+
+extension PersistentStore {
+    /// Reads and decodes `Z_METADATA`'s property list.
+    static func readMetadata(_ connection: Connection, path: String) throws(StoreError) -> [String: Any] {
+        let row: SQLValue?
+        do { row = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") } catch {
+            throw .notAStore(path: path, reason: "it has no readable Z_METADATA table (\(error.message))")
+        }
+        guard case .blob(let bytes)? = row else { return [:] }
+        guard let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
+              let dictionary = plist as? [String: Any] else {
+            throw .notAStore(path: path, reason: "its Z_METADATA property list cannot be decoded")
+        }
+        return dictionary
+    }
+
+    /// What differs between the model a store was made with and the one given to open it.
+    static func differences(stored: ObjectModel, given: ObjectModel) -> [String] {
+        var differences: [String] = []
+        let storedNames = Set(stored.entities.map(\.name)), givenNames = Set(given.entities.map(\.name))
+        for name in storedNames.subtracting(givenNames).sorted() { differences.append("entity \(name): in the store, not in the model") }
+        for name in givenNames.subtracting(storedNames).sorted() { differences.append("entity \(name): in the model, not in the store") }
+        for name in storedNames.intersection(givenNames).sorted() {
+            let s = stored.entity(named: name)!, g = given.entity(named: name)!
+            guard s.versionHash != g.versionHash else { continue }
+            let sa = Dictionary(uniqueKeysWithValues: s.attributes.map { ($0.name, $0) })
+            let ga = Dictionary(uniqueKeysWithValues: g.attributes.map { ($0.name, $0) })
+            for key in Set(sa.keys).union(ga.keys).sorted() {
+                switch (sa[key], ga[key]) {
+                case (let a?, let b?) where a.type != b.type:
+                    differences.append("\(name).\(key): type \(a.type.rawValue) in the store, \(b.type.rawValue) in the model")
+                case (_?, nil): differences.append("\(name).\(key): attribute in the store, not in the model")
+                case (nil, _?): differences.append("\(name).\(key): attribute in the model, not in the store")
+                default: break
+                }
+            }
+            let sr = Dictionary(uniqueKeysWithValues: s.relationships.map { ($0.name, $0) })
+            let gr = Dictionary(uniqueKeysWithValues: g.relationships.map { ($0.name, $0) })
+            for key in Set(sr.keys).union(gr.keys).sorted() {
+                switch (sr[key], gr[key]) {
+                case (let a?, let b?) where a.destination != b.destination || a.isToMany != b.isToMany || a.isOrdered != b.isOrdered:
+                    differences.append("\(name).\(key): \(a.isToMany ? "to-many" : "to-one") \(a.destination) in the store, \(b.isToMany ? "to-many" : "to-one") \(b.destination) in the model")
+                case (_?, nil): differences.append("\(name).\(key): relationship in the store, not in the model")
+                case (nil, _?): differences.append("\(name).\(key): relationship in the model, not in the store")
+                default: break
+                }
+            }
+        }
+        if differences.isEmpty {
+            // Same entities and properties but numbered differently would still mismatch rows.
+            for e in given.entities where stored.entity(named: e.name)?.id != e.id {
+                differences.append("entity \(e.name): numbered \(stored.entity(named: e.name)?.id ?? 0) in the store, \(e.id) in the model")
+            }
+        }
+        return differences
+    }
+
+    /// What differs between a store Core Data wrote (its tables) and the model given to open it.
+    static func differences(tablesOf connection: Connection, given model: ObjectModel) throws(StoreError) -> [String] {
+        var differences: [String] = []
+        let numbered: [String: Int64]
+        do {
+            numbered = Dictionary(try connection.rows("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").compactMap { row in
+                row[0].string.flatMap { name in row[1].int64.map { (name, $0) } }
+            }, uniquingKeysWith: { a, _ in a })
+        } catch { throw .sqlite(error) }
+        for entity in model.entities {
+            guard let number = numbered[entity.name] else {
+                differences.append("entity \(entity.name): in the model, not in the store")
+                continue
+            }
+            if number != Int64(entity.id) {
+                differences.append("entity \(entity.name): Z_ENT \(number) in the store, \(entity.id) in the model")
+            }
+            let columns: [String: String]
+            do {
+                columns = Dictionary(try connection.rows("SELECT name, type FROM pragma_table_info(?)", [.text(entity.tableName)])
+                    .map { ($0[0].string?.uppercased() ?? "", $0[1].string?.uppercased() ?? "") }, uniquingKeysWith: { a, _ in a })
+            } catch { throw .sqlite(error) }
+            if columns.isEmpty {
+                differences.append("entity \(entity.name): the store has no table \(entity.tableName)")
+                continue
+            }
+            for column in entity.columns {
+                guard let type = columns[column.columnName] else {
+                    differences.append("\(entity.name).\(column.name): the store's table \(entity.tableName) has no column \(column.columnName)")
+                    continue
+                }
+                if !type.hasPrefix(column.sqlType) && !(column.sqlType == "FLOAT" && type == "REAL") {
+                    differences.append("\(entity.name).\(column.name): column \(column.columnName) is \(type) in the store, \(column.sqlType) in the model")
+                }
+            }
+        }
+        return differences
+    }
+
+    /// Reads a model off the tables of a store Core Data wrote, when no model is stored or given.
+    ///
+    /// Entities come from `Z_PRIMARYKEY`; attributes from the columns (`ZTITLE VARCHAR` → `title: String`).
+    /// Names come back lower-cased, since the columns are upper-cased; relationships cannot be told from
+    /// integer columns and read as Integer 64 attributes.
+    static func inferModel(_ connection: Connection, path: String) throws(StoreError) -> ObjectModel {
+        do {
+            var descriptions: [EntityDescription] = []
+            for row in try connection.rows("SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
+                guard let name = row[0].string else { continue }
+                var description = EntityDescription(name)
+                for column in try connection.rows("SELECT name, type FROM pragma_table_info(?)", [.text("Z" + name.uppercased())]) {
+                    guard let columnName = column[0].string, columnName.hasPrefix("Z"), !columnName.hasPrefix("Z_"),
+                          let second = columnName.dropFirst().first, !second.isNumber else { continue }
+                    let declared = column[1].string?.uppercased() ?? ""
+                    let type: AttributeType = declared.hasPrefix("TIMESTAMP") ? .date
+                        : declared.hasPrefix("VARCHAR") || declared.hasPrefix("TEXT") ? .string
+                        : declared.hasPrefix("FLOAT") || declared.hasPrefix("REAL") ? .double
+                        : declared.hasPrefix("DECIMAL") ? .decimal
+                        : declared.hasPrefix("BLOB") ? .binary : .integer64
+                    description.attributes.append(Attribute(String(columnName.dropFirst()).lowercased(), type))
+                }
+                descriptions.append(description)
+            }
+            return try ObjectModel(descriptions)
+        } catch let error as SQLiteError {
+            throw .sqlite(error)
+        } catch {
+            throw .notAStore(path: path, reason: "no model is stored in it and none could be read off its tables: \(error)")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+extension PersistentStore {
+    /// Creates the tables of a new store in Core Data's layout, with its metadata.
+    func createSchema() throws {
+        try connection.transaction {
+            try connection.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+            try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+            try connection.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+            for entity in model.entities {
+                try connection.execute(Self.createTableSQL(entity))
+                try connection.execute("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
+                                       [.integer(Int64(entity.id)), .text(entity.name)])
+            }
+            for table in model.joinTables {
+                try connection.execute("""
+                    CREATE TABLE \(table.name) ( \(table.sourceColumn) INTEGER, \(table.destinationColumn) INTEGER, \
+                    PRIMARY KEY (\(table.sourceColumn), \(table.destinationColumn)) )
+                    """)
+            }
+            try createIndexes()
+            let uuid = UUID().uuidString
+            metadata = [
+                MetadataKey.storeType: "SQLite",
+                MetadataKey.storeUUID: uuid,
+                MetadataKey.versionHashes: model.versionHashes.mapValues { Data($0) },
+                MetadataKey.model: model.jsonData(),
+                MetadataKey.seedStoreVersion: Self.version,
+            ]
+            let plist = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
+            try connection.execute("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                                   [.text(uuid), .blob(Array(plist))])
+        }
+    }
+
+    /// The `CREATE TABLE` of an entity: `Z_PK`, `Z_ENT`, `Z_OPT`, then one column per attribute and to-one.
+    static func createTableSQL(_ entity: Entity) -> String {
+        var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+        for column in entity.columns { columns.append("\(column.columnName) \(column.sqlType)") }
+        return "CREATE TABLE \(entity.tableName) ( " + columns.joined(separator: ", ") + " )"
+    }
+
+    /// The indexes a store gets: attributes marked indexed and every to-one foreign key, named as Core Data names them.
+    public func indexStatements() -> [String] {
+        var statements: [String] = []
+        for entity in model.entities {
+            for column in entity.columns where column.relationship != nil || column.attribute?.isIndexed == true {
+                statements.append("CREATE INDEX IF NOT EXISTS \(entity.tableName)_\(column.columnName)_INDEX ON \(entity.tableName) (\(column.columnName))")
+            }
+        }
+        for table in model.joinTables {
+            statements.append("CREATE INDEX IF NOT EXISTS \(table.name)_\(table.destinationColumn)_INDEX ON \(table.name) (\(table.destinationColumn), \(table.sourceColumn))")
+        }
+        return statements
+    }
+
+    /// Creates the indexes of ``indexStatements()`` (a seed import runs this after the load).
+    public func createIndexes() throws(StoreError) {
+        do { for sql in indexStatements() { try connection.execute(sql) } } catch { throw .sqlite(error) }
+    }
+
+    /// Drops the indexes of ``indexStatements()`` (so a bulk load does not maintain them row by row).
+    public func dropIndexes() throws(StoreError) {
+        do {
+            for sql in indexStatements() {
+                let name = sql.split(separator: " ")[5]
+                try connection.execute("DROP INDEX IF EXISTS \(name)")
+            }
+        } catch { throw .sqlite(error) }
+    }
+}
