@@ -1,6 +1,18 @@
 import ArgumentParser
+import ManagedStore
 
 @main
 struct SeedStoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "seedstore", abstract: "SeedStore")
+    static let configuration = CommandConfiguration(
+        commandName: "seedstore",
+        abstract: "Preload Core Data-style SQLite seed stores from CSV, query them, and benchmark fetch strategies.",
+        discussion: """
+            Stores follow Core Data's SQLite layout (Z-tables, Z_PRIMARYKEY, Z_METADATA), so a seed store made \
+            here looks like one Core Data made, and stores Core Data wrote open here.
+
+            Set SEEDSTORE_SQL_DEBUG=1..3 (or pass --sql-debug) to see the SQL, like Core Data's SQLDebug.
+            """,
+        version: PersistentStore.version,
+        subcommands: [InspectCommand.self, QueryCommand.self, SpeedCommand.self]
+    )
 }

@@ -127,7 +127,7 @@ public final class ManagedObjectContext {
             statement.bind(object.objectID.primaryKey, at: 1)
             defer { statement.reset() }
             guard try statement.step() else { return false }
-            fill(object, from: statement, plan: plan, firstColumn: 1)
+            fill(object, from: statement, plan: plan, firstColumn: 0)
             return true
         } catch { throw .sqlite(error) }
     }

@@ -37,7 +37,10 @@ enum ColumnCodec: Sendable, Hashable {
         case .date: return .date(Date(timeIntervalSinceReferenceDate: statement.double(at: index)))
         case .decimal:
             if type == SQLITE_TEXT, let decimal = Decimal(string: statement.text(at: index)) { return .decimal(decimal) }
-            return .decimal(Decimal(statement.double(at: index)))
+            // DECIMAL has NUMERIC affinity, so SQLite may hold the value as REAL (about 15 significant
+            // digits, as in Core Data's stores): go through its shortest decimal text, not its binary expansion.
+            let real = statement.double(at: index)
+            return .decimal(Decimal(string: "\(real)") ?? Decimal(real))
         case .blob: return .data(Data(statement.blob(at: index)))
         case .uuid:
             if type == SQLITE_TEXT { return UUID(uuidString: statement.text(at: index)).map(Value.uuid) ?? .null }

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A plain-text table with aligned columns, for terminals and logs.
+///
+/// For example:
+///
+/// ```swift
+/// var table = TextTable(["scenario", "median"], alignments: [.left, .right])
+/// table.append(["batch-20", "1.2 ms"])
+/// print(table.render())
+/// ```
+public struct TextTable: Sendable {
+    /// How a column's cells line up.
+    public enum Alignment: Sendable { case left, right }
+
+    public var headers: [String]
+    public var alignments: [Alignment]
+    public private(set) var rows: [[String]] = []
+    /// Cells longer than this are cut with an ellipsis (0: never).
+    public var maxCellWidth: Int
+
+    public init(_ headers: [String], alignments: [Alignment]? = nil, maxCellWidth: Int = 0) {
+        self.headers = headers
+        self.alignments = alignments ?? headers.map { _ in .left }
+        self.maxCellWidth = maxCellWidth
+    }
+
+    /// Adds a row (missing cells are blank).
+    public mutating func append(_ row: [String]) {
+        rows.append(row)
+    }
+
+    /// The table as text: a header, a rule, then the rows.
+    public func render() -> String {
+        func clip(_ text: String) -> String {
+            let flat = text.replacingOccurrences(of: "\r\n", with: "⏎").replacingOccurrences(of: "\n", with: "⏎")
+            guard maxCellWidth > 0, flat.count > maxCellWidth else { return flat }
+            return String(flat.prefix(maxCellWidth - 1)) + "…"
+        }
+        let cells = ([headers] + rows).map { row in headers.indices.map { clip($0 < row.count ? row[$0] : "") } }
+        let widths = headers.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        func line(_ row: [String]) -> String {
+            row.indices.map { i in
+                let padding = String(repeating: " ", count: widths[i] - row[i].count)
+                return alignments[i] == .right ? padding + row[i] : row[i] + padding
+            }.joined(separator: "  ").replacing(/\s+$/, with: "")
+        }
+        var out = [line(cells[0]), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        out += cells.dropFirst().map(line)
+        return out.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,24 @@
+/// The flags in brackets after a comparison operator: `[c]`, `[d]`, `[n]`
+/// and combinations such as `[cd]`.
+///
+/// They apply to string comparisons only; numbers and dates ignore them.
+///
+/// For example:
+///
+/// ```swift
+/// let search = try FetchPredicate(format: "task_description CONTAINS[cd] %@", "bank")
+/// // its comparison's options == [.caseInsensitive, .diacriticInsensitive]
+/// ```
+public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `[c]`: case-insensitive, with Unicode case folding.
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1 << 0)
+    /// `[d]`: diacritic-insensitive (`é` matches `e`).
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 1 << 1)
+    /// `[n]`: the strings are known to be normalized. A hint only: it
+    /// changes nothing in evaluation.
+    public static let normalized = ComparisonOptions(rawValue: 1 << 2)
+}

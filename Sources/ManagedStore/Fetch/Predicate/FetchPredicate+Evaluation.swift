@@ -1,0 +1,83 @@
+// In-memory evaluation, for objects that are not in the store yet.
+//
+// Semantics, chosen to agree with what the SQL compiler should generate:
+// - `nil == nil` is true; `nil != 5` is true (compile `!=` as SQLite's
+//   null-safe `IS NOT`); an ordering or string operator with nil is false.
+// - Integers, doubles and Booleans (as 0 and 1) compare numerically across
+//   kinds; a date compares by time, and with a number as seconds since
+//   2001-01-01 (Core Data's storage); values of other different kinds are
+//   unequal and unordered.
+// - Strings order by Unicode scalar value; `[c]` folds case and `[d]`
+//   diacritics with Foundation's `folding(options:locale:)`, locale-free,
+//   on both sides; `[n]` changes nothing.
+// - `CONTAINS`, `BEGINSWITH`, `ENDSWITH` match whole characters, so
+//   `'Zoë' CONTAINS 'zoe'` is false and `'Zoë' CONTAINS[cd] 'zoe'` true; an
+//   empty needle is always found.
+// - `LIKE`: `*` any run, `?` one character, `\` escapes; `%` and `_` are
+//   ordinary. The whole string must match.
+// - `MATCHES`: an ICU regular expression (NSRegularExpression) that must
+//   match the whole string.
+// - `IN`: membership in the right collection; with a right string, the
+//   left string is a substring of it. `CONTAINS` with a left collection is
+//   membership of the right value.
+// - `BETWEEN {lo, hi}` is inclusive at both ends.
+// - `ANY`/`ALL` range over the left value's elements (a null left value has
+//   none: `ANY` is false, `ALL` true); without a modifier a to-many value is
+//   compared as one array.
+// - `@count` counts elements; `@sum` adds non-null numbers (0 when empty);
+//   `@avg`, `@min`, `@max` skip nulls and give nil when nothing is left.
+// - `SUBQUERY` is not supported in memory and throws
+//   `PredicateEvaluationError.unsupported`; so does an unbound `$VARIABLE`
+//   (`.unboundVariable`).
+
+extension FetchPredicate {
+    /// Evaluates the predicate in memory, asking `resolve` for the value of
+    /// each key path it meets.
+    ///
+    /// `resolve` receives key path components from the evaluated object
+    /// (`[]` for `SELF`) and returns one value, or a collection for a
+    /// to-many path (one value per related object along the path). For
+    /// `employees.@sum.salary` it is asked for `["employees", "salary"]`,
+    /// for `employees.@count` for `["employees"]`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let p = try FetchPredicate(format: "ANY employees.firstName LIKE 'Matt*' AND budget > 1000")
+    /// let matches = try p.evaluate { keyPath in
+    ///     switch keyPath {
+    ///     case ["employees", "firstName"]: return ["Ben", "Matthew"]
+    ///     case ["budget"]: return 5000
+    ///     default: return nil
+    ///     }
+    /// }
+    /// // matches == true
+    /// ```
+    ///
+    /// - Throws: ``PredicateEvaluationError`` for what cannot be evaluated in
+    ///   memory (`SUBQUERY`, an unbound variable, an invalid regular
+    ///   expression, `BETWEEN` without two bounds), and whatever `resolve` throws.
+    public func evaluate(_ resolve: (_ keyPath: [String]) throws -> PredicateValue) throws -> Bool {
+        try withoutActuallyEscaping(resolve) { resolve in
+            try PredicateEvaluator(resolve: resolve).evaluate(self)
+        }
+    }
+
+    /// Evaluates the predicate against values keyed by dotted key path
+    /// (`"employees.firstName"`; `"SELF"` for the object itself). A missing
+    /// key is nil.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let task: [String: PredicateValue] = ["priority": 1, "completed": false]
+    /// try FetchPredicate(format: "priority == 1 AND completed == NO").evaluate(with: task)   // true
+    /// ```
+    ///
+    /// - Throws: ``PredicateEvaluationError``.
+    public func evaluate(with values: [String: PredicateValue]) throws -> Bool {
+        try evaluate { keyPath in
+            values[keyPath.isEmpty ? "SELF" : keyPath.joined(separator: ".")] ?? .scalar(.null)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// One comparison, ready to apply to left-hand values: the right side is
+/// evaluated once, its string folded, its LIKE pattern or regular
+/// expression compiled.
+///
+/// For example:
+///
+/// ```swift
+/// let test = try PredicateComparisonTest(.contains, [.caseInsensitive, .diacriticInsensitive], "zoe")
+/// test.matches("Zoë")   // true
+/// ```
+struct PredicateComparisonTest {
+    private let op: ComparisonOperator
+    private let options: ComparisonOptions
+    private let right: PredicateConstant
+    private let foldedRight: String?
+    private let likePattern: PredicateLikePattern?
+    private let regularExpression: NSRegularExpression?
+    private let bounds: (lower: PredicateConstant, upper: PredicateConstant)?
+
+    init(_ op: ComparisonOperator, _ options: ComparisonOptions, _ right: PredicateConstant) throws {
+        self.op = op
+        self.options = options
+        self.right = right
+        var foldedRight: String?
+        var likePattern: PredicateLikePattern?
+        var regularExpression: NSRegularExpression?
+        var bounds: (PredicateConstant, PredicateConstant)?
+        switch (op, right) {
+        case (.like, .string(let pattern)):
+            likePattern = PredicateLikePattern(pattern, options: options)
+        case (.matches, .string(let pattern)):
+            regularExpression = try Self.regularExpression(pattern, options: options)
+        case (.between, .array(let elements)) where elements.count == 2:
+            bounds = (elements[0], elements[1])
+        case (.between, _):
+            throw PredicateEvaluationError.invalidOperand("BETWEEN needs two bounds such as {1, 10}, but got \(right)")
+        case (_, .string(let string)):
+            foldedRight = PredicateConstant.fold(string, options)
+        default:
+            break
+        }
+        self.foldedRight = foldedRight
+        self.likePattern = likePattern
+        self.regularExpression = regularExpression
+        self.bounds = bounds
+    }
+
+    /// Compiles a MATCHES pattern to match whole strings.
+    private static func regularExpression(_ pattern: String, options: ComparisonOptions) throws -> NSRegularExpression {
+        var regexOptions: NSRegularExpression.Options = []
+        if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
+        let folded = PredicateConstant.fold(pattern, options.intersection(.diacriticInsensitive))
+        do {
+            return try NSRegularExpression(pattern: "^(?:" + folded + ")\\z", options: regexOptions)
+        } catch {
+            throw PredicateEvaluationError.invalidRegularExpression(pattern)
+        }
+    }
+
+    /// Whether a left-hand value satisfies the comparison.
+    func matches(_ left: PredicateConstant) -> Bool {
+        switch op {
+        case .equalTo:
+            return PredicateConstant.equal(left, right, options: options)
+        case .notEqualTo:
+            return !PredicateConstant.equal(left, right, options: options)
+        case .lessThan:
+            return PredicateConstant.order(left, right, options: options) == .orderedAscending
+        case .lessThanOrEqualTo:
+            let order = PredicateConstant.order(left, right, options: options)
+            return order == .orderedAscending || order == .orderedSame
+        case .greaterThan:
+            return PredicateConstant.order(left, right, options: options) == .orderedDescending
+        case .greaterThanOrEqualTo:
+            let order = PredicateConstant.order(left, right, options: options)
+            return order == .orderedDescending || order == .orderedSame
+        case .between:
+            guard let bounds else { return false }
+            let lower = PredicateConstant.order(left, bounds.lower, options: options)
+            let upper = PredicateConstant.order(left, bounds.upper, options: options)
+            return (lower == .orderedDescending || lower == .orderedSame)
+                && (upper == .orderedAscending || upper == .orderedSame)
+        case .like:
+            guard case .string(let string) = left, let likePattern else { return false }
+            return likePattern.matches(string)
+        case .matches:
+            guard case .string(let string) = left, let regularExpression else { return false }
+            let subject = PredicateConstant.fold(string, options.intersection(.diacriticInsensitive))
+            let range = NSRange(location: 0, length: subject.utf16.count)
+            return regularExpression.firstMatch(in: subject, options: [], range: range) != nil
+        case .beginsWith, .endsWith:
+            guard case .string(let string) = left, let foldedRight else { return false }
+            let subject = PredicateConstant.fold(string, options)
+            return op == .beginsWith ? subject.hasPrefix(foldedRight) : subject.hasSuffix(foldedRight)
+        case .contains:
+            if case .array(let elements) = left {
+                return elements.contains { PredicateConstant.equal($0, right, options: options) }
+            }
+            guard case .string(let string) = left, let foldedRight else { return false }
+            return Self.string(PredicateConstant.fold(string, options), contains: foldedRight)
+        case .in:
+            if case .array(let elements) = right {
+                return elements.contains { PredicateConstant.equal(left, $0, options: options) }
+            }
+            guard case .string(let string) = left, let foldedRight else { return false }
+            return Self.string(foldedRight, contains: PredicateConstant.fold(string, options))
+        }
+    }
+
+    /// Whether `haystack` holds `needle` as a run of whole characters; an
+    /// empty needle is always found.
+    private static func string(_ haystack: String, contains needle: String) -> Bool {
+        needle.isEmpty || haystack.firstRange(of: needle) != nil
+    }
+}

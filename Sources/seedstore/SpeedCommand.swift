@@ -1,0 +1,51 @@
+import ArgumentParser
+import FetchBench
+import Foundation
+import ManagedStore
+
+struct SpeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "speed",
+        abstract: "Check the engine's speed targets against raw sqlite3 in the same run.",
+        discussion: """
+            Each line prints the measured median next to the raw-SQLite reference measured in the same run, \
+            their ratio and the target. Build in release mode: swift run -c release seedstore speed engine
+
+            Exit status: 0 when every target is met, 3 when one is missed.
+            """
+    )
+
+    enum Suite: String, ExpressibleByArgument, CaseIterable {
+        case engine
+    }
+
+    @Argument(help: "Which targets: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var suite: Suite = .engine
+
+    @Option(help: "Rows to insert and fetch.")
+    var rows: Int = 100_000
+
+    @Option(help: "Measured runs (the median is reported).")
+    var runs: Int = 5
+
+    @Option(help: "Write the checks as JSON to this file.")
+    var json: String?
+
+    func run() throws {
+        #if DEBUG
+        printError("warning: a debug build; measure with -c release for meaningful ratios")
+        #endif
+        let checks: [SpeedCheck]
+        switch suite {
+        case .engine:
+            checks = try EngineSpeed(rows: rows, runs: runs).run { printError("speed: \($0)") }
+        }
+        print(SpeedCheck.table(checks))
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(checks).write(to: URL(fileURLWithPath: json))
+        }
+        if checks.contains(where: { !$0.isMet }) { throw ExitCode(3) }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import ManagedStore
+
+/// Options every command that opens a store shares.
+struct StoreOptions: ParsableArguments {
+    @Argument(help: "The store: a .sqlite file in Core Data's layout.")
+    var store: String
+
+    @Option(help: "A model to open the store with (.json, .xcdatamodeld or .xcdatamodel); by default the model stored in it, or one read off its tables.")
+    var model: String?
+
+    @Option(name: .customLong("sql-debug"), help: "Log SQL to stderr: 1 statements, 2 with bound values, 3 with rows.")
+    var sqlDebug: Int?
+
+    func validate() throws {
+        if let sqlDebug, !(0...3).contains(sqlDebug) {
+            throw ValidationError("--sql-debug takes 0, 1, 2 or 3")
+        }
+    }
+
+    /// Opens the store read-only.
+    func open(readOnly: Bool = true) throws -> PersistentStore {
+        let model = try self.model.map { path throws(ModelError) in try ObjectModel(contentsOf: path) }
+        return try PersistentStore(path: store, model: model, options: .init(readOnly: readOnly, create: false, sqlDebugLevel: sqlDebug))
+    }
+}
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import ManagedStore
+
+/// Apple's CoreDataBooks seed store, written by Core Data itself, opens and lists its 12 books.
+@Suite(.enabled(if: Fixtures.hasReal, Fixtures.skipReason))
+struct CoreDataBooksTests {
+    let path = Fixtures.real.appendingPathComponent("coredata-books/CoreDataBooks.sqlite").path
+
+    func check(_ store: PersistentStore) throws {
+        let books = try ManagedObjectContext(store: store).fetchAll("Book")
+        #expect(books.count == 12)
+        let psmith = try #require(books.first { $0.get("title") == "Psmith in the City" })
+        #expect(psmith.get("author") == "P. G. Wodehouse")
+        #expect(psmith["copyright"] == .date(Date(timeIntervalSinceReferenceDate: -2_848_789_424)))
+        #expect(ISO8601.string(from: psmith.get("copyright")!) == "1910-09-23T21:36:16Z")
+        #expect(Set(books.compactMap { $0.get("author", as: String.self) }).count == 8)
+    }
+
+    @Test func opensWithAModelReadOffItsTables() throws {
+        let store = try PersistentStore(path: path, options: .init(readOnly: true))
+        #expect(store.modelSource == .inferred)
+        #expect(!store.hasSeedStoreMetadata)
+        let book = try #require(store.model.entity(named: "Book"))
+        #expect(book.attributes.map(\.name) == ["copyright", "author", "title", "contents"])
+        #expect(book.attribute(named: "copyright")?.type == .date)
+        try check(store)
+    }
+
+    @Test func opensWithAMatchingModel() throws {
+        let model = try Fixtures.model("books")
+        let store = try PersistentStore(path: path, model: model, options: .init(readOnly: true))
+        #expect(store.modelSource == .given)
+        try check(store)
+    }
+
+    @Test func refusesAModelItWasNotMadeWith() throws {
+        let model = try ObjectModel([EntityDescription("Book", attributes: [Attribute("isbn", .string)])])
+        #expect {
+            _ = try PersistentStore(path: path, model: model, options: .init(readOnly: true))
+        } throws: { error in
+            guard case .modelMismatch(_, let differences) = error as? StoreError else { return false }
+            return differences == ["Book.isbn: the store's table ZBOOK has no column ZISBN"]
+        }
+    }
+
+    @Test func keepsCoreDataMetadata() throws {
+        let store = try PersistentStore(path: path, options: .init(readOnly: true))
+        #expect(store.metadata["NSStoreType"] as? String == "SQLite")
+        #expect((store.metadata["NSStoreModelVersionHashes"] as? [String: Any])?["Book"] != nil)
+    }
+}

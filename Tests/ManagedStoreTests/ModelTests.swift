@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import ManagedStore
+
+/// Model validation, the JSON format and Xcode's model files.
+@Suite struct ModelTests {
+    func problems(_ entities: [EntityDescription]) -> [String] {
+        do { _ = try ObjectModel(entities); return [] } catch { return error.problems.map(\.description) }
+    }
+
+    @Test func unknownDestination() {
+        #expect(problems([EntityDescription("A", relationships: [Relationship("b", to: "B", inverse: "a")])])
+                == ["A.b: the destination entity 'B' does not exist in the model"])
+    }
+
+    @Test func missingAndMismatchedInverses() {
+        let found = problems([
+            EntityDescription("A", relationships: [Relationship("b", to: "B", inverse: nil), Relationship("c", to: "B", inverse: "x")]),
+            EntityDescription("B", relationships: [Relationship("x", to: "A", inverse: "b"), Relationship("y", to: "A", inverse: "nope")]),
+        ])
+        #expect(found.contains { $0.hasPrefix("A.b: the relationship has no inverse") })
+        #expect(found.contains { $0.hasPrefix("B.x: the inverse A.b does not point back") })
+        #expect(found.contains { $0 == "B.y: the inverse 'nope' is not a relationship of A" })
+    }
+
+    @Test func duplicateAndReservedNames() {
+        let found = problems([
+            EntityDescription("Task", attributes: [Attribute("description", .string), Attribute("title", .string), Attribute("title", .string)]),
+            EntityDescription("Task"),
+            EntityDescription("Bad Name"),
+        ])
+        #expect(found.contains { $0.hasPrefix("Task.description: 'description' is reserved") && $0.contains("taskDescription") })
+        #expect(found.contains { $0.hasPrefix("Task.title: a second property has this name") })
+        #expect(found.contains { $0.hasPrefix("Task: a second entity has this name") })
+        #expect(found.contains { $0.hasPrefix("Bad Name: the entity name is not a valid identifier") })
+    }
+
+    @Test func everyProblemIsReportedAtOnce() {
+        #expect(problems([EntityDescription("A", attributes: [Attribute("self", .string), Attribute("n", .integer16, defaultValue: .string("x"))],
+                                            relationships: [Relationship("r", to: "Nope", inverse: "q")])]).count == 3)
+    }
+
+    @Test func jsonModelRoundTrips() throws {
+        let model = try Fixtures.model("failedbank")
+        let again = try ObjectModel(json: model.jsonData())
+        #expect(again.entityDescriptions == model.entityDescriptions)
+        #expect(again.versionHashes == model.versionHashes)
+        let details = try #require(model.entity(named: "FailedBankDetails"))
+        #expect(details.attribute(named: "zip")?.defaultValue == .integer(0))
+        #expect(details.relationship(named: "tags")?.isToMany == true)
+    }
+
+    @Test func jsonErrorsNameTheFile() {
+        #expect {
+            _ = try ObjectModel(json: Data(#"{"entities": [{"name": "A", "attributes": [{"name": "x", "type": "Integer 99"}]}]}"#.utf8), file: "m.json")
+        } throws: { "\($0)".contains("m.json") && "\($0)".contains("unknown or missing \"type\"") }
+        #expect { _ = try ObjectModel(json: Data("{".utf8), file: "m.json") } throws: { "\($0)".contains("not valid JSON") }
+    }
+
+    @Test func versionedModelBundlePicksTheCurrentVersion() throws {
+        let model = try ObjectModel(contentsOf: Fixtures.local.appendingPathComponent("models/Versioned.xcdatamodeld").path)
+        let note = try #require(model.entity(named: "Note"))
+        #expect(note.attributes.map(\.name) == ["text", "pinned", "identifier"])
+        #expect(note.attribute(named: "pinned")?.isOptional == false)
+        #expect(note.attribute(named: "pinned")?.defaultValue == .bool(false))
+        #expect(note.attribute(named: "identifier")?.type == .uuid)
+    }
+
+    @Test(.enabled(if: Fixtures.hasReal, Fixtures.skipReason))
+    func realFailedBankModelLoads() throws {
+        let path = Fixtures.real.appendingPathComponent("failedbank-model/FailedBankCD.xcdatamodeld").path
+        let model = try ObjectModel(contentsOf: path)
+        #expect(model.entities.map(\.name) == ["FailedBankDetails", "FailedBankInfo", "Tag"])
+        let details = try #require(model.entity(named: "FailedBankDetails"))
+        #expect(details.attributes.map(\.name) == ["city", "closeDate", "name", "state", "updateDate", "zip"])
+        #expect(details.attribute(named: "zip")?.type == .integer32)
+        #expect(details.attribute(named: "zip")?.defaultValue == .integer(0))
+        #expect(details.relationship(named: "info")?.deleteRule == .cascade)
+        #expect(details.relationship(named: "tags")?.isToMany == true)
+        #expect(model.entity(named: "Tag")?.relationship(named: "bankdetails")?.inverse == "tags")
+        // A store made with it works end to end, cascade included.
+        let context = ManagedObjectContext(store: try PersistentStore.inMemory(model: model))
+        let info = try context.insert("FailedBankInfo")
+        let d = try context.insert("FailedBankDetails")
+        try info.setObject(d, forKey: "details")
+        try context.save()
+        context.delete(d)
+        try context.save()
+        #expect(try context.fetchAll("FailedBankInfo").isEmpty, "details.info cascades")
+    }
+
+    @Test func mismatchedModelIsRefusedAndNothingIsWritten() throws {
+        let harness = try StoreHarness(model: try Fixtures.model("tasks"))
+        try harness.context.insert("Task")["task_description"] = .string("x")
+        try harness.context.save()
+        let before = try Data(contentsOf: URL(fileURLWithPath: harness.path))
+        let changed = try ObjectModel([
+            EntityDescription("Task", attributes: [
+                Attribute("task_description", .string, optional: false),
+                Attribute("priority", .integer64),
+                Attribute("due", .date),
+            ]),
+            EntityDescription("Project"),
+        ])
+        #expect {
+            _ = try harness.reopen(model: changed)
+        } throws: { error in
+            guard case .modelMismatch(_, let differences) = error as? StoreError else { return false }
+            return differences == [
+                "entity Project: in the model, not in the store",
+                "Task.completed: attribute in the store, not in the model",
+                "Task.due: attribute in the model, not in the store",
+                "Task.priority: type Integer 32 in the store, Integer 64 in the model",
+            ] && (error as! StoreError).code == 134100
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: harness.path)) == before)
+        #expect(try harness.reopen(model: try Fixtures.model("tasks")).modelSource == .given)
+    }
+}

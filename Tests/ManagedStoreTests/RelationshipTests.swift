@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+@testable import ManagedStore
+
+/// Relationships, inverses and delete rules on the FailedBankInfo / FailedBankDetails / Tag model.
+@Suite struct RelationshipTests {
+    let harness: StoreHarness
+    var context: ManagedObjectContext { harness.context }
+
+    init() throws {
+        harness = try StoreHarness(model: try Fixtures.model("failedbank"))
+    }
+
+    func bank(_ name: String) throws -> (info: ManagedObject, details: ManagedObject) {
+        let info = try context.insert("FailedBankInfo")
+        info["name"] = .string(name)
+        let details = try context.insert("FailedBankDetails")
+        try info.setObject(details, forKey: "details")
+        return (info, details)
+    }
+
+    @Test func settingOneSideSetsTheInverse() throws {
+        let (info, details) = try bank("Signature Bank")
+        #expect(try details.object(forKey: "info") === info)
+        try context.save()
+        #expect(try details.object(forKey: "info") === info, "after save the IDs are permanent and still linked")
+        #expect(details["info"] == .object(info.objectID))
+        #expect(!info.objectID.isTemporary)
+
+        let fresh = ManagedObjectContext(store: try harness.reopen())
+        let readDetails = try fresh.fetchAll("FailedBankDetails")[0]
+        let readInfo = try readDetails.object(forKey: "info")
+        #expect(readInfo?.isFault == true)
+        #expect(readInfo?.get("name") == "Signature Bank", "\(String(describing: readInfo)) \(readDetails)")
+        withExtendedLifetime(fresh) {}
+    }
+
+    @Test func oneToOneStealClearsTheFormerPartner() throws {
+        let (first, details) = try bank("First")
+        let second = try context.insert("FailedBankInfo")
+        second["name"] = .string("Second")
+        try second.setObject(details, forKey: "details")
+        #expect(first["details"] == .null)
+        #expect(try details.object(forKey: "info") === second)
+    }
+
+    @Test func manyToManyKeepsBothSidesAndTheJoinTable() throws {
+        let (_, a) = try bank("A")
+        let (_, b) = try bank("B")
+        let crisis = try context.insert("Tag")
+        crisis["name"] = .string("2008 crisis")
+        try a.add(crisis, toKey: "tags")
+        try crisis.add(b, toKey: "bankdetails")
+        #expect(Set(try crisis.objects(forKey: "bankdetails")) == [a, b])
+        #expect(try b.objects(forKey: "tags") == [crisis])
+        try context.save()
+
+        let table = try #require(harness.store.model.joinTables.first)
+        #expect(table.name == "Z_1TAGS")
+        let rows = try harness.store.connection.rows("SELECT count(*) FROM Z_1TAGS")
+        #expect(rows[0][0] == .integer(2))
+
+        let fresh = ManagedObjectContext(store: try harness.reopen())
+        let tag = try fresh.fetchAll("Tag")[0]
+        #expect(try tag.objects(forKey: "bankdetails").count == 2)
+        try tag.remove(try tag.objects(forKey: "bankdetails")[0], fromKey: "bankdetails")
+        try fresh.save()
+        #expect(try harness.store.connection.scalar("SELECT count(*) FROM Z_1TAGS") == .integer(1))
+    }
+
+    @Test func cascadeDeletesTheDestination() throws {
+        let (info, _) = try bank("Doomed")
+        try context.save()
+        context.delete(info)
+        try context.save()
+        let details = try harness.store.entity(named: "FailedBankDetails")
+        #expect(try harness.store.count(of: details) == 0)
+        #expect(try harness.store.count(of: harness.store.entity(named: "FailedBankInfo")) == 0)
+    }
+
+    @Test func nullifyClearsTheInverse() throws {
+        let (info, details) = try bank("Kept")
+        let tag = try context.insert("Tag")
+        tag["name"] = .string("gone soon")
+        try details.add(tag, toKey: "tags")
+        try context.save()
+        // details.info is Nullify: deleting details clears info.details.
+        context.delete(details)
+        try context.save()
+        #expect(info["details"] == .null)
+        #expect(try tag.objects(forKey: "bankdetails").isEmpty)
+        #expect(try harness.store.connection.scalar("SELECT count(*) FROM Z_1TAGS") == .integer(0))
+        let fresh = ManagedObjectContext(store: try harness.reopen())
+        #expect(try fresh.fetchAll("FailedBankInfo")[0]["details"] == .null, "the foreign key is cleared in the store")
+    }
+
+    @Test func denyRefusesNamingObjectAndRelationship() throws {
+        let model = try ObjectModel([
+            EntityDescription("Operator", attributes: [Attribute("name", .string)],
+                              relationships: [Relationship("wells", to: "Well", inverse: "operator", toMany: true, deleteRule: .deny)]),
+            EntityDescription("Well", attributes: [Attribute("uwi", .string)],
+                              relationships: [Relationship("operator", to: "Operator", inverse: "wells", deleteRule: .noAction)]),
+        ])
+        let harness = try StoreHarness(model: model)
+        let op = try harness.context.insert("Operator")
+        let well = try harness.context.insert("Well")
+        try well.setObject(op, forKey: "operator")
+        #expect(try op.objects(forKey: "wells") == [well])
+        try harness.context.save()
+        harness.context.delete(op)
+        #expect {
+            try harness.context.save()
+        } throws: { error in
+            guard case .validation(let failures) = error as? StoreError else { return false }
+            return failures.map(\.key) == ["wells"] && failures[0].code == .deleteDenied && failures[0].entity == "Operator"
+                && failures[0].objectID == op.objectID
+        }
+        #expect(try harness.store.count(of: harness.store.entity(named: "Operator")) == 1, "nothing was written")
+
+        // No action: deleting the well leaves the operator as it is.
+        harness.context.rollback()
+        harness.context.delete(well)
+        try harness.context.save()
+        #expect(try harness.store.count(of: harness.store.entity(named: "Well")) == 0)
+        harness.context.delete(op)
+        try harness.context.save()
+    }
+
+    @Test func oneToManyLoadsLazilyAndTakesInUnsavedChanges() throws {
+        let model = try ObjectModel([
+            EntityDescription("Operator", attributes: [Attribute("name", .string)],
+                              relationships: [Relationship("wells", to: "Well", inverse: "operator", toMany: true)]),
+            EntityDescription("Well", attributes: [Attribute("uwi", .string)],
+                              relationships: [Relationship("operator", to: "Operator", inverse: "wells")]),
+        ])
+        let harness = try StoreHarness(model: model)
+        let op = try harness.context.insert("Operator")
+        for i in 0..<3 {
+            let well = try harness.context.insert("Well")
+            well["uwi"] = .string("w\(i)")
+            try well.setObject(op, forKey: "operator")
+        }
+        try harness.context.save()
+        let context = ManagedObjectContext(store: try harness.reopen())
+        let reread = try context.fetchAll("Operator")[0]
+        let extra = try context.insert("Well")
+        try extra.setObject(reread, forKey: "operator")
+        let wells = try context.fetchAll("Well")
+        try wells[0].setObject(nil, forKey: "operator")
+        let members = try reread.objects(forKey: "wells").map { $0.get("uwi", as: String.self) }
+        #expect(members == ["w1", "w2", nil])
+    }
+
+    @Test func minAndMaxCountsAreValidated() throws {
+        let model = try ObjectModel([
+            EntityDescription("Crew", relationships: [Relationship("members", to: "Person", inverse: "crew", toMany: true, minCount: 2, maxCount: 3)]),
+            EntityDescription("Person", attributes: [Attribute("name", .string)], relationships: [Relationship("crew", to: "Crew", inverse: "members")]),
+        ])
+        let harness = try StoreHarness(model: model)
+        let crew = try harness.context.insert("Crew")
+        try crew.add(try harness.context.insert("Person"), toKey: "members")
+        #expect(throws: StoreError.self) { try harness.context.save() }
+        for _ in 0..<3 { try crew.add(try harness.context.insert("Person"), toKey: "members") }
+        #expect {
+            try harness.context.save()
+        } throws: { error in
+            guard case .validation(let failures) = error as? StoreError else { return false }
+            return failures.map(\.code) == [.tooManyDestinations]
+        }
+    }
+}
