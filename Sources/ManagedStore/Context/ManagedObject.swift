@@ -18,29 +18,37 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public let entity: Entity
     /// The object's ID: temporary until the first save.
     public internal(set) var objectID: ObjectID
-    /// The context the object is registered in; `nil` once the context was reset or the object deleted and saved.
-    public internal(set) weak var context: ManagedObjectContext?
+    /// The context the object is registered in; `nil` once the context was reset or went away, or
+    /// the object was deleted and saved.
+    public var context: ManagedObjectContext? { contextReference?.takeUnretainedValue() }
+    /// The context, unretained: the context clears it when it lets the object go or goes itself,
+    /// which spares a weak reference's atomic traffic on every object and every change.
+    @exclusivity(unchecked) var contextReference: Unmanaged<ManagedObjectContext>?
+    // The hot state skips dynamic exclusivity checks: a context is used from one task at a time
+    // and no accessor hands out overlapping inout access to these properties.
     /// Current values by column ordinal (empty while a fault).
-    var values: ContiguousArray<Value>
+    @exclusivity(unchecked) var values: ContiguousArray<Value>
     /// The values last read from or saved to the store (`nil` for inserted objects): the snapshot.
-    var committed: ContiguousArray<Value>?
+    @exclusivity(unchecked) var committed: ContiguousArray<Value>?
     /// The row's `Z_OPT` when it was read.
-    var version: Int64 = 0
+    @exclusivity(unchecked) var version: Int64 = 0
+    /// The primary key a save in progress gives an inserted object.
+    var savedKey: Int64 = 0
     /// Loaded to-many relationships by to-many ordinal (`nil` entries are not loaded yet).
     var toMany: [ToManySet?] = []
     /// Whether the object holds only its ID.
-    public internal(set) var isFault: Bool
+    @exclusivity(unchecked) public internal(set) var isFault: Bool
     /// Whether the object was inserted and not yet saved.
-    public internal(set) var isInserted = false
+    @exclusivity(unchecked) public internal(set) var isInserted = false
     /// Whether the object has unsaved changes to a saved row.
-    public internal(set) var isUpdated = false
+    @exclusivity(unchecked) public internal(set) var isUpdated = false
     /// Whether the object is deleted (pending a save, or saved).
     public internal(set) var isDeleted = false
 
-    init(entity: Entity, id: ObjectID, context: ManagedObjectContext, values: ContiguousArray<Value>?) {
+    init(entity: Entity, id: ObjectID, context: ManagedObjectContext?, values: ContiguousArray<Value>?) {
         self.entity = entity
         self.objectID = id
-        self.context = context
+        self.contextReference = context.map { Unmanaged.passUnretained($0) }
         if let values {
             self.values = values
             self.isFault = false
@@ -77,15 +85,25 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @inline(__always)
     public func setValue(_ value: Value, at index: Int) {
         if isFault { fireFault() }
+        if isInserted {
+            values[index] = value
+            return
+        }
         guard values[index] != value else { return }
         values[index] = value
-        context?.noteChanged(self)
+        if !isUpdated { context?.noteChanged(self) }
     }
 
     /// Fills a fault from the store (or the row cache). Does nothing to an object that is not a fault.
     public func fireFault() {
         guard isFault else { return }
-        context?.fulfill(self)
+        guard let context else {
+            // The context is gone: nothing can be read any more; the object reads as nulls.
+            values = ContiguousArray(repeating: .null, count: entity.columns.count)
+            isFault = false
+            return
+        }
+        context.fulfill(self)
     }
 
     // MARK: Values by key
@@ -201,8 +219,8 @@ struct ToManySet {
         if members.remove(id) != nil, let i = ids.firstIndex(of: id) { ids.remove(at: i) }
     }
 
-    mutating func remap(_ map: [ObjectID: ObjectID]) {
-        guard ids.contains(where: { map[$0] != nil }) else { return }
-        self = ToManySet(ids.map { map[$0] ?? $0 })
+    mutating func remap(_ permanent: (ObjectID) -> ObjectID) {
+        guard ids.contains(where: \.isTemporary) else { return }
+        self = ToManySet(ids.map(permanent))
     }
 }

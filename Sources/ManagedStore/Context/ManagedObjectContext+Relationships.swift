@@ -15,7 +15,7 @@ extension ManagedObjectContext {
         guard oldID != newID else { return }
         object.setValue(newID.map(Value.object) ?? .null, at: column)
         guard let (destination, inverse) = self.inverse(of: relationship, from: object.entity) else { return }
-        if let oldID, let old = registry[oldID] {
+        if let oldID, let old = registered(oldID) {
             unlink(old, inverse, destination: destination, from: object.objectID)
         }
         guard let newID else { return }
@@ -29,7 +29,7 @@ extension ManagedObjectContext {
             if new.isFault { new.fireFault() }
             // One-to-one: the destination's former partner loses it.
             if case .object(let previous) = new.values[inverseColumn], previous != object.objectID,
-               let partner = registry[previous] {
+               let partner = registered(previous) {
                 partner.setValue(.null, at: column)
             }
             new.setValue(.object(object.objectID), at: inverseColumn)
@@ -165,10 +165,9 @@ extension ManagedObjectContext {
             }
         }
         pendingJoins = pendingJoins.filter { $0.key.first != object.objectID && $0.key.second != object.objectID }
-        registry[object.objectID] = nil
-        insertedList.removeAll { $0 === object }
         object.isInserted = false
+        liveInserted -= 1
         object.isDeleted = true
-        object.context = nil
+        object.contextReference = nil
     }
 }

@@ -61,9 +61,8 @@ extension ManagedObjectContext {
         guard failures.isEmpty else { throw .validation(failures) }
 
         // 4. Write.
-        let idMap: [ObjectID: ObjectID]
         do {
-            idMap = try store.connection.transaction(.immediate) { try writeChanges() }
+            try store.connection.transaction(.immediate) { try writeChanges() }
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {
@@ -73,7 +72,7 @@ extension ManagedObjectContext {
         }
 
         // 5. The store has it: make IDs permanent and snapshots current.
-        didSave(idMap)
+        didSave()
     }
 
     /// The destination IDs of `relationship` on `object`, with unsaved changes.
@@ -117,29 +116,32 @@ extension ManagedObjectContext {
         func fail(_ code: ValidationFailure.Code, _ key: String, _ message: String) {
             failures.append(ValidationFailure(code: code, entity: entity.name, objectID: object.objectID, key: key, message: message))
         }
-        for (i, column) in entity.columns.enumerated() {
-            let value = object.values[i]
-            if let attribute = column.attribute {
+        let values = object.values
+        for (i, rule) in entity.columnRules.enumerated() {
+            let value = values[i]
+            switch rule {
+            case .attribute(let type, let optional):
                 if value.isNull {
-                    if !attribute.isOptional { fail(.missingMandatoryProperty, attribute.name, "is a required value (\(attribute.type.rawValue)) and is nil") }
-                } else if !value.fits(attribute.type) {
-                    if case .integer(let v) = value, let range = attribute.type.integerRange {
-                        fail(v > range.upperBound ? .numberTooLarge : .numberTooSmall, attribute.name,
-                             "is \(v), outside \(attribute.type.rawValue)'s range \(range.lowerBound)...\(range.upperBound)")
+                    if !optional { fail(.missingMandatoryProperty, entity.columns[i].name, "is a required value (\(type.rawValue)) and is nil") }
+                } else if !value.fits(type) {
+                    let name = entity.columns[i].name
+                    if case .integer(let v) = value, let range = type.integerRange {
+                        fail(v > range.upperBound ? .numberTooLarge : .numberTooSmall, name,
+                             "is \(v), outside \(type.rawValue)'s range \(range.lowerBound)...\(range.upperBound)")
                     } else {
-                        fail(.invalidValue, attribute.name, "holds a \(value.kindName) (\(value)) where \(attribute.type.rawValue) is expected")
+                        fail(.invalidValue, name, "holds a \(value.kindName) (\(value)) where \(type.rawValue) is expected")
                     }
                 }
-            } else if let relationship = column.relationship {
+            case .toOne(let destination, let optional):
                 switch value {
                 case .null:
-                    if !relationship.isOptional { fail(.missingMandatoryProperty, relationship.name, "is a required relationship to \(relationship.destination) and is nil") }
+                    if !optional { fail(.missingMandatoryProperty, entity.columns[i].name, "is a required relationship to \(entity.columns[i].relationship!.destination) and is nil") }
                 case .object(let id):
-                    if id.entityID != entity.destinationID(of: relationship.name) {
-                        fail(.invalidValue, relationship.name, "points at a \(model.entity(id: id.entityID)?.name ?? "?") object where \(relationship.destination) is expected")
+                    if id.entityID != destination {
+                        fail(.invalidValue, entity.columns[i].name, "points at a \(model.entity(id: id.entityID)?.name ?? "?") object where \(entity.columns[i].relationship!.destination) is expected")
                     }
                 default:
-                    fail(.invalidValue, relationship.name, "holds a \(value.kindName) where a \(relationship.destination) object is expected")
+                    fail(.invalidValue, entity.columns[i].name, "holds a \(value.kindName) where a \(entity.columns[i].relationship!.destination) object is expected")
                 }
             }
         }
@@ -157,45 +159,56 @@ extension ManagedObjectContext {
         return failures
     }
 
-    /// Writes inserts, updates, deletes and join-table changes; returns temporary → permanent IDs.
-    private func writeChanges() throws -> [ObjectID: ObjectID] {
-        let connection = store.connection
-        var idMap: [ObjectID: ObjectID] = [:]
-        let inserted = insertedList.filter(\.isInserted)
+    /// The saved form of an ID: an inserted object's temporary ID becomes the key the save gives it.
+    @inline(__always)
+    private func permanent(_ id: ObjectID) -> ObjectID {
+        guard id.isTemporary, let object = registered(id), object.savedKey > 0 else { return id }
+        return ObjectID(entityID: id.entityID, primaryKey: object.savedKey)
+    }
 
-        // Primary keys from Z_PRIMARYKEY, one read and one write per entity.
-        var byEntity: [Int32: [ManagedObject]] = [:]
-        var order: [Int32] = []
-        for object in inserted {
-            if byEntity[object.entity.id] == nil { order.append(object.entity.id) }
-            byEntity[object.entity.id, default: []].append(object)
-        }
-        for entityID in order {
-            let objects = byEntity[entityID]!
-            var next = (try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(entityID))])?.int64 ?? 0)
+    /// Writes inserts, updates, deletes and join-table changes. Inserted objects get their keys in
+    /// `savedKey`; nothing else in the context changes, so a failure leaves it as it was.
+    private func writeChanges() throws {
+        let connection = store.connection
+
+        // Inserted objects by entity, in insertion order.
+        var byEntity = [[ManagedObject]](repeating: [], count: model.entities.count + 1)
+        for object in insertedList where object.isInserted { byEntity[Int(object.entity.id)].append(object) }
+
+        // Primary keys from Z_PRIMARYKEY, one read and one write per entity, all before any INSERT
+        // so a to-one can point at an object of an entity written later.
+        for (entityIndex, objects) in byEntity.enumerated() where !objects.isEmpty {
+            let entityID = Int64(entityIndex)
+            var next = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(entityID)])?.int64 ?? 0
             for object in objects {
                 next += 1
-                idMap[object.objectID] = ObjectID(entityID: entityID, primaryKey: next)
+                object.savedKey = next
             }
-            try connection.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(next), .integer(Int64(entityID))])
+            try connection.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(next), .integer(entityID)])
         }
 
-        @inline(__always) func mapped(_ value: Value) -> Value {
-            if case .object(let id) = value, id.isTemporary, let permanent = idMap[id] { return .object(permanent) }
-            return value
-        }
-
-        // Inserts: one cached statement per entity.
-        for entityID in order {
-            let entity = model.entity(id: entityID)!
+        for (entityIndex, objects) in byEntity.enumerated() where !objects.isEmpty {
+            let entity = model.entities[entityIndex - 1]
+            let entityID = Int64(entity.id)
+            // One cached INSERT per entity; attributes bind as they are, to-ones through their saved keys.
             let columns = entity.columns.map(\.columnName)
             let sql = "INSERT INTO \(entity.tableName) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1\(String(repeating: ", ?", count: columns.count)))"
             let statement = try connection.cachedStatement(sql)
-            for object in byEntity[entityID]! {
+            let firstToOne = entity.attributes.count
+            for object in objects {
                 statement.reset()
-                statement.bind(idMap[object.objectID]!.primaryKey, at: 1)
-                statement.bind(Int64(entityID), at: 2)
-                for (i, value) in object.values.enumerated() { statement.bind(value: mapped(value), at: Int32(i + 3)) }
+                statement.bind(object.savedKey, at: 1)
+                statement.bind(entityID, at: 2)
+                object.values.withUnsafeBufferPointer { values in
+                    for i in 0..<firstToOne { statement.bind(value: values[i], at: Int32(i + 3)) }
+                    for i in firstToOne..<values.count {
+                        if case .object(let id) = values[i] {
+                            statement.bind(permanent(id).primaryKey, at: Int32(i + 3))
+                        } else {
+                            statement.bind(value: values[i], at: Int32(i + 3))
+                        }
+                    }
+                }
                 try statement.run()
             }
         }
@@ -208,7 +221,13 @@ extension ManagedObjectContext {
             let entity = object.entity
             let sets = changed.map { entity.columns[$0].columnName + " = ?" }.joined(separator: ", ")
             let statement = try connection.cachedStatement("UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + 1, \(sets) WHERE Z_PK = ? AND Z_OPT = ?")
-            for (n, i) in changed.enumerated() { statement.bind(value: mapped(object.values[i]), at: Int32(n + 1)) }
+            for (n, i) in changed.enumerated() {
+                if case .object(let id) = object.values[i] {
+                    statement.bind(permanent(id).primaryKey, at: Int32(n + 1))
+                } else {
+                    statement.bind(value: object.values[i], at: Int32(n + 1))
+                }
+            }
             statement.bind(object.objectID.primaryKey, at: Int32(changed.count + 1))
             statement.bind(object.version, at: Int32(changed.count + 2))
             try statement.run()
@@ -227,46 +246,52 @@ extension ManagedObjectContext {
         }
 
         // Join-table changes.
+        guard !pendingJoins.isEmpty else { return }
         let deletedIDs = Set(deletedList.map(\.objectID))
         var joinColumns: [String: (String, String)] = [:]
         for table in model.joinTables { joinColumns[table.name] = (min(table.sourceColumn, table.destinationColumn), max(table.sourceColumn, table.destinationColumn)) }
         for (pair, added) in pendingJoins where !deletedIDs.contains(pair.first) && !deletedIDs.contains(pair.second) {
             guard let (first, second) = joinColumns[pair.table] else { continue }
-            let a = (idMap[pair.first] ?? pair.first).primaryKey, b = (idMap[pair.second] ?? pair.second).primaryKey
             let sql = added ? "INSERT OR IGNORE INTO \(pair.table) (\(first), \(second)) VALUES (?, ?)"
                 : "DELETE FROM \(pair.table) WHERE \(first) = ? AND \(second) = ?"
-            try connection.execute(sql, [.integer(a), .integer(b)])
+            try connection.execute(sql, [.integer(permanent(pair.first).primaryKey), .integer(permanent(pair.second).primaryKey)])
         }
-        return idMap
     }
 
     /// After a commit: permanent IDs, current snapshots, empty change lists.
-    private func didSave(_ idMap: [ObjectID: ObjectID]) {
-        let changed = insertedList + updatedList
-        for object in insertedList where object.isInserted {
-            registry[object.objectID] = nil
-            object.objectID = idMap[object.objectID]!
-            registry[object.objectID] = object
-        }
-        if !idMap.isEmpty {
-            for object in changed where !object.isFault {
-                for i in object.values.indices {
-                    if case .object(let id) = object.values[i], id.isTemporary, let permanent = idMap[id] { object.values[i] = .object(permanent) }
+    private func didSave() {
+        // References to inserted objects first, while their temporary IDs still resolve.
+        for list in [insertedList, updatedList] {
+            for object in list where !object.isFault && (object.isInserted || object.isUpdated) {
+                let firstToOne = object.entity.attributes.count
+                for i in firstToOne..<object.values.count {
+                    if case .object(let id) = object.values[i], id.isTemporary { object.values[i] = .object(permanent(id)) }
                 }
-                for i in object.toMany.indices { object.toMany[i]?.remap(idMap) }
+                for i in object.toMany.indices where object.toMany[i] != nil {
+                    object.toMany[i]!.remap(permanent)
+                }
             }
         }
-        for object in changed where !object.isDeleted {
-            if object.isInserted { object.version = 1 } else if object.committed != object.values { object.version += 1 }
+        registry.reserveCapacity(registry.count + liveInserted)
+        for object in insertedList where object.isInserted {
+            object.objectID = ObjectID(entityID: object.entity.id, primaryKey: object.savedKey)
+            object.version = 1
             object.committed = object.values
             object.isInserted = false
+            registry[object.objectID] = object
+        }
+        for object in updatedList where object.isUpdated && !object.isDeleted {
+            if object.committed != object.values { object.version += 1 }
+            object.committed = object.values
             object.isUpdated = false
         }
         for object in deletedList {
             registry[object.objectID] = nil
-            object.context = nil
+            object.contextReference = nil
         }
         insertedList = []
+        temporaryBase = nextTemporaryKey - 1
+        liveInserted = 0
         updatedList = []
         deletedList = []
         pendingJoins = [:]

@@ -68,6 +68,10 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let columns: [Column]
     /// The to-many relationships in ordinal order.
     public let toManyRelationships: [Relationship]
+    /// Per column, what a save checks: kept small so validating a large save copies nothing.
+    let columnRules: [ColumnRule]
+    /// The values a new object starts with: each attribute's default, or null.
+    public let defaultValues: ContiguousArray<Value>
     /// A 32-byte hash of what makes the stored layout: names, types and relationships.
     public let versionHash: [UInt8]
     let slots: [String: PropertySlot]
@@ -88,6 +92,11 @@ public final class Entity: Sendable, CustomStringConvertible {
                                   relationship: relationship))
         }
         self.columns = columns
+        self.columnRules = columns.map { column in
+            if let attribute = column.attribute { return .attribute(attribute.type, optional: attribute.isOptional) }
+            return .toOne(destination: destinations[column.name] ?? 0, optional: column.relationship?.isOptional ?? true)
+        }
+        self.defaultValues = ContiguousArray(columns.map { $0.attribute?.defaultValue ?? .null })
         self.toManyRelationships = description.relationships.filter(\.isToMany)
         var slots: [String: PropertySlot] = [:]
         for (i, column) in columns.enumerated() { slots[column.name] = .column(i) }
@@ -141,4 +150,10 @@ public final class Entity: Sendable, CustomStringConvertible {
         }
         return SHA256.hash(Array(text.utf8))
     }
+}
+
+/// What validation checks of one column.
+enum ColumnRule: Sendable, Hashable {
+    case attribute(AttributeType, optional: Bool)
+    case toOne(destination: Int32, optional: Bool)
 }

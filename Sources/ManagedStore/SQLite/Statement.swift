@@ -18,7 +18,10 @@ public final class Statement {
     let handle: OpaquePointer
     /// The SQL text the statement was compiled from.
     public let sql: String
-    unowned let connection: Connection
+    /// Statements live in their connection's cache and never outlive it.
+    unowned(unsafe) let connection: Connection
+    /// Whether bound values are kept for the log (SQL debug level 2 or more), decided per run.
+    private var logsBinds = false
     private var running = false
     private var finalized = false
     private var boundForLog: [SQLValue]?
@@ -50,6 +53,8 @@ public final class Statement {
     public func reset() {
         if running { finishRun() }
         sqlite3_reset(handle)
+        logsBinds = connection.sqlDebugLevel >= 2
+        if !logsBinds { boundForLog = nil }
     }
 
     // MARK: Binding
@@ -57,6 +62,7 @@ public final class Statement {
     /// Resets the statement and binds `values` to parameters 1...n.
     public func bind(_ values: [SQLValue]) throws(SQLiteError) {
         reset()
+        logsBinds = connection.sqlDebugLevel >= 2
         sqlite3_clear_bindings(handle)
         for (i, value) in values.enumerated() {
             try bind(value, at: Int32(i + 1))
@@ -77,7 +83,7 @@ public final class Statement {
             }
         }
         if rc != SQLITE_OK { throw connection.error(rc, sql: sql) }
-        if connection.sqlDebugLevel >= 2 {
+        if logsBinds {
             var log = boundForLog ?? []
             while log.count < Int(index) { log.append(.null) }
             log[Int(index) - 1] = value
@@ -89,28 +95,28 @@ public final class Statement {
     @inline(__always)
     public func bind(_ value: Int64, at index: Int32) {
         sqlite3_bind_int64(handle, index, value)
-        if connection.sqlDebugLevel >= 2 { noteBound(.integer(value), index) }
+        if logsBinds { noteBound(.integer(value), index) }
     }
 
     /// Binds a double without boxing it.
     @inline(__always)
     public func bind(_ value: Double, at index: Int32) {
         sqlite3_bind_double(handle, index, value)
-        if connection.sqlDebugLevel >= 2 { noteBound(.real(value), index) }
+        if logsBinds { noteBound(.real(value), index) }
     }
 
     /// Binds text without boxing it.
     @inline(__always)
     public func bind(_ value: String, at index: Int32) {
         _ = Self.bindText(handle, index, value)
-        if connection.sqlDebugLevel >= 2 { noteBound(.text(value), index) }
+        if logsBinds { noteBound(.text(value), index) }
     }
 
     /// Binds NULL.
     @inline(__always)
     public func bindNull(at index: Int32) {
         sqlite3_bind_null(handle, index)
-        if connection.sqlDebugLevel >= 2 { noteBound(.null, index) }
+        if logsBinds { noteBound(.null, index) }
     }
 
     private func noteBound(_ value: SQLValue, _ index: Int32) {
