@@ -201,7 +201,7 @@ public final class ManagedObjectContext {
         guard !object.isInserted, !object.isFault else { return }
         if mergeChanges {
             let changes = object.changedValues()
-            try? loadRow(object)
+            _ = try? loadRow(object)
             for (key, value) in changes { if let i = object.entity.columnIndex(of: key) { object.values[i] = value } }
             return
         }

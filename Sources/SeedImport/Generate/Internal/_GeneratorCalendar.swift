@@ -1,0 +1,48 @@
+/// Proleptic Gregorian calendar arithmetic on day numbers (days since
+/// 1970-01-01), with no time zone, locale or clock involved.
+///
+/// Generated dates are day numbers from the first draw to the formatted
+/// bytes, so the output never depends on the machine's calendar settings.
+/// The conversions are Howard Hinnant's `days_from_civil` and
+/// `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>).
+enum _GeneratorCalendar {
+    /// The day number of a civil date.
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The civil date of a day number.
+    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// 0 for Sunday through 6 for Saturday.
+    static func weekday(_ days: Int) -> Int {
+        let shifted = (days + 4) % 7
+        return shifted >= 0 ? shifted : shifted + 7
+    }
+
+    /// The number of days in `year`.
+    static func length(ofYear year: Int) -> Int {
+        days(year: year + 1, month: 1, day: 1) - days(year: year, month: 1, day: 1)
+    }
+
+    /// English three-letter month names, as the FDIC list writes them.
+    static let monthAbbreviations: [[UInt8]] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ].map { Array($0.utf8) }
+}
