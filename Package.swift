@@ -36,20 +36,26 @@ let package = Package(
             name: "CSVStream",
             dependencies: ["CLibCSV"]
         ),
+        // Timing, statistics, speed checks against raw references, text tables.
+        .target(
+            name: "Measure",
+            dependencies: ["CSQLite"]
+        ),
         // CSV -> seed store: mapping, conversion, relationships, batched saves, generators.
+        // Its raw reference loader alone calls libcsv and sqlite3 directly, as a floor to compare with.
         .target(
             name: "SeedImport",
-            dependencies: ["ManagedStore", "CSVStream", "CSQLite"]
+            dependencies: ["ManagedStore", "CSVStream", "Measure", "CSQLite", "CLibCSV"]
         ),
-        // Fetch-strategy scenarios, statistics, reports, baselines.
+        // Fetch-strategy scenarios, runner, reports, baselines.
         .target(
             name: "FetchBench",
-            dependencies: ["ManagedStore", "CSQLite"]
+            dependencies: ["ManagedStore", "Measure", "CSQLite"]
         ),
         .executableTarget(
             name: "seedstore",
             dependencies: [
-                "ManagedStore", "CSVStream", "SeedImport", "FetchBench",
+                "ManagedStore", "CSVStream", "SeedImport", "FetchBench", "Measure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,11 +76,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SeedImportTests",
-            dependencies: ["SeedImport", "ManagedStore", "CSVStream"]
+            dependencies: ["SeedImport", "ManagedStore", "CSVStream", "Measure"]
         ),
         .testTarget(
             name: "FetchBenchTests",
-            dependencies: ["FetchBench", "ManagedStore"]
+            dependencies: ["FetchBench", "ManagedStore", "Measure"]
         ),
         .testTarget(
             name: "SeedStoreCLITests",

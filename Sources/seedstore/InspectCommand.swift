@@ -1,7 +1,8 @@
 import ArgumentParser
-import FetchBench
+
 import Foundation
 import ManagedStore
+import Measure
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,8 @@
 import ArgumentParser
-import FetchBench
+
 import Foundation
 import ManagedStore
+import Measure
 
 /// Output formats of `query`.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchBench
 import Foundation
 import ManagedStore
+import Measure
 
 struct SpeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

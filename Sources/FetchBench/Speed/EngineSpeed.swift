@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import ManagedStore
+import Measure
 
 /// The engine core's speed targets: inserting and saving objects through a context, and fetching them
 /// back fully materialised, each next to the same work through raw sqlite3 calls in the same run.

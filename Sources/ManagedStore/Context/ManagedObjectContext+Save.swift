@@ -260,6 +260,9 @@ extension ManagedObjectContext {
 
     /// After a commit: permanent IDs, current snapshots, empty change lists.
     private func didSave() {
+        let change = observers.isEmpty ? nil : ContextChange(
+            inserted: insertedList.filter(\.isInserted), updated: updatedList.filter { $0.isUpdated && !$0.isDeleted },
+            deleted: deletedList, isSave: true)
         // References to inserted objects first, while their temporary IDs still resolve.
         for list in [insertedList, updatedList] {
             for object in list where !object.isFault && (object.isInserted || object.isUpdated) {
@@ -295,5 +298,7 @@ extension ManagedObjectContext {
         updatedList = []
         deletedList = []
         pendingJoins = [:]
+        notified = []
+        if let change { notify(change) }
     }
 }

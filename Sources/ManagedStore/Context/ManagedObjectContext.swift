@@ -30,6 +30,10 @@ public final class ManagedObjectContext {
     var deletedList: [ManagedObject] = []
     var pendingJoins: [JoinPair: Bool] = [:]
     var nextTemporaryKey: Int64 = 1
+    var observers: [Int: (ContextChange) -> Void] = [:]
+    var nextObserverKey = 0
+    /// Objects whose pending change observers were already told about.
+    var notified = Set<ObjectIdentifier>()
     /// Faults fired since the context was made (each cost one statement unless batched).
     @exclusivity(unchecked) public internal(set) var faultsFired = 0
     /// Objects made from rows since the context was made.
@@ -256,6 +260,7 @@ public final class ManagedObjectContext {
         updatedList = []
         deletedList = []
         pendingJoins = [:]
+        notified = []
     }
 
     /// Forgets every object and change: the context is as new. Objects it held can no longer be used.
@@ -269,6 +274,7 @@ public final class ManagedObjectContext {
         updatedList = []
         deletedList = []
         pendingJoins = [:]
+        notified = []
     }
 
     // MARK: Fetching all

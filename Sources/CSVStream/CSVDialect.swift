@@ -1,0 +1,118 @@
+/// How a CSV file is written: its delimiter, quote, header, trimming, text encoding and record terminator.
+///
+/// The defaults describe RFC 4180 CSV in UTF-8 with a header row. Records end at LF, CRLF or a bare CR
+/// (all three may be mixed in one file); a UTF-8 byte-order mark at the start of the file is skipped.
+///
+/// For example:
+///
+/// ```swift
+/// var dialect = CSVDialect.semicolon
+/// dialect.encoding = .windows1252
+/// let reader = try CSVReader(path: "export.csv", dialect: dialect)
+/// ```
+///
+/// See <https://www.rfc-editor.org/rfc/rfc4180>.
+public struct CSVDialect: Sendable, Hashable {
+    /// The byte that separates fields (`,` by default). Must not be CR, LF, the quote or the record terminator.
+    public var delimiter: UInt8
+    /// The byte that opens and closes a quoted field (`"` by default); doubled inside a quoted field it stands for itself.
+    ///
+    /// Set it to ``CSVDialect/noQuote`` (NUL) for formats without quoting, such as Apple EPF.
+    public var quote: UInt8
+    /// Whether the first record is a header row; ``CSVReader`` then reads it eagerly into ``CSVReader/header``.
+    public var hasHeader: Bool
+    /// Whether spaces and tabs around unquoted fields, and between a closing quote and the next delimiter,
+    /// are dropped. Spaces inside quotes are always kept.
+    ///
+    /// Trimming also lets a quote that follows `, ` open a quoted field (`a, "b, c"` gives `a` and `b, c`);
+    /// without it that quote is data, as RFC 4180 says.
+    public var trimsSpaces: Bool
+    /// The text encoding fields are decoded with.
+    public var encoding: TextEncoding
+    /// Whether a quote in the wrong place (inside an unquoted field, or a byte other than a delimiter,
+    /// line break, space or quote after a closing quote) or a quote still open at the end of the input is an
+    /// error (``CSVError/Kind/malformedQuote``, ``CSVError/Kind/unterminatedQuote``). Strict errors end the
+    /// reading.
+    ///
+    /// When `false` (the default), libcsv is lenient: a quote inside an unquoted field is data
+    /// (`37°36'37.8"N` stays as it is), an unclosed quote runs to the end of the input, and a stray byte after
+    /// a closing quote *keeps the field quoted*, so `"ab"x,d` followed by a line break is one field
+    /// `ab"x,d` + line break + everything up to the next quote. Use strict mode to catch such files.
+    public var strict: Bool
+    /// What ends a record.
+    public var recordTerminator: RecordTerminator
+    /// A byte that, at the very start of a record, marks the whole line as a comment to skip (`#` in EPF).
+    /// `nil` means no comment lines.
+    public var commentPrefix: UInt8?
+
+    /// What ends a record.
+    public enum RecordTerminator: Sendable, Hashable {
+        /// LF, CRLF or a bare CR (classic Mac), in any mix. Inside quotes they are data.
+        case newline
+        /// `\u{02}` followed by LF, as Apple's Enterprise Partner Feed writes; a bare CR or LF is data.
+        case controlBNewline
+    }
+
+    /// The value of ``quote`` that turns quoting off (NUL: a NUL byte at the start of a field would still open a quote).
+    public static let noQuote: UInt8 = 0
+
+    /// Creates a dialect; every parameter has the RFC 4180 default.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let pipes = CSVDialect(delimiter: UInt8(ascii: "|"), hasHeader: false)
+    /// ```
+    public init(
+        delimiter: UInt8 = UInt8(ascii: ","),
+        quote: UInt8 = UInt8(ascii: "\""),
+        hasHeader: Bool = true,
+        trimsSpaces: Bool = false,
+        encoding: TextEncoding = .utf8,
+        strict: Bool = false,
+        recordTerminator: RecordTerminator = .newline,
+        commentPrefix: UInt8? = nil
+    ) {
+        self.delimiter = delimiter
+        self.quote = quote
+        self.hasHeader = hasHeader
+        self.trimsSpaces = trimsSpaces
+        self.encoding = encoding
+        self.strict = strict
+        self.recordTerminator = recordTerminator
+        self.commentPrefix = commentPrefix
+    }
+
+    /// Comma-separated, `"`-quoted, with a header row (RFC 4180).
+    public static let csv = CSVDialect()
+    /// Tab-separated, `"`-quoted, with a header row.
+    public static let tsv = CSVDialect(delimiter: 0x09)
+    /// Semicolon-separated, `"`-quoted, with a header row (what spreadsheets in comma-decimal locales write).
+    public static let semicolon = CSVDialect(delimiter: UInt8(ascii: ";"))
+    /// Apple Enterprise Partner Feed: fields end at `\u{01}`, records at `\u{02}` + LF, no quoting,
+    /// lines starting with `#` are comments, the first other record is the header.
+    public static let epf = CSVDialect(
+        delimiter: 0x01, quote: CSVDialect.noQuote, recordTerminator: .controlBNewline,
+        commentPrefix: UInt8(ascii: "#"))
+
+    /// Checks that the bytes can work together; a reader calls this before parsing.
+    func validate() throws(CSVError) {
+        var special: [UInt8] = [0x0A, 0x0D]
+        if recordTerminator == .controlBNewline { special = [0x02] }
+        let problem: String?
+        if special.contains(delimiter) {
+            problem = "the delimiter 0x\(delimiter.hexDigits) is also a record terminator"
+        } else if quote != CSVDialect.noQuote && special.contains(quote) {
+            problem = "the quote 0x\(quote.hexDigits) is also a record terminator"
+        } else if delimiter == quote {
+            problem = "the delimiter and the quote are the same byte (0x\(quote.hexDigits))"
+        } else if let commentPrefix, commentPrefix == delimiter || special.contains(commentPrefix) {
+            problem = "the comment prefix 0x\(commentPrefix.hexDigits) is also a delimiter or terminator"
+        } else {
+            problem = nil
+        }
+        if let problem {
+            throw CSVError(kind: .invalidDialect, message: problem)
+        }
+    }
+}

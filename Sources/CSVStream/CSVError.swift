@@ -1,0 +1,120 @@
+/// Everything that can go wrong while reading CSV, with where it happened and what to do about it.
+///
+/// `line` and `column` are 1-based; `column` is the field index (1 is the first field), not a character
+/// position. `byteOffset` counts from the first byte of the file (a byte-order mark included).
+///
+/// For example:
+///
+/// ```swift
+/// do {
+///     while let record = try reader.next() { try importRow(record) }
+/// } catch let error as CSVError {
+///     print(error)  // banklist.csv:5:5: byte 0x96 at byte offset 361 is not valid UTF-8 …
+/// }
+/// ```
+public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What kind of problem it is.
+    public enum Kind: String, Sendable, Equatable {
+        /// Bytes that are not valid in the dialect's ``CSVDialect/encoding``.
+        case invalidEncoding
+        /// Strict mode: a quote inside an unquoted field, or a byte other than a delimiter, terminator,
+        /// space or quote right after a closing quote.
+        case malformedQuote
+        /// Strict mode: the file ends inside a quoted field.
+        case unterminatedQuote
+        /// The file could not be opened, read or re-read.
+        case io
+        /// A field grew beyond what memory allows (libcsv `CSV_ENOMEM`/`CSV_ETOOBIG`).
+        case fieldTooLarge
+        /// The ``CSVDialect`` is contradictory (say, delimiter equal to quote).
+        case invalidDialect
+    }
+
+    /// What kind of problem it is.
+    public var kind: Kind
+    /// The specific finding, for example `byte 0x96 is not valid UTF-8` or `No such file or directory`.
+    public var message: String
+    /// The file being read, when reading a file.
+    public var path: String?
+    /// The 1-based line of the offending byte.
+    public var line: Int?
+    /// The 1-based field index within its record.
+    public var column: Int?
+    /// The offset of the offending byte from the start of the input.
+    public var byteOffset: Int64?
+    /// The 1-based line where the offending record starts (differs from ``line`` inside multi-line quoted fields).
+    public var recordLine: Int?
+    /// The encoding the bytes were decoded with, for ``Kind/invalidEncoding``.
+    public var encoding: TextEncoding?
+    /// Whether the reader has skipped the offending record and ``CSVReader/next()`` can go on with the
+    /// next one (true for encoding errors); otherwise the reader is finished and rethrows this error.
+    public var isRecoverable: Bool
+
+    /// Creates an error; readers fill in the location.
+    public init(
+        kind: Kind, message: String, path: String? = nil, line: Int? = nil, column: Int? = nil,
+        byteOffset: Int64? = nil, recordLine: Int? = nil, encoding: TextEncoding? = nil,
+        isRecoverable: Bool = false
+    ) {
+        self.kind = kind
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.byteOffset = byteOffset
+        self.recordLine = recordLine
+        self.encoding = encoding
+        self.isRecoverable = isRecoverable
+    }
+
+    /// Where it happened, as `path:line:column` (the parts that are known).
+    public var location: CSVLocation {
+        CSVLocation(path: path, line: line, column: column)
+    }
+
+    /// What a person can do about it.
+    public var hint: String {
+        switch kind {
+        case .invalidEncoding:
+            switch encoding ?? .utf8 {
+            case .utf8:
+                return
+                    "The file is probably Windows-1252 or Latin-1: re-run with --encoding \(TextEncoding.windows1252.rawValue) (or \(TextEncoding.latin1.rawValue)), or re-save it as UTF-8."
+            case .windows1252:
+                return
+                    "Windows-1252 leaves 0x81, 0x8D, 0x8F, 0x90 and 0x9D undefined: re-run with --encoding \(TextEncoding.latin1.rawValue), which accepts every byte, or check whether the file is UTF-8."
+            case .latin1:
+                return "Latin-1 accepts every byte, so this should not happen; please report it."
+            }
+        case .malformedQuote:
+            return
+                "Quote fields that contain quotes and double the inner quotes (\"say \"\"hi\"\"\"), or read without strict mode to keep stray quotes as data."
+        case .unterminatedQuote:
+            return
+                "A quoted field is never closed; look for an unbalanced quote from the record's first line on, or read without strict mode."
+        case .io:
+            return "Check that the path exists and is a readable file."
+        case .fieldTooLarge:
+            return
+                "A field is too large to hold in memory; an unbalanced quote may have swallowed the rest of the file."
+        case .invalidDialect:
+            return
+                "Choose a delimiter, quote and comment prefix that differ from each other and from the record terminator."
+        }
+    }
+
+    /// A one-paragraph report: location, finding, offsets, and what to do next.
+    public var description: String {
+        var text = ""
+        let place = location.description
+        if !place.isEmpty { text += place + ": " }
+        text += message
+        var context: [String] = []
+        if let byteOffset { context.append("byte offset \(byteOffset)") }
+        if let column { context.append("field \(column)") }
+        if let recordLine, recordLine != line { context.append("in the record starting on line \(recordLine)") }
+        if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
+        text += ". " + hint
+        return text
+    }
+}

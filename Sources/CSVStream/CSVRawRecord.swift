@@ -1,0 +1,116 @@
+/// A record's fields as undecoded bytes, lent to the body of ``CSVReader/forEachRawRecord(_:)``: the fast
+/// path for callers that convert numbers straight from bytes or skip most columns.
+///
+/// The view points into the reader's reusable buffers, so it is valid only while `body` runs; using it
+/// after the reader has moved on to another record traps. Bytes are the field's content after unquoting (doubled quotes already single).
+///
+/// For example:
+///
+/// ```swift
+/// var total = 0
+/// try reader.forEachRawRecord { record in
+///     total += record.withBytes(at: 3) { bytes in bytes.count }
+///     let name = try record.string(at: 0)
+/// }
+/// ```
+public struct CSVRawRecord {
+    private let reader: CSVReader
+    private let generation: Int
+    /// The number of fields (1 for a blank line).
+    public let count: Int
+    /// The 1-based line where the record starts.
+    public let lineNumber: Int
+    /// The offset of the record's first byte.
+    public let byteOffset: Int64
+    /// The length of the record's text without its terminator.
+    public let byteCount: Int
+    /// Whether the record is a blank line.
+    public let isBlank: Bool
+
+    init(reader: CSVReader) {
+        let scanner = reader.scanner
+        self.reader = reader
+        generation = scanner.generation
+        isBlank = scanner.isBlank
+        count = scanner.isBlank ? 1 : scanner.record.fieldCount
+        lineNumber = scanner.recordLine
+        byteOffset = scanner.recordStart
+        byteCount = scanner.recordLength
+    }
+
+    /// Calls `body` with the bytes of field `index` (0-based), after unquoting.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let isEmpty = record.withBytes(at: 2) { $0.isEmpty }
+    /// ```
+    ///
+    /// - Complexity: O(1) plus `body`.
+    public func withBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+    {
+        checkValid()
+        precondition(index >= 0 && index < count, "field index \(index) out of range 0..<\(count)")
+        if isBlank { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(reader.scanner.record.field(index))
+    }
+
+    /// Calls `body` with the record's raw bytes as in the input, without the terminator.
+    public func withRawBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        checkValid()
+        return try body(reader.scanner.record.rawBytes(count: byteCount))
+    }
+
+    /// Decodes field `index` (0-based) with the dialect's encoding.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let city = try record.string(at: 1)
+    /// ```
+    ///
+    /// - Throws: ``CSVError`` (``CSVError/Kind/invalidEncoding``) located at the bad byte.
+    public func string(at index: Int) throws(CSVError) -> String {
+        checkValid()
+        precondition(index >= 0 && index < count, "field index \(index) out of range 0..<\(count)")
+        if isBlank { return "" }
+        guard let string = reader.dialect.encoding.decodeIfValid(reader.scanner.record.field(index)) else {
+            throw reader.encodingError(inField: index)
+        }
+        return string
+    }
+
+    /// Decodes every field into a ``CSVRecord``.
+    public func makeRecord() throws(CSVError) -> CSVRecord {
+        checkValid()
+        return try reader.makeRecord()
+    }
+
+    private func checkValid() {
+        precondition(
+            reader.scanner.generation == generation,
+            "a CSVRawRecord was used after the forEachRawRecord body it was lent to returned")
+    }
+}
+
+@available(*, unavailable, message: "CSVRawRecord points into its reader's buffers")
+extension CSVRawRecord: Sendable {}
+
+extension CSVReader {
+    /// Calls `body` with every remaining record as undecoded bytes, without creating Strings.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var rows = 0
+    /// try reader.forEachRawRecord { _ in rows += 1 }
+    /// ```
+    ///
+    /// - Complexity: O(n); no allocation per record.
+    public func forEachRawRecord(_ body: (CSVRawRecord) throws -> Void) throws {
+        while try scanner.advance() {
+            try body(CSVRawRecord(reader: self))
+        }
+    }
+}

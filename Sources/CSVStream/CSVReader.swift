@@ -1,0 +1,275 @@
+/// Reads CSV records one at a time from a file or from memory, through libcsv, in fixed-size chunks.
+///
+/// The whole input is never loaded: the file is read with a fixed buffer (``defaultChunkSize``, 64 KiB)
+/// and fed to libcsv's `csv_parse`. Quoting follows RFC 4180 (doubled quotes, delimiters and line breaks
+/// inside quotes); records may end with LF, CRLF or a bare CR; a UTF-8 byte-order mark is skipped; the last
+/// record needs no terminator. Fields are decoded with the dialect's ``CSVDialect/encoding``, strictly.
+///
+/// Swift's `Sequence` cannot throw, so iterate with ``next()`` or ``forEachRecord(_:)``. Every record knows
+/// its 1-based start line and byte offset. Errors are ``CSVError``s with the path, line, field and byte
+/// offset; an encoding error skips only its record (``CSVError/isRecoverable``), so a caller can log it with
+/// ``lastRecordRawText`` and go on.
+///
+/// For example:
+///
+/// ```swift
+/// let reader = try CSVReader(path: "banklist.csv", dialect: .csv)
+/// print(reader.header ?? [])                 // ["Bank Name", "City ", …]
+/// while let record = try reader.next() {
+///     print(record.lineNumber, record[0])    // 2 Heartland Tri-State Bank
+/// }
+/// ```
+///
+/// A reader is not thread-safe; use it from one task at a time.
+///
+/// - Complexity: O(n) in the input. Per record: one `[String]` allocation plus one per field longer than
+///   15 UTF-8 bytes (shorter Strings are stored inline). Parsing buffers are reused between records.
+///   ``forEachRawRecord(_:)`` avoids the Strings altogether.
+public final class CSVReader {
+    /// The read buffer size used when none is given: 64 KiB.
+    public static let defaultChunkSize = 64 * 1024
+
+    /// How the input is written.
+    public let dialect: CSVDialect
+    /// The header row as written in the file (spaces kept), or `nil` when the dialect has no header or the
+    /// input is empty.
+    public private(set) var header: [String]?
+
+    let scanner: _RecordScanner
+    /// Whether the delimiter and quote are ASCII, which lets ``makeRecord()`` validate a record at once.
+    private let hasASCIISyntax: Bool
+
+    /// Opens a file and, when the dialect has a header, reads the header row.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let reader = try CSVReader(path: "data.tsv", dialect: .tsv)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The file to read.
+    ///   - dialect: How the file is written.
+    ///   - chunkSize: The read buffer size in bytes (at least 1).
+    /// - Throws: ``CSVError`` with kind ``CSVError/Kind/io`` when the file cannot be opened, or any error
+    ///   the header row raises.
+    public convenience init(path: String, dialect: CSVDialect = .csv, chunkSize: Int = CSVReader.defaultChunkSize)
+        throws(CSVError)
+    {
+        try dialect.validate(path: path)
+        try self.init(source: try _ByteSource(path: path), dialect: dialect, chunkSize: chunkSize)
+    }
+
+    /// Reads CSV from bytes in memory (chunked all the same, so tests exercise the file path).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let reader = try CSVReader(bytes: Array("a,b\n1,2\n".utf8), chunkSize: 3)
+    /// ```
+    public convenience init(bytes: [UInt8], dialect: CSVDialect = .csv, chunkSize: Int = CSVReader.defaultChunkSize)
+        throws(CSVError)
+    {
+        try dialect.validate(path: nil)
+        try self.init(source: _ByteSource(bytes: bytes), dialect: dialect, chunkSize: chunkSize)
+    }
+
+    /// Reads CSV from a string's UTF-8 bytes.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let reader = try CSVReader(string: "name,age\nAda,36\n")
+    /// ```
+    public convenience init(string: String, dialect: CSVDialect = .csv, chunkSize: Int = CSVReader.defaultChunkSize)
+        throws(CSVError)
+    {
+        try self.init(bytes: Array(string.utf8), dialect: dialect, chunkSize: chunkSize)
+    }
+
+    init(source: _ByteSource, dialect: CSVDialect, chunkSize: Int) throws(CSVError) {
+        self.dialect = dialect
+        hasASCIISyntax = dialect.delimiter < 0x80 && dialect.quote < 0x80
+        scanner = try _RecordScanner(source: source, dialect: dialect, chunkSize: chunkSize)
+        if dialect.hasHeader, try scanner.advance() {
+            do {
+                header = try makeRecord().fields
+            } catch {
+                var headerError = error
+                headerError.isRecoverable = false  // there is no reader to go on with
+                throw headerError
+            }
+        }
+    }
+
+    /// The file being read, or `nil` for input in memory.
+    public var path: String? { scanner.source.path }
+
+    /// The header with leading and trailing whitespace removed from each name (`"City "` becomes `"City"`).
+    public var trimmedHeader: [String]? {
+        header?.map(CSVReader.trimmingWhitespace)
+    }
+
+    /// How many input bytes have been parsed so far (a byte-order mark included), for progress.
+    public var bytesRead: Int64 { scanner.bytesConsumed }
+
+    /// The size of the input when known (regular files and memory; `nil` for pipes).
+    public var fileSize: Int64? { scanner.source.size }
+
+    /// ``bytesRead`` over ``fileSize``, from 0 to 1, when the size is known.
+    public var progress: Double? {
+        guard let fileSize else { return nil }
+        return fileSize == 0 ? 1 : Double(bytesRead) / Double(fileSize)
+    }
+
+    /// The 0-based index of the header column called `name`, matching exactly first and then after trimming
+    /// whitespace on both sides; `nil` when there is no such column or no header.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let city = reader.columnIndex(named: "City")  // 1, although the file says "City "
+    /// ```
+    ///
+    /// - Complexity: O(number of columns); look indices up once, before the loop.
+    public func columnIndex(named name: String) -> Int? {
+        guard let header else { return nil }
+        if let index = header.firstIndex(of: name) { return index }
+        let wanted = CSVReader.trimmingWhitespace(name)
+        return header.firstIndex { CSVReader.trimmingWhitespace($0) == wanted }
+    }
+
+    /// Reads the next record, or returns `nil` at the end of the input.
+    ///
+    /// After an error with ``CSVError/isRecoverable`` set, the record has been skipped and the next call
+    /// goes on with the following one; after any other error, every later call throws it again.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// while let record = try reader.next() {
+    ///     guard !record.isBlank else { continue }
+    ///     try insert(record)
+    /// }
+    /// ```
+    ///
+    /// - Complexity: O(length of the record).
+    public func next() throws(CSVError) -> CSVRecord? {
+        guard try scanner.advance() else { return nil }
+        return try makeRecord()
+    }
+
+    /// Calls `body` with every remaining record, in order.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try reader.forEachRecord { record in rows += 1 }
+    /// ```
+    ///
+    /// - Throws: The first ``CSVError`` (encoding errors included; use ``next()`` to skip them instead), or
+    ///   whatever `body` throws.
+    public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
+        while let record = try next() {
+            try body(record)
+        }
+    }
+
+    /// Reads every remaining record into an array: for small inputs and tests.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let rows = try CSVReader(string: "a\n1\n2\n").readAll().map(\.fields)  // [["1"], ["2"]]
+    /// ```
+    ///
+    /// - Complexity: O(n) time and memory.
+    public func readAll() throws(CSVError) -> [CSVRecord] {
+        var records: [CSVRecord] = []
+        while let record = try next() { records.append(record) }
+        return records
+    }
+
+    /// Decodes the scanner's completed record.
+    func makeRecord() throws(CSVError) -> CSVRecord {
+        let buffer = scanner.record
+        let length = scanner.recordLength
+        if scanner.isBlank {
+            return CSVRecord(
+                fields: [""], lineNumber: scanner.recordLine, byteOffset: scanner.recordStart, byteCount: length,
+                isBlank: true)
+        }
+        let count = buffer.fieldCount
+        let encoding = dialect.encoding
+        // One check of the whole raw record replaces a check per field: fields are the raw bytes minus
+        // quotes, delimiters and trimmed spaces. ASCII stays ASCII; and when the delimiter and quote are ASCII,
+        // removing them (they cannot sit inside a multi-byte sequence) keeps valid UTF-8 valid.
+        let raw = buffer.rawBytes(count: buffer.rawCount)
+        let fields: [String]
+        if _UTF8Validator.isASCII(raw)
+            || (encoding == .utf8 && hasASCIISyntax && _UTF8Validator.firstInvalidIndex(in: raw) == nil)
+        {
+            fields = [String](unsafeUninitializedCapacity: count) { storage, initialized in
+                for index in 0..<count {
+                    (storage.baseAddress! + index).initialize(to: String(decoding: buffer.field(index), as: UTF8.self))
+                }
+                initialized = count
+            }
+        } else {
+            var decoded: [String] = []
+            decoded.reserveCapacity(count)
+            for index in 0..<count {
+                guard let field = encoding.decodeIfValid(buffer.field(index)) else {
+                    throw encodingError(inField: index)
+                }
+                decoded.append(field)
+            }
+            fields = decoded
+        }
+        return CSVRecord(
+            fields: fields, lineNumber: scanner.recordLine, byteOffset: scanner.recordStart, byteCount: length)
+    }
+
+    /// The error for an undecodable field, located at the first bad byte of the record's raw text.
+    func encodingError(inField index: Int) -> CSVError {
+        let encoding = dialect.encoding
+        let raw = scanner.record.rawBytes(count: scanner.recordLength)
+        let field = scanner.record.field(index)
+        var error: CSVError
+        if let rawIndex = encoding.firstInvalidByteIndex(in: raw) {
+            var line = scanner.recordLine
+            var previous: UInt8 = 0
+            for byte in raw[..<rawIndex] {
+                if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
+                previous = byte
+            }
+            error = CSVError(
+                kind: .invalidEncoding, message: encoding.invalidByteMessage(raw, at: rawIndex), line: line,
+                byteOffset: scanner.recordStart + Int64(rawIndex))
+        } else {
+            let fieldIndex = encoding.firstInvalidByteIndex(in: field) ?? 0
+            error = CSVError(
+                kind: .invalidEncoding, message: encoding.invalidByteMessage(field, at: fieldIndex),
+                line: scanner.recordLine, byteOffset: scanner.recordStart)
+        }
+        error.path = path
+        error.column = index + 1
+        error.recordLine = scanner.recordLine
+        error.encoding = encoding
+        error.isRecoverable = true
+        return error
+    }
+
+    static func trimmingWhitespace(_ text: String) -> String {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+            let last = text.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(text[first...last])
+    }
+}
+
+extension CSVDialect {
+    func validate(path: String?) throws(CSVError) {
+        do { try validate() } catch { throw error.at(path: path) }
+    }
+}

@@ -1,0 +1,244 @@
+/// Drives libcsv over fixed-size chunks and knows where every record starts.
+///
+/// libcsv does not report positions, so each chunk is fed in *segments* that end just after a CR or LF
+/// (or `\u{02}` for EPF). libcsv can end a row only on such a byte, so when its row callback fires during a
+/// segment the record ended at the segment's last byte. Counting CR, LF and CRLF while splitting gives line
+/// numbers for free, quoted newlines included, and the segments are appended to a raw capture of the record.
+///
+/// Chunk boundaries never matter: segments simply stop at the end of a chunk, and the only look-behind
+/// (LF after CR) uses the previous byte, which survives across chunks.
+///
+/// - Complexity: O(n) in the input; one `csv_parse` call per line, one byte test per input byte.
+final class _RecordScanner {
+    let dialect: CSVDialect
+    let source: _ByteSource
+    /// The record being assembled, or the last one completed until ``advance()`` is called again.
+    let record = _RecordBuffer()
+    private let parser: _LibCSVParser
+
+    private let chunk: UnsafeMutablePointer<UInt8>
+    private let chunkSize: Int
+    private var chunkCount = 0
+    private var chunkPosition = 0
+    /// The input offset of `chunk[0]`.
+    private var chunkOffset: Int64 = 0
+    /// Bytes read ahead while looking for a byte-order mark, served before the source.
+    private var pending: [UInt8] = []
+
+    /// A third stop byte beside CR and LF (`\u{02}` for EPF; LF again otherwise).
+    private let extraStop: UInt8
+    /// The 1-based line of the next byte.
+    private var line = 1
+    private var previousByte: UInt8 = 0
+    /// Whether libcsv is between records (nothing of the next record fed yet).
+    private var atBoundary = true
+    private var inComment = false
+    /// After an EPF `\u{02}`, the LF that follows belongs to the terminator.
+    private var skipsNewline = false
+    private var finished = false
+    /// A parse failure ends the scan; it is thrown again on every later call.
+    private var failure: CSVError?
+
+    /// The completed record's 1-based first line.
+    private(set) var recordLine = 1
+    /// The completed record's first byte.
+    private(set) var recordStart: Int64 = 0
+    /// The completed record's length without its terminator.
+    private(set) var recordLength = 0
+    /// Whether the completed record is a blank line.
+    private(set) var isBlank = false
+    /// Bumped for every completed record, so raw views can tell they are stale.
+    private(set) var generation = 0
+
+    init(source: _ByteSource, dialect: CSVDialect, chunkSize: Int) throws(CSVError) {
+        self.source = source
+        self.dialect = dialect
+        do {
+            parser = try _LibCSVParser(dialect: dialect, record: record)
+        } catch {
+            throw error.at(path: source.path)
+        }
+        self.chunkSize = Swift.max(1, chunkSize)
+        extraStop = dialect.recordTerminator == .controlBNewline ? 0x02 : 0x0A
+        chunk = .allocate(capacity: self.chunkSize)  // from here on, deinit frees it even if init throws
+        try skipByteOrderMark()
+    }
+
+    deinit { chunk.deallocate() }
+
+    /// How far parsing has got, in input bytes.
+    var bytesConsumed: Int64 { chunkOffset + Int64(chunkPosition) }
+
+    /// Reads up to the end of the next record. Returns `false` at the end of the input.
+    ///
+    /// - Complexity: O(length of the record and any comment lines or CRLF tails before it).
+    func advance() throws(CSVError) -> Bool {
+        if let failure { throw failure }
+        if finished { return false }
+        while true {
+            if chunkPosition == chunkCount {
+                chunkOffset += Int64(chunkCount)
+                chunkPosition = 0
+                chunkCount = try refill()
+                if chunkCount == 0 { return try finishInput() }
+            }
+            let start = chunkPosition
+            var end = start
+            let stop: UInt8?
+            let extraStop = extraStop
+            while end < chunkCount {
+                let byte = chunk[end]
+                if byte <= 0x0D && (byte == 0x0A || byte == 0x0D || byte == extraStop) { break }
+                end += 1
+            }
+            if end < chunkCount {
+                stop = chunk[end]
+                end += 1
+            } else {
+                stop = nil
+            }
+            chunkPosition = end
+            if try consume(chunk + start, count: end - start, offset: chunkOffset + Int64(start), stop: stop) {
+                generation &+= 1
+                return true
+            }
+        }
+    }
+
+    /// Handles one segment: bytes that end with the stop byte `stop`, or at the chunk's end when `nil`.
+    /// Returns whether a record is complete.
+    @inline(__always)
+    private func consume(_ bytes: UnsafePointer<UInt8>, count: Int, offset: Int64, stop: UInt8?) throws(CSVError)
+        -> Bool
+    {
+        let byteBeforeLast = count >= 2 ? bytes[count - 2] : previousByte
+        if atBoundary {
+            if skipsNewline {
+                skipsNewline = false
+                if bytes[0] == 0x0A {  // the segment is exactly "\n"
+                    noteLineBreak(0x0A, after: previousByte)
+                    previousByte = 0x0A
+                    return false
+                }
+            }
+            if !inComment, let prefix = dialect.commentPrefix, bytes[0] == prefix { inComment = true }
+            if inComment {
+                if let stop {
+                    noteLineBreak(stop, after: byteBeforeLast)
+                    if stop != 0x02 { inComment = false }
+                }
+                previousByte = bytes[count - 1]
+                return false
+            }
+            record.reset()
+            recordStart = offset
+            recordLine = line
+            atBoundary = false
+        }
+        record.appendRaw(bytes, count)
+        let consumed = parser.parse(bytes, count: count)
+        if consumed < count {
+            throw fail(
+                CSVError(
+                    kind: parser.error, message: parseErrorMessage(bytes[consumed]), path: source.path, line: line,
+                    column: record.fieldCount + 1, byteOffset: offset + Int64(consumed), recordLine: recordLine))
+        }
+        if let stop { noteLineBreak(stop, after: byteBeforeLast) }
+        previousByte = bytes[count - 1]
+        guard record.rowEnded else { return false }
+        atBoundary = true
+        if stop == 0x02 { skipsNewline = true }
+        if record.fieldCount == 0 {
+            // CSV_REPALL_NL reports the LF of a CRLF as an empty row of its own: not a record.
+            if count == 1 && stop == 0x0A && byteBeforeLast == 0x0D { return false }
+            isBlank = true
+        } else {
+            isBlank = false
+        }
+        recordLength = record.rawCount - 1  // without the stop byte that ended the row
+        return true
+    }
+
+    /// Counts a line break: LF (unless it ends a CRLF) and CR each start a new line.
+    @inline(__always)
+    private func noteLineBreak(_ stop: UInt8, after previous: UInt8) {
+        if stop == 0x0D || (stop == 0x0A && previous != 0x0D) { line += 1 }
+    }
+
+    /// At the end of the input: lets libcsv submit a last record without a terminator.
+    private func finishInput() throws(CSVError) -> Bool {
+        finished = true
+        if atBoundary { return false }
+        guard parser.finish() else {
+            throw fail(
+                CSVError(
+                    kind: .unterminatedQuote,
+                    message: "the input ends inside a quoted field that starts in the record on line \(recordLine)",
+                    path: source.path, line: line, column: record.fieldCount + 1, byteOffset: bytesConsumed,
+                    recordLine: recordLine))
+        }
+        guard record.rowEnded else { return false }
+        atBoundary = true
+        isBlank = false
+        recordLength = record.rawCount
+        generation &+= 1
+        return true
+    }
+
+    /// Copies the next chunk into the buffer, serving read-ahead bytes first.
+    private func refill() throws(CSVError) -> Int {
+        if !pending.isEmpty {
+            let count = Swift.min(chunkSize, pending.count)
+            for index in 0..<count { chunk[index] = pending[index] }
+            pending.removeFirst(count)
+            return count
+        }
+        return try source.readChunk(into: UnsafeMutableRawBufferPointer(start: chunk, count: chunkSize))
+    }
+
+    /// Drops a UTF-8 byte-order mark (EF BB BF) at the start; offsets still count it.
+    private func skipByteOrderMark() throws(CSVError) {
+        var head: [UInt8] = []
+        let byte = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
+        defer { byte.deallocate() }
+        while head.count < 3, try source.readChunk(into: byte) == 1 {
+            head.append(byte[0])
+        }
+        if head == [0xEF, 0xBB, 0xBF] {
+            chunkOffset = 3
+        } else {
+            pending = head
+        }
+    }
+
+    /// Remembers a failure so that later calls throw it again; the raw text of the failing record, up to
+    /// where parsing stopped, stays available.
+    private func fail(_ error: CSVError) -> CSVError {
+        finished = true
+        recordLength = record.rawCount
+        failure = error
+        return error
+    }
+
+    private func parseErrorMessage(_ byte: UInt8) -> String {
+        switch parser.error {
+        case .malformedQuote:
+            if byte == dialect.quote {
+                return "a quote (0x\(byte.hexDigits)) inside an unquoted field, or a stray quote after a quoted field"
+            }
+            return
+                "byte 0x\(byte.hexDigits) follows a closing quote; only a delimiter, a line break or a doubled quote may"
+        default:
+            return "libcsv stopped: \(parser.errorMessage)"
+        }
+    }
+}
+
+extension CSVError {
+    /// The same error with the path filled in when it had none.
+    func at(path: String?) -> CSVError {
+        var copy = self
+        if copy.path == nil { copy.path = path }
+        return copy
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// What to fetch and how: Core Data's fetch vocabulary.
+///
+/// For example:
+///
+/// ```swift
+/// var request = FetchRequest(entityName: "Task")
+/// request.predicate = try FetchPredicate(format: "priority == %@ AND completed == NO", 1)
+/// request.sortDescriptors = [FetchSort("priority"), FetchSort("task_description")]
+/// request.fetchBatchSize = 20
+/// let tasks = try context.fetch(request)
+/// ```
+public struct FetchRequest: Sendable, CustomStringConvertible {
+    /// What a fetch hands back.
+    public enum ResultType: String, Sendable, CaseIterable {
+        /// Managed objects (``ManagedObjectContext/fetch(_:)``).
+        case managedObject
+        /// Object IDs only (``ManagedObjectContext/fetchObjectIDs(_:)``).
+        case managedObjectID
+        /// Light rows of the properties asked for (``ManagedObjectContext/fetchRows(_:)``).
+        case dictionary
+        /// The number of matches (``ManagedObjectContext/count(for:)``).
+        case count
+    }
+
+    /// The entity to fetch.
+    public var entityName: String
+    /// Which objects match; `nil` matches all.
+    public var predicate: FetchPredicate?
+    /// The order; the primary key breaks ties, so results are always deterministic.
+    public var sortDescriptors: [FetchSort] = []
+    /// The most results to return (0: no limit).
+    public var fetchLimit = 0
+    /// Results to skip first.
+    public var fetchOffset = 0
+    /// With N > 0, the first statement selects only primary keys and objects load N at a time,
+    /// the first time an index in their batch is touched.
+    public var fetchBatchSize = 0
+    /// Return objects as faults. With ``includesPropertyValues`` their row is read into the
+    /// snapshot anyway, so firing them costs no statement; without it, each fires one SELECT.
+    public var returnsObjectsAsFaults = true
+    /// Read the rows' values with the fetch (true) or only their primary keys (false).
+    public var includesPropertyValues = true
+    /// Take in the context's unsaved inserts, updates and deletes (object, ID and count results).
+    public var includesPendingChanges = true
+    /// To-one and to-many key paths whose destinations load with the fetch, one statement per key path.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    /// What the fetch hands back.
+    public var resultType: ResultType = .managedObject
+    /// For dictionary results: the attributes, to-one key paths and aggregate expressions to select.
+    public var propertiesToFetch: [FetchProperty] = []
+    /// For dictionary results: the key paths to group by.
+    public var propertiesToGroupBy: [String] = []
+    /// For grouped dictionary results: which groups to keep (may name expression results).
+    public var havingPredicate: FetchPredicate?
+    /// For dictionary results: drop duplicate rows.
+    public var returnsDistinctResults = false
+
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+
+    public var description: String {
+        var parts = ["FetchRequest(\(entityName)"]
+        if let predicate { parts.append("predicate: \(predicate)") }
+        if !sortDescriptors.isEmpty { parts.append("sort: " + sortDescriptors.map(\.description).joined(separator: ",")) }
+        if fetchLimit > 0 { parts.append("limit: \(fetchLimit)") }
+        if fetchOffset > 0 { parts.append("offset: \(fetchOffset)") }
+        if fetchBatchSize > 0 { parts.append("batch: \(fetchBatchSize)") }
+        if resultType != .managedObject { parts.append("result: \(resultType.rawValue)") }
+        if !propertiesToFetch.isEmpty { parts.append("properties: " + propertiesToFetch.map(\.name).joined(separator: ",")) }
+        if !propertiesToGroupBy.isEmpty { parts.append("group by: " + propertiesToGroupBy.joined(separator: ",")) }
+        return parts.joined(separator: ", ") + ")"
+    }
+}
+
+/// A property a dictionary fetch selects: a key path, or an aggregate over one.
+///
+/// For example:
+///
+/// ```swift
+/// request.propertiesToFetch = [.key("author"), .expression("books", .count, of: "title")]
+/// let parsed = try FetchProperty.parse("count(title) as books")
+/// ```
+public enum FetchProperty: Sendable, Hashable {
+    /// An aggregate function.
+    public enum Function: String, Sendable, Hashable, CaseIterable {
+        case count, sum, min, max, average
+    }
+
+    /// An attribute or a key path through to-one relationships (`details.zip`); a to-one relationship
+    /// itself gives the destination's primary key.
+    case key(String)
+    /// `function(keyPath)` named `name` in the result.
+    case expression(String, Function, of: String)
+
+    /// The name the value goes by in a result row.
+    public var name: String {
+        switch self {
+        case .key(let keyPath): keyPath
+        case .expression(let name, _, _): name
+        }
+    }
+
+    /// Reads `keyPath`, `function(keyPath)` or `function(keyPath) as name` (`avg` for average).
+    public static func parse(_ text: String) throws(StoreError) -> FetchProperty {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let open = trimmed.firstIndex(of: "("), let close = trimmed.firstIndex(of: ")"), open < close else {
+            guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else {
+                throw .invalidRequest("'\(text)' is not a property; write a key path (details.zip) or function(keyPath) [as name]")
+            }
+            return .key(trimmed)
+        }
+        let functionName = trimmed[..<open].lowercased()
+        let function: Function? = functionName == "avg" ? .average : Function(rawValue: functionName)
+        guard let function else {
+            throw .invalidRequest("unknown function '\(functionName)' in '\(text)'; use count, sum, min, max or avg")
+        }
+        let keyPath = trimmed[trimmed.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+        var name = "\(function.rawValue)_\(keyPath.replacingOccurrences(of: ".", with: "_"))"
+        let rest = trimmed[trimmed.index(after: close)...].trimmingCharacters(in: .whitespaces)
+        if !rest.isEmpty {
+            let words = rest.split(separator: " ")
+            guard words.count == 2, words[0].lowercased() == "as" else {
+                throw .invalidRequest("'\(text)': after the closing parenthesis write 'as name'")
+            }
+            name = String(words[1])
+        }
+        return .expression(name, function, of: keyPath)
+    }
+}
+
+/// One row of a dictionary fetch: values by property name, sharing one key table across rows.
+///
+/// For example:
+///
+/// ```swift
+/// for row in try context.fetchRows(request) { print(row["uwi"], row["surface_latitude"]) }
+/// ```
+public struct ResultRow: Sendable, CustomStringConvertible {
+    /// The names of the values, shared by every row of one fetch.
+    public let keys: ResultKeys
+    /// The values, in ``ResultKeys/names`` order.
+    public let values: ContiguousArray<Value>
+
+    /// The value called `key`, or `.null` when the row has none.
+    public subscript(key: String) -> Value {
+        keys.index[key].map { values[$0] } ?? .null
+    }
+
+    /// The row as a dictionary.
+    public var dictionary: [String: Value] { Dictionary(uniqueKeysWithValues: zip(keys.names, values)) }
+
+    public var description: String {
+        "{" + zip(keys.names, values).map { "\($0): \($1)" }.joined(separator: ", ") + "}"
+    }
+}
+
+/// The names of a dictionary fetch's columns.
+public final class ResultKeys: Sendable {
+    public let names: [String]
+    let index: [String: Int]
+
+    init(_ names: [String]) {
+        self.names = names
+        self.index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}

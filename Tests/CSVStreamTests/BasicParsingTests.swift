@@ -1,0 +1,98 @@
+import CSVStream
+import Foundation
+import Testing
+
+@Suite("Basic RFC 4180 parsing")
+struct BasicParsingTests {
+    @Test func simpleRecords() throws {
+        #expect(try parse("a,b,c\n1,2,3\n") == [["a", "b", "c"], ["1", "2", "3"]])
+    }
+
+    @Test func noFinalNewline() throws {
+        #expect(try parse("a,b\n1,2") == [["a", "b"], ["1", "2"]])
+        #expect(try parse("a,") == [["a", ""]])
+    }
+
+    @Test func quotingDoubledQuotesDelimitersAndNewlines() throws {
+        let text = "\"a,b\",\"say \"\"hi\"\"\",\"line1\nline2\"\n\"\",x\n"
+        #expect(try parse(text) == [["a,b", "say \"hi\"", "line1\nline2"], ["", "x"]])
+    }
+
+    @Test func lineEndingsLFCRLFAndBareCRMixed() throws {
+        #expect(try parse("a\nb\r\nc\rd") == [["a"], ["b"], ["c"], ["d"]])
+    }
+
+    @Test func quotedLineBreaksAreKeptAsWritten() throws {
+        #expect(try parse("\"x\r\ny\",\"p\rq\"\r\n") == [["x\r\ny", "p\rq"]])
+    }
+
+    @Test func blankLinesAreRecordsWithOneEmptyField() throws {
+        let reader = try CSVReader(string: "a\n\nb\r\n\r\nc\r\rd\n", dialect: CSVDialect(hasHeader: false))
+        let records = try reader.readAll()
+        #expect(records.map(\.fields) == [["a"], [""], ["b"], [""], ["c"], [""], ["d"]])
+        #expect(records.map(\.isBlank) == [false, true, false, true, false, true, false])
+        #expect(records.map(\.lineNumber) == [1, 2, 3, 4, 5, 6, 7])
+    }
+
+    @Test func raggedRecordsAreReportedAsTheyAre() throws {
+        #expect(try parse("a,b,c\n1\n1,2,3,4\n") == [["a", "b", "c"], ["1"], ["1", "2", "3", "4"]])
+    }
+
+    @Test func byteOrderMarkIsSkippedButCountsInOffsets() throws {
+        let reader = try CSVReader(bytes: [0xEF, 0xBB, 0xBF] + Array("id,name\n1,x\n".utf8))
+        #expect(reader.header == ["id", "name"])
+        let record = try #require(try reader.next())
+        #expect(record.fields == ["1", "x"])
+        #expect(record.byteOffset == 11)
+        #expect(record.lineNumber == 2)
+    }
+
+    @Test func onlyALeadingByteOrderMarkIsSkipped() throws {
+        // A cut-off mark is not a mark: it is invalid UTF-8 in the first field.
+        #expect(throws: CSVError.self) { try parse([0xEF, 0xBB, 0x0A]) }
+        #expect(try parse([0xEF, 0xBB, 0xBF]) == [])
+        #expect(try parse(Array("a,\u{FEFF}b\n".utf8)) == [["a", "\u{FEFF}b"]])
+    }
+
+    @Test func emptyInput() throws {
+        let reader = try CSVReader(bytes: [])
+        #expect(reader.header == nil)
+        #expect(try reader.next() == nil)
+        #expect(try parse("") == [])
+    }
+
+    @Test func spacesAreKeptUnlessTrimming() throws {
+        #expect(try parse(" a , b \n") == [[" a ", " b "]])
+        let trimming = CSVDialect(hasHeader: false, trimsSpaces: true)
+        #expect(try parse(" a , b \n", dialect: trimming) == [["a", "b"]])
+        #expect(try parse("\" a \" , b\n", dialect: trimming) == [[" a ", "b"]])
+    }
+
+    @Test func headerIsReadEagerly() throws {
+        let reader = try CSVReader(string: "Bank Name,City ,State \nX,Y,Z\n")
+        #expect(reader.header == ["Bank Name", "City ", "State "])
+        #expect(reader.trimmedHeader == ["Bank Name", "City", "State"])
+        #expect(reader.columnIndex(named: "City") == 1)
+        #expect(reader.columnIndex(named: "State ") == 2)
+        #expect(reader.columnIndex(named: "Zip") == nil)
+        #expect(try reader.next()?.fields == ["X", "Y", "Z"])
+        #expect(try reader.next() == nil)
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func dataStringAndBytesInputsAgree() throws {
+        let text = "a,b\n1,\"x,y\"\n"
+        let fromData = try CSVReader(data: Data(text.utf8)).readAll()
+        let fromString = try CSVReader(string: text).readAll()
+        let fromBytes = try CSVReader(bytes: Array(text.utf8)).readAll()
+        #expect(fromData == fromString)
+        #expect(fromBytes == fromString)
+        #expect(fromString.first?.fields == ["1", "x,y"])
+    }
+
+    @Test func forEachRecordVisitsEveryRecord() throws {
+        var lines: [Int] = []
+        try CSVReader(string: "h\na\nb\n").forEachRecord { lines.append($0.lineNumber) }
+        #expect(lines == [2, 3])
+    }
+}

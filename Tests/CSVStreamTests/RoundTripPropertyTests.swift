@@ -1,0 +1,80 @@
+import CSVStream
+import PropertyBased
+import Testing
+
+/// Random documents written with RFC 4180 quoting read back to the same fields, line numbers and byte
+/// offsets, whatever the chunk size and line ending.
+@Suite("Round trip (property)")
+struct RoundTripPropertyTests {
+    /// Characters that stress the parser: delimiters, quotes, every line break, spaces, multi-byte UTF-8,
+    /// a byte-order mark inside text, control characters.
+    static let characters: [Character] = [
+        "a", "b", "Z", "0", " ", "\t", ",", ";", "\"", "\n", "\r", "\r\n", "é", "€", "😀", "ʤ", "\u{FEFF}", "\u{01}",
+        "#", "\\", "'",
+    ]
+    static let field = pick(characters).string(of: 0...6)
+    static let record = field.array(of: 1...4)
+    static let document = record.array(of: 1...6)
+    static let lineEnding = pick(["\n", "\r\n", "\r"])
+    static let chunkSize = Gen.int(in: 1...9)
+
+    /// The text and each record's start offset in UTF-8 bytes.
+    static func write(_ records: [[String]], lineEnding: String, finalLineEnding: Bool) -> (String, [Int]) {
+        var starts: [Int] = []
+        var text = ""
+        for (index, record) in records.enumerated() {
+            starts.append(text.utf8.count)
+            text += writeCSV(
+                [record], lineEnding: lineEnding, finalLineEnding: index < records.count - 1 || finalLineEnding)
+        }
+        return (text, starts)
+    }
+
+    /// 1 + the line breaks (LF, CRLF, CR) in the first `offset` bytes.
+    static func line(at offset: Int, in bytes: [UInt8]) -> Int {
+        var line = 1
+        var previous: UInt8 = 0
+        for byte in bytes[..<offset] {
+            if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
+            previous = byte
+        }
+        return line
+    }
+
+    @Test func fieldsLinesAndOffsetsSurviveAnyChunkSize() async {
+        await propertyCheck(input: Self.document, Self.lineEnding, Self.chunkSize, Gen.bool) {
+            records, lineEnding, chunkSize, finalLineEnding in
+            let (text, starts) = Self.write(records, lineEnding: lineEnding, finalLineEnding: finalLineEnding)
+            let bytes = Array(text.utf8)
+            let reader = try CSVReader(bytes: bytes, dialect: CSVDialect(hasHeader: false), chunkSize: chunkSize)
+            let parsed = try reader.readAll()
+            #expect(parsed.map(\.fields) == records)
+            #expect(parsed.map(\.byteOffset) == starts.map(Int64.init))
+            #expect(parsed.map(\.lineNumber) == starts.map { Self.line(at: $0, in: bytes) })
+            for (index, record) in parsed.enumerated() {
+                let written = writeCSV([records[index]], finalLineEnding: false)
+                #expect(try reader.rawText(of: record) == written)
+            }
+        }
+    }
+
+    @Test func chunkSizeNeverChangesTheOutcome() async {
+        await propertyCheck(input: Self.document, Self.lineEnding, Self.chunkSize) { records, lineEnding, chunkSize in
+            let bytes = Array(writeCSV(records, lineEnding: lineEnding).utf8)
+            let dialect = CSVDialect(hasHeader: true)
+            #expect(
+                outcome(bytes, dialect: dialect, chunkSize: chunkSize)
+                    == outcome(bytes, dialect: dialect, chunkSize: CSVReader.defaultChunkSize))
+        }
+    }
+
+    @Test func otherDelimitersRoundTrip() async {
+        await propertyCheck(input: Self.document, pick([Character]([",", "\t", ";", "\u{01}", "|"]))) {
+            records, delimiter in
+            let text = writeCSV(records, lineEnding: "\r\n", delimiter: delimiter)
+            let dialect = CSVDialect(delimiter: UInt8(ascii: delimiter.unicodeScalars.first!), hasHeader: false)
+            let parsed = try parse(text, dialect: dialect, chunkSize: 4)
+            #expect(parsed == records)
+        }
+    }
+}
