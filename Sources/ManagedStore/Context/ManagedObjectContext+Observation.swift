@@ -14,6 +14,8 @@ public struct ContextChange {
     public let deleted: [ManagedObject]
     /// Whether the change was a save.
     public let isSave: Bool
+    /// For a save: the temporary ID each inserted object had → its permanent ID.
+    public var savedIDs: [ObjectID: ObjectID] = [:]
 }
 
 /// Keeps an observation alive; dropping it or calling ``cancel()`` stops it.

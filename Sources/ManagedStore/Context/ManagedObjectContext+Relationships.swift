@@ -96,49 +96,57 @@ extension ManagedObjectContext {
         let destinationID = object.entity.destinationID(of: relationship.name)!
         let destination = model.entity(id: destinationID)!
         var ids: [ObjectID] = []
-        let key = object.objectID.primaryKey
-        do {
+        if !object.objectID.isTemporary {
+            let sql: String
             switch object.entity.storage(of: relationship.name) {
             case .inverseForeignKey(let column)?:
-                if !object.objectID.isTemporary {
-                    let sql = "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.columns[column].columnName) = ? ORDER BY Z_PK"
-                    let statement = try store.connection.cachedStatement(sql)
-                    statement.bind(key, at: 1)
-                    while try statement.step() { ids.append(ObjectID(entityID: destinationID, primaryKey: statement.int64(at: 0))) }
-                }
-                var set = ToManySet(ids)
-                // Unsaved changes: members whose to-one now points here, or no longer does.
-                for candidate in insertedList + updatedList where candidate.entity === destination && !candidate.isFault {
+                sql = "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.columns[column].columnName) = ? ORDER BY Z_PK"
+            case .joinTable(let table)?:
+                sql = "SELECT \(table.destinationColumn) FROM \(table.name) WHERE \(table.sourceColumn) = ? ORDER BY \(table.destinationColumn)"
+            default:
+                return []
+            }
+            do {
+                let statement = try store.connection.cachedStatement(sql)
+                statement.bind(object.objectID.primaryKey, at: 1)
+                while try statement.step() { ids.append(ObjectID(entityID: destinationID, primaryKey: statement.int64(at: 0))) }
+            } catch { throw .sqlite(error) }
+        }
+        return setToMany(of: object, index: index, storedIDs: ids)
+    }
+
+    /// Records `storedIDs` (what the store holds) as the loaded to-many relationship at `index` of
+    /// `object`, with the context's unsaved changes applied; returns the IDs.
+    @discardableResult
+    func setToMany(of object: ManagedObject, index: Int, storedIDs: [ObjectID]) -> [ObjectID] {
+        let relationship = object.entity.toManyRelationships[index]
+        let destination = model.entity(id: object.entity.destinationID(of: relationship.name)!)!
+        var set = ToManySet(storedIDs)
+        switch object.entity.storage(of: relationship.name) {
+        case .inverseForeignKey(let column)?:
+            // Unsaved changes: members whose to-one now points here, or no longer does.
+            for list in [insertedList, updatedList] {
+                for candidate in list where candidate.entity === destination && !candidate.isFault && (candidate.isInserted || candidate.isUpdated) {
                     if case .object(let target) = candidate.values[column], target == object.objectID, !candidate.isDeleted {
                         set.insert(candidate.objectID)
                     } else {
                         set.remove(candidate.objectID)
                     }
                 }
-                for deleted in deletedList where deleted.entity === destination { set.remove(deleted.objectID) }
-                store(set, in: object, index)
-                return set.ids
-            case .joinTable(let table)?:
-                if !object.objectID.isTemporary {
-                    let sql = "SELECT \(table.destinationColumn) FROM \(table.name) WHERE \(table.sourceColumn) = ? ORDER BY \(table.destinationColumn)"
-                    let statement = try store.connection.cachedStatement(sql)
-                    statement.bind(key, at: 1)
-                    while try statement.step() { ids.append(ObjectID(entityID: destinationID, primaryKey: statement.int64(at: 0))) }
-                }
-                var set = ToManySet(ids)
-                for (pair, added) in pendingJoins where pair.table == table.name {
-                    let mine = table.sourceColumn < table.destinationColumn ? pair.first : pair.second
-                    let theirs = table.sourceColumn < table.destinationColumn ? pair.second : pair.first
-                    guard mine == object.objectID else { continue }
-                    if added { set.insert(theirs) } else { set.remove(theirs) }
-                }
-                for deleted in deletedList where deleted.entity === destination { set.remove(deleted.objectID) }
-                store(set, in: object, index)
-                return set.ids
-            default:
-                return []
             }
-        } catch { throw .sqlite(error) }
+        case .joinTable(let table)?:
+            for (pair, added) in pendingJoins where pair.table == table.name {
+                let mine = table.sourceColumn < table.destinationColumn ? pair.first : pair.second
+                let theirs = table.sourceColumn < table.destinationColumn ? pair.second : pair.first
+                guard mine == object.objectID else { continue }
+                if added { set.insert(theirs) } else { set.remove(theirs) }
+            }
+        default:
+            break
+        }
+        for deleted in deletedList where deleted.entity === destination { set.remove(deleted.objectID) }
+        store(set, in: object, index)
+        return set.ids
     }
 
     private func store(_ set: ToManySet, in object: ManagedObject, _ index: Int) {

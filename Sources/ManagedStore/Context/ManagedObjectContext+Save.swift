@@ -14,7 +14,7 @@ extension ManagedObjectContext {
     /// ```
     public func save() throws(StoreError) {
         guard hasChanges else { return }
-        guard !store.isReadOnly else { throw .readOnly(path: store.path) }
+        guard parent != nil || !store.isReadOnly else { throw .readOnly(path: store.path) }
 
         // 1. The deletion closure (cascade) and deny checks, without changing anything yet.
         var deleting = Set(deletedList.map(\.objectID))
@@ -60,7 +60,11 @@ extension ManagedObjectContext {
         for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault { failures += try validate(object) }
         guard failures.isEmpty else { throw .validation(failures) }
 
-        // 4. Write.
+        // 4. Write: into the parent for a child context, else into the store.
+        if let parent {
+            try saveIntoParent(parent)
+            return
+        }
         do {
             try store.connection.transaction(.immediate) { try writeChanges() }
         } catch let error as StoreError {
@@ -260,9 +264,14 @@ extension ManagedObjectContext {
 
     /// After a commit: permanent IDs, current snapshots, empty change lists.
     private func didSave() {
-        let change = observers.isEmpty ? nil : ContextChange(
+        var change = observers.isEmpty ? nil : ContextChange(
             inserted: insertedList.filter(\.isInserted), updated: updatedList.filter { $0.isUpdated && !$0.isDeleted },
             deleted: deletedList, isSave: true)
+        if change != nil {
+            for object in insertedList where object.isInserted {
+                change!.savedIDs[object.objectID] = ObjectID(entityID: object.entity.id, primaryKey: object.savedKey)
+            }
+        }
         // References to inserted objects first, while their temporary IDs still resolve.
         for list in [insertedList, updatedList] {
             for object in list where !object.isFault && (object.isInserted || object.isUpdated) {

@@ -1,4 +1,8 @@
 import Foundation
+import Synchronization
+
+/// Hands out context serials, so temporary IDs are unique across contexts (parents and children).
+private let contextSerials = Atomic<Int64>(0)
 
 /// A scratchpad of managed objects over a store: insert, fetch, change, delete, then save as one transaction.
 ///
@@ -15,8 +19,12 @@ import Foundation
 /// try context.save()
 /// ```
 public final class ManagedObjectContext {
-    /// The store the context reads from and saves to.
+    /// The store the context reads from (and, without a parent, saves to).
     public let store: PersistentStore
+    /// The context a child context saves into; `nil` for a context over the store.
+    public let parent: ManagedObjectContext?
+    /// This context's serial: the high bits of its temporary keys.
+    let serial: Int64
     /// The store's model.
     public var model: ObjectModel { store.model }
     /// Saved objects by ID.
@@ -36,13 +44,39 @@ public final class ManagedObjectContext {
     var notified = Set<ObjectIdentifier>()
     /// Faults fired since the context was made (each cost one statement unless batched).
     @exclusivity(unchecked) public internal(set) var faultsFired = 0
+    /// Faults that had to read their row from the store (one statement each).
+    @exclusivity(unchecked) public internal(set) var faultsFiredFromStore = 0
     /// Objects made from rows since the context was made.
     @exclusivity(unchecked) public internal(set) var objectsMaterialized = 0
 
     /// Makes a context over `store`.
     public init(store: PersistentStore) {
         self.store = store
+        self.parent = nil
+        self.serial = contextSerials.add(1, ordering: .relaxed).newValue & 0x3F_FFFF
     }
+
+    /// Makes a child context: it sees the parent's unsaved changes, and its ``save()`` pushes its
+    /// changes into the parent (which a save of the parent then writes), as Core Data's child contexts do.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let editor = ManagedObjectContext(parent: context)
+    /// let book = try editor.insert("Book")
+    /// ...
+    /// try editor.save()    // into `context`
+    /// try context.save()   // into the store
+    /// ```
+    public init(parent: ManagedObjectContext) {
+        self.store = parent.store
+        self.parent = parent
+        self.serial = contextSerials.add(1, ordering: .relaxed).newValue & 0x3F_FFFF
+    }
+
+    /// The temporary key of the `n`th object this context inserts.
+    @inline(__always)
+    func temporaryKey(_ n: Int64) -> Int64 { -((serial << 40) | n) }
 
     deinit {
         for object in registry.values { object.contextReference = nil }
@@ -93,7 +127,7 @@ public final class ManagedObjectContext {
     /// - Complexity: O(1) apart from copying `values`.
     public func insert(_ entity: Entity, values: ContiguousArray<Value>) -> ManagedObject {
         precondition(values.count == entity.columns.count, "\(entity.name) has \(entity.columns.count) columns, \(values.count) values given")
-        let id = ObjectID(entityID: entity.id, primaryKey: -nextTemporaryKey)
+        let id = ObjectID(entityID: entity.id, primaryKey: temporaryKey(nextTemporaryKey))
         nextTemporaryKey += 1
         let object = ManagedObject(entity: entity, id: id, context: self, values: values)
         object.isInserted = true
@@ -113,9 +147,11 @@ public final class ManagedObjectContext {
     public func object(with id: ObjectID) -> ManagedObject {
         if let object = registered(id) { return object }
         let entity = model.entity(id: id.entityID)!
+        if let parent, let mirror = mirror(of: id, in: parent) { return mirror }
         // An unknown temporary ID (an object rolled back or deleted) gets a detached fault.
-        let object = ManagedObject(entity: entity, id: id, context: id.isTemporary ? nil : self, values: nil)
-        if !id.isTemporary { registry[id] = object }
+        let mine = id.isTemporary && (-id.primaryKey) >> 40 == serial
+        let object = ManagedObject(entity: entity, id: id, context: mine ? nil : self, values: nil)
+        if !mine { registry[id] = object }
         return object
     }
 
@@ -124,8 +160,8 @@ public final class ManagedObjectContext {
     /// - Complexity: O(1).
     @inline(__always)
     func registered(_ id: ObjectID) -> ManagedObject? {
-        guard id.isTemporary else { return registry[id] }
-        let index = Int(-id.primaryKey - 1 - temporaryBase)
+        guard id.isTemporary, (-id.primaryKey) >> 40 == serial else { return registry[id] }
+        let index = Int((-id.primaryKey) & 0xFF_FFFF_FFFF) - 1 - Int(temporaryBase)
         guard index >= 0, index < insertedList.count else { return nil }
         let object = insertedList[index]
         return object.isInserted ? object : nil
@@ -151,6 +187,21 @@ public final class ManagedObjectContext {
     /// Fills a fault from the store; a row that is gone leaves null values.
     func fulfill(_ object: ManagedObject) {
         faultsFired += 1
+        if let snapshot = object.committed {
+            // The row came with the fetch: the snapshot is at hand, no statement needed.
+            object.values = snapshot
+            object.isFault = false
+            return
+        }
+        if let parent, let source = parent.registeredObject(for: object.objectID), !source.isFault || source.committed != nil {
+            // A child reads what its parent holds, unsaved changes included.
+            let values = source.isFault ? source.committed! : source.values
+            object.values = values
+            object.committed = values
+            object.isFault = false
+            return
+        }
+        faultsFiredFromStore += 1
         if (try? loadRow(object)) != true {
             object.values = ContiguousArray(repeating: .null, count: object.entity.columns.count)
             object.isFault = false
@@ -187,6 +238,7 @@ public final class ManagedObjectContext {
         object.committed = values
         object.isFault = false
         objectsMaterialized += 1
+        if let parent { overlayParent(parent, on: object) }
     }
 
     /// Makes or refreshes the object of the current row (`Z_PK` at `firstColumn`, then `Z_OPT` and the columns).

@@ -105,6 +105,23 @@ struct ObjectRegistry {
         }
     }
 
+    /// Forgets the object under `id` when nothing but the registry holds it.
+    mutating func removeIfUnshared(_ id: ObjectID) {
+        var i = slot(for: id)
+        while true {
+            let entityID = entries[i].id.entityID
+            if entityID == 0 { return }
+            if entries[i].id == id {
+                if isKnownUniquelyReferenced(&entries[i].object) {
+                    entries[i] = Entry(id: ObjectID(entityID: -1, primaryKey: 0), object: nil)
+                    count -= 1
+                }
+                return
+            }
+            i = (i + 1) & mask
+        }
+    }
+
     /// Makes room for at least `capacity` objects without rehashing.
     mutating func reserveCapacity(_ capacity: Int) {
         if (capacity + (used - count)) * 4 > entries.count * 3 { rehash(minimum: capacity) }

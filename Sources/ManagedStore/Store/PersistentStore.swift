@@ -142,6 +142,15 @@ public final class PersistentStore {
         try PersistentStore(path: ":memory:", model: model, options: Options(sqlDebugLevel: sqlDebugLevel))
     }
 
+    private var functionsRegistered = false
+
+    /// Registers SeedStore's SQL functions and collations on the connection, once.
+    func prepareForQueries() {
+        guard !functionsRegistered else { return }
+        functionsRegistered = true
+        connection.registerSeedStoreFunctions()
+    }
+
     /// The number of rows of `entity`'s table.
     public func count(of entity: Entity) throws(StoreError) -> Int {
         do {

@@ -1,0 +1,110 @@
+/// Child contexts: reading through the parent, saving into it.
+extension ManagedObjectContext {
+    /// The child's object for an object the parent (or its parents) inserted or changed, carrying
+    /// the parent's current values; `nil` when the parent chain holds nothing unsaved for `id`.
+    func mirror(of id: ObjectID, in parent: ManagedObjectContext) -> ManagedObject? {
+        guard let source = parent.registeredObject(for: id) ?? parent.parent.flatMap({ mirror(of: id, in: $0) }),
+              source.hasChanges else { return nil }
+        if source.isFault { source.fireFault() }
+        let object = ManagedObject(entity: source.entity, id: id, context: self, values: source.values)
+        object.committed = source.values
+        registry[id] = object
+        return object
+    }
+
+    /// Puts the parent's unsaved values on an object a child just read from the store.
+    func overlayParent(_ parent: ManagedObjectContext, on object: ManagedObject) {
+        guard let source = parent.registeredObject(for: object.objectID), source.hasChanges, !source.isFault else { return }
+        object.values = source.values
+        object.committed = source.values
+    }
+
+    /// The unsaved changes of the parent chain, as this child's objects.
+    func parentPendingChanges(of entity: Entity, _ request: FetchRequest) -> PendingChanges? {
+        guard let parent, let pending = parent.pendingChanges(of: entity, request) ?? parent.parentPendingChanges(of: entity, request) else {
+            return nil
+        }
+        var mine = PendingChanges()
+        mine.inserted = pending.inserted.map { object(with: $0.objectID) }
+        mine.updated = pending.updated.map { object(with: $0.objectID) }
+        mine.deleted = pending.deleted
+        if let grand = parent.parentPendingChanges(of: entity, request) {
+            mine.inserted += grand.inserted.map { object(with: $0.objectID) }
+            mine.updated += grand.updated.map { object(with: $0.objectID) }
+            mine.deleted.formUnion(grand.deleted)
+        }
+        return mine
+    }
+
+    /// Pushes this child's changes into its parent: inserts, changed values (relationships through
+    /// the parent's own upkeep), deletes and many-to-many changes.
+    func saveIntoParent(_ parent: ManagedObjectContext) throws(StoreError) {
+        // Inserted objects first, so relationships can point at them.
+        var inserted: [ObjectID: ManagedObject] = [:]
+        for object in insertedList where object.isInserted {
+            inserted[object.objectID] = parent.insert(object.entity)
+        }
+        func inParent(_ id: ObjectID) -> ManagedObject { inserted[id] ?? parent.object(with: id) }
+        func copy(_ object: ManagedObject, into target: ManagedObject, onlyChanged: Bool) throws(StoreError) {
+            for (i, column) in object.entity.columns.enumerated() {
+                let value = object.values[i]
+                if onlyChanged, let committed = object.committed, committed[i] == value { continue }
+                if let relationship = column.relationship {
+                    if case .object(let id) = value {
+                        parent.setToOne(target, relationship, column: i, to: inParent(id).objectID)
+                    } else {
+                        parent.setToOne(target, relationship, column: i, to: nil)
+                    }
+                } else {
+                    target.setValue(value, at: i)
+                }
+            }
+        }
+        for object in insertedList where object.isInserted {
+            try copy(object, into: inserted[object.objectID]!, onlyChanged: false)
+        }
+        for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault {
+            try copy(object, into: inParent(object.objectID), onlyChanged: true)
+        }
+        for (pair, added) in pendingJoins {
+            guard let table = model.joinTables.first(where: { $0.name == pair.table }) else { continue }
+            // Find the relationship whose table this is, from the first object's side.
+            let first = inParent(pair.first), second = inParent(pair.second)
+            for (index, relationship) in first.entity.toManyRelationships.enumerated() {
+                if case .joinTable(let t)? = first.entity.storage(of: relationship.name), t.name == table.name,
+                   first.entity.destinationID(of: relationship.name) == second.entity.id {
+                    try parent.addToMany(first, index: index, second, adding: added)
+                    break
+                }
+            }
+        }
+        for object in deletedList {
+            parent.delete(inParent(object.objectID))
+        }
+        // The child now matches its parent: its inserted objects take the parent's IDs.
+        for object in insertedList where object.isInserted {
+            object.objectID = inserted[object.objectID]!.objectID
+            object.isInserted = false
+            object.committed = object.values
+            registry[object.objectID] = object
+        }
+        for object in updatedList where object.isUpdated {
+            object.committed = object.values
+            object.isUpdated = false
+        }
+        for object in deletedList {
+            registry[object.objectID] = nil
+            object.contextReference = nil
+        }
+        let change = ContextChange(inserted: insertedList.filter { !$0.isDeleted }, updated: updatedList, deleted: deletedList, isSave: true)
+        insertedList = []
+        temporaryBase = nextTemporaryKey - 1
+        liveInserted = 0
+        updatedList = []
+        deletedList = []
+        pendingJoins = [:]
+        notified = []
+        notify(change)
+        parent.processPendingChanges()
+    }
+}

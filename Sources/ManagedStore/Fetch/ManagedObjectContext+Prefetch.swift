@@ -1,0 +1,92 @@
+/// Prefetching: the destinations of a key path load for many objects in one statement.
+extension ManagedObjectContext {
+    /// Loads the destinations of each key path (`operator`, `details.tags`) for `objects`, one
+    /// statement per relationship step, and records to-many sets as loaded.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try context.prefetch(["operator"], for: Array(wells))
+    /// ```
+    public func prefetch(_ keyPaths: [String], for objects: [ManagedObject]) throws(StoreError) {
+        for keyPath in keyPaths {
+            var level = objects
+            for key in keyPath.split(separator: ".").map(String.init) {
+                guard let first = level.first else { break }
+                level = try prefetchStep(key, of: first.entity, for: level)
+            }
+        }
+    }
+
+    /// Prefetches one relationship of `entity` for `owners`; returns the destinations.
+    private func prefetchStep(_ key: String, of entity: Entity, for owners: [ManagedObject]) throws(StoreError) -> [ManagedObject] {
+        guard let relationship = entity.relationship(named: key),
+              let destinationID = entity.destinationID(of: key), let destination = model.entity(id: destinationID) else {
+            throw .unknownKey(entity: entity.name, key: key,
+                              suggestions: closestNames(to: key, in: entity.relationships.map(\.name)))
+        }
+        let plan = rowPlan(for: destination)
+        switch (entity.slot(of: key), entity.storage(of: key)) {
+        case (.column(let column)?, _):
+            // To-one: every destination not yet in memory, by primary key.
+            var seen = Set<ObjectID>()
+            var missing: [Int64] = []
+            var destinations: [ManagedObject] = []
+            for owner in owners {
+                guard case .object(let id) = owner.value(at: column), seen.insert(id).inserted else { continue }
+                if let object = registered(id), !object.isFault || object.committed != nil {
+                    destinations.append(object)
+                } else if !id.isTemporary {
+                    missing.append(id.primaryKey)
+                }
+            }
+            if !missing.isEmpty {
+                try runKeyList("SELECT \(plan.selectList) FROM \(destination.tableName) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))", missing) { statement in
+                    destinations.append(materialize(statement, plan: plan))
+                }
+            }
+            return destinations
+        case (.toMany(let index)?, .inverseForeignKey(let column)?):
+            let owned = owners.filter { !$0.objectID.isTemporary }
+            var members: [Int64: [ObjectID]] = [:]
+            var destinations: [ManagedObject] = []
+            let foreignKey = destination.columns[column].columnName
+            try runKeyList("SELECT \(plan.selectList), t0.\(foreignKey) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) IN (SELECT value FROM json_each(?)) ORDER BY t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in
+                let object = materialize(statement, plan: plan)
+                members[statement.int64(at: Int32(plan.codecs.count + 2)), default: []].append(object.objectID)
+                destinations.append(object)
+            }
+            for owner in owners where !(owner.toMany.indices.contains(index) && owner.toMany[index] != nil) {
+                setToMany(of: owner, index: index, storedIDs: members[owner.objectID.primaryKey] ?? [])
+            }
+            return destinations
+        case (.toMany(let index)?, .joinTable(let table)?):
+            let owned = owners.filter { !$0.objectID.isTemporary }
+            var members: [Int64: [ObjectID]] = [:]
+            var destinations: [ObjectID: ManagedObject] = [:]
+            try runKeyList("SELECT \(plan.selectList), j.\(table.sourceColumn) FROM \(destination.tableName) t0 JOIN \(table.name) j ON j.\(table.destinationColumn) = t0.Z_PK WHERE j.\(table.sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in
+                let object = materialize(statement, plan: plan)
+                members[statement.int64(at: Int32(plan.codecs.count + 2)), default: []].append(object.objectID)
+                destinations[object.objectID] = object
+            }
+            for owner in owners where !(owner.toMany.indices.contains(index) && owner.toMany[index] != nil) {
+                setToMany(of: owner, index: index, storedIDs: members[owner.objectID.primaryKey] ?? [])
+            }
+            _ = relationship
+            return Array(destinations.values)
+        default:
+            return []
+        }
+    }
+
+    /// Runs `sql`, whose one parameter is a JSON array of keys, calling `row` per row.
+    private func runKeyList(_ sql: String, _ keys: [Int64], _ row: (Statement) -> Void) throws(StoreError) {
+        guard !keys.isEmpty else { return }
+        let json = "[" + keys.map(String.init).joined(separator: ",") + "]"
+        do {
+            let statement = try store.connection.cachedStatement(sql)
+            statement.bind(json, at: 1)
+            while try statement.step() { row(statement) }
+        } catch { throw .sqlite(error) }
+    }
+}

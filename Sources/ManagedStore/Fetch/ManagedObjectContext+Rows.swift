@@ -1,0 +1,144 @@
+/// Dictionary results, and explaining what a request runs.
+extension ManagedObjectContext {
+    /// Fetches light rows of just the properties asked for: no managed objects are made.
+    ///
+    /// Selects only the requested columns (joining for to-one key paths), with aggregates,
+    /// grouping, `HAVING` and `DISTINCT` done by SQLite. Like Core Data's dictionary results, rows
+    /// come from the store: unsaved changes are not included.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "WellSummary")
+    /// request.propertiesToFetch = [.key("uwi"), .key("well_name"), .key("surface_latitude"), .key("surface_longitude")]
+    /// let rows = try context.fetchRows(request)
+    /// ```
+    public func fetchRows(_ request: FetchRequest) throws(StoreError) -> [ResultRow] {
+        let entity = try store.entity(named: request.entityName)
+        let (query, codecs, keys) = try compileRows(request, entity: entity)
+        var rows: [ResultRow] = []
+        let width = Int32(codecs.count)
+        try run(query) { statement in
+            var values = ContiguousArray<Value>()
+            values.reserveCapacity(Int(width))
+            for i in 0..<width { values.append(codecs[Int(i)].read(statement, i)) }
+            rows.append(ResultRow(keys: keys, values: values))
+        }
+        return rows
+    }
+
+    /// The SQL of a dictionary request, the codecs of its columns and their names.
+    func compileRows(_ request: FetchRequest, entity: Entity) throws(StoreError) -> (CompiledQuery, [ColumnCodec], ResultKeys) {
+        store.prepareForQueries()
+        var builder = SQLQueryBuilder(model: model, entity: entity)
+        let properties = request.propertiesToFetch.isEmpty ? entity.columns.map { FetchProperty.key($0.name) } : request.propertiesToFetch
+        var selects: [String] = []
+        var codecs: [ColumnCodec] = []
+        var names: [String] = []
+        for property in properties {
+            names.append(property.name)
+            switch property {
+            case .key(let keyPath):
+                let (sql, column, owner) = try builder.column(forKeyPath: keyPath)
+                selects.append(sql)
+                codecs.append(ColumnCodec(column, entity: owner))
+            case .expression(_, let function, let keyPath):
+                if function == .count && (keyPath == "*" || keyPath.isEmpty || keyPath == "SELF") {
+                    selects.append("count(*)")
+                    codecs.append(.integer)
+                    continue
+                }
+                let (sql, column, owner) = try builder.column(forKeyPath: keyPath)
+                let codec = ColumnCodec(column, entity: owner)
+                switch function {
+                case .count:
+                    selects.append("count(\(sql))")
+                    codecs.append(.integer)
+                case .sum:
+                    selects.append("sum(\(sql))")
+                    codecs.append(codec == .integer ? .integer : .real)
+                case .average:
+                    selects.append("avg(\(sql))")
+                    codecs.append(.real)
+                case .min, .max:
+                    selects.append("\(function.rawValue)(\(sql))")
+                    codecs.append(codec)
+                }
+            }
+        }
+        let condition = try request.predicate.map { p throws(StoreError) in try builder.condition(p) }
+        let groups = try request.propertiesToGroupBy.map { key throws(StoreError) in try builder.column(forKeyPath: key).sql }
+        var order = try builder.orderBy(request.sortDescriptors)
+        if !groups.isEmpty || request.returnsDistinctResults {
+            // Rows stand for groups or distinct values: the primary-key tie-breaker means nothing here.
+            order = order.components(separatedBy: ", ").filter { $0 != "t0.Z_PK" }.joined(separator: ", ")
+            if order.isEmpty { order = (1...selects.count).map(String.init).joined(separator: ", ") }
+        }
+        var sql = "SELECT \(request.returnsDistinctResults ? "DISTINCT " : "")\(selects.joined(separator: ", ")) FROM \(builder.fromClause)"
+        if let condition { sql += " WHERE \(condition)" }
+        if !groups.isEmpty { sql += " GROUP BY " + groups.joined(separator: ", ") }
+        if let having = request.havingPredicate {
+            guard !groups.isEmpty else {
+                throw .invalidRequest("a having predicate needs propertiesToGroupBy (--group-by)")
+            }
+            sql += " HAVING " + (try builder.condition(having, resultColumns: Dictionary(uniqueKeysWithValues: zip(names, selects))))
+        }
+        if !order.isEmpty { sql += " ORDER BY \(order)" }
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1)"
+            if request.fetchOffset > 0 { sql += " OFFSET \(request.fetchOffset)" }
+        }
+        return (CompiledQuery(sql: sql, bindings: builder.bindings), codecs, ResultKeys(names))
+    }
+
+    /// The statement a request runs first, its bound values and SQLite's query plan for it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// print(try context.explain(request))
+    /// // SELECT t0.Z_PK FROM ZWELL t0 ORDER BY t0.ZWELL_NAME, t0.Z_PK
+    /// // plan: SCAN t0 USING INDEX ZWELL_ZWELL_NAME_INDEX
+    /// ```
+    public func explain(_ request: FetchRequest) throws(StoreError) -> FetchExplanation {
+        let entity = try store.entity(named: request.entityName)
+        let query: CompiledQuery
+        switch request.resultType {
+        case .dictionary:
+            query = try compileRows(request, entity: entity).0
+        case .count:
+            var unsorted = request
+            unsorted.sortDescriptors = []
+            query = try compile(unsorted, entity: entity, select: .count, paging: false)
+        case .managedObjectID:
+            query = try compile(request, entity: entity, select: .ids, paging: true)
+        case .managedObject:
+            query = try compile(request, entity: entity, select: request.fetchBatchSize > 0 || !request.includesPropertyValues ? .ids : .objects(rowPlan(for: entity)), paging: true)
+        }
+        var plan: [String] = []
+        do {
+            var depth: [Int64: Int] = [0: 0]
+            for row in try store.connection.rows("EXPLAIN QUERY PLAN " + query.sql, query.bindings) {
+                let id = row[0].int64 ?? 0, parent = row[1].int64 ?? 0
+                let level = (depth[parent] ?? 0) + (parent == 0 ? 0 : 1)
+                depth[id] = level
+                plan.append(String(repeating: "  ", count: level) + (row[3].string ?? ""))
+            }
+        } catch { throw .sqlite(error) }
+        return FetchExplanation(sql: query.sql, bindings: query.bindings, plan: plan)
+    }
+}
+
+/// What a request runs: its first statement, the values bound to it and SQLite's plan.
+public struct FetchExplanation: Sendable, CustomStringConvertible {
+    public let sql: String
+    public let bindings: [SQLValue]
+    /// `EXPLAIN QUERY PLAN` lines, indented by depth.
+    public let plan: [String]
+
+    public var description: String {
+        var text = "SQL: \(sql)"
+        if !bindings.isEmpty { text += "\nbound: " + bindings.map(\.description).joined(separator: ", ") }
+        return text + "\nplan:\n" + plan.map { "  " + $0 }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import ManagedStore
+
+/// The Books flow: sections by author, index titles, and change reports as books are added.
+@Suite struct FetchedResultsControllerTests {
+    let harness: StoreHarness
+
+    init() throws {
+        harness = try StoreHarness(model: try Fixtures.model("books"))
+        for (title, author) in [("Strata", "Terry Pratchett"), ("Moving Pictures", "Terry Pratchett"), ("Stark", "Ben Elton"),
+                                ("High Society", "Ben Elton"), ("Down Under", "Bill Bryson")] {
+            let book = try harness.context.insert("Book")
+            book["title"] = .string(title)
+            book["author"] = .string(author)
+        }
+        try harness.context.save()
+    }
+
+    func controller(batchSize: Int = 2, cacheName: String? = nil) -> FetchedResultsController {
+        var request = FetchRequest(entityName: "Book")
+        request.sortDescriptors = [FetchSort("author"), FetchSort("title")]
+        request.fetchBatchSize = batchSize
+        return FetchedResultsController(request: request, context: harness.context, sectionNameKeyPath: "author", cacheName: cacheName)
+    }
+
+    @Test func sectionsByAuthor() throws {
+        let frc = controller()
+        try frc.performFetch()
+        #expect(frc.sections.map(\.name) == ["Ben Elton", "Bill Bryson", "Terry Pratchett"])
+        #expect(frc.sections.map(\.numberOfObjects) == [2, 1, 2])
+        #expect(frc.sectionIndexTitles == ["B", "T"])
+        #expect(frc.object(at: IndexPath(row: 1, section: 2)).get("title") == "Strata")
+        let stark = frc.object(at: IndexPath(row: 1, section: 0))
+        #expect(stark.get("title") == "Stark")
+        #expect(frc.indexPath(for: stark) == IndexPath(row: 1, section: 0))
+        #expect(frc.fetchedObjects?.isBatched == true)
+    }
+
+    @Test func addingABookByANewAuthorReportsASectionAndARow() throws {
+        let frc = controller()
+        try frc.performFetch()
+        var reports: [FetchedResultsController.Changes] = []
+        frc.onChange = { reports.append($0) }
+        let book = try harness.context.insert("Book")
+        book["title"] = .string("The Selfish Gene")
+        book["author"] = .string("Richard Dawkins")
+        try harness.context.save()
+        #expect(reports.count == 1)
+        #expect(reports[0].insertedSections == [2])
+        #expect(reports[0].insertedRows == [IndexPath(row: 0, section: 2)])
+        #expect(reports[0].deletedRows.isEmpty && reports[0].deletedSections.isEmpty)
+        #expect(frc.sections.map(\.name) == ["Ben Elton", "Bill Bryson", "Richard Dawkins", "Terry Pratchett"])
+
+        // An existing author: a row insert only. Unsaved, through processPendingChanges, then saved.
+        let another = try harness.context.insert("Book")
+        another["title"] = .string("Neither Here nor There")
+        another["author"] = .string("Bill Bryson")
+        harness.context.processPendingChanges()
+        #expect(reports.count == 2)
+        #expect(reports[1].insertedSections.isEmpty)
+        #expect(reports[1].insertedRows == [IndexPath(row: 1, section: 1)])
+        try harness.context.save()
+        #expect(reports.count == 2, "saving what observers already saw reports nothing new")
+    }
+
+    @Test func updatesMovesAndDeletes() throws {
+        let frc = controller(batchSize: 0)
+        try frc.performFetch()
+        var reports: [FetchedResultsController.Changes] = []
+        frc.onChange = { reports.append($0) }
+        let strata = frc.object(at: IndexPath(row: 1, section: 2))
+        strata["title"] = .string("A Strata")    // moves before Moving Pictures
+        try harness.context.save()
+        #expect(reports.last?.movedRows == [.init(from: IndexPath(row: 1, section: 2), to: IndexPath(row: 0, section: 2))])
+        let downUnder = frc.object(at: IndexPath(row: 0, section: 1))
+        harness.context.delete(downUnder)
+        try harness.context.save()
+        #expect(reports.last?.deletedSections == [1])
+        #expect(reports.last?.deletedRows == [IndexPath(row: 0, section: 1)])
+    }
+
+    @Test func cacheKeepsTheSectionLayout() throws {
+        let name = "books-test-\(UUID().uuidString)"
+        defer { FetchedResultsController.deleteCache(named: name) }
+        let first = controller(cacheName: name)
+        try first.performFetch()
+        #expect(!first.usedCache)
+        let second = controller(cacheName: name)
+        try second.performFetch()
+        #expect(second.usedCache)
+        #expect(second.sections == first.sections)
+    }
+
+    @Test func firstSortMustBeTheSectionKey() throws {
+        var request = FetchRequest(entityName: "Book")
+        request.sortDescriptors = [FetchSort("title")]
+        let frc = FetchedResultsController(request: request, context: harness.context, sectionNameKeyPath: "author")
+        #expect(throws: StoreError.self) { try frc.performFetch() }
+    }
+}
