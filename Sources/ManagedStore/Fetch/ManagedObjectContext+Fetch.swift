@@ -338,30 +338,13 @@ enum ValueOrdering {
         case (.null, _): return -1
         case (_, .null): return 1
         case (.string(let x), .string(let y)):
-            switch comparison {
-            case .binary: return binary(x, y)
-            case .caseInsensitive:
-                let folded = binary(foldOptions.fold(x), foldOptions.fold(y))
-                return folded != 0 ? folded : binary(x, y)
-            case .localized:
-                switch x.compare(y, options: [.caseInsensitive, .numeric]) {
-                case .orderedAscending: return -1
-                case .orderedDescending: return 1
-                case .orderedSame: return binary(x, y)
-                }
-            }
+            // The very order SQLite's collations use, so in-memory merges sort as SQL does.
+            return SeedStoreCollation.order(x, y, comparison)
         default:
             if let x = number(a), let y = number(b) { return x < y ? -1 : (x > y ? 1 : 0) }
             // Mixed kinds: SQLite orders numbers before text before blobs.
             return rank(a) < rank(b) ? -1 : (rank(a) > rank(b) ? 1 : 0)
         }
-    }
-
-    static let foldOptions: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
-
-    static func binary(_ x: String, _ y: String) -> Int {
-        if x == y { return 0 }
-        return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1
     }
 
     static func number(_ value: Value) -> Double? {

@@ -5,18 +5,24 @@ import Foundation
 // predicate layer's own semantics.
 //
 // `SEEDSTORE_COMPARE(left, 'OP[flags]', right)` applies one comparison operator, written as the
-// format syntax writes it (`'CONTAINS[cd]'`, `'LIKE'`, `'<[c]'`), through the same code in-memory
+// format syntax writes it (`'CONTAINS[cd]'`, `'LIKE'`, `'<[c]'`), through the code in-memory
 // evaluation uses (`PredicateComparisonTest`, behind `ComparisonOperator.evaluate(_:_:options:)`),
 // so SQL and memory agree by construction. It returns 1 or 0, never NULL. The operator and the
 // right side are compiled once per call site and statement run (SQLite's auxiliary data), so a
-// LIKE pattern or a regular expression is not rebuilt per row; and when both strings are ASCII,
-// `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `==` and `!=` work on the bytes without making Swift
-// strings (ASCII folds to lower case under `[c]` and is unchanged by `[d]`; a test checks that).
+// LIKE pattern or a regular expression is not rebuilt per row.
+//
+// Byte fast paths, exact by construction: when the left string is ASCII (and holds no `\r\n`,
+// which is one character) and the right side folds to ASCII, `==`, `!=`, `<`…, `CONTAINS`,
+// `BEGINSWITH`, `ENDSWITH` and `LIKE` work on bytes without making Swift strings. They rest on
+// ASCII folding to lower case under `[c]` and staying as it is under `[d]` (a test checks every
+// ASCII character), on ASCII characters being single bytes, and on ASCII strings having no other
+// canonically equivalent spelling.
 //
 // `SEEDSTORE_NOCASE` orders strings by their `[cd]` folding (Unicode case and diacritics), ties
-// broken by the bytes; `SEEDSTORE_LOCALIZED` orders them as people expect in lists:
-// case-insensitive with runs of digits compared by value (`file2` before `file10`), ties broken
-// by the bytes.
+// broken by the bytes; `SEEDSTORE_LOCALIZED` orders them as people expect in lists: by their
+// `[cd]` folding with runs of digits compared by value (`file2` before `file10`), ties broken by
+// the `[c]` folding (diacritics), then by the bytes. Both are total orders, as SQLite requires;
+// ``SeedStoreCollation`` gives the same orders in Swift, for sorting in memory.
 //
 // This file is the one place the SQLite layer reaches up into the predicate layer: SQLite calls
 // C functions, so the semantics must be registered where the handle is.
@@ -50,13 +56,20 @@ extension Connection {
     /// <https://www.sqlite.org/c3ref/create_collation.html>.
     public func registerSeedStoreFunctions() {
         if hasSeedStoreFunctions { return }
-        // Collations first: the function is what `hasSeedStoreFunctions` looks for.
-        guard sqlite3_create_collation_v2(handle, SeedStoreSQL.caseInsensitive, SQLITE_UTF8, nil,
-                                          _seedStoreCaseInsensitiveCollation, nil) == SQLITE_OK,
-              sqlite3_create_collation_v2(handle, SeedStoreSQL.localized, SQLITE_UTF8, nil,
-                                          _seedStoreLocalizedCollation, nil) == SQLITE_OK else { return }
+        // Collations first: the function is what `hasSeedStoreFunctions` looks for. Each collation
+        // owns a cache of folded strings (a sort compares each string many times).
+        for (name, collation, foldings) in [
+            (SeedStoreSQL.caseInsensitive, _caseInsensitiveCollation, [ComparisonOptions([.caseInsensitive, .diacriticInsensitive])]),
+            (SeedStoreSQL.localized, _localizedCollation, [[.caseInsensitive, .diacriticInsensitive], .caseInsensitive]),
+        ] {
+            let keys = Unmanaged.passRetained(_CollationKeys(foldings)).toOpaque()
+            guard sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, keys, collation, _releaseBox) == SQLITE_OK else {
+                Unmanaged<_CollationKeys>.fromOpaque(keys).release()
+                return
+            }
+        }
         sqlite3_create_function_v2(handle, SeedStoreSQL.compare, 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
-                                   _seedStoreCompareFunction, nil, nil, nil)
+                                   _compareFunction, nil, nil, nil)
     }
 
     /// Whether ``registerSeedStoreFunctions()`` already ran on this connection: compiles (and
@@ -66,6 +79,30 @@ extension Connection {
         let rc = sqlite3_prepare_v2(handle, "SELECT \(SeedStoreSQL.compare)(NULL, '==', NULL)", -1, &statement, nil)
         sqlite3_finalize(statement)
         return rc == SQLITE_OK
+    }
+}
+
+/// The orders of SeedStore's collations, in Swift: sorting in memory (unsaved objects, say)
+/// agrees with `ORDER BY … COLLATE SEEDSTORE_NOCASE` and `SEEDSTORE_LOCALIZED`.
+///
+/// For example:
+///
+/// ```swift
+/// SeedStoreCollation.order("file2", "file10", .localized)   // -1
+/// ```
+enum SeedStoreCollation {
+    /// -1, 0 or 1, as SQLite orders the two strings under the collation for `comparison`.
+    static func order(_ a: String, _ b: String, _ comparison: FetchSort.Comparison) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                switch comparison {
+                case .binary: Int(_binaryOrder(x, y))
+                case .caseInsensitive: Int(_caseInsensitiveOrder(x, y, _CollationKeys.uncached([[.caseInsensitive, .diacriticInsensitive]])))
+                case .localized: Int(_localizedOrder(x, y, _CollationKeys.uncached([[.caseInsensitive, .diacriticInsensitive], .caseInsensitive])))
+                }
+            }
+        }
     }
 }
 
@@ -100,66 +137,165 @@ private final class _CompareOperator {
 private final class _CompareTest {
     let test: PredicateComparisonTest
     let op: ComparisonOperator
-    /// The right string's bytes, lower-cased under `[c]`, when the byte fast path is exact for it:
-    /// it is ASCII and, for the substring operators, holds no CR or LF (which could split the one
-    /// character `\r\n` of the left string).
-    let asciiRight: [UInt8]?
     let foldsCase: Bool
+    /// The right string folded as the operator folds it, when that is ASCII (and, for the
+    /// substring operators, holds no CR or LF, which could split the one character `\r\n`).
+    let asciiRight: [UInt8]?
+    /// A LIKE pattern whose literals fold to single ASCII characters.
+    let asciiPattern: _AsciiLikePattern?
 
     init(op: ComparisonOperator, options: ComparisonOptions, right: PredicateConstant) throws {
         self.test = try PredicateComparisonTest(op, options, right)
         self.op = op
         self.foldsCase = options.contains(.caseInsensitive)
         var asciiRight: [UInt8]?
+        var asciiPattern: _AsciiLikePattern?
         if case .string(let string) = right {
             switch op {
-            case .contains, .beginsWith, .endsWith, .equalTo, .notEqualTo:
-                let bytes = Array(string.utf8)
-                let substring = op != .equalTo && op != .notEqualTo
-                if bytes.allSatisfy({ $0 < 0x80 && !(substring && ($0 == 0x0A || $0 == 0x0D)) }) {
-                    asciiRight = foldsCase ? bytes.map(_asciiLower) : bytes
+            case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo,
+                 .contains, .beginsWith, .endsWith:
+                let substring = op == .contains || op == .beginsWith || op == .endsWith
+                let folded = Array(options.stringOptions.fold(string).utf8)
+                if folded.allSatisfy({ $0 < 0x80 && !(substring && ($0 == 0x0A || $0 == 0x0D)) }) {
+                    asciiRight = folded
                 }
+            case .like:
+                asciiPattern = _AsciiLikePattern(string, options: options.stringOptions)
             default:
                 break
             }
         }
         self.asciiRight = asciiRight
+        self.asciiPattern = asciiPattern
     }
 
-    /// The answer for a left string of ASCII bytes, or nil when the fast path does not apply.
+    /// The answer for a left string, or nil when the byte fast path does not apply.
     @inline(__always)
     func asciiMatch(_ left: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var previous: UInt8 = 0
+        for byte in left {
+            if byte >= 0x80 || (byte == 0x0A && previous == 0x0D) { return nil }
+            previous = byte
+        }
+        if let pattern = asciiPattern { return pattern.matches(left, foldingCase: foldsCase) }
         guard let right = asciiRight else { return nil }
-        for byte in left where byte >= 0x80 { return nil }
-        let fold = foldsCase
-        @inline(__always) func same(_ i: Int, _ j: Int) -> Bool {
-            fold ? _asciiLower(left[i]) == right[j] : left[i] == right[j]
+        return right.withUnsafeBufferPointer { right in _asciiTest(op, left, right, foldsCase) }
+    }
+}
+
+/// `op` on an ASCII left string (lower-cased when `fold`) and a folded ASCII right string.
+private func _asciiTest(_ op: ComparisonOperator, _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, _ fold: Bool) -> Bool? {
+    @inline(__always) func byte(_ i: Int) -> UInt8 { fold ? _asciiLower(left[i]) : left[i] }
+    let n = left.count, m = right.count
+    switch op {
+    case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+        var order = n == m ? 0 : (n < m ? -1 : 1)
+        for i in 0..<min(n, m) where byte(i) != right[i] {
+            order = byte(i) < right[i] ? -1 : 1
+            break
         }
-        let n = left.count, m = right.count
         switch op {
-        case .equalTo, .notEqualTo:
-            var equal = n == m
-            if equal { for i in 0..<n where !same(i, i) { equal = false; break } }
-            return op == .equalTo ? equal : !equal
-        case .beginsWith:
-            guard m <= n else { return false }
-            for j in 0..<m where !same(j, j) { return false }
-            return true
-        case .endsWith:
-            guard m <= n else { return false }
-            for j in 0..<m where !same(n - m + j, j) { return false }
-            return true
-        case .contains:
-            guard m > 0 else { return true }
-            guard m <= n else { return false }
-            outer: for start in 0...(n - m) {
-                for j in 0..<m where !same(start + j, j) { continue outer }
-                return true
-            }
-            return false
-        default:
-            return nil
+        case .equalTo: return order == 0
+        case .notEqualTo: return order != 0
+        case .lessThan: return order < 0
+        case .lessThanOrEqualTo: return order <= 0
+        case .greaterThan: return order > 0
+        default: return order >= 0
         }
+    case .beginsWith:
+        guard m <= n else { return false }
+        for j in 0..<m where byte(j) != right[j] { return false }
+        return true
+    case .endsWith:
+        guard m <= n else { return false }
+        for j in 0..<m where byte(n - m + j) != right[j] { return false }
+        return true
+    case .contains:
+        guard m > 0 else { return true }
+        guard m <= n else { return false }
+        let first = right[0]
+        var start = 0
+        outer: while start <= n - m {
+            if byte(start) != first { start += 1; continue }
+            for j in 1..<m where byte(start + j) != right[j] { start += 1; continue outer }
+            return true
+        }
+        return false
+    default:
+        return nil
+    }
+}
+
+/// A LIKE pattern over ASCII bytes, parsed as `PredicateLikePattern` parses it (`*`, `?`, `\`
+/// escapes, literal runs folded), for patterns whose literals fold to single ASCII characters.
+private struct _AsciiLikePattern {
+    private enum Element: Equatable {
+        case literal(UInt8)
+        case anyCharacter
+        case anyRun
+    }
+
+    private let elements: [Element]
+
+    init?(_ pattern: String, options: ComparisonOptions) {
+        var elements: [Element] = []
+        var literal = ""
+        func flush() -> Bool {
+            for character in options.fold(literal) {
+                guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first, scalar.isASCII else { return false }
+                elements.append(.literal(UInt8(scalar.value)))
+            }
+            literal = ""
+            return true
+        }
+        var characters = pattern.makeIterator()
+        while let character = characters.next() {
+            switch character {
+            case "*":
+                guard flush() else { return nil }
+                if elements.last != .anyRun { elements.append(.anyRun) }
+            case "?":
+                guard flush() else { return nil }
+                elements.append(.anyCharacter)
+            case "\\":
+                literal.append(characters.next() ?? "\\")
+            default:
+                literal.append(character)
+            }
+        }
+        guard flush() else { return nil }
+        self.elements = elements
+    }
+
+    /// Whether the whole subject (ASCII, no `\r\n`) matches.
+    func matches(_ subject: UnsafeBufferPointer<UInt8>, foldingCase fold: Bool) -> Bool {
+        var p = 0, s = 0
+        var star: Int?
+        var starSubject = 0
+        while s < subject.count {
+            if p < elements.count {
+                switch elements[p] {
+                case .anyRun:
+                    (star, starSubject) = (p, s)
+                    p += 1
+                    continue
+                case .anyCharacter:
+                    (p, s) = (p + 1, s + 1)
+                    continue
+                case .literal(let byte) where byte == (fold ? _asciiLower(subject[s]) : subject[s]):
+                    (p, s) = (p + 1, s + 1)
+                    continue
+                case .literal:
+                    break
+                }
+            }
+            guard let star else { return false }
+            p = star + 1
+            starSubject += 1
+            s = starSubject
+        }
+        while p < elements.count, elements[p] == .anyRun { p += 1 }
+        return p == elements.count
     }
 }
 
@@ -198,7 +334,7 @@ private func _fail(_ context: OpaquePointer?, _ message: String) {
     sqlite3_result_error(context, message, -1)
 }
 
-private let _seedStoreCompareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+private let _compareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
     context, count, arguments in
     guard let arguments, count == 3 else { return _fail(context, "\(Connection.SeedStoreSQL.compare) takes 3 arguments") }
     // The operator, parsed once per call site.
@@ -206,8 +342,8 @@ private let _seedStoreCompareFunction: @convention(c) (OpaquePointer?, Int32, Un
     if let cached = sqlite3_get_auxdata(context, 1) {
         compareOperator = Unmanaged<_CompareOperator>.fromOpaque(cached).takeUnretainedValue()
     } else {
-        guard sqlite3_value_type(arguments[1]) == SQLITE_TEXT,
-              let parsed = _CompareOperator(String(cString: sqlite3_value_text(arguments[1]))) else {
+        guard sqlite3_value_type(arguments[1]) == SQLITE_TEXT, let text = sqlite3_value_text(arguments[1]),
+              let parsed = _CompareOperator(String(cString: text)) else {
             return _fail(context, "\(Connection.SeedStoreSQL.compare): the second argument must name an operator, such as 'CONTAINS[cd]'")
         }
         compareOperator = parsed
@@ -226,10 +362,9 @@ private let _seedStoreCompareFunction: @convention(c) (OpaquePointer?, Int32, Un
         sqlite3_set_auxdata(context, 2, Unmanaged.passRetained(test).toOpaque(), _releaseBox)
     }
     let left = arguments[0]
-    if test.asciiRight != nil, sqlite3_value_type(left) == SQLITE_TEXT {
+    if test.asciiRight != nil || test.asciiPattern != nil, sqlite3_value_type(left) == SQLITE_TEXT {
         let bytes = sqlite3_value_text(left)
-        let buffer = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(left)))
-        if let answer = test.asciiMatch(buffer) {
+        if let answer = test.asciiMatch(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(left)))) {
             return sqlite3_result_int(context, answer ? 1 : 0)
         }
     }
@@ -238,8 +373,48 @@ private let _seedStoreCompareFunction: @convention(c) (OpaquePointer?, Int32, Un
 
 // MARK: - Collations
 
+/// Folded forms of strings, as sequences of scalar values, one per folding: cached, since a
+/// sort compares each string about log₂(n) times and folding is the expensive part.
+final class _CollationKeys: @unchecked Sendable {
+    private let foldings: [ComparisonOptions]
+    private let caches: Bool
+    private var cache: [[UInt8]: [[UInt32]]] = [:]
+    private let lock = NSLock()
+
+    init(_ foldings: [ComparisonOptions], caches: Bool = true) {
+        self.foldings = foldings
+        self.caches = caches
+    }
+
+    static func uncached(_ foldings: [ComparisonOptions]) -> _CollationKeys { _CollationKeys(foldings, caches: false) }
+
+    func keys(_ bytes: UnsafeBufferPointer<UInt8>) -> [[UInt32]] {
+        if _isASCII(bytes) {
+            // ASCII folds to lower case under every folding: no need for Foundation, or the cache.
+            let lowered = bytes.map { UInt32(_asciiLower($0)) }
+            return foldings.map { _ in lowered }
+        }
+        let fold = { (string: String) in self.foldings.map { $0.fold(string).unicodeScalars.map(\.value) } }
+        guard caches else { return fold(String(decoding: bytes, as: UTF8.self)) }
+        let key = Array(bytes)
+        lock.lock()
+        defer { lock.unlock() }
+        if let keys = cache[key] { return keys }
+        let keys = fold(String(decoding: bytes, as: UTF8.self))
+        if cache.count >= 20_000 { cache.removeAll(keepingCapacity: true) }
+        cache[key] = keys
+        return keys
+    }
+}
+
 private func _buffer(_ pointer: UnsafeRawPointer?, _ count: Int32) -> UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(start: pointer?.assumingMemoryBound(to: UInt8.self), count: Int(count))
+}
+
+@inline(__always)
+private func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in bytes where byte >= 0x80 { return false }
+    return true
 }
 
 /// Byte order (SQLite's BINARY): the tie-breaker of both collations.
@@ -252,10 +427,8 @@ private func _binaryOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPoin
     return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
 }
 
-private let _seedStoreCaseInsensitiveCollation: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
-    _, count1, pointer1, count2, pointer2 in
-    let a = _buffer(pointer1, count1), b = _buffer(pointer2, count2)
-    if a.allSatisfy({ $0 < 0x80 }) && b.allSatisfy({ $0 < 0x80 }) {
+private func _caseInsensitiveOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ keys: _CollationKeys) -> Int32 {
+    if _isASCII(a) && _isASCII(b) {
         // ASCII folds to lower case: compare the folded bytes (what the general path computes).
         for (x, y) in zip(a, b) {
             let (fx, fy) = (_asciiLower(x), _asciiLower(y))
@@ -264,20 +437,66 @@ private let _seedStoreCaseInsensitiveCollation: @convention(c) (UnsafeMutableRaw
         if a.count != b.count { return a.count < b.count ? -1 : 1 }
         return _binaryOrder(a, b)
     }
-    let fold = ComparisonOptions([.caseInsensitive, .diacriticInsensitive])
-    let fa = fold.fold(String(decoding: a, as: UTF8.self)).unicodeScalars
-    let fb = fold.fold(String(decoding: b, as: UTF8.self)).unicodeScalars
-    if fa.elementsEqual(fb) { return _binaryOrder(a, b) }
-    return fa.lexicographicallyPrecedes(fb) ? -1 : 1
+    let (fa, fb) = (keys.keys(a)[0], keys.keys(b)[0])
+    if fa != fb { return fa.lexicographicallyPrecedes(fb) ? -1 : 1 }
+    return _binaryOrder(a, b)
 }
 
-private let _seedStoreLocalizedCollation: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
-    _, count1, pointer1, count2, pointer2 in
-    let a = _buffer(pointer1, count1), b = _buffer(pointer2, count2)
-    let sa = String(decoding: a, as: UTF8.self), sb = String(decoding: b, as: UTF8.self)
-    switch sa.compare(sb, options: [.caseInsensitive, .numeric]) {
-    case .orderedAscending: return -1
-    case .orderedDescending: return 1
-    case .orderedSame: return _binaryOrder(a, b)
+private func _localizedOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ keys: _CollationKeys) -> Int32 {
+    if _isASCII(a) && _isASCII(b) {
+        // ASCII folds to lower case under [c] and [cd] alike: one natural comparison settles both.
+        let order = _naturalOrder(a.lazy.map { UInt32(_asciiLower($0)) }, b.lazy.map { UInt32(_asciiLower($0)) })
+        return order != 0 ? order : _binaryOrder(a, b)
     }
+    let (ka, kb) = (keys.keys(a), keys.keys(b))
+    for (x, y) in zip(ka, kb) {
+        let order = _naturalOrder(x, y)
+        if order != 0 { return order }
+    }
+    return _binaryOrder(a, b)
+}
+
+private let _caseInsensitiveCollation: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+    keys, count1, pointer1, count2, pointer2 in
+    _caseInsensitiveOrder(_buffer(pointer1, count1), _buffer(pointer2, count2),
+                          Unmanaged<_CollationKeys>.fromOpaque(keys!).takeUnretainedValue())
+}
+
+private let _localizedCollation: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+    keys, count1, pointer1, count2, pointer2 in
+    _localizedOrder(_buffer(pointer1, count1), _buffer(pointer2, count2),
+                    Unmanaged<_CollationKeys>.fromOpaque(keys!).takeUnretainedValue())
+}
+
+/// Compares two sequences of scalars with runs of ASCII digits compared by their value
+/// (`2 < 10`, `02 == 2`); anything else compares by scalar value, a run of digits as `0` would.
+///
+/// It is a lexicographic order on the runs, so a total order: SQLite's sorter and indexes need
+/// one. (Foundation's `compare(_:options: [.caseInsensitive, .numeric])`, which it agrees with on
+/// ASCII text, is not one on Linux: with `ﬁ` or `İ` it can say both `a < b` and `b < a`.)
+private func _naturalOrder<A: RandomAccessCollection, B: RandomAccessCollection>(_ a: A, _ b: B) -> Int32
+    where A.Element == UInt32, B.Element == UInt32, A.Index == Int, B.Index == Int {
+    @inline(__always) func isDigit(_ scalar: UInt32) -> Bool { scalar &- 0x30 < 10 }
+    var i = a.startIndex, j = b.startIndex
+    while i < a.endIndex && j < b.endIndex {
+        let x = a[i], y = b[j]
+        if isDigit(x) && isDigit(y) {
+            var i0 = i, j0 = j
+            while i0 < a.endIndex && a[i0] == 0x30 { i0 += 1 }
+            while j0 < b.endIndex && b[j0] == 0x30 { j0 += 1 }
+            var i1 = i0, j1 = j0
+            while i1 < a.endIndex && isDigit(a[i1]) { i1 += 1 }
+            while j1 < b.endIndex && isDigit(b[j1]) { j1 += 1 }
+            if i1 - i0 != j1 - j0 { return i1 - i0 < j1 - j0 ? -1 : 1 }
+            for k in 0..<(i1 - i0) where a[i0 + k] != b[j0 + k] { return a[i0 + k] < b[j0 + k] ? -1 : 1 }
+            (i, j) = (i1, j1)
+        } else {
+            let kx = isDigit(x) ? 0x30 : x, ky = isDigit(y) ? 0x30 : y
+            if kx != ky { return kx < ky ? -1 : 1 }
+            (i, j) = (i + 1, j + 1)
+        }
+    }
+    if i < a.endIndex { return 1 }
+    if j < b.endIndex { return -1 }
+    return 0
 }

@@ -26,6 +26,17 @@ public enum ProcessMemory {
         return true
     }
 
+    /// Hands memory the allocator holds free back to the system (glibc's `malloc_trim`), so that
+    /// resident growth afterwards shows new allocations. Does nothing where it is unavailable.
+    public static func releaseFreedMemory() {
+        #if os(Linux)
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        }
+        #endif
+    }
+
     private static func field(_ name: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(name) {

@@ -195,12 +195,16 @@ extension SQLQueryBuilder {
             case .list: throw .invalidRequest("a list {…} cannot be the operand of \(op)")
             }
         }
-        guard try isString(left), try isString(right) else { return .false }
+        // An invalid pattern fails whatever it is compared with, as in memory.
         if op == .matches, case .constant(let pattern) = right {
             do { _ = try op.evaluate("", pattern, options: options) } catch {
                 throw .invalidRequest("MATCHES \(pattern): \(error)")
             }
         }
+        // A pattern from a column is compiled per row even when the left side is no string, as in
+        // memory, where an invalid one fails the evaluation.
+        let patternFromColumn: Bool = if op == .matches, case .value = right { true } else { false }
+        guard try isString(right), try isString(left) || patternFromColumn else { return .false }
         return function(sql(of: left), op, options, sql(of: right))
     }
 

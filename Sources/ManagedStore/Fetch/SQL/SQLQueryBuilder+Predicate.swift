@@ -84,6 +84,13 @@ extension SQLQueryBuilder {
                 throw .invalidRequest("\(comparison): \(error)")
             }
         }
+        // A right side that cannot make a test (a bad MATCHES pattern, BETWEEN without two bounds)
+        // fails the predicate whatever the left side is, as in memory.
+        if case .constant(let right) = comparison.right {
+            do { _ = try PredicateComparisonTest(comparison.op, comparison.options, right) } catch {
+                throw .invalidRequest("\(comparison): \(error)")
+            }
+        }
         if comparison.modifier != .direct {
             return try quantified(comparison, in: context)
         }
@@ -246,13 +253,14 @@ extension SQLQueryBuilder {
                 end = try resolve(keyPath, from: elementPlace, collection: true, within: scope).end
             }
         } else {
-            guard let (start, path) = try objectPath(base, in: context),
-                  crossesToMany(path + keyPath, from: node(start).entity) else {
+            let resolved = try objectPath(base, in: context).map { start, path throws(StoreError) in
+                try resolve(path + keyPath, from: start, collection: true)
+            }
+            guard let resolved, let subquery = resolved.subquery else {
                 throw .invalidRequest("@\(op.rawValue) needs a to-many key path, such as tags.@\(op.rawValue)\(op == .count ? "" : ".name"); '\(base)' is a single value")
             }
-            let resolved = try resolve(path + keyPath, from: start, collection: true)
             end = resolved.end
-            scope = resolved.subquery!
+            scope = subquery
         }
         let kind = end.kind
         let select: String, resultKind: SQLKind, isNullable: Bool
@@ -284,10 +292,12 @@ extension SQLQueryBuilder {
     private mutating func subquery(
         _ collection: FetchExpression, _ variable: String, _ predicate: FetchPredicate, in context: SQLContext
     ) throws(StoreError) -> (SQLKeyPathEnd, SQLPlace, Int, SQLCondition) {
-        guard let (start, path) = try toManyPath(collection, in: context) else {
+        let resolved = try objectPath(collection, in: context).map { start, path throws(StoreError) in
+            try resolve(path, from: start, collection: true)
+        }
+        guard let (end, place, scope) = resolved, scope != nil else {
             throw .invalidRequest("SUBQUERY needs a to-many key path as its collection, such as SUBQUERY(tags, $t, $t.name == 'x'); '\(collection)' is not one")
         }
-        let (end, place, scope) = try resolve(path, from: start, collection: true)
         var inner = context
         inner.variables[variable] = SQLContext.Variable(place: place, end: end)
         let condition = try compile(predicate, in: inner)

@@ -7,6 +7,9 @@
 /// the model (anything else throws ``StoreError/unknownKey(entity:key:suggestions:)``), so no
 /// value of a request reaches the SQL text.
 ///
+/// Put every condition the builder returns into the statement (its values are already in
+/// ``bindings``), and for values of your own use ``bind(_:)`` rather than a bare `?`.
+///
 /// The root table's alias is `t0`; each to-one path prefix (`details`, `info.details`) gets one
 /// `LEFT OUTER JOIN` with its own alias (`t1`, `t2`, …), reused when the prefix comes back. To-many
 /// key paths (`ANY tags.name == 'x'`, `tags.@count`, `SUBQUERY(...)`) become correlated
@@ -89,7 +92,9 @@ public struct SQLQuery: Sendable, Hashable, CustomStringConvertible {
 
 extension SQLQueryBuilder {
     /// The whole `SELECT` of a fetch: `columns` of the rows matching `predicate`, in the order of
-    /// `sorts` (then `t0.Z_PK`, so the order is total), after `offset` rows, at most `limit`.
+    /// `sorts` (then `t0.Z_PK`, so the order is total), after `offset` rows, at most `limit`
+    /// (`nil` for no limit; Core Data's `fetchLimit` 0 is `nil` here). Limit and offset are bound
+    /// too, after the predicate's values.
     ///
     /// `columns` are SQL expressions over the builder's aliases: `t0.Z_PK`, or what
     /// ``column(forKeyPath:)`` returns. With `distinct`, the order is completed with the selected

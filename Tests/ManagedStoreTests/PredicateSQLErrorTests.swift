@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import ManagedStore
+
+/// What the SQL compiler refuses, and what it says: unknown keys with suggestions, to-many key
+/// paths without a quantifier, unsubstituted variables, bad operands; and injection attempts.
+@Suite struct PredicateSQLErrorTests {
+    let tasks: SQLTestStore
+    let banks: SQLTestStore
+
+    init() throws {
+        tasks = try SQLTestStore.tasks()
+        banks = try SQLTestStore(model: "failedbank")
+    }
+
+    func error(_ fixture: SQLTestStore, _ entity: String, _ format: String, _ arguments: PredicateArgument...) throws -> StoreError? {
+        var builder = SQLQueryBuilder(model: fixture.model, entity: try fixture.entity(entity))
+        let predicate = try FetchPredicate(format: format, arguments: arguments)
+        do {
+            _ = try builder.condition(predicate)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func message(_ fixture: SQLTestStore, _ entity: String, _ format: String, _ arguments: PredicateArgument...) throws -> String {
+        var builder = SQLQueryBuilder(model: fixture.model, entity: try fixture.entity(entity))
+        let predicate = try FetchPredicate(format: format, arguments: arguments)
+        do {
+            _ = try builder.condition(predicate)
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    func message(_ fixture: SQLTestStore, _ entity: String, _ predicate: FetchPredicate) throws -> String {
+        var builder = SQLQueryBuilder(model: fixture.model, entity: try fixture.entity(entity))
+        do {
+            _ = try builder.condition(predicate)
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func unknownKeySuggestsTheClosest() throws {
+        guard case .unknownKey(let entity, let key, let suggestions)? = try error(tasks, "Task", "prority == 1") else {
+            Issue.record("expected unknownKey")
+            return
+        }
+        #expect(entity == "Task")
+        #expect(key == "prority")
+        #expect(suggestions == ["priority"])
+        #expect(try message(tasks, "Task", "prority == 1") == "entity Task has no property 'prority'; did you mean 'priority'?")
+        // Deeper in a path, the entity is the one the path reached.
+        #expect(try message(banks, "FailedBankInfo", "details.zipp > 1") == "entity FailedBankDetails has no property 'zipp'; did you mean 'zip'?")
+        #expect(try message(banks, "FailedBankDetails", "ANY tags.nam == 'x'") == "entity Tag has no property 'nam'; did you mean 'name'?")
+        #expect(try message(banks, "FailedBankDetails", "SUBQUERY(tags, $t, $t.nme == 'x').@count > 0").contains("did you mean 'name'?"))
+        #expect(try message(tasks, "Task", "priority.value == 1").contains("'priority' is an attribute of Task, so no key can follow it"))
+    }
+
+    @Test func unknownSortKeysAndColumns() throws {
+        var builder = SQLQueryBuilder(model: tasks.model, entity: try tasks.entity("Task"))
+        #expect(throws: StoreError.self) { try builder.orderBy([FetchSort("prority")]) }
+        do { _ = try builder.orderBy([FetchSort("prority")]) } catch {
+            #expect(error.description == "entity Task has no property 'prority'; did you mean 'priority'?")
+        }
+        #expect(throws: StoreError.self) { try builder.column(forKeyPath: "descripton") }
+    }
+
+    @Test func toManyNeedsAQuantifier() throws {
+        let text = try message(banks, "FailedBankDetails", "tags.name == 'crisis'")
+        #expect(text.contains("'tags.name' goes through the to-many relationship 'tags' of FailedBankDetails"))
+        #expect(text.contains("ANY tags.name == …"))
+        #expect(text.contains("tags.@count"))
+        guard case .invalidRequest? = try error(banks, "FailedBankDetails", "tags.name == 'crisis'") else {
+            Issue.record("expected invalidRequest")
+            return
+        }
+        #expect(try message(banks, "FailedBankInfo", "details.tags.name BEGINSWITH 'c'").contains("ANY details.tags.name == …"))
+        #expect(try message(banks, "FailedBankDetails", "tags == nil").contains("to-many"))
+        #expect(try message(banks, "FailedBankDetails", "name.@count > 1").contains("entity FailedBankDetails has no property 'name'"))
+        #expect(try message(banks, "FailedBankDetails", "zip.@count > 1").contains("@count needs a to-many key path"))
+        var builder = SQLQueryBuilder(model: banks.model, entity: try banks.entity("FailedBankDetails"))
+        do { _ = try builder.orderBy([FetchSort("tags.name")]) ; Issue.record("sorting by a to-many key path") } catch {
+            #expect(error.description.contains("cannot sort by 'tags.name'"))
+        }
+    }
+
+    @Test func unsubstitutedVariablesAreNamed() throws {
+        #expect(try message(tasks, "Task", "priority == $LEVEL")
+                == "the predicate uses $LEVEL but it has no value: substitute with predicate.substituting([\"LEVEL\": …]) before fetching")
+        #expect(try message(tasks, "Task", "priority == $A OR task_description == $B").contains("$A, $B"))
+        let substituted = try FetchPredicate(format: "priority == $LEVEL").substituting(["LEVEL": 1])
+        var builder = SQLQueryBuilder(model: tasks.model, entity: try tasks.entity("Task"))
+        #expect(try builder.condition(substituted) == "t0.ZPRIORITY = ?1")
+    }
+
+    @Test func badOperands() throws {
+        #expect(try message(tasks, "Task", "task_description MATCHES '('").contains("invalid regular expression"))
+        // The parser refuses these; a predicate built in code can still hold them.
+        #expect(try message(tasks, "Task", .compare(.key("priority"), .between, .constant([1]))).contains("BETWEEN needs two bounds"))
+        #expect(try message(tasks, "Task", .compare(.key("priority"), .between, .constant(3))).contains("BETWEEN needs two bounds"))
+        #expect(try message(banks, "Tag", "bankdetails.@sum.closeDate > 0").contains("@sum adds numbers"))
+        #expect(try message(banks, "FailedBankDetails", "tags.@avg.name > 0").contains("@avg adds numbers"))
+        #expect(try message(banks, "FailedBankDetails", "SUBQUERY(tags, $t, $t.name == 'x') == nil").contains("compare its count"))
+        #expect(try message(banks, "FailedBankDetails", "SUBQUERY(info, $i, $i.name == 'x').@count > 0").contains("SUBQUERY needs a to-many key path"))
+    }
+
+    // MARK: Injection
+
+    @Test func valuesAreBoundNotPasted() throws {
+        let hostile = "x'); DROP TABLE ZTASK; --"
+        var builder = SQLQueryBuilder(model: tasks.model, entity: try tasks.entity("Task"))
+        let condition = try builder.condition(FetchPredicate(format: "task_description == %@ OR task_description CONTAINS[c] %@",
+                                                             .string(hostile + "!"), .string("'; DELETE FROM ZTASK; --")))
+        #expect(!condition.contains("DROP") && !condition.contains("DELETE"))
+        #expect(builder.bindings == [.text(hostile + "!"), .text("'; DELETE FROM ZTASK; --")])
+        #expect(try tasks.sqlKeys("task_description == %@", .string(hostile + "!"), in: "Task").isEmpty)
+        // The value matches itself, as data.
+        #expect(try tasks.sqlKeys("task_description == %@", .string(hostile), in: "Task").count == 1)
+        #expect(try tasks.store.connection.scalar("SELECT count(*) FROM ZTASK") == .integer(Int64(SQLTestStore.taskDescriptions.count)))
+    }
+
+    @Test func keysFromArgumentsMustBeKeys() throws {
+        guard case .unknownKey(_, let key, _)? = try error(tasks, "Task", "%K == 1", .keyPath("name; DROP TABLE x")) else {
+            Issue.record("expected unknownKey")
+            return
+        }
+        #expect(key == "name; DROP TABLE x")
+        #expect(try error(tasks, "Task", "%K == 1", "priority) OR 1=1 --") != nil)
+        #expect(try error(tasks, "Task", "%K == 1", "t0.ZPRIORITY") != nil, "a column name is not a key")
+        var builder = SQLQueryBuilder(model: tasks.model, entity: try tasks.entity("Task"))
+        #expect(throws: StoreError.self) { try builder.orderBy([FetchSort("priority DESC; DROP TABLE ZTASK")]) }
+        #expect(throws: StoreError.self) { try builder.column(forKeyPath: "priority FROM ZTASK --") }
+        #expect(try tasks.store.connection.scalar("SELECT count(*) FROM ZTASK") == .integer(Int64(SQLTestStore.taskDescriptions.count)))
+    }
+}
