@@ -25,7 +25,24 @@ public final class RawDatabase {
         self.db = handle
     }
 
-    deinit { sqlite3_close_v2(db) }
+    private var cache: [String: OpaquePointer] = [:]
+
+    deinit {
+        for statement in cache.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(db)
+    }
+
+    /// The statement for `sql`, prepared once and reset for reuse, as any serious raw loop would.
+    public func cached(_ sql: String) throws -> OpaquePointer {
+        if let statement = cache[sql] {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            return statement
+        }
+        let statement = try prepare(sql)
+        cache[sql] = statement
+        return statement
+    }
 
     /// Runs SQL without arguments.
     public func exec(_ sql: String) throws {
@@ -75,3 +92,51 @@ public struct RawError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { "raw SQLite reference failed: \(message)" }
 }
+
+extension RawDatabase {
+    /// Runs `sql` with integer arguments and reads every column of every row into a Swift value
+    /// (text into `String`, numbers into `Int64`/`Double`), as any use of the rows must.
+    ///
+    /// Returns the number of rows.
+    @discardableResult
+    public func readAll(_ sql: String, _ arguments: [Int64] = []) throws -> Int {
+        let statement = try cached(sql)
+        defer { sqlite3_reset(statement) }
+        for (i, value) in arguments.enumerated() { sqlite3_bind_int64(statement, Int32(i + 1), value) }
+        return try readRows(statement)
+    }
+
+    /// Steps a prepared statement to the end, reading every column; returns the number of rows.
+    @discardableResult
+    public func readRows(_ statement: OpaquePointer) throws -> Int {
+        let columns = sqlite3_column_count(statement)
+        var rows = 0
+        var checksum = 0
+        while try step(statement) {
+            for i in 0..<columns {
+                switch sqlite3_column_type(statement, i) {
+                case SQLITE_INTEGER: checksum &+= Int(truncatingIfNeeded: sqlite3_column_int64(statement, i))
+                case SQLITE_FLOAT: checksum &+= Int(sqlite3_column_double(statement, i).bitPattern & 0xFF)
+                case SQLITE_TEXT: checksum &+= RawDatabase.text(statement, i)?.utf8.count ?? 0
+                case SQLITE_BLOB: checksum &+= Int(sqlite3_column_bytes(statement, i))
+                default: break
+                }
+            }
+            rows += 1
+        }
+        blackHole = checksum
+        return rows
+    }
+
+    /// The primary keys `sql` returns.
+    public func keys(_ sql: String) throws -> [Int64] {
+        let statement = try cached(sql)
+        defer { sqlite3_reset(statement) }
+        var keys: [Int64] = []
+        while try step(statement) { keys.append(sqlite3_column_int64(statement, 0)) }
+        return keys
+    }
+}
+
+/// Keeps the optimiser from dropping work whose result is otherwise unused.
+nonisolated(unsafe) public var blackHole = 0

@@ -1,5 +1,4 @@
 import ArgumentParser
-
 import Foundation
 import ManagedStore
 import Measure
@@ -12,31 +11,153 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "List the objects of an entity.",
+        abstract: "Fetch objects of an entity: filter, sort, page, batch, fault, prefetch, or select properties.",
         discussion: """
-            Example: seedstore query Books.sqlite --entity Book --format json
+            Examples:
+              seedstore query Tasks.sqlite --entity Task --where "task_description CONTAINS[cd] 'bank'" --sort completed,priority
+              seedstore query Wells.sqlite --entity Well --sort well_name --batch-size 20 --limit 20 --stats
+              seedstore query Banks.sqlite --entity FailedBankInfo --properties name,details.closeDate --format json
+              seedstore query Books.sqlite --entity Book --properties author,"count(title) as books" --group-by author
 
             JSON output is an array of objects keyed by property name; dates are ISO 8601 in UTC and a
-            to-one relationship is the destination's primary key.
+            to-one relationship is the destination's primary key. --stats prints statements run, rows
+            stepped and faults fired on stderr.
             """
     )
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: "The entity to list.")
+    @Option(help: "The entity to fetch.")
     var entity: String
+
+    @Option(name: .customLong("where"), help: "A predicate in Core Data's format syntax, e.g. \"priority == 1 AND completed == NO\".")
+    var predicate: String?
+
+    @Option(help: "Sort keys separated by commas: title:desc (or --sort=-title) for descending, suffix [c] case-insensitive, [l] localized.")
+    var sort: String?
+
+    @Option(help: "Return at most N objects.")
+    var limit: Int?
+
+    @Option(help: "Skip the first N objects.")
+    var offset: Int?
+
+    @Option(name: .customLong("batch-size"), help: "Load objects N at a time (fetchBatchSize).")
+    var batchSize: Int?
+
+    @Flag(help: "Fetch objects as faults without their values: each fires one SELECT when read (the N+1 pattern).")
+    var faults = false
+
+    @Option(help: "Relationship key paths to prefetch, separated by commas.")
+    var prefetch: String?
+
+    @Option(help: "Dictionary results: key paths and aggregates (count(x), sum(x), min(x), max(x), avg(x) [as name]), separated by commas.")
+    var properties: String?
+
+    @Flag(help: "Dictionary results: drop duplicate rows.")
+    var distinct = false
+
+    @Option(name: .customLong("group-by"), help: "Dictionary results: key paths to group by, separated by commas.")
+    var groupBy: String?
+
+    @Option(help: "Dictionary results: a predicate on the groups (may name aggregates).")
+    var having: String?
+
+    @Flag(help: "Print the number of matches only.")
+    var count = false
 
     @Option(help: "table, json or csv.")
     var format: OutputFormat = .table
 
+    @Flag(help: "Print the SQL, its bound values and SQLite's query plan instead of results.")
+    var explain = false
+
+    @Flag(help: "Print statements run, rows stepped and faults fired on stderr.")
+    var stats = false
+
+    func validate() throws {
+        for (name, value) in [("--limit", limit), ("--offset", offset), ("--batch-size", batchSize)] where (value ?? 0) < 0 {
+            throw ValidationError("\(name) takes a number of 0 or more")
+        }
+        if (groupBy != nil || having != nil || distinct) && properties == nil {
+            throw ValidationError("--group-by, --having and --distinct go with --properties")
+        }
+        if having != nil && groupBy == nil { throw ValidationError("--having goes with --group-by") }
+    }
+
+    func makeRequest() throws -> FetchRequest {
+        var request = FetchRequest(entityName: entity)
+        if let predicate { request.predicate = try FetchPredicate(format: predicate) }
+        if let sort { request.sortDescriptors = try FetchSort.parseList(sort) }
+        request.fetchLimit = limit ?? 0
+        request.fetchOffset = offset ?? 0
+        request.fetchBatchSize = batchSize ?? 0
+        if faults { request.includesPropertyValues = false }
+        request.relationshipKeyPathsForPrefetching = Self.list(prefetch)
+        if let properties {
+            request.resultType = .dictionary
+            request.propertiesToFetch = try Self.list(properties).map { try FetchProperty.parse($0) }
+            request.propertiesToGroupBy = Self.list(groupBy)
+            request.returnsDistinctResults = distinct
+            if let having { request.havingPredicate = try FetchPredicate(format: having) }
+        }
+        if count { request.resultType = .count }
+        return request
+    }
+
+    /// Splits a comma-separated list, keeping commas inside parentheses.
+    static func list(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        var items: [String] = [], current = "", depth = 0
+        for character in text {
+            if character == "(" { depth += 1 } else if character == ")" { depth -= 1 }
+            if character == ",", depth == 0 {
+                items.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.trimmingCharacters(in: .whitespaces).isEmpty { items.append(current.trimmingCharacters(in: .whitespaces)) }
+        return items
+    }
+
     func run() throws {
         let store = try options.open()
         let context = ManagedObjectContext(store: store)
-        let objects = try context.fetchAll(entity)
-        let entity = try store.entity(named: self.entity)
-        let keys = entity.columns.map(\.name)
-        let rows = objects.map { object in keys.indices.map { object.value(at: $0) } }
-        print(try Self.render(rows, keys: keys, primaryKeys: objects.map(\.objectID.primaryKey), format: format), terminator: "")
+        let request = try makeRequest()
+        let before = store.connection.stats
+        let started = Clock.now()
+        defer {
+            if stats {
+                let used = store.connection.stats - before
+                printError(String(format: "stats: %d statement(s), %d row(s) stepped, %d fault(s) fired (%d from the store), %.3f s",
+                                  used.statements, used.rows, context.faultsFired, context.faultsFiredFromStore, Clock.now() - started))
+            }
+        }
+        if explain {
+            print(try context.explain(request))
+            return
+        }
+        switch request.resultType {
+        case .count:
+            print(try context.count(for: request))
+        case .dictionary:
+            let rows = try context.fetchRows(request)
+            let keys = request.propertiesToFetch.map(\.name)
+            print(try Self.render(rows.map { Array($0.values) }, keys: keys, primaryKeys: nil, format: format), terminator: "")
+        case .managedObject, .managedObjectID:
+            let objects = try context.fetch(request)
+            let entity = try store.entity(named: self.entity)
+            let keys = entity.columns.map(\.name)
+            var rows: [[Value]] = []
+            var primaryKeys: [Int64] = []
+            for object in objects {
+                rows.append(keys.indices.map { object.value(at: $0) })
+                primaryKeys.append(object.objectID.primaryKey)
+            }
+            print(try Self.render(rows, keys: keys, primaryKeys: primaryKeys, format: format), terminator: "")
+        }
     }
 
     /// Renders rows of values as a table, JSON or CSV.

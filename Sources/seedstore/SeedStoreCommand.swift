@@ -13,6 +13,6 @@ struct SeedStoreCommand: ParsableCommand {
             Set SEEDSTORE_SQL_DEBUG=1..3 (or pass --sql-debug) to see the SQL, like Core Data's SQLDebug.
             """,
         version: PersistentStore.version,
-        subcommands: [GenerateCommand.self, InspectCommand.self, QueryCommand.self, SpeedCommand.self]
+        subcommands: [GenerateCommand.self, ImportCommand.self, InspectCommand.self, QueryCommand.self, BenchCommand.self, SpeedCommand.self]
     )
 }

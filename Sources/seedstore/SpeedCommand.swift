@@ -12,13 +12,19 @@ struct SpeedCommand: ParsableCommand {
             Each line prints the measured median next to the raw-SQLite reference measured in the same run, \
             their ratio and the target. Build in release mode: swift run -c release seedstore speed engine
 
+            Suites: engine (insert+save and fetch of 100,000 objects; makes its own stores), fetch (the fetch
+            targets on a store: --store, the generated wells by default in the demo).
+
             Exit status: 0 when every target is met, 3 when one is missed.
             """
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine
+        case engine, fetch
     }
+
+    @Option(help: "The store the fetch suite measures (a wells store from `generate` + `import`).")
+    var store: String?
 
     @Argument(help: "Which targets: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")).")
     var suite: Suite = .engine
@@ -40,6 +46,10 @@ struct SpeedCommand: ParsableCommand {
         switch suite {
         case .engine:
             checks = try EngineSpeed(rows: rows, runs: runs).run { printError("speed: \($0)") }
+        case .fetch:
+            guard let store else { throw ValidationError("speed fetch needs --store PATH (e.g. the wells store the demo imports)") }
+            let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
+            checks = try FetchSpeed(store: opened, runs: runs).run { printError("speed: \($0)") }
         }
         print(SpeedCheck.table(checks))
         if let json {

@@ -38,6 +38,8 @@ public final class ManagedObjectContext {
     var deletedList: [ManagedObject] = []
     var pendingJoins: [JoinPair: Bool] = [:]
     var nextTemporaryKey: Int64 = 1
+    /// Anything the app wants to keep with the context, as Core Data's `userInfo`.
+    public var userInfo: [String: Any] = [:]
     var observers: [Int: (ContextChange) -> Void] = [:]
     var nextObserverKey = 0
     /// Objects whose pending change observers were already told about.

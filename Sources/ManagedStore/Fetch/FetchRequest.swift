@@ -141,12 +141,26 @@ public enum FetchProperty: Sendable, Hashable {
 public struct ResultRow: Sendable, CustomStringConvertible {
     /// The names of the values, shared by every row of one fetch.
     public let keys: ResultKeys
+    /// Every row's values, in one buffer the rows of a fetch share (no allocation per row).
+    let storage: ResultStorage
+    let start: Int
+
+    init(keys: ResultKeys, storage: ResultStorage, row: Int) {
+        self.keys = keys
+        self.storage = storage
+        self.start = row * keys.names.count
+    }
+
     /// The values, in ``ResultKeys/names`` order.
-    public let values: ContiguousArray<Value>
+    public var values: [Value] { Array(storage.values[start..<(start + keys.names.count)]) }
+
+    /// The value at `position` (in ``ResultKeys/names`` order).
+    @inline(__always)
+    public subscript(position: Int) -> Value { storage.values[start + position] }
 
     /// The value called `key`, or `.null` when the row has none.
     public subscript(key: String) -> Value {
-        keys.index[key].map { values[$0] } ?? .null
+        keys.index[key].map { storage.values[start + $0] } ?? .null
     }
 
     /// The row as a dictionary.
@@ -155,6 +169,12 @@ public struct ResultRow: Sendable, CustomStringConvertible {
     public var description: String {
         "{" + zip(keys.names, values).map { "\($0): \($1)" }.joined(separator: ", ") + "}"
     }
+}
+
+/// The values of all rows of one dictionary fetch, row after row.
+final class ResultStorage: @unchecked Sendable {
+    // Written once while the fetch runs, read-only afterwards.
+    var values = ContiguousArray<Value>()
 }
 
 /// The names of a dictionary fetch's columns.

@@ -39,13 +39,17 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
         (ascending ? "" : "-") + keyPath + (comparison == .binary ? "" : "[\(comparison.rawValue)]")
     }
 
-    /// Reads a comma-separated list: `author,-title`, where `-` means descending and a suffix
-    /// `[c]` (case-insensitive) or `[l]` (localized) picks the comparison.
+    /// Reads a comma-separated list: `author,-title` or `author,title:desc`, where `-` (or `:desc`)
+    /// means descending and a suffix `[c]` (case-insensitive) or `[l]` (localized) picks the comparison.
     public static func parseList(_ text: String) throws(StoreError) -> [FetchSort] {
         try text.split(separator: ",").map { part throws(StoreError) -> FetchSort in
             var item = part.trimmingCharacters(in: .whitespaces)
             var ascending = true
             if item.hasPrefix("-") { ascending = false; item.removeFirst() } else if item.hasPrefix("+") { item.removeFirst() }
+            for (suffix, isAscending) in [(":desc", false), (" desc", false), (":asc", true), (" asc", true)] where item.lowercased().hasSuffix(suffix) {
+                item.removeLast(suffix.count)
+                ascending = isAscending
+            }
             var comparison = Comparison.binary
             if item.hasSuffix("[c]") { comparison = .caseInsensitive; item.removeLast(3) } else if item.hasSuffix("[l]") { comparison = .localized; item.removeLast(3) }
             guard !item.isEmpty, item.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else {

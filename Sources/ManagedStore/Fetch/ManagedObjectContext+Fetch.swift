@@ -75,7 +75,13 @@ extension ManagedObjectContext {
         guard pending == nil else { return try matchingEntries(request, entity: entity, pending: pending).map(\.id) }
         let query = try compile(request, entity: entity, select: .ids, paging: true)
         var ids: [ObjectID] = []
-        try run(query) { ids.append(ObjectID(entityID: entity.id, primaryKey: $0.int64(at: 0))) }
+        let entityID = entity.id
+        do {
+            // A tight loop: this list can hold every row of the table.
+            let statement = try store.connection.cachedStatement(query.sql)
+            try statement.bind(query.bindings)
+            while try statement.step() { ids.append(ObjectID(entityID: entityID, primaryKey: statement.int64(at: 0))) }
+        } catch { throw .sqlite(error) }
         return ids
     }
 

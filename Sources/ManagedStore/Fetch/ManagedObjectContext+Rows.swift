@@ -16,15 +16,21 @@ extension ManagedObjectContext {
     public func fetchRows(_ request: FetchRequest) throws(StoreError) -> [ResultRow] {
         let entity = try store.entity(named: request.entityName)
         let (query, codecs, keys) = try compileRows(request, entity: entity)
-        var rows: [ResultRow] = []
-        let width = Int32(codecs.count)
-        try run(query) { statement in
-            var values = ContiguousArray<Value>()
-            values.reserveCapacity(Int(width))
-            for i in 0..<width { values.append(codecs[Int(i)].read(statement, i)) }
-            rows.append(ResultRow(keys: keys, values: values))
-        }
-        return rows
+        var values = ContiguousArray<Value>()
+        var count = 0
+        do {
+            let statement = try store.connection.cachedStatement(query.sql)
+            try statement.bind(query.bindings)
+            try codecs.withUnsafeBufferPointer { codecs throws(SQLiteError) in
+                while try statement.step() {
+                    for i in 0..<codecs.count { values.append(codecs[i].read(statement, Int32(i))) }
+                    count += 1
+                }
+            }
+        } catch { throw .sqlite(error) }
+        let storage = ResultStorage()
+        storage.values = values
+        return (0..<count).map { ResultRow(keys: keys, storage: storage, row: $0) }
     }
 
     /// The SQL of a dictionary request, the codecs of its columns and their names.

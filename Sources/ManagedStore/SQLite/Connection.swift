@@ -71,9 +71,9 @@ public final class Connection {
     /// The file path, or `:memory:`.
     public let path: String
     /// Counts of statements and rows since the connection opened.
-    public internal(set) var stats = ConnectionStats()
+    @exclusivity(unchecked) public internal(set) var stats = ConnectionStats()
     /// The SQL log level (see ``SQLDebugLevel``).
-    public var sqlDebugLevel: SQLDebugLevel
+    @exclusivity(unchecked) public var sqlDebugLevel: SQLDebugLevel
     /// Where log lines go; standard error by default.
     public var log: (String) -> Void = { line in
         FileHandle.standardError.write(Data(("SQL: " + line + "\n").utf8))

@@ -22,11 +22,11 @@ public final class Statement {
     unowned(unsafe) let connection: Connection
     /// Whether bound values are kept for the log (SQL debug level 2 or more), decided per run.
     private var logsBinds = false
-    private var running = false
+    @exclusivity(unchecked) private var running = false
     private var finalized = false
     private var boundForLog: [SQLValue]?
     private var startTime: UInt64 = 0
-    private var rowsThisRun = 0
+    @exclusivity(unchecked) private var rowsThisRun = 0
 
     init(handle: OpaquePointer, sql: String, connection: Connection) {
         self.handle = handle

@@ -1,0 +1,161 @@
+import Foundation
+
+/// A bench run compared with a baseline, variant by variant: what regressed, what improved, what is new
+/// or missing, and the exit code CI acts on.
+///
+/// **Counters** (`statements`, `rows`, `objects`, `faults`) do not depend on the machine and compare
+/// exactly: any increase is a regression, any decrease an improvement.
+///
+/// **Timing** compares one metric: `ratio_to_raw` when both results have it (the raw sqlite3 reference
+/// runs in the same process at the same time, so the machine's speed cancels out), else
+/// `median_seconds`. With `old` and `new` that metric's values and `T` the threshold in percent, a timing
+/// change is significant only when both hold:
+///
+/// - `|new − old| / old > T / 100`, and
+/// - `|new − old| > k × (MAD_old + MAD_new)`, where `k` is ``noiseFactor`` (3 by default) and each `MAD` is
+///   the result's median absolute deviation on the metric's scale: `value × noise` for `median_seconds`,
+///   `value × (noise + raw_noise)` for `ratio_to_raw` (the relative spreads of a quotient's two terms add).
+///
+/// A significant increase is a regression, a significant decrease an improvement; a change beyond the
+/// threshold but inside the noise band is reported as a reason and stays unchanged. Peak memory is shown,
+/// not gated. A variant with any regression is a regression, even if something else improved.
+///
+/// For example:
+///
+/// ```swift
+/// let comparison = BaselineComparison(baseline: try baselines.load("main"), current: report, thresholdPercent: 10)
+/// print(comparison.render())
+/// exit(comparison.exitCode)   // 0 unchanged, 2 regression, 4 improvements only
+/// ```
+public struct BaselineComparison: Sendable {
+    /// What became of one variant.
+    public enum Verdict: String, Sendable, CaseIterable {
+        case unchanged, regression, improvement
+        /// Only in the current run.
+        case new
+        /// Only in the baseline.
+        case missing
+
+        /// The word reports show.
+        public var label: String { self == .regression ? "REGRESSION" : rawValue }
+    }
+
+    /// One variant's verdict and why.
+    public struct Entry: Sendable {
+        /// `scenario / variant`, what results match on (``BenchResult/key``).
+        public let key: String
+        public let scenario: String
+        public let variant: String
+        public let verdict: Verdict
+        /// Each change worth reading: `statements 2 → 3`, `ratio to raw 1.21x → 1.48x (+22%, noise ±3%)`.
+        public let reasons: [String]
+        /// The baseline's result (nil when new).
+        public let old: BenchResult?
+        /// The current result (nil when missing).
+        public let new: BenchResult?
+        /// The timing comparison (nil when new or missing, or when the baseline's timing was zero).
+        public let timing: TimingChange?
+    }
+
+    /// The timing metric compared for one variant, and how it moved.
+    public struct TimingChange: Sendable {
+        public enum Metric: String, Sendable {
+            case ratioToRaw = "ratio_to_raw"
+            case medianSeconds = "median_seconds"
+        }
+        public let metric: Metric
+        public let old: Double
+        public let new: Double
+        /// `(new − old) / old`.
+        public let change: Double
+        /// `k × (MAD_old + MAD_new) / old`: how far the change must go to leave the noise.
+        public let noiseBand: Double
+        /// Beyond the threshold and the noise band.
+        public let isSignificant: Bool
+    }
+
+    /// Exit codes, as package-benchmark's `baseline check` uses them.
+    public enum ExitCode {
+        /// Nothing regressed or improved (new and missing variants do not count).
+        public static let unchanged: Int32 = 0
+        /// The comparison could not run: no such baseline, an unreadable or newer report.
+        public static let failure: Int32 = 1
+        /// At least one variant regressed.
+        public static let regression: Int32 = 2
+        /// Something improved and nothing regressed.
+        public static let improvement: Int32 = 4
+    }
+
+    /// Every variant: the current run's in order, then those only in the baseline.
+    public let entries: [Entry]
+    /// The timing threshold, in percent.
+    public let thresholdPercent: Double
+    /// `k` in the noise rule.
+    public let noiseFactor: Double
+    /// Caveats about the comparison itself (different machines, stores or settings).
+    public let notes: [String]
+    /// When and where the baseline ran: `seedstore 0.1.0, 2026-01-01T00:00:00Z on ci-runner`.
+    public let baselineDescription: String
+
+    /// Compares `current` with `baseline`; `thresholdPercent` applies to timings (10 means 10 %).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let comparison = BaselineComparison(baseline: old, current: new, thresholdPercent: 10, noiseFactor: 3)
+    /// ```
+    public init(baseline: BenchReport, current: BenchReport, thresholdPercent: Double, noiseFactor: Double = 3) {
+        self.thresholdPercent = thresholdPercent
+        self.noiseFactor = noiseFactor
+        var oldByKey: [String: BenchResult] = [:]
+        for result in baseline.results where oldByKey[result.key] == nil { oldByKey[result.key] = result }
+        var seen: Set<String> = []
+        var entries: [Entry] = []
+        for result in current.results where seen.insert(result.key).inserted {
+            if let old = oldByKey[result.key] {
+                entries.append(Self.compare(old, result, thresholdPercent: thresholdPercent, noiseFactor: noiseFactor))
+            } else {
+                entries.append(Entry(key: result.key, scenario: result.scenario, variant: result.variant, verdict: .new,
+                                     reasons: ["not in the baseline"], old: nil, new: result, timing: nil))
+            }
+        }
+        for result in baseline.results where seen.insert(result.key).inserted {
+            entries.append(Entry(key: result.key, scenario: result.scenario, variant: result.variant, verdict: .missing,
+                                 reasons: ["not in this run"], old: result, new: nil, timing: nil))
+        }
+        self.entries = entries
+        self.notes = Self.notes(baseline: baseline, current: current, entries: entries)
+        self.baselineDescription = "\(baseline.tool), \(baseline.createdAt) on \(baseline.machine.hostname)"
+    }
+
+    /// The entries with `verdict`.
+    public func entries(_ verdict: Verdict) -> [Entry] { entries.filter { $0.verdict == verdict } }
+
+    /// Whether any variant regressed.
+    public var hasRegression: Bool { entries.contains { $0.verdict == .regression } }
+
+    /// 0 when nothing regressed or improved, 2 when anything regressed, 4 when something improved and
+    /// nothing regressed (``ExitCode``). New and missing variants do not change it.
+    public var exitCode: Int32 {
+        if hasRegression { return ExitCode.regression }
+        if entries.contains(where: { $0.verdict == .improvement }) { return ExitCode.improvement }
+        return ExitCode.unchanged
+    }
+
+    /// The counts in a sentence: `1 regression, 2 improvements, 9 unchanged, 1 new, 0 missing (exit 2)`.
+    public var summary: String {
+        func n(_ verdict: Verdict, _ singular: String, _ plural: String) -> String {
+            let count = entries(verdict).count
+            return "\(count) \(count == 1 ? singular : plural)"
+        }
+        return [n(.regression, "regression", "regressions"), n(.improvement, "improvement", "improvements"),
+                n(.unchanged, "unchanged", "unchanged"), n(.new, "new", "new"), n(.missing, "missing", "missing")]
+            .joined(separator: ", ") + " (exit \(exitCode))"
+    }
+
+    /// What was compared with what, under which rule, and the counts.
+    public var headline: String {
+        "Baseline \(baselineDescription); timing threshold \(String(format: "%g", thresholdPercent))%, "
+            + "noise factor \(String(format: "%g", noiseFactor)): \(summary)"
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Named baselines: bench reports kept as JSON files in one directory, to compare later runs with.
+///
+/// A name (`main`, `release-1.2`) is the file `NAME.json` in ``directory``; anything with a `/` or ending
+/// in `.json` is a path to a report file instead, relative to the current directory.
+///
+/// For example:
+///
+/// ```swift
+/// let baselines = BaselineStore(directory: BaselineStore.defaultDirectory)
+/// try baselines.save(report, as: "main")                 // .seedstore/baselines/main.json
+/// let main = try baselines.load("main")
+/// let other = try baselines.load("artifacts/bench.json") // a report written with --json
+/// ```
+public struct BaselineStore: Sendable {
+    /// Where named baselines live.
+    public let directory: URL
+
+    /// Baselines in `directory` (created when the first is saved).
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// `.seedstore/baselines` under the current directory.
+    public static var defaultDirectory: URL {
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            .appendingPathComponent(".seedstore/baselines", isDirectory: true)
+    }
+
+    /// Whether `nameOrPath` means a file rather than a name: it holds a `/` or ends in `.json`.
+    public static func isPath(_ nameOrPath: String) -> Bool {
+        nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
+    }
+
+    /// The file a name is kept in; throws ``BenchError/invalidBaselineName(_:)`` for names that could
+    /// escape the directory or are not portable file names.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try baselines.url(for: "main").lastPathComponent   // main.json
+    /// ```
+    public func url(for name: String) throws -> URL {
+        let allowed = name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
+        }
+        guard !name.isEmpty, name.count <= 200, allowed, !name.hasPrefix(".") else { throw BenchError.invalidBaselineName(name) }
+        return directory.appendingPathComponent(name + ".json")
+    }
+
+    /// Saves `report` as the baseline `name`, replacing any before it, and returns the file written.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let file = try baselines.save(report, as: "main")
+    /// ```
+    @discardableResult
+    public func save(_ report: BenchReport, as name: String) throws -> URL {
+        let url = try url(for: name)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try report.write(to: url)
+        return url
+    }
+
+    /// Loads the baseline `nameOrPath`: a saved name, or the path of a report file.
+    ///
+    /// Throws ``BenchError/missingBaseline(name:path:)`` when there is no such file,
+    /// ``BenchError/unsupportedSchema(_:_:)`` for a report from a newer seedstore, and
+    /// ``BenchError/invalidReport(_:_:)`` for a file that is not a report.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let main = try baselines.load("main")
+    /// ```
+    public func load(_ nameOrPath: String) throws -> BenchReport {
+        let url = Self.isPath(nameOrPath) ? URL(fileURLWithPath: nameOrPath) : try url(for: nameOrPath)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw BenchError.missingBaseline(name: nameOrPath, path: url.path)
+        }
+        return try BenchReport.load(from: url)
+    }
+
+    /// The names saved in ``directory``, sorted.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// print(baselines.names().joined(separator: ", "))   // main, release-1.2
+    /// ```
+    public func names() -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { String($0.dropLast(5)) }.sorted()
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+extension BenchReporter {
+    /// GitHub-flavoured Markdown: the run's context as a list, then one table per scenario, and the
+    /// verdicts against a baseline when `comparison` is given (fit for a pull-request comment).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let text = BenchReporter.markdown(report)
+    /// // # SeedStore fetch benchmark
+    /// // …
+    /// // ## batch-size
+    /// // | variant | median | p90 | …
+    /// ```
+    public static func markdown(_ report: BenchReport, comparison: BaselineComparison? = nil) -> String {
+        var out: [String] = ["# SeedStore fetch benchmark", ""]
+        out += context(report).map { "- **\($0.0)**: \(escape($0.1))" }
+        if let comparison {
+            out += ["", "## Compared with the baseline", "", escape(comparison.headline), ""]
+            out += ["| verdict | scenario | variant | reasons |", "|---|---|---|---|"]
+            for entry in comparison.ranked {
+                let reasons = entry.reasons.isEmpty ? "" : entry.reasons.map(escape).joined(separator: "<br>")
+                out.append("| \(entry.verdict.label) | \(escape(entry.scenario)) | \(escape(entry.variant)) | \(reasons) |")
+            }
+            out += comparison.notes.map { "\n> \(escape($0))" }
+        }
+        for group in BenchFormat.grouped(report.results) {
+            out += ["", "## \(escape(group.scenario))", ""]
+            out.append("| variant | " + columns.joined(separator: " | ") + " |")
+            out.append("|---|" + columns.map { _ in "--:" }.joined(separator: "|") + "|")
+            for result in group.results {
+                out.append("| \(escape(result.variant)) | " + cells(result).map(escape).joined(separator: " | ") + " |")
+            }
+            let notes = group.results.compactMap { result in result.note.map { "- *\(escape(result.variant))*: \(escape($0))" } }
+            if !notes.isEmpty { out += [""] + notes }
+        }
+        out += ["", "Times are medians of the measured runs; *raw* is the same rows and columns through the sqlite3 C API in the "
+                + "same run; *noise* is the median absolute deviation over the median. Counters are per run and exact."]
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The run's context as label and text pairs, shared by Markdown and HTML.
+    static func context(_ report: BenchReport) -> [(String, String)] {
+        let m = report.machine, s = report.settings
+        var settings = "up to \(s.runs) runs after \(s.warmupRuns) warm-up, \(String(format: "%g", s.timeBudgetSeconds)) s budget per variant"
+        if let overhead = s.harnessOverheadSeconds { settings += ", harness overhead \(BenchFormat.seconds(overhead)) per run" }
+        return [
+            ("Tool", report.tool),
+            ("Run", report.createdAt),
+            ("Machine", "\(m.hostname), \(m.cores) cores, \(BenchFormat.bytes(m.memoryBytes)), \(m.os)"),
+            ("Store", "\(report.store.path) (\(BenchFormat.bytes(report.store.sizeBytes))): \(BenchFormat.entities(report.store))"),
+            ("Settings", settings),
+            ("Scenarios", s.scenarios.joined(separator: ", ")),
+        ]
+    }
+
+    /// Text made safe for a Markdown table cell.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "|": out += "\\|"
+            case "\n", "\r", "\r\n": out += " "
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "*", "_", "`", "[", "]", "\\": out += "\\\(character)"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

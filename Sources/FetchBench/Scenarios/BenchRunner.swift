@@ -1,0 +1,128 @@
+import Foundation
+import ManagedStore
+import Measure
+
+/// Runs scenarios: a warm-up, then measured runs interleaved with the raw reference until the
+/// timings are stable or the time budget is spent; exact counters and peak memory per variant.
+///
+/// For example:
+///
+/// ```swift
+/// let runner = BenchRunner(runs: 5)
+/// let report = try runner.run(try ScenarioCatalog.make(for: store, config: ScenarioConfig()), store: store)
+/// print(BenchReporter.table(report))
+/// ```
+public struct BenchRunner {
+    /// The most measured runs per variant.
+    public var runs: Int
+    /// Runs before measuring, to warm caches.
+    public var warmupRuns: Int
+    /// The fewest measured runs, budget allowing.
+    public var minimumRuns: Int
+    /// Seconds a variant may take (engine and raw together) before the runner stops measuring it.
+    public var timeBudgetSeconds: Double
+    /// A variant is stable, and stops early, once its noise (MAD / median) is below this.
+    public var stableNoise: Double
+    /// Told what is running.
+    public var progress: (String) -> Void
+    /// Told each measured run: variant number (1-based), `scenario / variant`, run number, most runs.
+    public var runProgress: ((Int, String, Int, Int) -> Void)?
+
+    public init(runs: Int = 5, warmupRuns: Int = 1, minimumRuns: Int = 3, timeBudgetSeconds: Double = 15,
+                stableNoise: Double = 0.02, progress: @escaping (String) -> Void = { _ in }) {
+        self.runs = max(1, runs)
+        self.warmupRuns = max(0, warmupRuns)
+        self.minimumRuns = max(1, min(minimumRuns, runs))
+        self.timeBudgetSeconds = timeBudgetSeconds
+        self.stableNoise = stableNoise
+        self.progress = progress
+    }
+
+    /// Runs `scenarios` on `store` and reports every variant.
+    public func run(_ scenarios: [BenchScenario], store: PersistentStore) throws -> BenchReport {
+        let created = ISO8601.string(from: Date())
+        let raw = try RawDatabase(path: store.path, readOnly: true)
+        var results: [BenchResult] = []
+        let total = scenarios.reduce(0) { $0 + $1.variants.count }
+        var done = 0
+        for scenario in scenarios {
+            for variant in scenario.variants {
+                done += 1
+                let name = "\(scenario.name) / \(variant.name)"
+                if let runProgress { runProgress(done, name, 0, runs) } else { progress("\(done)/\(total) \(name)") }
+                results.append(try measure(variant, of: scenario, store: store, raw: raw) { run in runProgress?(done, name, run, runs) })
+            }
+        }
+        var entities: [String: Int] = [:]
+        for entity in store.model.entities { entities[entity.name] = try store.count(of: entity) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int) ?? 0
+        return BenchReport(
+            tool: "seedstore \(PersistentStore.version)", createdAt: created, machine: .current,
+            store: .init(path: store.path, sizeBytes: size, entities: entities),
+            settings: .init(runs: runs, warmupRuns: warmupRuns, timeBudgetSeconds: timeBudgetSeconds,
+                            scenarios: scenarios.map(\.name), harnessOverheadSeconds: try overhead(store: store)),
+            results: results)
+    }
+
+    /// Measures one variant and its raw reference.
+    func measure(_ variant: BenchVariant, of scenario: BenchScenario, store: PersistentStore, raw: RawDatabase,
+                 onRun: (Int) -> Void = { _ in }) throws -> BenchResult {
+        for _ in 0..<warmupRuns {
+            try variant.run(ManagedObjectContext(store: store))
+            try variant.raw?(raw)
+        }
+        // One run for the counters and peak memory, outside the timings.
+        let context = ManagedObjectContext(store: store)
+        let before = store.connection.stats
+        // Hand freed memory back first, so resident growth shows what this run allocates.
+        ProcessMemory.releaseFreedMemory()
+        ProcessMemory.resetPeak()
+        let resident = ProcessMemory.residentBytes ?? 0
+        try variant.run(context)
+        let peak = ProcessMemory.peakResidentBytes.map { max(0, $0 - resident) }
+        let used = store.connection.stats - before
+        var counters = RunCounters()
+        counters.statements = used.statements
+        counters.rows = used.rows
+        counters.objects = context.objectsMaterialized
+        counters.faults = context.faultsFired
+        withExtendedLifetime(context) {}
+
+        var timings: [Double] = [], rawTimings: [Double] = []
+        let started = Clock.now()
+        while timings.count < runs {
+            // Interleave engine and raw so drift on a shared machine hits both alike.
+            onRun(timings.count + 1)
+            let fresh = ManagedObjectContext(store: store)
+            let start = Clock.now()
+            try variant.run(fresh)
+            timings.append(Clock.now() - start)
+            withExtendedLifetime(fresh) {}
+            if let rawRun = variant.raw {
+                let rawStart = Clock.now()
+                try rawRun(raw)
+                rawTimings.append(Clock.now() - rawStart)
+            }
+            if timings.count >= minimumRuns {
+                if Clock.now() - started > timeBudgetSeconds { break }
+                if Statistics(timings).noise < stableNoise && (rawTimings.isEmpty || Statistics(rawTimings).noise < stableNoise) { break }
+            }
+        }
+        return BenchResult(scenario: scenario.name, variant: variant.name, timings: Statistics(timings),
+                           raw: rawTimings.isEmpty ? nil : Statistics(rawTimings), statements: counters.statements,
+                           rows: counters.rows, objects: counters.objects, faults: counters.faults,
+                           peakMemoryBytes: peak, note: variant.note)
+    }
+
+    /// The time the runner adds around one measured operation: a fresh context and two clock reads.
+    func overhead(store: PersistentStore) throws -> Double {
+        var samples: [Double] = []
+        for _ in 0..<200 {
+            let start = Clock.now()
+            let context = ManagedObjectContext(store: store)
+            withExtendedLifetime(context) {}
+            samples.append(Clock.now() - start)
+        }
+        return Statistics(samples).median
+    }
+}

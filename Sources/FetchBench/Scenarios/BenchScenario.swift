@@ -1,0 +1,32 @@
+import ManagedStore
+import Measure
+
+/// Counts one measured run reports besides its time.
+public struct RunCounters: Sendable, Equatable {
+    public var statements = 0
+    public var rows = 0
+    public var objects = 0
+    public var faults = 0
+    public init() {}
+}
+
+/// One way of doing a job, measured next to its raw-SQLite reference.
+public struct BenchVariant {
+    /// The variant's name within its scenario (`batch 20, first screen`).
+    public let name: String
+    /// What it does, in a sentence.
+    public let note: String
+    /// Does the job once through the engine, in the fresh context the runner gives it.
+    public let run: (ManagedObjectContext) throws -> Void
+    /// Does the same rows and columns through the sqlite3 C API.
+    public let raw: ((RawDatabase) throws -> Void)?
+}
+
+/// A family of variants that answer one question (which batch size, fault or prefetch, …).
+public struct BenchScenario {
+    /// The family's name: `batch-size`, `faulting`, `dictionary`, `decomposition`.
+    public let name: String
+    /// The question it answers.
+    public let question: String
+    public let variants: [BenchVariant]
+}

@@ -1,0 +1,288 @@
+import CSQLite
+import Foundation
+import ManagedStore
+import Measure
+
+/// The scenario families, built for a store and a ``ScenarioConfig``.
+///
+/// For example:
+///
+/// ```swift
+/// let scenarios = try ScenarioCatalog.make(for: store, config: ScenarioConfig(), only: ["batch-size"])
+/// ```
+public enum ScenarioCatalog {
+    /// The families, in the order they run.
+    public static let names = ["batch-size", "faulting", "dictionary", "decomposition"]
+
+    /// Builds the scenarios `only` names (all when empty), checking the store has what they need.
+    public static func make(for store: PersistentStore, config: ScenarioConfig, only: [String] = []) throws -> [BenchScenario] {
+        for name in only where !names.contains(name) { throw BenchError.unknownScenario(name, known: names) }
+        let wanted = only.isEmpty ? names : names.filter(only.contains)
+        let s = try Names(store: store, config: config)
+        return try wanted.compactMap { name -> BenchScenario? in
+            switch name {
+            case "batch-size": batchSize(s)
+            case "faulting": faulting(s)
+            case "dictionary": dictionary(s)
+            case "decomposition": try decomposition(s)
+            default: nil
+            }
+        }
+    }
+
+    /// Resolved names: entities, tables and columns.
+    struct Names {
+        let config: ScenarioConfig
+        let entity: Entity
+        let table: String
+        let sortColumn: String
+        let mapColumns: [String]
+        let faultColumn: String
+        let allColumns: String
+        let relation: (relationship: String, column: String, destination: Entity, attribute: String, attributeColumn: String)?
+        let summary: (entity: Entity, table: String, mapColumns: [String], details: String, detailsColumn: String, detailsEntity: Entity, key: String, keyColumn: String)?
+
+        init(store: PersistentStore, config: ScenarioConfig) throws {
+            self.config = config
+            guard let entity = store.model.entity(named: config.entity) else { throw BenchError.storeLacks("no entity \(config.entity)") }
+            self.entity = entity
+            table = entity.tableName
+            func column(_ entity: Entity, _ name: String) throws -> String {
+                guard let index = entity.columnIndex(of: name) else { throw BenchError.storeLacks("\(entity.name) has no attribute \(name)") }
+                return entity.columns[index].columnName
+            }
+            sortColumn = try column(entity, config.sortKey)
+            mapColumns = try config.mapProperties.map { try column(entity, $0) }
+            faultColumn = try column(entity, config.faultAttribute)
+            allColumns = (["Z_PK", "Z_OPT"] + entity.columns.map(\.columnName)).joined(separator: ", ")
+            if let name = config.relationship, let attribute = config.relatedAttribute,
+               let destinationID = entity.destinationID(of: name), let destination = store.model.entity(id: destinationID),
+               entity.columnIndex(of: name) != nil {
+                relation = (name, try column(entity, name), destination, attribute, try column(destination, attribute))
+            } else {
+                relation = nil
+            }
+            if let name = config.summaryEntity, let summaryEntity = store.model.entity(named: name), let details = config.detailsRelationship,
+               let detailsID = summaryEntity.destinationID(of: details), let detailsEntity = store.model.entity(id: detailsID),
+               let key = config.lookupKey {
+                summary = (summaryEntity, summaryEntity.tableName, try config.mapProperties.map { try column(summaryEntity, $0) },
+                           details, try column(summaryEntity, details), detailsEntity, key, try column(summaryEntity, key))
+            } else {
+                summary = nil
+            }
+        }
+
+        var sortedRequest: FetchRequest {
+            var request = FetchRequest(entityName: entity.name)
+            request.sortDescriptors = [FetchSort(config.sortKey)]
+            return request
+        }
+    }
+
+    // MARK: Families
+
+    static func batchSize(_ s: Names) -> BenchScenario {
+        var variants: [BenchVariant] = []
+        let screen = s.config.screen
+        for size in s.config.batchSizes {
+            let label = size == 0 ? "no batch" : "batch \(size)"
+            var request = s.sortedRequest
+            request.fetchBatchSize = size
+            request.returnsObjectsAsFaults = false
+            variants.append(BenchVariant(
+                name: "\(label), first screen",
+                note: "fetch every \(s.entity.name) sorted by \(s.config.sortKey), touch the first \(screen)",
+                run: { context in
+                    let objects = try context.fetch(request)
+                    for i in 0..<min(screen, objects.count) { _ = objects[i].value(at: 0) }
+                },
+                raw: size == 0
+                    ? { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(s.sortColumn), Z_PK") }
+                    : { db in
+                        let keys = try db.keys("SELECT Z_PK FROM \(s.table) ORDER BY \(s.sortColumn), Z_PK")
+                        let first = Array(keys.prefix(size))
+                        try db.readAll("SELECT \(s.allColumns) FROM \(s.table) WHERE Z_PK IN (\(first.map { _ in "?" }.joined(separator: ",")))", first)
+                    }))
+            variants.append(BenchVariant(
+                name: "\(label), scroll all",
+                note: "fetch every \(s.entity.name) sorted, touch each in order",
+                run: { context in
+                    for object in try context.fetch(request) { _ = object.value(at: 0) }
+                },
+                raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(s.sortColumn), Z_PK") }))
+        }
+        return BenchScenario(name: "batch-size", question: "Which fetchBatchSize for a sorted list?", variants: variants)
+    }
+
+    static func faulting(_ s: Names) -> BenchScenario {
+        let limit = s.config.faultLimit
+        let faultIndex = s.entity.columnIndex(of: s.config.faultAttribute)!
+        var variants: [BenchVariant] = []
+        var faults = FetchRequest(entityName: s.entity.name)
+        faults.includesPropertyValues = false
+        faults.fetchLimit = limit
+        variants.append(BenchVariant(
+            name: "faults, then read one attribute (N+1)",
+            note: "IDs only, then each object fires its own SELECT (first \(limit))",
+            run: { context in
+                for object in try context.fetch(faults) { _ = object.value(at: faultIndex) }
+            },
+            raw: { db in
+                let keys = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(limit)")
+                let one = try db.cached("SELECT \(s.faultColumn) FROM \(s.table) WHERE Z_PK = ?")
+                for key in keys {
+                    sqlite3_reset(one)
+                    sqlite3_bind_int64(one, 1, key)
+                    try db.readRows(one)
+                }
+            }))
+        variants.append(BenchVariant(
+            name: "faults in one read transaction (N+1)",
+            note: "the same N+1, but every fault's SELECT runs inside one read transaction",
+            run: { context in
+                try context.performRead { for object in try context.fetch(faults) { _ = object.value(at: faultIndex) } }
+            },
+            raw: { db in
+                try db.exec("BEGIN")
+                defer { try? db.exec("COMMIT") }
+                let keys = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(limit)")
+                let one = try db.cached("SELECT \(s.faultColumn) FROM \(s.table) WHERE Z_PK = ?")
+                for key in keys {
+                    sqlite3_reset(one)
+                    sqlite3_bind_int64(one, 1, key)
+                    try db.readRows(one)
+                }
+            }))
+        var full = FetchRequest(entityName: s.entity.name)
+        full.returnsObjectsAsFaults = false
+        full.fetchLimit = limit
+        variants.append(BenchVariant(
+            name: "returnsObjectsAsFaults false",
+            note: "whole objects in one statement, then read the attribute (first \(limit))",
+            run: { context in
+                for object in try context.fetch(full) { _ = object.value(at: faultIndex) }
+            },
+            raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) LIMIT \(limit)") }))
+        var ids = FetchRequest(entityName: s.entity.name)
+        ids.fetchLimit = limit
+        variants.append(BenchVariant(
+            name: "object IDs only",
+            note: "just the IDs (first \(limit))",
+            run: { context in context.userInfo["results"] = try context.fetchObjectIDs(ids) },
+            raw: { db in _ = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(limit)") }))
+        if let relation = s.relation {
+            let destinationIndex = relation.destination.columnIndex(of: relation.attribute)!
+            for prefetch in [false, true] {
+                var request = FetchRequest(entityName: s.entity.name)
+                request.returnsObjectsAsFaults = false
+                if prefetch { request.relationshipKeyPathsForPrefetching = [relation.relationship] }
+                let relationColumn = s.entity.columnIndex(of: relation.relationship)!
+                variants.append(BenchVariant(
+                    name: "\(s.config.entity.lowercased()).\(relation.relationship).\(relation.attribute) \(prefetch ? "with" : "without") prefetching",
+                    note: prefetch ? "destinations load in one statement" : "each distinct destination fires its own fault",
+                    run: { context in
+                        for object in try context.fetch(request) {
+                            if case .object(let id) = object.value(at: relationColumn) { _ = context.object(with: id).value(at: destinationIndex) }
+                        }
+                    },
+                    raw: { db in
+                        try db.readAll("SELECT \(s.allColumns.split(separator: ",").map { "t0." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")), t1.\(relation.attributeColumn) FROM \(s.table) t0 LEFT JOIN \(relation.destination.tableName) t1 ON t1.Z_PK = t0.\(relation.column)")
+                    }))
+            }
+        }
+        return BenchScenario(name: "faulting", question: "Fault, fetch whole objects, or prefetch?", variants: variants)
+    }
+
+    static func dictionary(_ s: Names) -> BenchScenario {
+        let properties = s.config.mapProperties
+        let indexes = properties.map { s.entity.columnIndex(of: $0)! }
+        var rows = FetchRequest(entityName: s.entity.name)
+        rows.resultType = .dictionary
+        rows.propertiesToFetch = properties.map { .key($0) }
+        var objects = FetchRequest(entityName: s.entity.name)
+        objects.returnsObjectsAsFaults = false
+        var faults = FetchRequest(entityName: s.entity.name)
+        faults.includesPropertyValues = false
+        faults.fetchLimit = s.config.faultLimit
+        let columns = s.mapColumns.joined(separator: ", ")
+        return BenchScenario(name: "dictionary", question: "Fetch \(properties.count) properties as dictionaries or whole objects?", variants: [
+            BenchVariant(name: "\(properties.count) properties as dictionaries", note: properties.joined(separator: ", "),
+                         run: { context in
+                             let fetched = try context.fetchRows(rows)
+                             for row in fetched { _ = row[0] }
+                             // Results live on after the fetch, as in an app: freed with the context, after the clock.
+                             context.userInfo["results"] = fetched
+                         },
+                         raw: { db in try db.readAll("SELECT \(columns) FROM \(s.table)") }),
+            BenchVariant(name: "whole objects", note: "every column of every object, then read the \(properties.count)",
+                         run: { context in
+                             for object in try context.fetch(objects) { for i in indexes { _ = object.value(at: i) } }
+                         },
+                         raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table)") }),
+            BenchVariant(name: "IDs then faults (N+1)", note: "IDs, then each object fires a SELECT (first \(s.config.faultLimit))",
+                         run: { context in
+                             for object in try context.fetch(faults) { for i in indexes { _ = object.value(at: i) } }
+                         },
+                         raw: { db in
+                             let keys = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(s.config.faultLimit)")
+                             let one = try db.cached("SELECT \(columns) FROM \(s.table) WHERE Z_PK = ?")
+                                          for key in keys {
+                                 sqlite3_reset(one)
+                                 sqlite3_bind_int64(one, 1, key)
+                                 try db.readRows(one)
+                             }
+                         }),
+        ])
+    }
+
+    static func decomposition(_ s: Names) throws -> BenchScenario? {
+        guard let summary = s.summary else { return nil }
+        let properties = s.config.mapProperties
+        let monolithic = properties.map { s.entity.columnIndex(of: $0)! }
+        let small = properties.map { summary.entity.columnIndex(of: $0)! }
+        var wells = FetchRequest(entityName: s.entity.name)
+        wells.returnsObjectsAsFaults = false
+        var summaries = FetchRequest(entityName: summary.entity.name)
+        summaries.returnsObjectsAsFaults = false
+        let summaryColumns = (["Z_PK", "Z_OPT"] + summary.entity.columns.map(\.columnName)).joined(separator: ", ")
+        let detailsColumns = (["Z_PK", "Z_OPT"] + summary.detailsEntity.columns.map(\.columnName)).joined(separator: ", ")
+        let detailsIndex = summary.entity.columnIndex(of: summary.details)!
+        var withDetails = summaries
+        withDetails.relationshipKeyPathsForPrefetching = [summary.details]
+        return BenchScenario(name: "decomposition", question: "One monolithic entity, or a summary and its details one-to-one?", variants: [
+            BenchVariant(name: "map query, monolithic \(s.entity.name) objects", note: "\(properties.count) values of every object through the big entity",
+                         run: { context in
+                             for object in try context.fetch(wells) { for i in monolithic { _ = object.value(at: i) } }
+                         },
+                         raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table)") }),
+            BenchVariant(name: "map query, \(summary.entity.name) objects", note: "the same values through the small entity",
+                         run: { context in
+                             for object in try context.fetch(summaries) { for i in small { _ = object.value(at: i) } }
+                         },
+                         raw: { db in try db.readAll("SELECT \(summaryColumns) FROM \(summary.table)") }),
+            BenchVariant(name: "open one object's details", note: "find a \(summary.entity.name) by \(summary.key), fire its \(summary.details) fault",
+                         run: { context in
+                             var find = FetchRequest(entityName: summary.entity.name)
+                             find.fetchLimit = 1
+                             find.fetchOffset = 1000
+                             find.returnsObjectsAsFaults = false
+                             guard let one = try context.fetch(find).first,
+                                   case .object(let id) = one.value(at: detailsIndex) else { return }
+                             _ = context.object(with: id).value(at: 0)
+                         },
+                         raw: { db in
+                             let keys = try db.keys("SELECT \(summary.detailsColumn) FROM \(summary.table) LIMIT 1 OFFSET 1000")
+                             try db.readAll("SELECT \(detailsColumns) FROM \(summary.detailsEntity.tableName) WHERE Z_PK = ?", keys)
+                         }),
+            BenchVariant(name: "list all details with prefetching", note: "every \(summary.entity.name) with its \(summary.details) prefetched",
+                         run: { context in
+                             for object in try context.fetch(withDetails) {
+                                 if case .object(let id) = object.value(at: detailsIndex) { _ = context.object(with: id).value(at: 0) }
+                             }
+                         },
+                         raw: { db in
+                             try db.readAll("SELECT \(summaryColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")), \(detailsColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")) FROM \(summary.table) s LEFT JOIN \(summary.detailsEntity.tableName) d ON d.Z_PK = s.\(summary.detailsColumn)")
+                         }),
+        ])
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The entity and property names the scenarios run on, so they run on a user's own model and store.
+///
+/// The defaults fit the generated wells store. Read one from a JSON scenario file (keys as below)
+/// or set fields from command-line flags.
+///
+/// For example:
+///
+/// ```swift
+/// var config = ScenarioConfig()
+/// config.entity = "Book"; config.sortKey = "title"; config.mapProperties = ["title", "author"]
+/// ```
+public struct ScenarioConfig: Codable, Sendable, Equatable {
+    /// The monolithic entity whose objects the scenarios fetch.
+    public var entity = "Well"
+    /// The attribute every list sorts by.
+    public var sortKey = "well_name"
+    /// The few properties a map or list needs (dictionary results, decomposition).
+    public var mapProperties = ["uwi", "well_name", "surface_latitude", "surface_longitude"]
+    /// The attribute read from each fault.
+    public var faultAttribute = "well_name"
+    /// A to-one relationship of `entity` and an attribute of its destination (`well.operator.name`).
+    public var relationship: String? = "operator"
+    public var relatedAttribute: String? = "name"
+    /// The small entity of a one-to-one decomposition, its to-one to the details entity, and its key.
+    public var summaryEntity: String? = "WellSummary"
+    public var detailsRelationship: String? = "details"
+    /// The key used to open one object's details.
+    public var lookupKey: String? = "uwi"
+    /// Objects one screen shows.
+    public var screen = 20
+    /// Batch sizes to compare (0 means none).
+    public var batchSizes = [0, 20, 100, 1000]
+    /// At most this many objects in the N+1 variants, which cost one statement per object.
+    public var faultLimit = 20_000
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case entity, sortKey = "sort_key", mapProperties = "map_properties", faultAttribute = "fault_attribute",
+             relationship, relatedAttribute = "related_attribute", summaryEntity = "summary_entity",
+             detailsRelationship = "details_relationship", lookupKey = "lookup_key", screen, batchSizes = "batch_sizes",
+             faultLimit = "fault_limit"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = ScenarioConfig()
+        entity = try c.decodeIfPresent(String.self, forKey: .entity) ?? d.entity
+        sortKey = try c.decodeIfPresent(String.self, forKey: .sortKey) ?? d.sortKey
+        mapProperties = try c.decodeIfPresent([String].self, forKey: .mapProperties) ?? d.mapProperties
+        faultAttribute = try c.decodeIfPresent(String.self, forKey: .faultAttribute) ?? d.faultAttribute
+        relationship = try c.decodeIfPresent(String.self, forKey: .relationship) ?? d.relationship
+        relatedAttribute = try c.decodeIfPresent(String.self, forKey: .relatedAttribute) ?? d.relatedAttribute
+        summaryEntity = try c.decodeIfPresent(String.self, forKey: .summaryEntity) ?? d.summaryEntity
+        detailsRelationship = try c.decodeIfPresent(String.self, forKey: .detailsRelationship) ?? d.detailsRelationship
+        lookupKey = try c.decodeIfPresent(String.self, forKey: .lookupKey) ?? d.lookupKey
+        screen = try c.decodeIfPresent(Int.self, forKey: .screen) ?? d.screen
+        batchSizes = try c.decodeIfPresent([Int].self, forKey: .batchSizes) ?? d.batchSizes
+        faultLimit = try c.decodeIfPresent(Int.self, forKey: .faultLimit) ?? d.faultLimit
+    }
+
+    /// Reads a scenario file.
+    public static func load(_ path: String) throws -> ScenarioConfig {
+        try JSONDecoder().decode(ScenarioConfig.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}

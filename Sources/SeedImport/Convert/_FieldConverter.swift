@@ -1,0 +1,159 @@
+import CSVStream
+import Foundation
+import ManagedStore
+
+/// How one column's bytes become a ``Value`` of one attribute type: decided once per file, used per row.
+///
+/// Numbers, booleans and dates are read straight from the bytes; only string, URI, UUID and decimal
+/// attributes create Strings.
+enum _FieldConverter: Sendable {
+    case string(TextEncoding)
+    case integer(min: Int64, max: Int64, type: AttributeType)
+    case double
+    case decimal(TextEncoding)
+    case boolean
+    /// The format is held unretained so the converter copies for free; its plan keeps the box alive.
+    case date(Unmanaged<_DateBox>)
+    case uuid(TextEncoding)
+    case uri(TextEncoding)
+    case binary
+
+    /// The converter for `attribute`, or a reason it cannot be imported from text.
+    static func make(for attribute: Attribute, format: DateFormat?, encoding: TextEncoding,
+                     keepAlive: inout [AnyObject]) -> Result<_FieldConverter, _PlanProblem> {
+        if format != nil && attribute.type != .date {
+            return .failure(.init("a \"format\" applies to Date attributes only; \(attribute.name) is \(attribute.type.rawValue)"))
+        }
+        switch attribute.type {
+        case .string: return .success(.string(encoding))
+        case .integer16, .integer32, .integer64:
+            let range = attribute.type.integerRange!
+            return .success(.integer(min: range.lowerBound, max: range.upperBound, type: attribute.type))
+        case .double, .float: return .success(.double)
+        case .decimal: return .success(.decimal(encoding))
+        case .boolean: return .success(.boolean)
+        case .date:
+            let box = _DateBox(format ?? .iso8601)
+            keepAlive.append(box)
+            return .success(.date(Unmanaged.passUnretained(box)))
+        case .uuid: return .success(.uuid(encoding))
+        case .uri: return .success(.uri(encoding))
+        case .binary: return .success(.binary)
+        case .transformable:
+            return .failure(.init("\(attribute.name) is Transformable, which has no text form to import; leave it out of the mapping (\"\(attribute.name)\": null)"))
+        }
+    }
+
+    /// Converts trimmed, non-null bytes; `nil` when they are not a value of the type (see ``explain(_:)``).
+    @inline(__always)
+    func convert(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        switch self {
+        case .string(let encoding):
+            // Strict: a byte the encoding does not define is a reject, never a replacement character.
+            guard let text = try? encoding.decode(bytes) else { return nil }
+            return .string(text)
+        case .integer(let min, let max, _):
+            guard let value = _NumberParser.integer(bytes), value >= min, value <= max else { return nil }
+            return .integer(value)
+        case .double:
+            guard let value = _NumberParser.double(bytes) else { return nil }
+            return .double(value)
+        case .boolean:
+            guard let value = _BooleanParser.parse(bytes) else { return nil }
+            return .bool(value)
+        case .date(let box):
+            var failure: _DateFailure?
+            guard let seconds = box._withUnsafeGuaranteedRef({ $0.format.parse(bytes, failure: &failure) }) else { return nil }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .decimal(let encoding):
+            guard let text = try? encoding.decode(bytes),
+                  let decimal = Decimal(string: text.replacingOccurrences(of: ",", with: ""), locale: Locale(identifier: "en_US_POSIX")),
+                  _NumberParser.double(bytes) != nil else { return nil }
+            return .decimal(decimal)
+        case .uuid(let encoding):
+            guard let text = try? encoding.decode(bytes), let uuid = UUID(uuidString: text) else { return nil }
+            return .uuid(uuid)
+        case .uri(let encoding):
+            guard let text = try? encoding.decode(bytes), let url = URL(string: text) else { return nil }
+            return .uri(url)
+        case .binary:
+            guard let data = Data(base64Encoded: Data(bytes)) else { return nil }
+            return .data(data)
+        }
+    }
+
+    /// Why `bytes` did not convert: the reason of a reject or an abort.
+    func explain(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        switch self {
+        case .string(let encoding):
+            do { _ = try encoding.decode(bytes) } catch { return "\(error.message) (\(error.hint))" }
+            return "not text"
+        case .integer(let min, let max, let type):
+            if let value = _NumberParser.integer(bytes) {
+                return "\(value) is outside \(type.rawValue)'s range \(min)...\(max)"
+            }
+            return _NumberParser.explain(bytes, integer: true)
+        case .double, .decimal:
+            return _NumberParser.explain(bytes, integer: false)
+        case .boolean:
+            return "not a boolean (true/false, yes/no, y/n, t/f or 1/0, any case)"
+        case .date(let box):
+            return box.takeUnretainedValue().format.explain(bytes) ?? "not a date"
+        case .uuid(let encoding):
+            do { _ = try encoding.decode(bytes) } catch { return error.message }
+            return "not a UUID (8-4-4-4-12 hexadecimal digits)"
+        case .uri(let encoding):
+            do { _ = try encoding.decode(bytes) } catch { return error.message }
+            return "not a URI"
+        case .binary:
+            return "not Base64"
+        }
+    }
+}
+
+/// A date format in a box, so a converter can point at it without retaining it per copy.
+final class _DateBox: Sendable {
+    let format: DateFormat
+    init(_ format: DateFormat) { self.format = format }
+}
+
+/// Booleans as people write them: true/false, yes/no, y/n, t/f, 1/0, in any case.
+enum _BooleanParser {
+    @inline(__always)
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let base = bytes.baseAddress else { return nil }
+        switch bytes.count {
+        case 1:
+            if base[0] == UInt8(ascii: "1") { return true }
+            if base[0] == UInt8(ascii: "0") { return false }
+            switch base[0] | 0x20 {
+            case UInt8(ascii: "y"), UInt8(ascii: "t"): return true
+            case UInt8(ascii: "n"), UInt8(ascii: "f"): return false
+            default: return nil
+            }
+        case 2:
+            return base[0] | 0x20 == UInt8(ascii: "n") && base[1] | 0x20 == UInt8(ascii: "o") ? false : nil
+        case 3:
+            return base[0] | 0x20 == UInt8(ascii: "y") && base[1] | 0x20 == UInt8(ascii: "e") && base[2] | 0x20 == UInt8(ascii: "s") ? true : nil
+        case 4:
+            return matches(base, "true") ? true : nil
+        case 5:
+            return matches(base, "false") ? false : nil
+        default:
+            return nil
+        }
+    }
+
+    @inline(__always)
+    private static func matches(_ base: UnsafePointer<UInt8>, _ word: StaticString) -> Bool {
+        let expected = word.utf8Start
+        for i in 0..<word.utf8CodeUnitCount where base[i] | 0x20 != expected[i] { return false }
+        return true
+    }
+}
+
+/// A problem found while planning an import (before any row is read).
+struct _PlanProblem: Error, Sendable {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,188 @@
+/// Integer and floating-point parsing straight from a field's UTF-8 bytes: no Strings, no locale.
+///
+/// Accepted: an optional sign, digits with optional `,` thousands separators in groups of three
+/// (`2,500`, `1,234,567`), for floating point an optional fraction after `.` and an exponent
+/// (`1.5e-3`). An integer may carry a fraction of zeros only (`133856.0`), as spreadsheets and pandas write
+/// whole numbers. Spaces are not skipped here: the importer trims fields before converting them.
+///
+/// - Complexity: O(n) in the field's length; one pass, no allocation on the fast path.
+enum _NumberParser {
+    /// Powers of ten exactly representable as `Double`.
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// Reads an integer, or `nil` when the bytes are not one or it overflows `Int64`.
+    @inline(__always)
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let count = bytes.count
+        guard count > 0, let base = bytes.baseAddress else { return nil }
+        var i = 0
+        var negative = false
+        if base[0] == UInt8(ascii: "-") || base[0] == UInt8(ascii: "+") {
+            negative = base[0] == UInt8(ascii: "-")
+            i = 1
+        }
+        // Accumulate as a negative number so Int64.min parses.
+        var value: Int64 = 0
+        var digits = 0
+        var groupDigits = 0
+        var grouped = false
+        while i < count {
+            let byte = base[i]
+            let digit = byte &- UInt8(ascii: "0")
+            if digit < 10 {
+                let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+                let (next, o2) = times10.subtractingReportingOverflow(Int64(digit))
+                if o1 || o2 { return nil }
+                value = next
+                digits += 1
+                groupDigits += 1
+            } else if byte == UInt8(ascii: ",") {
+                if grouped ? groupDigits != 3 : (groupDigits == 0 || groupDigits > 3) { return nil }
+                grouped = true
+                groupDigits = 0
+            } else if byte == UInt8(ascii: ".") {
+                // A fraction of zeros only: `133856.0`.
+                var j = i + 1
+                while j < count, base[j] == UInt8(ascii: "0") { j += 1 }
+                guard j == count, digits > 0 else { return nil }
+                break
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard digits > 0, !grouped || groupDigits == 3 else { return nil }
+        if negative { return value }
+        guard value != Int64.min else { return nil }
+        return -value
+    }
+
+    /// Reads a floating-point number, or `nil` when the bytes are not one.
+    ///
+    /// Up to 19 significant digits with a decimal exponent within ±22 convert exactly and correctly
+    /// rounded in one multiplication or division (Clinger's fast path); longer or larger numbers go
+    /// through the standard library's locale-independent parser.
+    @inline(__always)
+    static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        let count = bytes.count
+        guard count > 0, let base = bytes.baseAddress else { return nil }
+        var i = 0
+        var negative = false
+        if base[0] == UInt8(ascii: "-") || base[0] == UInt8(ascii: "+") {
+            negative = base[0] == UInt8(ascii: "-")
+            i = 1
+        }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var exponent = 0
+        var digits = 0
+        var truncated = false
+        var groupDigits = 0
+        var grouped = false
+        // Integer part.
+        while i < count {
+            let byte = base[i]
+            let digit = byte &- UInt8(ascii: "0")
+            if digit < 10 {
+                digits += 1
+                groupDigits += 1
+                if mantissa == 0 && digit == 0 {
+                    // a leading zero: not significant
+                } else if significant < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    significant += 1
+                } else {
+                    exponent += 1
+                    if digit != 0 { truncated = true }
+                }
+            } else if byte == UInt8(ascii: ",") {
+                if grouped ? groupDigits != 3 : (groupDigits == 0 || groupDigits > 3) { return nil }
+                grouped = true
+                groupDigits = 0
+            } else {
+                break
+            }
+            i += 1
+        }
+        if grouped && groupDigits != 3 { return nil }
+        // Fraction.
+        if i < count && base[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < count {
+                let digit = base[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                digits += 1
+                if mantissa == 0 && digit == 0 {
+                    exponent -= 1
+                } else if significant < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    significant += 1
+                    exponent -= 1
+                } else if digit != 0 {
+                    truncated = true
+                }
+                i += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        // Exponent.
+        if i < count && (base[i] == UInt8(ascii: "e") || base[i] == UInt8(ascii: "E")) {
+            i += 1
+            var exponentNegative = false
+            if i < count && (base[i] == UInt8(ascii: "-") || base[i] == UInt8(ascii: "+")) {
+                exponentNegative = base[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var written = 0
+            var exponentDigits = 0
+            while i < count {
+                let digit = base[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                if written < 100_000 { written = written * 10 + Int(digit) }
+                exponentDigits += 1
+                i += 1
+            }
+            guard exponentDigits > 0 else { return nil }
+            exponent += exponentNegative ? -written : written
+        }
+        guard i == count else { return nil }
+        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        if !truncated && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+            var value = Double(mantissa)
+            if exponent < 0 {
+                value /= exactPowersOfTen[-exponent]
+            } else {
+                value *= exactPowersOfTen[exponent]
+            }
+            return negative ? -value : value
+        }
+        return slowDouble(bytes)
+    }
+
+    /// The exact conversion for long or extreme numbers: separators dropped, then the standard library.
+    private static func slowDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var text = ""
+        text.reserveCapacity(bytes.count)
+        for byte in bytes where byte != UInt8(ascii: ",") { text.unicodeScalars.append(Unicode.Scalar(byte)) }
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// Why `bytes` is not a number, for a reject or an error message.
+    static func explain(_ bytes: UnsafeBufferPointer<UInt8>, integer: Bool) -> String {
+        guard !bytes.isEmpty else { return "an empty value is not a number" }
+        if bytes.contains(UInt8(ascii: ",")) {
+            return "not a number (',' is read only as a thousands separator between groups of three digits, as in 2,500)"
+        }
+        if integer, bytes.contains(UInt8(ascii: ".")) || bytes.contains(UInt8(ascii: "e")) {
+            return "not a whole number"
+        }
+        if integer, bytes.allSatisfy({ ($0 &- UInt8(ascii: "0")) < 10 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }) {
+            return "too large for a 64-bit integer"
+        }
+        return integer ? "not a whole number" : "not a number"
+    }
+}

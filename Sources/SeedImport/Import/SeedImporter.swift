@@ -1,0 +1,138 @@
+import CSVStream
+import Foundation
+import ManagedStore
+import Measure
+
+/// Streams CSV files into a new seed store: mapped columns become typed values, key columns become
+/// relationships, objects are saved in batches with the context reset in between, and the finished store
+/// replaces the target file in one rename.
+///
+/// The store is built in a temporary file next to the target (`.<name>.importing-<pid>`) without
+/// indexes and with fast pragmas (no journal, no syncing: safe, as the file is only renamed into place
+/// when complete). Then indexes are built for attributes marked indexed and for foreign keys, `ANALYZE`
+/// runs, optionally `VACUUM`, the journal mode goes back to `DELETE` so the store is one file, the file is
+/// flushed to disk and renamed over the target. Killing the process at any moment leaves the previous
+/// store or none; temporary files of dead importers are removed on the next run.
+///
+/// For example:
+///
+/// ```swift
+/// let mapping = try ImportMapping(contentsOf: "/tmp/wells/wells.mapping.json")
+/// let model = try mapping.loadModel()
+/// var options = ImportOptions()
+/// options.onError = .skip
+/// let summary = try SeedImporter(model: model, mapping: mapping, options: options).run(into: "Wells.sqlite")
+/// print(summary)
+/// ```
+public final class SeedImporter {
+    /// The model the store is created with.
+    public let model: ObjectModel
+    /// What to import.
+    public let mapping: ImportMapping
+    /// How to import it.
+    public var options: ImportOptions
+
+    public init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions = ImportOptions()) {
+        self.model = model
+        self.mapping = mapping
+        self.options = options
+    }
+
+    /// Imports every file of the mapping into a new store at `storePath`, replacing what is there only
+    /// when the import completes.
+    ///
+    /// - Returns: what was imported, rejected and repeated, with timing and peak memory.
+    /// - Throws: ``ImportError``: a mapping that does not fit (nothing written), a bad row in abort
+    ///   mode, unreadable input, or a store that cannot be written. The target is untouched in every case.
+    public func run(into storePath: String) throws(ImportError) -> ImportSummary {
+        let start = Clock.now()
+        guard options.batchSize >= 1 else {
+            throw ImportError(.mapping, reason: "the batch size must be at least 1 (got \(options.batchSize))")
+        }
+        let plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
+        let storeFile = _StoreFile(target: storePath)
+        var warnings: [String] = []
+        for name in _StoreFile.removeStale(for: storeFile.target) {
+            warnings.append("removed \(name), left by an import that did not finish")
+        }
+        try storeFile.prepare()
+        let progress = _ProgressReporter(mode: options.progress, totalBytes: plan.totalBytes, output: options.progressOutput)
+        let rejectsPath = options.rejectsPath ?? storeFile.target.deletingPathExtension().path + ".rejects.csv"
+        let rejects = options.onError == .skip ? _RejectsWriter(path: rejectsPath) : nil
+        if options.onError == .skip, options.rejectsPath == nil {
+            // A rejects file of an earlier run must not pass for this run's.
+            try? FileManager.default.removeItem(atPath: rejectsPath)
+        }
+        var counts: [String: ImportSummary.EntityReport] = [:]
+        var saveSeconds = 0.0, finishSeconds = 0.0
+        do {
+            // The session (context, store, connection) goes away before the file is flushed and renamed.
+            func load() throws(ImportError) {
+                let session = try _ImportSession(path: storeFile.temporary.path, model: model, options: options, plan: plan,
+                                                  rejects: rejects, progress: progress, storeDisplayPath: storePath)
+                try session.run()
+                counts = try session.finish()
+                warnings += session.warnings
+                saveSeconds = session.saveSeconds
+                finishSeconds = session.finishSeconds
+            }
+            try load()
+            let commitStart = Clock.now()
+            try storeFile.commit()
+            finishSeconds += Clock.now() - commitStart
+        } catch {
+            progress.finish()
+            storeFile.discard()
+            rejects?.close()
+            throw error
+        }
+        progress.finish()
+        rejects?.close()
+        if let failure = rejects?.failure { warnings.append(failure) }
+
+        var duplicates: [ImportSummary.DuplicateReport] = []
+        for file in plan.files {
+            for target in file.targets where target.duplicateCount > 0 {
+                duplicates.append(.init(file: file.displayPath, entity: target.entity.name, key: target.key?.attribute ?? "?",
+                                        count: target.duplicateCount, lines: target.duplicateLines))
+            }
+            for target in file.targets {
+                counts[target.entity.name, default: .init(inserted: 0, updated: 0, stored: 0)].inserted += target.inserted
+                counts[target.entity.name, default: .init(inserted: 0, updated: 0, stored: 0)].updated += target.updated
+            }
+        }
+        for index in plan.indexes.values where index.collisions > 0 {
+            warnings.append("\(index.entity.name).\(index.attribute) is not unique (\(index.collisions) repeated values): relationship columns find the first object with each value")
+        }
+        let rejectCount = plan.files.reduce(0) { $0 + $1.rejects }
+        let size = (try? FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0
+        return ImportSummary(
+            store: storePath,
+            files: plan.files.map {
+                .init(path: $0.displayPath, rowsRead: $0.rowsRead, rowsImported: $0.rowsImported, blankRows: $0.blankRows,
+                      rejects: $0.rejects, joins: $0.joinsAdded)
+            },
+            objects: counts, duplicates: duplicates, rejects: rejectCount,
+            rejectsFile: rejectCount > 0 ? rejects?.path : nil, warnings: warnings,
+            elapsedSeconds: Clock.now() - start, saveSeconds: saveSeconds, finishSeconds: finishSeconds, peakMemoryBytes: ProcessMemory.peakResidentBytes, storeBytes: size)
+    }
+}
+
+extension ImportMapping {
+    /// Loads the model: `path` when given, else the one the mapping names (relative to the mapping).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let model = try mapping.loadModel()   // wells.model.json next to wells.mapping.json
+    /// ```
+    public func loadModel(_ path: String? = nil) throws(ImportError) -> ObjectModel {
+        guard let path = path ?? modelPath else {
+            throw ImportError(.mapping, reason: "no model: the mapping names none", file: source,
+                              hint: "Pass --model MODEL (a .json model, .xcdatamodeld or .xcdatamodel).")
+        }
+        do { return try ObjectModel(contentsOf: path) } catch {
+            throw ImportError(.mapping, reason: "the model cannot be used: \(error)", file: path)
+        }
+    }
+}

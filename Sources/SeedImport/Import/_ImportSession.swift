@@ -1,0 +1,454 @@
+import CSVStream
+import Foundation
+import ManagedStore
+import Measure
+
+/// One run of an import over a temporary store: opens it for a bulk load, streams every file through
+/// its plan, saves in batches, and finishes the store (indexes, ANALYZE, journal mode).
+final class _ImportSession {
+    let store: PersistentStore
+    let context: ManagedObjectContext
+    let options: ImportOptions
+    let plan: _ImportPlan
+    let rejects: _RejectsWriter?
+    let progress: _ProgressReporter
+    /// The target path, for messages ("the store … is unchanged").
+    let storeDisplayPath: String
+    var warnings: [String] = []
+    /// Seconds spent saving batches (context save and reset).
+    private(set) var saveSeconds = 0.0
+    /// Seconds spent building indexes, analysing and finishing the store.
+    private(set) var finishSeconds = 0.0
+
+    /// Objects inserted since the last save whose index entries still hold temporary keys.
+    @exclusivity(unchecked) private var pending: [(index: _KeyIndex, entry: Int, object: ManagedObject)] = []
+    /// Objects inserted or changed since the last save.
+    private var changes = 0
+    /// The reader of the file being imported (for the raw text of rejected records).
+    private var reader: CSVReader?
+    /// Bytes and rows of the files already done, for progress.
+    private var bytesDone: Int64 = 0
+    private var rowsDone = 0
+
+    init(path: String, model: ObjectModel, options: ImportOptions, plan: _ImportPlan, rejects: _RejectsWriter?,
+         progress: _ProgressReporter, storeDisplayPath: String) throws(ImportError) {
+        self.options = options
+        self.plan = plan
+        self.rejects = rejects
+        self.progress = progress
+        self.storeDisplayPath = storeDisplayPath
+        do {
+            store = try PersistentStore(path: path, model: model)
+            // A bulk load: no index upkeep per row, no journal, no syncing. Safe because the file is
+            // renamed into place only when complete; a crash leaves a temporary file, never the target.
+            try store.dropIndexes()
+            try store.connection.execute("PRAGMA journal_mode = OFF")
+            try store.connection.execute("PRAGMA synchronous = OFF")
+            try store.connection.execute("PRAGMA cache_size = -\(max(256, options.cacheSizeKiB))")
+            try store.connection.execute("PRAGMA temp_store = FILE")
+        } catch let error as StoreError {
+            throw ImportError(.store, reason: "cannot create the store: \(error)", file: path)
+        } catch {
+            throw ImportError(.store, reason: "cannot prepare the store for loading: \(error)", file: path)
+        }
+        context = ManagedObjectContext(store: store)
+    }
+
+    // MARK: Running
+
+    func run() throws(ImportError) {
+        for file in plan.files {
+            progress.begin(file: file.displayPath, bytesBefore: bytesDone, rowsBefore: rowsDone)
+            let reader: CSVReader
+            do {
+                reader = try CSVReader(path: file.path, dialect: file.options.dialect)
+            } catch {
+                throw ImportError(.input, reason: "cannot read the file: \(error)", file: file.displayPath)
+            }
+            self.reader = reader
+            defer { self.reader = nil }
+            do {
+                if let join = file.join {
+                    try runJoin(file, join, reader: reader)
+                } else {
+                    try runTargets(file, reader: reader)
+                }
+            } catch let error as ImportError {
+                throw error
+            } catch let error as CSVError {
+                var hint = error.hint + " Nothing was written: \(storeDisplayPath) is unchanged."
+                if error.isRecoverable { hint = error.hint }
+                throw ImportError(.input, reason: error.message, file: file.displayPath, line: error.line,
+                                  column: error.column, hint: hint)
+            } catch {
+                throw ImportError(.input, reason: "\(error)", file: file.displayPath)
+            }
+            try flush()
+            for key in file.releases { plan.indexes[key]?.release() }
+            bytesDone += file.size
+            rowsDone += file.rowsRead
+        }
+    }
+
+    /// Saves the batch, records the permanent keys of the objects it inserted, and empties the context.
+    func flush() throws(ImportError) {
+        try flush(&pending)
+        changes = 0
+    }
+
+    private func flush(_ pending: inout [(index: _KeyIndex, entry: Int, object: ManagedObject)]) throws(ImportError) {
+        guard !pending.isEmpty || context.hasChanges else { return }
+        let start = Clock.now()
+        defer { saveSeconds += Clock.now() - start }
+        // Objects keep their permanent IDs through the reset: record them for later rows' lookups.
+        do { try context.saveAndReset() } catch {
+            throw ImportError(.store, reason: "saving a batch failed: \(error)",
+                              hint: "Nothing was written: \(storeDisplayPath) is unchanged.")
+        }
+        for item in pending { item.index.setPrimaryKey(item.object.objectID.primaryKey, of: item.entry) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Indexes, statistics, optional vacuum, and a one-file journal mode; returns the objects per entity.
+    func finish() throws(ImportError) -> [String: ImportSummary.EntityReport] {
+        progress.note("building indexes…")
+        let start = Clock.now()
+        defer { finishSeconds = Clock.now() - start }
+        var counts: [String: ImportSummary.EntityReport] = [:]
+        do {
+            // Sorting for the indexes gets a larger cache than loading needed.
+            try store.connection.execute("PRAGMA cache_size = -\(max(256, options.indexCacheSizeKiB))")
+            try store.createIndexes()
+            try store.connection.execute("ANALYZE")
+            if options.vacuum {
+                progress.note("vacuuming…")
+                try store.connection.execute("VACUUM")
+            }
+            try store.connection.execute("PRAGMA journal_mode = DELETE")
+            for entity in store.model.entities {
+                counts[entity.name] = .init(inserted: 0, updated: 0, stored: try store.count(of: entity))
+            }
+        } catch let error as StoreError {
+            throw ImportError(.store, reason: "finishing the store failed: \(error)")
+        } catch {
+            throw ImportError(.store, reason: "finishing the store failed: \(error)")
+        }
+        return counts
+    }
+
+    // MARK: Rows that fill targets
+
+    /// Reads and converts rows on a thread of its own (``_RowReader``) and, here, finds relationships,
+    /// inserts or updates objects, links them and saves in batches.
+    private func runTargets(_ file: _FilePlan, reader: CSVReader) throws {
+        let targets = file.targets
+        let targetCount = targets.count
+        let batchSize = options.batchSize
+        let reportedLines = options.reportedLines
+        let position = Int32(file.position)
+        let context = self.context
+        let relationshipPlans = targets.map(\.relationships)
+        let relationshipNames = targets.map(\.relationshipNames)
+        let entities = targets.map(\.entity)
+        let keys = targets.map(\.key)
+        let populates = targets.map(\.populates)
+        let mappedOrdinals = targets.map(\.mappedOrdinals)
+        let links = targets.map(\.link)
+        let hasLinks = links.contains { $0 != nil }
+        let hasRelationships = relationshipPlans.contains { !$0.isEmpty }
+
+        // Counters live here, not in the plans' objects, and are written back at the end.
+        var rowsRead = 0, blankRows = 0, rowsImported = 0
+        var inserted = [Int](repeating: 0, count: targetCount)
+        var updated = [Int](repeating: 0, count: targetCount)
+        var duplicates = [Int](repeating: 0, count: targetCount)
+        var duplicateLines = [[Int]](repeating: [], count: targetCount)
+        var pending = self.pending
+        self.pending = []
+        var changes = self.changes
+        defer {
+            file.rowsRead += rowsRead
+            file.blankRows += blankRows
+            file.rowsImported += rowsImported
+            for t in 0..<targetCount {
+                targets[t].inserted += inserted[t]
+                targets[t].updated += updated[t]
+                targets[t].duplicateCount += duplicates[t]
+                targets[t].duplicateLines += duplicateLines[t].prefix(max(0, reportedLines - targets[t].duplicateLines.count))
+            }
+            self.pending = pending
+            self.changes = changes
+        }
+
+        // Re-reads a record's original text for a reject found here (the reader has moved on).
+        var rawReader: CSVReader?
+        func rawText(_ row: _RowChunk.Row) -> String {
+            if rawReader == nil { rawReader = try? CSVReader(path: file.path, dialect: file.options.dialect) }
+            let record = CSVRecord(fields: [], lineNumber: row.line, byteOffset: row.byteOffset, byteCount: row.byteCount)
+            return (try? rawReader?.rawText(of: record)) ?? ""
+        }
+
+        var rowValues = [ContiguousArray<Value>](repeating: [], count: targetCount)
+        var objects = [ManagedObject?](repeating: nil, count: targetCount)
+        // Per target, the relationships that point at an object this row makes.
+        var sameRow = [[Int]](repeating: [], count: targetCount)
+
+        func process(_ chunk: _RowChunk) throws {
+            var chunk = chunk
+            for row in chunk.rows {
+                rowsRead += 1
+                let first: Int
+                switch row.status {
+                case .blank:
+                    blankRows += 1
+                    continue
+                case .failed(let failure, let raw):
+                    try reject(file, line: row.line, failure, raw: { raw })
+                    continue
+                case .converted(let index):
+                    first = index
+                }
+                for t in 0..<targetCount { swap(&rowValues[t], &chunk.values[first + t]) }
+
+                // 1. Relationships: the key values the reader left in the foreign-key slots become objects.
+                if hasRelationships {
+                    var failure: _RowFailure?
+                    for t in 0..<targetCount where !relationshipPlans[t].isEmpty {
+                        sameRow[t].removeAll(keepingCapacity: true)
+                        let relationships = relationshipPlans[t]
+                        for r in relationships.indices {
+                            let relationship = relationships[r]
+                            let key = rowValues[t][relationship.ordinal]
+                            if key.isNull { continue }
+                            if relationship.sameRowTarget >= 0, let otherKey = keys[relationship.sameRowTarget],
+                               rowValues[relationship.sameRowTarget][otherKey.ordinal] == key {
+                                sameRow[t].append(r)
+                                continue
+                            }
+                            let index = relationship.index
+                            guard let entry = index.find(key) else {
+                                failure = _RowFailure(
+                                    field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
+                                    reason: "no \(index.entity.name) has \(index.attribute) \(Self.describe(key)) (the key must name an object of a file imported before this one)",
+                                    value: key.description)
+                                break
+                            }
+                            rowValues[t][relationship.ordinal] = .object(index.objectID(entry))
+                        }
+                        if failure != nil { break }
+                    }
+                    if let failure {
+                        try reject(file, line: row.line, failure, raw: { rawText(row) })
+                        continue
+                    }
+                }
+
+                // 2. Insert, or update the object a key names.
+                for t in 0..<targetCount {
+                    var values = ContiguousArray<Value>()
+                    swap(&values, &rowValues[t])
+                    if hasRelationships {
+                        for r in sameRow[t] {
+                            let relationship = relationshipPlans[t][r]
+                            values[relationship.ordinal] = .object(objects[relationship.sameRowTarget]!.objectID)
+                        }
+                        sameRow[t].removeAll(keepingCapacity: true)
+                    }
+                    let object: ManagedObject
+                    if let key = keys[t] {
+                        let (entry, isNew) = key.findOrInsert(values[key.ordinal], primaryKey: 0, file: position)
+                        if isNew {
+                            object = context.insert(entities[t], values: values)
+                            key.setPrimaryKey(object.objectID.primaryKey, of: entry)
+                            pending.append((key, entry, object))
+                            inserted[t] += 1
+                        } else {
+                            if key.touch(entry, file: position) == position {
+                                duplicates[t] += 1
+                                if duplicateLines[t].count < reportedLines { duplicateLines[t].append(row.line) }
+                            }
+                            object = try existing(key.objectID(entry))
+                            for ordinal in mappedOrdinals[t] { object.setValue(values[ordinal], at: ordinal) }
+                            updated[t] += 1
+                        }
+                    } else {
+                        object = context.insert(entities[t], values: values)
+                        inserted[t] += 1
+                    }
+                    for index in populates[t] {
+                        let value = object.value(at: index.ordinal)
+                        if value.isNull { continue }
+                        let (entry, isNew) = index.findOrInsert(value, primaryKey: object.objectID.primaryKey, file: position)
+                        if !isNew {
+                            index.collisions += 1
+                        } else if object.objectID.isTemporary {
+                            pending.append((index, entry, object))
+                        }
+                    }
+                    objects[t] = object
+                }
+
+                // 3. Links between this row's objects, both sides.
+                if hasLinks {
+                    for t in 0..<targetCount {
+                        guard let link = links[t], let mine = objects[t], let other = objects[link.other] else { continue }
+                        if let ordinal = link.ordinal { mine.setValue(.object(other.objectID), at: ordinal) }
+                        if let inverse = link.inverseOrdinal { other.setValue(.object(mine.objectID), at: inverse) }
+                        if let name = link.toManyName { try mine.add(other, toKey: name) }
+                    }
+                }
+                for t in 0..<targetCount { objects[t] = nil }
+                rowsImported += 1
+                changes += targetCount
+                if changes >= batchSize {
+                    try flush(&pending)
+                    changes = 0
+                }
+            }
+            progress.update(bytes: chunk.bytesRead, rows: file.rowsRead + rowsRead)
+            if let error = chunk.error { throw error }
+        }
+
+        // The reader may run a whole batch ahead, so it keeps converting while a batch is saved.
+        let capacity = max(4, batchSize / max(1, targetCount) / _RowReader.chunkRows + 2)
+        let rowReader = _RowReader(reader: reader, file: file, queue: _ChunkQueue(capacity: capacity))
+        guard options.readsAhead else {
+            try rowReader.read { chunk in
+                try process(chunk)
+                return true
+            }
+            return
+        }
+        // The reading thread runs ahead by a few chunks; it is always stopped and waited for before this returns.
+        rowReader.start()
+        defer {
+            rowReader.queue.cancel()
+            rowReader.waitUntilDone()
+        }
+        while let chunk = rowReader.queue.take() { try process(chunk) }
+    }
+
+    /// The object a key index names: the one inserted in this batch, or the saved one read back.
+    @inline(__always)
+    private func existing(_ id: ObjectID) throws(ImportError) -> ManagedObject {
+        if id.isTemporary, let object = context.registeredObject(for: id) { return object }
+        do { return try context.existingObject(with: id) } catch {
+            throw ImportError(.store, reason: "cannot read back \(id): \(error)")
+        }
+    }
+
+    // MARK: Join files
+
+    private func runJoin(_ file: _FilePlan, _ join: _JoinPlan, reader: CSVReader) throws {
+        let trim = file.options.trim
+        let columnCount = file.columnCount
+        var tick = 0
+        try reader.forEachRawRecord { record in
+            file.rowsRead += 1
+            tick &+= 1
+            if tick & 511 == 0 { progress.update(bytes: reader.bytesRead, rows: file.rowsRead) }
+            if record.isBlank || record.byteCount < record.count {
+                file.blankRows += 1
+                return
+            }
+            guard record.count == columnCount else {
+                try reject(file, record, _RowFailure(
+                    reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"))
+                return
+            }
+            var ids: [ObjectID] = []
+            for (field, converter, index) in [(join.sourceField, join.sourceConverter, join.sourceIndex),
+                                              (join.destinationField, join.destinationConverter, join.destinationIndex)] {
+                var failure: _RowFailure?
+                let key: Value? = record.withBytes(at: field) { raw in
+                    let bytes = trim ? _trimmed(raw) : raw
+                    if join.nulls.matches(bytes) {
+                        failure = _RowFailure(field: field, entity: index.entity.name, attribute: index.attribute,
+                                              reason: "a join row needs both keys; this one is empty", value: Self.display(bytes, file))
+                        return nil
+                    }
+                    guard let value = converter.convert(bytes) else {
+                        failure = _RowFailure(field: field, entity: index.entity.name, attribute: index.attribute,
+                                              reason: "the key is " + converter.explain(bytes), value: Self.display(bytes, file))
+                        return nil
+                    }
+                    return value
+                }
+                if let failure {
+                    try reject(file, record, failure)
+                    return
+                }
+                guard let key, let entry = index.find(key) else {
+                    try reject(file, record, _RowFailure(
+                        field: field, entity: index.entity.name, attribute: index.attribute,
+                        reason: "no \(index.entity.name) has \(index.attribute) \(Self.describe(key ?? .null))", value: key?.description))
+                    return
+                }
+                ids.append(index.objectID(entry))
+            }
+            let owner = context.object(with: ids[0])
+            let member = context.object(with: ids[1])
+            do { try owner.add(member, toKey: join.relationship) } catch {
+                throw ImportError(.store, reason: "cannot join \(ids[0]) and \(ids[1]): \(error)", file: file.displayPath,
+                                  line: record.lineNumber)
+            }
+            file.rowsImported += 1
+            file.joinsAdded += 1
+            changes += 1
+            if changes >= options.batchSize { try flush() }
+        }
+        progress.update(bytes: reader.bytesRead, rows: file.rowsRead)
+    }
+
+    // MARK: Bad rows
+
+    /// A bad row: abort with an ``ImportError``, or write it to the rejects file with its original text.
+    private func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, raw: () -> String) throws(ImportError) {
+        let columnName = failure.field.map { file.columnName($0) }
+        guard options.onError == .skip, let rejects else {
+            throw ImportError(
+                .badRow, reason: failure.reason, file: file.displayPath, line: line,
+                column: failure.field.map { $0 + 1 }, columnName: columnName, entity: failure.entity,
+                attribute: failure.attribute, value: failure.value,
+                hint: "The import stopped; \(storeDisplayPath) is unchanged. Fix the row, or re-run with --on-error skip --rejects FILE to set bad rows aside.")
+        }
+        file.rejects += 1
+        var reason = failure.reason
+        if let columnName { reason = "\(columnName): " + reason }
+        rejects.write(file: file.displayPath, line: line, column: failure.field.map { $0 + 1 },
+                      entity: failure.entity, attribute: failure.attribute, value: failure.value, reason: reason,
+                      raw: raw())
+    }
+
+    private func reject(_ file: _FilePlan, _ record: CSVRawRecord, _ failure: _RowFailure) throws(ImportError) {
+        try reject(file, line: record.lineNumber, failure, raw: { reader?.lastRecordRawText ?? "" })
+    }
+
+    /// A field's bytes as text for messages: decoded when valid, with U+FFFD for bytes that are not.
+    static func display(_ bytes: UnsafeBufferPointer<UInt8>, _ file: _FilePlan?) -> String {
+        if let file, let text = try? file.options.encoding.decode(bytes) { return text }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func describe(_ value: Value) -> String {
+        if case .string(let text) = value { return "\"\(text)\"" }
+        return value.description
+    }
+}
+
+/// Why a row cannot be imported.
+struct _RowFailure: Sendable {
+    var field: Int?
+    var entity: String?
+    var attribute: String?
+    var reason: String
+    var value: String?
+
+    init(field: Int? = nil, entity: String? = nil, attribute: String? = nil, reason: String, value: String? = nil) {
+        self.field = field
+        self.entity = entity
+        self.attribute = attribute
+        self.reason = reason
+        self.value = value
+    }
+}

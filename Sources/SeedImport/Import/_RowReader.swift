@@ -1,0 +1,244 @@
+import CSVStream
+import Foundation
+import ManagedStore
+
+/// Rows read and converted ahead, handed over in chunks.
+///
+/// Values are `Sendable`; a chunk carries, per row, its place in the file and either the converted values
+/// (one array per target, relationship key columns holding the key's value until the writer looks it up),
+/// a reason it cannot be imported, or the note that it is blank.
+struct _RowChunk: Sendable {
+    /// One row's place and outcome.
+    struct Row: Sendable {
+        enum Status: Sendable {
+            /// Converted: the values start at this index of ``_RowChunk/values`` (one array per target).
+            case converted(Int)
+            /// A blank line, or a record whose fields are all empty.
+            case blank
+            /// Cannot be imported; `raw` is the record's original text.
+            case failed(_RowFailure, raw: String)
+        }
+
+        var line: Int
+        var byteOffset: Int64
+        var byteCount: Int
+        var status: Status
+    }
+
+    var rows: [Row] = []
+    var values: [ContiguousArray<Value>] = []
+    /// Input bytes parsed when the chunk was handed over, for progress.
+    var bytesRead: Int64 = 0
+    /// A failure that ends the file after these rows (a strict-mode quote error, an I/O error).
+    var error: CSVError?
+}
+
+/// A bounded hand-over between the reading thread and the writing one.
+final class _ChunkQueue: @unchecked Sendable {
+    // Every stored property is guarded by `condition`.
+    private let condition = NSCondition()
+    private var chunks: [_RowChunk] = []
+    private var finished = false
+    private var cancelled = false
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// Waits for room, then adds `chunk`; `false` when the writer has given up.
+    func put(_ chunk: _RowChunk) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while chunks.count >= capacity && !cancelled { condition.wait() }
+        guard !cancelled else { return false }
+        chunks.append(chunk)
+        condition.broadcast()
+        return true
+    }
+
+    /// The reader is done: no more chunks.
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The writer stops: a waiting reader wakes up and gives up.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        chunks.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next chunk, waiting for one; `nil` once the reader is done and every chunk was taken.
+    func take() -> _RowChunk? {
+        condition.lock()
+        defer { condition.unlock() }
+        while chunks.isEmpty && !finished && !cancelled { condition.wait() }
+        guard !chunks.isEmpty else { return nil }
+        let chunk = chunks.removeFirst()
+        condition.broadcast()
+        return chunk
+    }
+}
+
+/// Reads a file's records and converts their fields on a thread of its own, so that parsing and
+/// converting (about half the work) overlap with inserting and saving on the writer's thread.
+///
+/// It touches only its reader and the plans, which are read-only while it runs; the writer keeps the
+/// context, the store and the key indexes. Everything it hands over is a ``_RowChunk`` of Sendable values.
+final class _RowReader: @unchecked Sendable {
+    // Confined to the reading thread between `start()` and the end of `run()`; the writer waits for that
+    // end (``waitUntilDone()``) before it touches the reader or the plans again.
+    private let reader: CSVReader
+    private let file: _FilePlan
+    let queue: _ChunkQueue
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Rows per chunk: large enough to make the hand-over cheap, small enough to keep memory flat.
+    static let chunkRows = 512
+
+    init(reader: CSVReader, file: _FilePlan, queue: _ChunkQueue) {
+        self.reader = reader
+        self.file = file
+        self.queue = queue
+    }
+
+    /// Reads on a thread of its own, handing chunks to the queue; ``waitUntilDone()`` waits for its end.
+    func start() {
+        let thread = Thread { [self] in
+            defer { done.signal() }
+            defer { queue.finish() }
+            try? read { queue.put($0) }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    func waitUntilDone() { done.wait() }
+
+    private struct Stop: Error {}
+
+    /// Reads every record, handing each full chunk (and the last one) to `deliver`, which returns `false`
+    /// to stop. Used on the reading thread, or on the caller's for ``ImportOptions/readsAhead`` `false`.
+    func read(deliver: (_RowChunk) throws -> Bool) throws {
+        let targets = file.targets
+        let trim = file.options.trim
+        let columnCount = file.columnCount
+        let fieldPlans = targets.map(\.fields)
+        let relationshipPlans = targets.map(\.relationships)
+        let nullValues = targets.map(\.nullValues)
+        let attributeNames = targets.map(\.attributeNames)
+        let relationshipNames = targets.map(\.relationshipNames)
+        let entityNames = targets.map(\.entity.name)
+        // A row's values start as nulls plus the model's non-null defaults (cheaper than copying an array of Values).
+        let columnCounts = targets.map(\.defaults.count)
+        let presets: [[(Int, Value)]] = targets.map { target in
+            target.defaults.indices.compactMap { target.defaults[$0].isNull ? nil : ($0, target.defaults[$0]) }
+        }
+        let encoding = file.options.encoding
+        let reader = self.reader
+        var chunk = _RowChunk()
+        chunk.rows.reserveCapacity(Self.chunkRows)
+        chunk.values.reserveCapacity(Self.chunkRows * targets.count)
+
+        func display(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            (try? encoding.decode(bytes)) ?? String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Converts one record: its values go into the chunk; returns what became of it.
+        func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
+            if record.isBlank || record.byteCount < record.count { return .blank }   // only delimiters: all empty
+            guard record.count == columnCount else {
+                return .failed(_RowFailure(
+                    reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"),
+                    raw: reader.lastRecordRawText)
+            }
+            let first = chunk.values.count
+            for t in 0..<targets.count {
+                var values = ContiguousArray<Value>(repeating: .null, count: columnCounts[t])
+                for (ordinal, value) in presets[t] { values[ordinal] = value }
+                let fields = fieldPlans[t]
+                for f in fields.indices {
+                    let field = fields[f]
+                    let ok = record.withBytes(at: field.field) { raw -> Bool in
+                        let bytes = trim ? _trimmed(raw) : raw
+                        if field.nulls.matches(bytes) {
+                            guard field.nullValue >= 0 else { return false }
+                            values[field.ordinal] = nullValues[t][field.nullValue]
+                            return true
+                        }
+                        guard let value = field.converter.convert(bytes) else { return false }
+                        values[field.ordinal] = value
+                        return true
+                    }
+                    if !ok {
+                        let failure = record.withBytes(at: field.field) { raw in
+                            let bytes = trim ? _trimmed(raw) : raw
+                            return _RowFailure(
+                                field: field.field, entity: entityNames[t], attribute: attributeNames[t][f],
+                                reason: field.nulls.matches(bytes)
+                                    ? "a value is required (the attribute is not optional and has no default)"
+                                    : field.converter.explain(bytes),
+                                value: display(bytes))
+                        }
+                        chunk.values.removeSubrange(first...)
+                        return .failed(failure, raw: reader.lastRecordRawText)
+                    }
+                }
+                // Relationship columns: the key's value goes in the foreign-key slot; the writer looks it up.
+                let relationships = relationshipPlans[t]
+                for r in relationships.indices {
+                    let relationship = relationships[r]
+                    let failure: _RowFailure? = record.withBytes(at: relationship.field) { raw in
+                        let bytes = trim ? _trimmed(raw) : raw
+                        if relationship.nulls.matches(bytes) {
+                            guard !relationship.isOptional else { return nil }
+                            return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],
+                                               reason: "the relationship is required and the key is empty", value: display(bytes))
+                        }
+                        guard let key = relationship.converter.convert(bytes) else {
+                            return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],
+                                               reason: "the key is " + relationship.converter.explain(bytes), value: display(bytes))
+                        }
+                        values[relationship.ordinal] = key
+                        return nil
+                    }
+                    if let failure {
+                        chunk.values.removeSubrange(first...)
+                        return .failed(failure, raw: reader.lastRecordRawText)
+                    }
+                }
+                chunk.values.append(values)
+            }
+            return .converted(first)
+        }
+
+        do {
+            try reader.forEachRawRecord { record in
+                let status = convert(record)
+                chunk.rows.append(_RowChunk.Row(line: record.lineNumber, byteOffset: record.byteOffset,
+                                                byteCount: record.byteCount, status: status))
+                if chunk.rows.count >= Self.chunkRows {
+                    chunk.bytesRead = reader.bytesRead
+                    let full = chunk
+                    chunk = _RowChunk()
+                    chunk.rows.reserveCapacity(Self.chunkRows)
+                    chunk.values.reserveCapacity(Self.chunkRows * targets.count)
+                    guard try deliver(full) else { throw Stop() }
+                }
+            }
+        } catch is Stop {
+            return
+        } catch let error as CSVError {
+            chunk.error = error
+        }
+        // Any other error is the writer's, thrown by `deliver`: it goes on up as it is.
+        chunk.bytesRead = reader.bytesRead
+        _ = try deliver(chunk)
+    }
+}

@@ -1,0 +1,97 @@
+import CSVStream
+import Foundation
+import ManagedStore
+
+extension ImportMapping {
+    /// A mapping made from the files' headers alone, for `seedstore import Entity=file.csv …`.
+    ///
+    /// Each file fills its entity; attributes take the column whose folded name matches theirs
+    /// (``HeaderName/fold(_:)``). A to-one relationship is filled when a column names the destination's
+    /// attribute — `operator_id` for `operator` → `Operator.operator_id`, or the relationship's name followed
+    /// by an attribute of the destination (`operator_name` → `Operator.name`) — and the destination is one of
+    /// the files. The attribute relationships look a destination up by becomes its key, so repeated keys
+    /// update rather than duplicate.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let mapping = try ImportMapping.inferred(
+    ///     sources: [("Operator", "operators.csv"), ("Well", "wells.csv")], model: model)
+    /// ```
+    ///
+    /// - Throws: ``ImportError`` of kind ``ImportError/Kind/mapping`` for unknown entities and unreadable files.
+    public static func inferred(
+        sources: [(entity: String, path: String)], model: ObjectModel, defaults: CSVOptions = CSVOptions(),
+        baseDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws(ImportError) -> ImportMapping {
+        var problems: [String] = []
+        var headers: [[String]] = []
+        let entityNames = Set(sources.map(\.entity))
+        for source in sources {
+            if model.entity(named: source.entity) == nil {
+                problems.append("\(source.entity)=\(source.path): the model has no entity '\(source.entity)' (it has: \(model.entities.map(\.name).joined(separator: ", ")))")
+            }
+            let path = source.path.hasPrefix("/") ? source.path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(source.path).path
+            do {
+                let reader = try CSVReader(path: path, dialect: defaults.dialect)
+                headers.append(reader.header ?? [])
+            } catch {
+                problems.append("\(source.path): cannot read the header: \(error.message)")
+                headers.append([])
+            }
+        }
+        guard problems.isEmpty else {
+            throw ImportError(.mapping, reason: "the files cannot be imported as given", hint: "Name each file as Entity=path.csv.",
+                              problems: problems)
+        }
+        var targets: [TargetMapping] = []
+        var referencedKeys: [String: Set<String>] = [:]
+        for (source, header) in zip(sources, headers) {
+            let entity = model.entity(named: source.entity)!
+            var target = TargetMapping(entity: entity.name)
+            let folded = header.map(HeaderName.fold)
+            for relationship in entity.relationships where !relationship.isToMany && entityNames.contains(relationship.destination) {
+                guard let destination = model.entity(named: relationship.destination) else { continue }
+                let name = HeaderName.fold(relationship.name)
+                var found: (column: String, key: String)?
+                for (column, fold) in zip(header, folded) where found == nil {
+                    for attribute in destination.attributes {
+                        let key = HeaderName.fold(attribute.name)
+                        if fold == name + key
+                            || (fold == key && (key.hasPrefix(name) || key.hasPrefix(HeaderName.fold(destination.name))) && key != name) {
+                            found = (column, attribute.name)
+                            break
+                        }
+                    }
+                }
+                if found == nil, let column = zip(header, folded).first(where: { $0.1 == name })?.0,
+                   let key = Self.likelyKey(of: destination) {
+                    // A column named like the relationship holds the destination's key attribute.
+                    found = (column, key)
+                }
+                if let found {
+                    target.relationships[relationship.name] = RelationshipMapping(column: found.column, destinationKey: found.key)
+                    referencedKeys[destination.name, default: []].insert(found.key)
+                }
+            }
+            targets.append(target)
+        }
+        for i in targets.indices {
+            if let keys = referencedKeys[targets[i].entity], keys.count == 1 { targets[i].key = keys.first }
+        }
+        let files = zip(sources, targets).map { source, target in
+            FileMapping(path: source.path, options: defaults, content: .targets([target]))
+        }
+        return ImportMapping(model: nil, defaults: defaults, files: files, baseDirectory: baseDirectory)
+    }
+
+    /// The attribute that most likely identifies objects of `entity`: required and indexed, else one whose
+    /// name ends in `id`, `code` or `key`.
+    static func likelyKey(of entity: Entity) -> String? {
+        if let attribute = entity.attributes.first(where: { $0.isIndexed && !$0.isOptional }) { return attribute.name }
+        return entity.attributes.first { attribute in
+            let folded = HeaderName.fold(attribute.name)
+            return folded.hasSuffix("id") || folded.hasSuffix("code") || folded.hasSuffix("key")
+        }?.name
+    }
+}

@@ -1,0 +1,254 @@
+import CSVStream
+import Foundation
+
+extension ImportMapping {
+    /// Reads a mapping file (format 1); paths in it are relative to the file.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let mapping = try ImportMapping(contentsOf: "fixtures/mappings/fdic-2023.mapping.json")
+    /// ```
+    ///
+    /// - Throws: ``ImportError`` of kind ``ImportError/Kind/mapping`` listing every problem found.
+    public init(contentsOf path: String) throws(ImportError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImportError(.mapping, reason: "cannot read the mapping file", file: path,
+                              hint: "Check the path given to --mapping.")
+        }
+        try self.init(json: data, baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path, source: path)
+    }
+
+    /// Reads a mapping from JSON text.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let mapping = try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "tasks.csv", "targets": [{"entity": "Task"}]}]}"#.utf8),
+    ///                                 baseDirectory: "/tmp/tasks")
+    /// ```
+    public init(json: Data, baseDirectory: String, source: String? = nil) throws(ImportError) {
+        var reader = _MappingReader(source: source)
+        let parsed = reader.read(json)
+        guard reader.problems.isEmpty, let parsed else {
+            throw ImportError(.mapping, reason: "the mapping is not valid (\(reader.problems.count) problem\(reader.problems.count == 1 ? "" : "s"))",
+                              file: source, hint: "See docs/mapping.md for the format.", problems: reader.problems)
+        }
+        self.init(model: parsed.model, defaults: parsed.defaults, files: parsed.files, baseDirectory: baseDirectory, source: source)
+    }
+}
+
+/// Reads mapping JSON, collecting every problem with its place (`files[1].targets[0].columns.closeDate`).
+struct _MappingReader {
+    let source: String?
+    var problems: [String] = []
+
+    init(source: String?) { self.source = source }
+
+    private mutating func problem(_ place: String, _ message: String) {
+        problems.append(place.isEmpty ? message : "\(place): \(message)")
+    }
+
+    mutating func read(_ json: Data) -> (model: String?, defaults: CSVOptions, files: [FileMapping])? {
+        let root: Any
+        do { root = try JSONSerialization.jsonObject(with: json) } catch {
+            problem("", "not valid JSON (\(error.localizedDescription))")
+            return nil
+        }
+        guard let object = root as? [String: Any] else {
+            problem("", "expected a JSON object with \"format\" and \"files\"")
+            return nil
+        }
+        check(object, allowed: ["format", "model", "defaults", "files"], at: "")
+        if let format = object["format"] {
+            if (format as? Int) != ImportMapping.currentFormat {
+                problem("format", "format \(format) is not supported; this version reads format \(ImportMapping.currentFormat)")
+            }
+        } else {
+            problem("", "\"format\": 1 is missing")
+        }
+        let model = string(object["model"], at: "model")
+        var defaults = CSVOptions()
+        if let raw = object["defaults"] {
+            if let block = raw as? [String: Any] {
+                defaults = options(block, base: defaults, at: "defaults")
+            } else {
+                problem("defaults", "expected an object")
+            }
+        }
+        guard let files = object["files"] as? [Any] else {
+            problem("files", "expected an array of files")
+            return nil
+        }
+        var parsed: [FileMapping] = []
+        for (i, raw) in files.enumerated() {
+            let place = "files[\(i)]"
+            guard let file = raw as? [String: Any] else { problem(place, "expected an object"); continue }
+            check(file, allowed: ["path", "encoding", "delimiter", "header", "nullTokens", "trim", "targets", "join"], at: place)
+            guard let path = file["path"] as? String, !path.isEmpty else { problem(place, "\"path\" is missing"); continue }
+            let fileOptions = options(file, base: defaults, at: place)
+            if let join = file["join"] {
+                if file["targets"] != nil { problem(place, "a file has either \"targets\" or \"join\", not both") }
+                guard let join = join as? [String: Any] else { problem("\(place).join", "expected an object"); continue }
+                if let parsedJoin = self.join(join, at: "\(place).join") {
+                    parsed.append(FileMapping(path: path, options: fileOptions, content: .join(parsedJoin)))
+                }
+                continue
+            }
+            guard let targets = file["targets"] as? [Any], !targets.isEmpty else {
+                problem(place, "\"targets\" (an array of entities to fill) or \"join\" is missing")
+                continue
+            }
+            var parsedTargets: [TargetMapping] = []
+            for (j, raw) in targets.enumerated() {
+                if let target = self.target(raw, at: "\(place).targets[\(j)]") { parsedTargets.append(target) }
+            }
+            parsed.append(FileMapping(path: path, options: fileOptions, content: .targets(parsedTargets)))
+        }
+        return (model, defaults, parsed)
+    }
+
+    private mutating func check(_ object: [String: Any], allowed: Set<String>, at place: String) {
+        for key in object.keys.sorted() where !allowed.contains(key) {
+            problem(place, "unknown key \"\(key)\" (expected one of \(allowed.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    private mutating func string(_ raw: Any?, at place: String) -> String? {
+        guard let raw, !(raw is NSNull) else { return nil }
+        guard let text = raw as? String else { problem(place, "expected a string"); return nil }
+        return text
+    }
+
+    private mutating func tokens(_ raw: Any?, at place: String) -> [String]? {
+        guard let raw else { return nil }
+        guard let list = raw as? [Any], list.allSatisfy({ $0 is String }) else {
+            problem(place, "expected an array of strings")
+            return nil
+        }
+        return list.map { $0 as! String }
+    }
+
+    /// Reads `delimiter`, `encoding`, `header`, `nullTokens` and `trim` over `base`.
+    mutating func options(_ object: [String: Any], base: CSVOptions, at place: String) -> CSVOptions {
+        var options = base
+        if let delimiter = string(object["delimiter"], at: "\(place).delimiter") {
+            let bytes = Array(delimiter.utf8)
+            if delimiter == "\\t" || delimiter == "tab" {
+                options.delimiter = 0x09
+            } else if bytes.count == 1, bytes[0] != 0x0A, bytes[0] != 0x0D, bytes[0] != UInt8(ascii: "\"") {
+                options.delimiter = bytes[0]
+            } else {
+                problem("\(place).delimiter", "'\(delimiter)' is not a one-byte delimiter (use \",\", \";\", \"|\" or \"\\t\")")
+            }
+        }
+        if let label = string(object["encoding"], at: "\(place).encoding") {
+            if let encoding = TextEncoding(label: label) {
+                options.encoding = encoding
+            } else {
+                problem("\(place).encoding", "unknown encoding '\(label)' (use utf-8, windows-1252 or latin1)")
+            }
+        }
+        if let header = object["header"] {
+            if let flag = header as? Bool { options.hasHeader = flag } else { problem("\(place).header", "expected true or false") }
+        }
+        if let trim = object["trim"] {
+            if let flag = trim as? Bool { options.trim = flag } else { problem("\(place).trim", "expected true or false") }
+        }
+        if let tokens = tokens(object["nullTokens"], at: "\(place).nullTokens") { options.nullTokens = tokens }
+        return options
+    }
+
+    private mutating func target(_ raw: Any, at place: String) -> TargetMapping? {
+        guard let object = raw as? [String: Any] else { problem(place, "expected an object"); return nil }
+        check(object, allowed: ["entity", "key", "columns", "relationships", "link"], at: place)
+        guard let entity = object["entity"] as? String, !entity.isEmpty else {
+            problem(place, "\"entity\" is missing")
+            return nil
+        }
+        var target = TargetMapping(entity: entity, key: string(object["key"], at: "\(place).key"))
+        if let columns = object["columns"] {
+            if let columns = columns as? [String: Any] {
+                for (attribute, spec) in columns {
+                    if let column = column(spec, at: "\(place).columns.\(attribute)") { target.columns[attribute] = column }
+                }
+            } else {
+                problem("\(place).columns", "expected an object of attribute: column")
+            }
+        }
+        if let relationships = object["relationships"] {
+            if let relationships = relationships as? [String: Any] {
+                for (name, spec) in relationships {
+                    let at = "\(place).relationships.\(name)"
+                    guard let spec = spec as? [String: Any] else {
+                        problem(at, "expected {\"column\": …, \"destinationKey\": …}")
+                        continue
+                    }
+                    check(spec, allowed: ["column", "destinationKey", "nullTokens"], at: at)
+                    guard let column = spec["column"] as? String, let key = spec["destinationKey"] as? String else {
+                        problem(at, "\"column\" and \"destinationKey\" are both needed")
+                        continue
+                    }
+                    target.relationships[name] = RelationshipMapping(
+                        column: column, destinationKey: key, nullTokens: tokens(spec["nullTokens"], at: "\(at).nullTokens"))
+                }
+            } else {
+                problem("\(place).relationships", "expected an object of relationship: {column, destinationKey}")
+            }
+        }
+        if let link = object["link"] {
+            if let link = link as? [String: Any], let relationship = link["relationship"] as? String,
+               let other = link["target"] as? String {
+                check(link, allowed: ["relationship", "target"], at: "\(place).link")
+                target.link = LinkMapping(relationship: relationship, target: other)
+            } else {
+                problem("\(place).link", "expected {\"relationship\": …, \"target\": …}")
+            }
+        }
+        return target
+    }
+
+    private mutating func column(_ spec: Any, at place: String) -> ColumnMapping? {
+        if spec is NSNull { return ColumnMapping(nil) }
+        if let name = spec as? String { return ColumnMapping(name) }
+        if let position = spec as? Int { return ColumnMapping(String(position)) }
+        guard let object = spec as? [String: Any] else {
+            problem(place, "expected a column name, null, or {\"column\": …, \"format\": …}")
+            return nil
+        }
+        check(object, allowed: ["column", "format", "pivotYear", "nullTokens"], at: place)
+        var column: String?
+        if let name = object["column"] as? String {
+            column = name
+        } else if let position = object["column"] as? Int {
+            column = String(position)
+        } else if object["column"] != nil, !(object["column"] is NSNull) {
+            problem("\(place).column", "expected a column name")
+        }
+        var pivot: Int?
+        if let raw = object["pivotYear"] {
+            if let year = raw as? Int { pivot = year } else { problem("\(place).pivotYear", "expected a year such as 2000") }
+        }
+        let format = string(object["format"], at: "\(place).format")
+        if let format {
+            do { _ = try DateFormat(format, pivotYear: pivot) } catch { problem("\(place).format", error.description) }
+        }
+        return ColumnMapping(column, format: format, pivotYear: pivot, nullTokens: tokens(object["nullTokens"], at: "\(place).nullTokens"))
+    }
+
+    private mutating func join(_ object: [String: Any], at place: String) -> JoinMapping? {
+        let keys = ["entity", "relationship", "sourceColumn", "sourceKey", "destinationColumn", "destinationKey"]
+        check(object, allowed: Set(keys), at: place)
+        var values: [String] = []
+        for key in keys {
+            guard let value = object[key] as? String, !value.isEmpty else {
+                problem(place, "\"\(key)\" is missing")
+                continue
+            }
+            values.append(value)
+        }
+        guard values.count == keys.count else { return nil }
+        return JoinMapping(entity: values[0], relationship: values[1], sourceColumn: values[2], sourceKey: values[3],
+                           destinationColumn: values[4], destinationKey: values[5])
+    }
+}

@@ -1,0 +1,256 @@
+import CSVStream
+import Foundation
+
+/// What to import: for each CSV file, the entities one row fills and how columns become attributes and
+/// relationships; or a join file that fills a many-to-many relationship. Format 1, as
+/// `seedstore generate` writes it (see docs/mapping.md).
+///
+/// For example:
+///
+/// ```swift
+/// let mapping = try ImportMapping(contentsOf: "/tmp/wells/wells.mapping.json")
+/// mapping.files.map(\.path)        // ["operators.csv", "wells.csv", "wells.csv"]
+/// mapping.modelPath                // "/tmp/wells/wells.model.json"
+/// ```
+public struct ImportMapping: Sendable {
+    /// The mapping format this version reads.
+    public static let currentFormat = 1
+
+    /// The model file named by the mapping, as written (relative to ``baseDirectory``).
+    public var model: String?
+    /// The dialect files use unless they say otherwise.
+    public var defaults: CSVOptions
+    /// The files, in the order written; the importer runs them in dependency order.
+    public var files: [FileMapping]
+    /// The directory relative paths are resolved against: the mapping file's.
+    public var baseDirectory: String
+    /// The mapping file, for messages (`nil` for a mapping made in code).
+    public var source: String?
+
+    /// Makes a mapping in code.
+    public init(model: String? = nil, defaults: CSVOptions = CSVOptions(), files: [FileMapping],
+                baseDirectory: String = FileManager.default.currentDirectoryPath, source: String? = nil) {
+        self.model = model
+        self.defaults = defaults
+        self.files = files
+        self.baseDirectory = baseDirectory
+        self.source = source
+    }
+
+    /// The model file's path, resolved against ``baseDirectory``.
+    public var modelPath: String? { model.map(resolve) }
+
+    /// A path from the mapping, resolved against ``baseDirectory`` (absolute paths stay as they are).
+    public func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).path
+    }
+}
+
+/// How CSV files are written: the `defaults` of a mapping, or one file's overrides merged in.
+///
+/// For example:
+///
+/// ```swift
+/// var options = CSVOptions()
+/// options.encoding = .windows1252
+/// options.nullTokens = ["", "NA"]
+/// ```
+public struct CSVOptions: Sendable, Hashable {
+    /// The field delimiter (`,`).
+    public var delimiter: UInt8
+    /// The text encoding.
+    public var encoding: TextEncoding
+    /// Whether the first record names the columns. Without a header, columns are named by 1-based
+    /// position (`"3"`).
+    public var hasHeader: Bool
+    /// Field values (after trimming) that mean "no value".
+    public var nullTokens: [String]
+    /// Whether spaces and tabs around every value are dropped (quoted ones too).
+    public var trim: Bool
+
+    /// The null tokens when neither the mapping nor the command line names any.
+    public static let defaultNullTokens = ["", "NULL", "NA"]
+
+    public init(delimiter: UInt8 = UInt8(ascii: ","), encoding: TextEncoding = .utf8, hasHeader: Bool = true,
+                nullTokens: [String] = CSVOptions.defaultNullTokens, trim: Bool = true) {
+        self.delimiter = delimiter
+        self.encoding = encoding
+        self.hasHeader = hasHeader
+        self.nullTokens = nullTokens
+        self.trim = trim
+    }
+
+    /// The CSVStream dialect: spaces are trimmed by the importer, not by libcsv, so quoting stays RFC 4180.
+    public var dialect: CSVDialect {
+        CSVDialect(delimiter: delimiter, hasHeader: hasHeader, trimsSpaces: false, encoding: encoding)
+    }
+}
+
+/// One entry of a mapping's `files`: a CSV file and what its rows fill.
+public struct FileMapping: Sendable {
+    /// What the rows of a file fill.
+    public enum Content: Sendable {
+        /// Objects of one or more entities per row, joined one-to-one by links.
+        case targets([TargetMapping])
+        /// Pairs of keys that fill a to-many relationship (many-to-many through a join CSV).
+        case join(JoinMapping)
+    }
+
+    /// The file's path as written (relative to the mapping's directory).
+    public var path: String
+    /// The file's dialect: the mapping's defaults with the file's overrides.
+    public var options: CSVOptions
+    /// What the rows fill.
+    public var content: Content
+
+    public init(path: String, options: CSVOptions = CSVOptions(), content: Content) {
+        self.path = path
+        self.options = options
+        self.content = content
+    }
+
+    /// The entities the file fills.
+    public var entities: [String] {
+        switch content {
+        case .targets(let targets): targets.map(\.entity)
+        case .join: []
+        }
+    }
+}
+
+/// One entity a row fills.
+///
+/// For example, the FDIC list's details, keyed by Cert:
+///
+/// ```swift
+/// TargetMapping(entity: "FailedBankDetails", key: "cert",
+///               columns: ["cert": ColumnMapping("Cert"),
+///                         "closeDate": ColumnMapping("Closing Date", format: "d-MMM-yy", pivotYear: 2000)])
+/// ```
+public struct TargetMapping: Sendable {
+    /// The entity's name.
+    public var entity: String
+    /// The attribute that identifies an object: a later row with the same key updates it (upsert).
+    public var key: String?
+    /// Attributes whose column is not found by name, or that need a format; `column == nil` leaves
+    /// the attribute out. Other attributes take the column whose folded name matches theirs.
+    public var columns: [String: ColumnMapping]
+    /// To-one relationships filled from a column that holds the destination's key.
+    public var relationships: [String: RelationshipMapping]
+    /// A to-one relationship to the object another target of the same row made (one-to-one split).
+    public var link: LinkMapping?
+
+    public init(entity: String, key: String? = nil, columns: [String: ColumnMapping] = [:],
+                relationships: [String: RelationshipMapping] = [:], link: LinkMapping? = nil) {
+        self.entity = entity
+        self.key = key
+        self.columns = columns
+        self.relationships = relationships
+        self.link = link
+    }
+}
+
+/// Where an attribute's value comes from, and how to read it.
+public struct ColumnMapping: Sendable, Hashable {
+    /// The CSV column (header name, trimmed and folded when matching); `nil` leaves the attribute out.
+    public var column: String?
+    /// The date format (Date attributes only): see ``DateFormat``.
+    public var format: String?
+    /// The start of the hundred years two-digit years fall in (see ``DateFormat/pivotYear``).
+    public var pivotYear: Int?
+    /// Null tokens for this column, replacing the file's.
+    public var nullTokens: [String]?
+
+    public init(_ column: String?, format: String? = nil, pivotYear: Int? = nil, nullTokens: [String]? = nil) {
+        self.column = column
+        self.format = format
+        self.pivotYear = pivotYear
+        self.nullTokens = nullTokens
+    }
+}
+
+/// A to-one relationship filled from a column holding the destination object's key.
+public struct RelationshipMapping: Sendable, Hashable {
+    /// The CSV column with the key (`operator_id`).
+    public var column: String
+    /// The destination's attribute the key matches (`operator_id` of `Operator`).
+    public var destinationKey: String
+    /// Null tokens for this column, replacing the file's.
+    public var nullTokens: [String]?
+
+    public init(column: String, destinationKey: String, nullTokens: [String]? = nil) {
+        self.column = column
+        self.destinationKey = destinationKey
+        self.nullTokens = nullTokens
+    }
+}
+
+/// Joins a target to another target of the same row through a relationship, both sides set.
+public struct LinkMapping: Sendable, Hashable {
+    /// The relationship of the target that declares the link (`summary` of `WellDetail`).
+    public var relationship: String
+    /// The other target's entity (`WellSummary`).
+    public var target: String
+
+    public init(relationship: String, target: String) {
+        self.relationship = relationship
+        self.target = target
+    }
+}
+
+/// A join file: each row adds one destination to a to-many relationship of one source object.
+public struct JoinMapping: Sendable, Hashable {
+    /// The source entity (`FailedBankDetails`).
+    public var entity: String
+    /// Its to-many relationship (`tags`).
+    public var relationship: String
+    /// The column holding the source's key (`cert`), matched against ``sourceKey``.
+    public var sourceColumn: String
+    /// The source entity's attribute the key matches.
+    public var sourceKey: String
+    /// The column holding the destination's key (`tag`).
+    public var destinationColumn: String
+    /// The destination entity's attribute the key matches (`name` of `Tag`).
+    public var destinationKey: String
+
+    public init(entity: String, relationship: String, sourceColumn: String, sourceKey: String,
+                destinationColumn: String, destinationKey: String) {
+        self.entity = entity
+        self.relationship = relationship
+        self.sourceColumn = sourceColumn
+        self.sourceKey = sourceKey
+        self.destinationColumn = destinationColumn
+        self.destinationKey = destinationKey
+    }
+}
+
+/// Header matching: names are trimmed, then case, spaces, `_`, `-` and other punctuation are folded, so
+/// `operator_id`, `Operator ID`, `operatorId` and `OPERATOR-ID ` all match.
+///
+/// For example:
+///
+/// ```swift
+/// HeaderName.fold("Closing Date ")   // "closingdate"
+/// HeaderName.fold("API#")            // "api"
+/// ```
+public enum HeaderName {
+    /// The folded form of a header or attribute name: lower-cased letters and digits only.
+    public static func fold(_ name: String) -> String {
+        String(name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map { Character($0) })
+            .lowercased()
+    }
+
+    /// The index of the header matching `name`: exactly (after trimming) first, then folded;
+    /// without a header, `name` is a 1-based position.
+    public static func index(of name: String, in header: [String]?, columnCount: Int) -> Int? {
+        guard let header else {
+            guard let position = Int(name.trimmingCharacters(in: .whitespaces)), position >= 1, position <= columnCount else { return nil }
+            return position - 1
+        }
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        if let exact = header.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == trimmed }) { return exact }
+        let folded = fold(name)
+        guard !folded.isEmpty else { return nil }
+        return header.firstIndex { fold($0) == folded }
+    }
+}

@@ -1,0 +1,437 @@
+import CSVStream
+import Foundation
+import ManagedStore
+
+/// Everything decided before the first row: files in dependency order, their headers resolved into
+/// field indices and converters, and the key indexes with the file after which each can go.
+struct _ImportPlan {
+    var files: [_FilePlan]
+    var indexes: [_IndexKey: _KeyIndex]
+    var totalBytes: Int64
+}
+
+/// Turns a mapping, a model and the files' headers into an ``_ImportPlan``, collecting every problem.
+struct _ImportPlanner {
+    let model: ObjectModel
+    let mapping: ImportMapping
+    let options: ImportOptions
+    private var problems: [String] = []
+    /// Run positions of the files that fill each entity.
+    private var fillPositions: [String: [Int]] = [:]
+
+    init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions) {
+        self.model = model
+        self.mapping = mapping
+        self.options = options
+    }
+
+    static func plan(model: ObjectModel, mapping: ImportMapping, options: ImportOptions) throws(ImportError) -> _ImportPlan {
+        var planner = _ImportPlanner(model: model, mapping: mapping, options: options)
+        let plan = planner.make()
+        guard planner.problems.isEmpty, let plan else {
+            let count = planner.problems.count
+            throw ImportError(.mapping, reason: "the mapping does not fit the model or the files (\(count) problem\(count == 1 ? "" : "s"))",
+                              file: mapping.source, hint: "Fix the mapping (see docs/mapping.md); nothing was written.",
+                              problems: planner.problems)
+        }
+        return plan
+    }
+
+    private mutating func problem(_ file: String?, _ message: String) {
+        problems.append(file.map { "\($0): \(message)" } ?? message)
+    }
+
+    private func entity(_ name: String) -> Entity? { model.entity(named: name) }
+
+    private func suggestion(_ name: String, in names: [String]) -> String {
+        let folded = HeaderName.fold(name)
+        if let close = names.first(where: { HeaderName.fold($0) == folded }) { return "; did you mean '\(close)'?" }
+        return names.isEmpty ? "" : " (it has: \(names.joined(separator: ", ")))"
+    }
+
+    // MARK: Order
+
+    /// Files in dependency order: a file runs after the files that fill the entities its relationships and
+    /// join point at; otherwise in mapping order.
+    private mutating func order() -> [Int]? {
+        let files = mapping.files
+        var fills: [String: Set<Int>] = [:]
+        for (i, file) in files.enumerated() {
+            for name in file.entities { fills[name, default: []].insert(i) }
+        }
+        var dependencies = [Set<Int>](repeating: [], count: files.count)
+        for (i, file) in files.enumerated() {
+            var needed: [String] = []
+            switch file.content {
+            case .targets(let targets):
+                for target in targets {
+                    guard let entity = entity(target.entity) else { continue }
+                    for name in target.relationships.keys {
+                        if let relationship = entity.relationship(named: name) { needed.append(relationship.destination) }
+                    }
+                }
+            case .join(let join):
+                needed.append(join.entity)
+                if let relationship = entity(join.entity)?.relationship(named: join.relationship) {
+                    needed.append(relationship.destination)
+                }
+            }
+            for name in needed {
+                dependencies[i].formUnion(fills[name, default: []].subtracting([i]))
+            }
+        }
+        var done = Set<Int>()
+        var result: [Int] = []
+        while result.count < files.count {
+            guard let next = files.indices.first(where: { !done.contains($0) && dependencies[$0].isSubset(of: done) }) else {
+                let stuck = files.indices.filter { !done.contains($0) }.map { files[$0].path }
+                problem(mapping.source, "the files \(stuck.joined(separator: ", ")) refer to each other's entities in a cycle; a relationship column can only name objects of files imported before it (split a self-referencing file into two passes)")
+                return nil
+            }
+            done.insert(next)
+            result.append(next)
+        }
+        return result
+    }
+
+    // MARK: Plan
+
+    private mutating func make() -> _ImportPlan? {
+        if mapping.files.isEmpty { problem(mapping.source, "the mapping names no files") }
+        // Names first: unknown entities make everything else moot.
+        for file in mapping.files {
+            let names: [String]
+            switch file.content {
+            case .targets(let targets): names = targets.map(\.entity)
+            case .join(let join): names = [join.entity]
+            }
+            for name in names where entity(name) == nil {
+                problem(file.path, "the model has no entity '\(name)'" + suggestion(name, in: model.entities.map(\.name)))
+            }
+        }
+        guard problems.isEmpty, let order = order() else { return nil }
+        for (position, fileIndex) in order.enumerated() {
+            for name in mapping.files[fileIndex].entities { fillPositions[name, default: []].append(position) }
+        }
+
+        // Which index each file needs, to know how long to keep it.
+        var lastUse: [_IndexKey: Int] = [:]
+        for (position, fileIndex) in order.enumerated() {
+            switch mapping.files[fileIndex].content {
+            case .targets(let targets):
+                for target in targets {
+                    if let key = target.key { lastUse[_IndexKey(entity: target.entity, attribute: key)] = position }
+                    guard let entity = entity(target.entity) else { continue }
+                    for (name, spec) in target.relationships {
+                        if let destination = entity.relationship(named: name)?.destination {
+                            lastUse[_IndexKey(entity: destination, attribute: spec.destinationKey)] = position
+                        }
+                    }
+                }
+            case .join(let join):
+                lastUse[_IndexKey(entity: join.entity, attribute: join.sourceKey)] = position
+                if let destination = entity(join.entity)?.relationship(named: join.relationship)?.destination {
+                    lastUse[_IndexKey(entity: destination, attribute: join.destinationKey)] = position
+                }
+            }
+        }
+        var indexes: [_IndexKey: _KeyIndex] = [:]
+        for key in lastUse.keys {
+            guard let entity = entity(key.entity) else { continue }
+            guard let attribute = entity.attribute(named: key.attribute) else { continue }  // reported where used
+            if attribute.type == .transformable || attribute.type == .binary { continue }
+            indexes[key] = _KeyIndex(entity: entity, attribute: key.attribute)
+        }
+
+        var files: [_FilePlan] = []
+        var total: Int64 = 0
+        for (position, fileIndex) in order.enumerated() {
+            let mapping = self.mapping.files[fileIndex]
+            var fileOptions = mapping.options
+            if let encoding = options.encoding { fileOptions.encoding = encoding }
+            if let delimiter = options.delimiter { fileOptions.delimiter = delimiter }
+            if let tokens = options.nullTokens { fileOptions.nullTokens = tokens }
+            let file = _FilePlan(mapping: mapping, path: self.mapping.resolve(mapping.path), displayPath: mapping.path,
+                                 position: position, options: fileOptions)
+            guard readHeader(file) else { continue }
+            total += file.size
+            switch mapping.content {
+            case .targets(let targets):
+                planTargets(targets, file: file, indexes: indexes, lastUse: lastUse)
+            case .join(let join):
+                planJoin(join, file: file, indexes: indexes)
+            }
+            file.releases = lastUse.filter { $0.value == position }.map(\.key).sorted()
+            files.append(file)
+        }
+        return _ImportPlan(files: files, indexes: indexes, totalBytes: total)
+    }
+
+    /// Opens the file for its header and size.
+    private mutating func readHeader(_ file: _FilePlan) -> Bool {
+        do {
+            let reader = try CSVReader(path: file.path, dialect: file.options.dialect)
+            file.size = reader.fileSize ?? 0
+            if file.options.hasHeader {
+                guard let header = reader.header else {
+                    problem(file.displayPath, "the file is empty: it has no header row")
+                    return false
+                }
+                file.header = header
+                file.columnCount = header.count
+            } else {
+                // Without a header, the first record tells how many columns there are.
+                file.columnCount = (try? reader.next())?.count ?? 0
+            }
+            return true
+        } catch {
+            if error.kind == .io {
+                problem(file.displayPath, "cannot open \(file.path): \(error.message)")
+            } else {
+                problem(file.displayPath, "the header cannot be read: \(error)")
+            }
+            return false
+        }
+    }
+
+    /// Packed null tokens, or a problem when they do not fit.
+    private mutating func nullTokens(_ tokens: [String], place: String) -> _NullTokens? {
+        guard let packed = _NullTokens(tokens) else {
+            problem(place, "nullTokens: at most \(_NullTokens.maximumTokens) tokens besides \"\" are supported, each at most \(_NullTokens.maximumLength) bytes")
+            return nil
+        }
+        return packed
+    }
+
+    private func field(_ column: String, in file: _FilePlan) -> Int? {
+        HeaderName.index(of: column, in: file.header, columnCount: file.columnCount)
+    }
+
+    private func headerList(_ file: _FilePlan) -> String {
+        guard let header = file.header else { return "no header; name columns 1...\(file.columnCount)" }
+        return "the header has: " + header.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+
+    private mutating func planTargets(_ targets: [TargetMapping], file: _FilePlan, indexes: [_IndexKey: _KeyIndex],
+                                      lastUse: [_IndexKey: Int]) {
+        for (t, target) in targets.enumerated() {
+            guard let entity = entity(target.entity) else { continue }
+            let place = "\(file.displayPath) → \(entity.name)"
+            let plan = _TargetPlan(entity: entity, index: t)
+            var mapped = Set<String>()
+
+            // Attributes: explicit columns, then by name.
+            for (name, spec) in target.columns where entity.attribute(named: name) == nil {
+                if entity.relationship(named: name) != nil {
+                    problem(place, "'\(name)' is a relationship: map it under \"relationships\" with a column and a destinationKey, or as the \"link\"")
+                } else {
+                    problem(place, "the entity has no attribute '\(name)'" + suggestion(name, in: entity.attributes.map(\.name)))
+                }
+                _ = spec
+            }
+            for attribute in entity.attributes {
+                let spec = target.columns[attribute.name]
+                let column: String
+                if let spec {
+                    guard let named = spec.column else {
+                        if !attribute.isOptional && attribute.defaultValue == nil {
+                            problem(place, "\(attribute.name) is required and has no default, so it cannot be left out (\"\(attribute.name)\": null); map it to a column")
+                        }
+                        continue   // left out on purpose
+                    }
+                    column = named
+                } else {
+                    column = attribute.name
+                }
+                guard let index = field(column, in: file) else {
+                    if spec != nil {
+                        problem(place, "the column \"\(column)\" named for \(attribute.name) is not in the file (\(headerList(file)))")
+                    } else if !attribute.isOptional && attribute.defaultValue == nil {
+                        problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))")
+                    }
+                    continue
+                }
+                var format: DateFormat?
+                if let text = spec?.format {
+                    do { format = try DateFormat(text, pivotYear: spec?.pivotYear) } catch {
+                        problem(place, "\(attribute.name): \(error)")
+                        continue
+                    }
+                } else if let pivot = spec?.pivotYear, attribute.type == .date {
+                    format = try? DateFormat("iso8601", pivotYear: pivot)
+                }
+                guard let nulls = nullTokens(spec?.nullTokens ?? file.options.nullTokens, place: place) else { continue }
+                switch _FieldConverter.make(for: attribute, format: format, encoding: file.options.encoding, keepAlive: &plan.keepAlive) {
+                case .failure(let failure):
+                    problem(place, failure.message)
+                case .success(let converter):
+                    var nullValue = -1
+                    if let value = attribute.defaultValue ?? (attribute.isOptional ? Value.null : nil) {
+                        nullValue = plan.nullValues.count
+                        plan.nullValues.append(value)
+                    }
+                    plan.fields.append(_FieldPlan(
+                        field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
+                        nulls: nulls, nullValue: nullValue))
+                    plan.attributeNames.append(attribute.name)
+                    mapped.insert(attribute.name)
+                }
+            }
+
+            // Key.
+            if let key = target.key {
+                if entity.attribute(named: key) == nil {
+                    problem(place, "the key '\(key)' is not an attribute of \(entity.name)" + suggestion(key, in: entity.attributes.map(\.name)))
+                } else if !mapped.contains(key) {
+                    problem(place, "the key '\(key)' has no column in the file, so every row would have the same key")
+                } else if let index = indexes[_IndexKey(entity: entity.name, attribute: key)] {
+                    plan.key = index
+                } else {
+                    problem(place, "the key '\(key)' is Binary or Transformable; choose an attribute that can be compared")
+                }
+            }
+            // Other indexes this entity's objects must be findable by, later in this file or in later files.
+            for (indexKey, index) in indexes where indexKey.entity == entity.name && index !== plan.key
+                && (lastUse[indexKey] ?? -1) >= file.position {
+                if mapped.contains(indexKey.attribute) {
+                    plan.populates.append(index)
+                } else {
+                    problem(place, "relationships elsewhere find \(entity.name) objects by \(indexKey.attribute), which this file does not fill")
+                }
+            }
+
+            // Relationships from key columns.
+            for (name, spec) in target.relationships.sorted(by: { $0.key < $1.key }) {
+                guard let relationship = entity.relationship(named: name) else {
+                    problem(place, "the entity has no relationship '\(name)'" + suggestion(name, in: entity.relationships.map(\.name)))
+                    continue
+                }
+                guard !relationship.isToMany, let ordinal = entity.columnIndex(of: name) else {
+                    problem(place, "\(name) is to-many: fill it from the other side (map the inverse to-one '\(relationship.inverse ?? "?")' on the \(relationship.destination) file), or with a \"join\" file for many-to-many")
+                    continue
+                }
+                guard let destination = self.entity(relationship.destination),
+                      let keyAttribute = destination.attribute(named: spec.destinationKey) else {
+                    problem(place, "\(name): \(relationship.destination) has no attribute '\(spec.destinationKey)'"
+                        + suggestion(spec.destinationKey, in: self.entity(relationship.destination)?.attributes.map(\.name) ?? []))
+                    continue
+                }
+                guard let index = field(spec.column, in: file) else {
+                    problem(place, "the column \"\(spec.column)\" named for \(name) is not in the file (\(headerList(file)))")
+                    continue
+                }
+                guard let keyIndex = indexes[_IndexKey(entity: destination.name, attribute: spec.destinationKey)],
+                      case .success(let converter) = _FieldConverter.make(for: keyAttribute, format: nil, encoding: file.options.encoding,
+                                                                          keepAlive: &plan.keepAlive) else {
+                    problem(place, "\(name): \(destination.name).\(spec.destinationKey) is Binary or Transformable and cannot be a key")
+                    continue
+                }
+                if !(fillPositions[destination.name] ?? []).contains(where: { $0 <= file.position }) {
+                    problem(place, "\(name) finds \(destination.name) objects by \(spec.destinationKey), but no file of the mapping fills \(destination.name) before this one")
+                    continue
+                }
+                // An earlier target of this row that makes the destination under this key.
+                let sameRow = targets[..<t].indices.first { other in
+                    targets[other].entity == destination.name && targets[other].key == spec.destinationKey
+                }
+                guard let nulls = nullTokens(spec.nullTokens ?? file.options.nullTokens, place: place) else { continue }
+                plan.relationships.append(_RelationshipPlan(
+                    field: index, ordinal: ordinal, converter: converter, nulls: nulls, index: keyIndex,
+                    isOptional: relationship.isOptional, sameRowTarget: sameRow ?? -1))
+                plan.relationshipNames.append(name)
+            }
+
+            // Link to another target of the same row.
+            if let link = target.link {
+                plan.link = planLink(link, entity: entity, targets: targets, self: t, place: place)
+            }
+            // Required to-ones nothing fills.
+            for relationship in entity.relationships where !relationship.isToMany && !relationship.isOptional {
+                let filled = target.relationships[relationship.name] != nil || target.link?.relationship == relationship.name
+                    || targets.contains { other in
+                        other.link?.target == entity.name && other.entity == relationship.destination
+                            && self.entity(other.entity)?.relationship(named: other.link!.relationship)?.inverse == relationship.name
+                    }
+                if !filled {
+                    problem(place, "the to-one \(relationship.name) is required and nothing fills it; map it under \"relationships\" or as a \"link\"")
+                }
+            }
+            plan.mappedOrdinals = plan.fields.map(\.ordinal) + plan.relationships.map(\.ordinal)
+            file.targets.append(plan)
+        }
+    }
+
+    private mutating func planLink(_ link: LinkMapping, entity: Entity, targets: [TargetMapping], self index: Int,
+                                   place: String) -> _LinkPlan? {
+        guard let relationship = entity.relationship(named: link.relationship) else {
+            problem(place, "link: the entity has no relationship '\(link.relationship)'" + suggestion(link.relationship, in: entity.relationships.map(\.name)))
+            return nil
+        }
+        guard let other = targets.indices.first(where: { $0 != index && targets[$0].entity == link.target }) else {
+            problem(place, "link: no other target of this file fills \(link.target) (targets: \(targets.map(\.entity).joined(separator: ", ")))")
+            return nil
+        }
+        guard relationship.destination == link.target, let destination = self.entity(link.target) else {
+            problem(place, "link: \(link.relationship) goes to \(relationship.destination), not \(link.target)")
+            return nil
+        }
+        let inverse = relationship.inverse.flatMap { destination.relationship(named: $0) }
+        if !relationship.isToMany {
+            let inverseOrdinal = inverse.flatMap { $0.isToMany ? nil : destination.columnIndex(of: $0.name) }
+            return _LinkPlan(other: other, ordinal: entity.columnIndex(of: relationship.name), inverseOrdinal: inverseOrdinal, toManyName: nil)
+        }
+        if let inverse, !inverse.isToMany {
+            // One-to-many from this side: the other object's to-one holds the key.
+            return _LinkPlan(other: other, ordinal: nil, inverseOrdinal: destination.columnIndex(of: inverse.name), toManyName: nil)
+        }
+        return _LinkPlan(other: other, ordinal: nil, inverseOrdinal: nil, toManyName: relationship.name)
+    }
+
+    private mutating func planJoin(_ join: JoinMapping, file: _FilePlan, indexes: [_IndexKey: _KeyIndex]) {
+        let place = "\(file.displayPath) → \(join.entity).\(join.relationship)"
+        guard let entity = entity(join.entity) else { return }
+        guard let relationship = entity.relationship(named: join.relationship) else {
+            problem(place, "\(join.entity) has no relationship '\(join.relationship)'" + suggestion(join.relationship, in: entity.relationships.map(\.name)))
+            return
+        }
+        guard relationship.isToMany, let destination = self.entity(relationship.destination) else {
+            problem(place, "\(join.relationship) is to-one; a join file fills to-many relationships (map a to-one under \"relationships\")")
+            return
+        }
+        guard let sourceAttribute = entity.attribute(named: join.sourceKey) else {
+            problem(place, "sourceKey: \(entity.name) has no attribute '\(join.sourceKey)'" + suggestion(join.sourceKey, in: entity.attributes.map(\.name)))
+            return
+        }
+        guard let destinationAttribute = destination.attribute(named: join.destinationKey) else {
+            problem(place, "destinationKey: \(destination.name) has no attribute '\(join.destinationKey)'" + suggestion(join.destinationKey, in: destination.attributes.map(\.name)))
+            return
+        }
+        guard let sourceField = field(join.sourceColumn, in: file) else {
+            problem(place, "the sourceColumn \"\(join.sourceColumn)\" is not in the file (\(headerList(file)))")
+            return
+        }
+        guard let destinationField = field(join.destinationColumn, in: file) else {
+            problem(place, "the destinationColumn \"\(join.destinationColumn)\" is not in the file (\(headerList(file)))")
+            return
+        }
+        guard let sourceIndex = indexes[_IndexKey(entity: entity.name, attribute: join.sourceKey)],
+              let destinationIndex = indexes[_IndexKey(entity: destination.name, attribute: join.destinationKey)],
+              case .success(let sourceConverter) = _FieldConverter.make(for: sourceAttribute, format: nil, encoding: file.options.encoding,
+                                                                        keepAlive: &file.keepAlive),
+              case .success(let destinationConverter) = _FieldConverter.make(for: destinationAttribute, format: nil, encoding: file.options.encoding,
+                                                                             keepAlive: &file.keepAlive),
+              let nulls = nullTokens(file.options.nullTokens, place: place) else {
+            problem(place, "the join keys must be attributes that can be compared (not Binary or Transformable)")
+            return
+        }
+        for needed in [entity.name, destination.name] where !(fillPositions[needed] ?? []).contains(where: { $0 < file.position }) {
+            problem(place, "no file of the mapping fills \(needed) before this join file")
+            return
+        }
+        file.join = _JoinPlan(
+            sourceField: sourceField, destinationField: destinationField, sourceConverter: sourceConverter,
+            destinationConverter: destinationConverter, sourceIndex: sourceIndex, destinationIndex: destinationIndex,
+            relationship: relationship.name, entity: entity, destination: destination,
+            nulls: nulls)
+    }
+}

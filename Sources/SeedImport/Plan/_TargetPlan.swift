@@ -1,0 +1,238 @@
+import CSVStream
+import Foundation
+import ManagedStore
+
+/// Values that mean "no value" for one column, compared as bytes after trimming.
+///
+/// Trivially copyable: up to ``maximumTokens`` tokens (besides the empty one) of up to 16 bytes each are
+/// packed into integers, so plans holding it copy for free in the row loop.
+struct _NullTokens: Sendable {
+    /// How many non-empty tokens fit.
+    static let maximumTokens = 4
+    /// The longest token, in UTF-8 bytes.
+    static let maximumLength = 16
+
+    let matchesEmpty: Bool
+    private var count: UInt8 = 0
+    private var lengths: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var longest: UInt8 = 0
+
+    /// Packs `tokens`; `nil` when there are too many or one is too long.
+    init?(_ tokens: [String]) {
+        matchesEmpty = tokens.contains("")
+        let others = Array(Set(tokens.filter { !$0.isEmpty }.map { Array($0.utf8) })).sorted { $0.lexicographicallyPrecedes($1) }
+        guard others.count <= Self.maximumTokens, others.allSatisfy({ $0.count <= Self.maximumLength }) else { return nil }
+        count = UInt8(others.count)
+        var lengths = [UInt8](repeating: 0, count: 4)
+        var words = [UInt64](repeating: 0, count: 8)
+        for (i, token) in others.enumerated() {
+            lengths[i] = UInt8(token.count)
+            let (low, high) = Self.pack(token.withUnsafeBufferPointer { $0 })
+            words[2 * i] = low
+            words[2 * i + 1] = high
+        }
+        self.lengths = (lengths[0], lengths[1], lengths[2], lengths[3])
+        self.words = (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
+        longest = lengths.max() ?? 0
+    }
+
+    /// Up to 16 bytes as two little-endian words, zero-padded.
+    @inline(__always)
+    private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for (i, byte) in bytes.enumerated() {
+            if i < 8 { low |= UInt64(byte) << (8 * UInt64(i)) } else { high |= UInt64(byte) << (8 * UInt64(i - 8)) }
+        }
+        return (low, high)
+    }
+
+    @inline(__always)
+    func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.isEmpty { return matchesEmpty }
+        if bytes.count > Int(longest) { return false }
+        let length = UInt8(bytes.count)
+        let (low, high) = Self.pack(bytes)
+        if count > 0 && lengths.0 == length && words.0 == low && words.1 == high { return true }
+        if count > 1 && lengths.1 == length && words.2 == low && words.3 == high { return true }
+        if count > 2 && lengths.2 == length && words.4 == low && words.5 == high { return true }
+        if count > 3 && lengths.3 == length && words.6 == low && words.7 == high { return true }
+        return false
+    }
+}
+
+/// Trims spaces and tabs on both sides of a field.
+@inline(__always)
+func _trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    guard let base = bytes.baseAddress else { return bytes }
+    var start = 0
+    var end = bytes.count
+    while start < end && (base[start] == 0x20 || base[start] == 0x09) { start += 1 }
+    while end > start && (base[end - 1] == 0x20 || base[end - 1] == 0x09) { end -= 1 }
+    if start == 0 && end == bytes.count { return bytes }
+    return UnsafeBufferPointer(start: base + start, count: end - start)
+}
+
+/// One attribute filled from one column.
+///
+/// Trivially copyable: what is not a number lives in the target's side tables (``_TargetPlan/nullValues``,
+/// ``_TargetPlan/attributeNames``), so walking the fields of a row retains nothing.
+struct _FieldPlan {
+    /// The 0-based field index in the record.
+    let field: Int
+    /// The attribute's column ordinal.
+    let ordinal: Int
+    let converter: _FieldConverter
+    let nulls: _NullTokens
+    /// Where a null goes: an index into ``_TargetPlan/nullValues`` (the model's default, or `.null` for an
+    /// optional attribute), or -1 when the attribute is required and has no default (a reject).
+    let nullValue: Int
+}
+
+/// One to-one relationship filled from a column holding the destination's key.
+///
+/// Trivially copyable: the index is held unretained (the plan keeps it alive) and the name lives in
+/// ``_TargetPlan/relationshipNames``.
+struct _RelationshipPlan {
+    let field: Int
+    /// The foreign-key column ordinal.
+    let ordinal: Int
+    /// Converts the column into the destination key attribute's type.
+    let converter: _FieldConverter
+    let nulls: _NullTokens
+    private let indexReference: Unmanaged<_KeyIndex>
+    let isOptional: Bool
+    /// An earlier target of the same row that fills the destination with this key (-1: none), so a row
+    /// can make an object and point at it.
+    let sameRowTarget: Int
+
+    init(field: Int, ordinal: Int, converter: _FieldConverter, nulls: _NullTokens, index: _KeyIndex, isOptional: Bool,
+         sameRowTarget: Int) {
+        self.field = field
+        self.ordinal = ordinal
+        self.converter = converter
+        self.nulls = nulls
+        self.indexReference = Unmanaged.passUnretained(index)
+        self.isOptional = isOptional
+        self.sameRowTarget = sameRowTarget
+    }
+
+    /// The destination's key index.
+    @inline(__always)
+    var index: _KeyIndex { indexReference._withUnsafeGuaranteedRef { $0 } }
+}
+
+/// How a target's object joins another target's object of the same row.
+struct _LinkPlan {
+    /// The other target (index in the file's targets).
+    let other: Int
+    /// This target's to-one column, when the link relationship is to-one.
+    let ordinal: Int?
+    /// The other target's to-one column of the inverse, when that is to-one.
+    let inverseOrdinal: Int?
+    /// The to-many relationship name to add through, for many-to-many links.
+    let toManyName: String?
+}
+
+/// One entity a file's rows fill: everything decided before the first row.
+final class _TargetPlan {
+    let entity: Entity
+    let index: Int
+    var fields: [_FieldPlan] = []
+    var relationships: [_RelationshipPlan] = []
+    var link: _LinkPlan?
+    /// The upsert key: the index and the ordinal of the key attribute.
+    var key: _KeyIndex?
+    /// Other indexes filled with this target's objects (destination keys of later files).
+    var populates: [_KeyIndex] = []
+    /// The values a new object starts with (the model's defaults).
+    let defaults: ContiguousArray<Value>
+    /// What nulls become, by ``_FieldPlan/nullValue``.
+    var nullValues: [Value] = []
+    /// The attribute of each field, by position in ``fields``.
+    var attributeNames: [String] = []
+    /// The name of each relationship, by position in ``relationships``.
+    var relationshipNames: [String] = []
+    /// Objects the trivially copyable plans point at without retaining them (date formats).
+    var keepAlive: [AnyObject] = []
+    /// Ordinals a row sets, for updating an existing object (upserts).
+    var mappedOrdinals: [Int] = []
+
+    var inserted = 0
+    var updated = 0
+    /// Duplicate keys within one file: count and the first few lines.
+    var duplicateCount = 0
+    var duplicateLines: [Int] = []
+
+    init(entity: Entity, index: Int) {
+        self.entity = entity
+        self.index = index
+        self.defaults = entity.defaultValues
+    }
+}
+
+/// A join file's plan: keys of both sides and the to-many relationship to add through.
+struct _JoinPlan {
+    let sourceField: Int
+    let destinationField: Int
+    let sourceConverter: _FieldConverter
+    let destinationConverter: _FieldConverter
+    let sourceIndex: _KeyIndex
+    let destinationIndex: _KeyIndex
+    let relationship: String
+    let entity: Entity
+    let destination: Entity
+    let nulls: _NullTokens
+}
+
+/// One file, ready to run: its reader settings, header, targets or join, and the indexes it frees.
+final class _FilePlan {
+    let mapping: FileMapping
+    /// The resolved path.
+    let path: String
+    /// The path as written, for messages.
+    let displayPath: String
+    /// Its place in run order.
+    let position: Int
+    let options: CSVOptions
+    var header: [String]?
+    var columnCount = 0
+    var targets: [_TargetPlan] = []
+    var join: _JoinPlan?
+    /// Indexes no later file needs: dropped when this file is done.
+    var releases: [_IndexKey] = []
+    var size: Int64 = 0
+    /// Objects the join plan's converters point at without retaining them.
+    var keepAlive: [AnyObject] = []
+
+    var rowsRead = 0
+    var rowsImported = 0
+    var blankRows = 0
+    var rejects = 0
+    var joinsAdded = 0
+
+    init(mapping: FileMapping, path: String, displayPath: String, position: Int, options: CSVOptions) {
+        self.mapping = mapping
+        self.path = path
+        self.displayPath = displayPath
+        self.position = position
+        self.options = options
+    }
+
+    /// The header name of field `index` (or its 1-based position without a header).
+    func columnName(_ index: Int) -> String {
+        if let header, index < header.count {
+            let name = header[index].trimmingCharacters(in: .whitespaces)
+            return name.isEmpty ? "column \(index + 1)" : name
+        }
+        return "column \(index + 1)"
+    }
+}
+
+/// An index's identity: entity and attribute.
+struct _IndexKey: Hashable, Comparable {
+    let entity: String
+    let attribute: String
+
+    static func < (lhs: _IndexKey, rhs: _IndexKey) -> Bool { (lhs.entity, lhs.attribute) < (rhs.entity, rhs.attribute) }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The temporary file a store is built in, next to its target, and the move into place.
+///
+/// The store is written to `.<name>.importing-<pid>` in the target's directory and renamed over the
+/// target with rename(2) only when complete (after an fsync), so killing the importer at any moment leaves
+/// the previous store or none, never a half-written one. Temporary files of processes that no longer
+/// exist are removed on the next run.
+struct _StoreFile {
+    /// Where the finished store goes.
+    let target: URL
+    /// Where it is built.
+    let temporary: URL
+
+    /// The suffix SQLite's side files carry.
+    static let sideFileSuffixes = ["-journal", "-wal", "-shm"]
+
+    init(target path: String) {
+        target = URL(fileURLWithPath: path)
+        temporary = Self.temporaryURL(for: target, pid: getpid())
+    }
+
+    /// `.<name>.importing-<pid>` next to `target`.
+    static func temporaryURL(for target: URL, pid: Int32) -> URL {
+        target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).importing-\(pid)")
+    }
+
+    /// Removes temporary stores (and their side files) left by importers of `target` that are no longer
+    /// running; returns what was removed.
+    @discardableResult
+    static func removeStale(for target: URL) -> [String] {
+        let directory = target.deletingLastPathComponent()
+        let prefix = ".\(target.lastPathComponent).importing-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            var rest = Substring(name.dropFirst(prefix.count))
+            for suffix in sideFileSuffixes where rest.hasSuffix(suffix) { rest = rest.dropLast(suffix.count) }
+            guard let pid = Int32(rest), pid > 0 else { continue }
+            if pid != getpid() && kill(pid, 0) == -1 && errno == ESRCH {
+                if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))) != nil { removed.append(name) }
+            }
+        }
+        return removed
+    }
+
+    /// Removes the temporary store and its side files (a failed or interrupted import).
+    func discard() {
+        for suffix in [""] + Self.sideFileSuffixes {
+            try? FileManager.default.removeItem(atPath: temporary.path + suffix)
+        }
+    }
+
+    /// Removes a temporary file of this process left by an earlier attempt.
+    func prepare() throws(ImportError) {
+        discard()
+        let directory = target.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ImportError(.store, reason: "the directory \(directory) does not exist", file: target.path,
+                              hint: "Create it first, or choose another --out path.")
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw ImportError(.store, reason: "the directory \(directory) is not writable", file: target.path,
+                              hint: "Choose another --out path.")
+        }
+    }
+
+    /// Flushes the finished temporary store to disk and renames it over the target.
+    ///
+    /// Side files of the previous store (a stale journal or WAL) are removed first: SQLite would
+    /// otherwise apply them to the new file.
+    func commit() throws(ImportError) {
+        try Self.fsync(temporary.path)
+        for suffix in Self.sideFileSuffixes {
+            let side = target.path + suffix
+            if FileManager.default.fileExists(atPath: side) { unlink(side) }
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw ImportError(.store, reason: "cannot move the finished store into place: \(reason)", file: target.path,
+                              hint: "The complete store was left at \(temporary.path).")
+        }
+        // Make the rename itself durable.
+        try? Self.fsync(target.deletingLastPathComponent().path)
+    }
+
+    static func fsync(_ path: String) throws(ImportError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw ImportError(.store, reason: "cannot open \(path) to flush it: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        guard Foundation.fsync(descriptor) == 0 else {
+            throw ImportError(.store, reason: "cannot flush \(path) to disk: \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import ArgumentParser
+import CSVStream
+import Foundation
+import ManagedStore
+import SeedImport
+
+/// `seedstore import`: streams CSV files into a new seed store.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Preload a seed store from CSV files, with a mapping file or by header names.",
+        discussion: """
+            With a mapping (docs/mapping.md), each CSV file fills the entities it names; --model is optional \
+            when the mapping names one. Without a mapping, name each file as Entity=path.csv: columns match \
+            attributes by name (case, spaces and '_' folded), and a column such as operator_id fills the \
+            relationship to the Operator file.
+
+            The store is built next to --out as .<name>.importing-<pid> and renamed over --out only when \
+            complete: an interrupted import leaves the previous store or none.
+
+            Exit status: 0 on success (rejected rows included), 1 when a bad row aborts the import or the \
+            store cannot be written, 2 for mapping errors, 64 for usage errors.
+
+            Examples:
+              seedstore import --mapping /tmp/wells/wells.mapping.json --out Wells.sqlite
+              seedstore import --model banks.model.json --out Banks.sqlite \\
+                  FailedBankDetails=details.csv Tag=tags.csv --on-error skip --rejects rejects.csv
+            """)
+
+    @Option(help: ArgumentHelp("The model: .json, .xcdatamodeld or .xcdatamodel (default: the one the mapping names).", valueName: "model"))
+    var model: String?
+
+    @Option(help: ArgumentHelp("A mapping file naming, for each CSV file, the entities it fills.", valueName: "mapping"))
+    var mapping: String?
+
+    @Argument(help: ArgumentHelp("Without --mapping: the files to import, as Entity=path.csv.", valueName: "Entity=file.csv"))
+    var sources: [String] = []
+
+    @Option(help: ArgumentHelp("The store to write; an existing one is replaced when the import completes.", valueName: "store"))
+    var out: String
+
+    @Option(name: .customLong("batch-size"), help: "Objects saved per batch; the context is reset after each.")
+    var batchSize: Int = ImportOptions().batchSize
+
+    @Option(name: .customLong("on-error"), help: "What a bad row does: abort (stop, store unchanged) or skip (write it to the rejects file).")
+    var onError: ErrorPolicy = .abort
+
+    @Option(help: ArgumentHelp("The rejects CSV in skip mode (default: <store>.rejects.csv).", valueName: "file"))
+    var rejects: String?
+
+    @Option(help: "Progress on standard error: auto (a bar on a terminal, lines otherwise), bar, plain or none.")
+    var progress: ProgressMode = .auto
+
+    @Option(help: ArgumentHelp("The files' encoding, overriding the mapping: utf-8, windows-1252 or latin1.", valueName: "encoding"))
+    var encoding: String?
+
+    @Option(help: ArgumentHelp("The field delimiter, overriding the mapping (one character, or \\t).", valueName: "char"))
+    var delimiter: String?
+
+    @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping; repeat for several (default: empty, NULL, NA).", valueName: "token"))
+    var nullTokens: [String] = []
+
+    @Flag(help: "VACUUM the store after building its indexes.")
+    var vacuum = false
+
+    @Flag(help: "Read and convert rows on a second thread while saving on this one (faster with a core to spare).")
+    var readAhead = false
+
+    @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
+    var summaryJSON: String?
+
+    func validate() throws {
+        if mapping == nil && sources.isEmpty {
+            throw ValidationError("Give --mapping MAPPING, or the files as Entity=path.csv arguments.")
+        }
+        if mapping != nil && !sources.isEmpty {
+            throw ValidationError("Give either --mapping or Entity=path.csv arguments, not both.")
+        }
+        if mapping == nil && model == nil {
+            throw ValidationError("Without --mapping, --model MODEL is required.")
+        }
+        if batchSize < 1 {
+            throw ValidationError("--batch-size must be at least 1.")
+        }
+        if rejects != nil && onError != .skip {
+            throw ValidationError("--rejects applies with --on-error skip.")
+        }
+        if let encoding, TextEncoding(label: encoding) == nil {
+            throw ValidationError("Unknown --encoding '\(encoding)'; use utf-8, windows-1252 or latin1.")
+        }
+        if let delimiter, Self.delimiterByte(delimiter) == nil {
+            throw ValidationError("--delimiter takes one ASCII character (or \\t), not '\(delimiter)'.")
+        }
+        for source in sources where Self.split(source) == nil {
+            throw ValidationError("'\(source)' is not Entity=path.csv.")
+        }
+    }
+
+    func run() throws {
+        var options = ImportOptions()
+        options.batchSize = batchSize
+        options.onError = onError
+        options.rejectsPath = rejects
+        options.progress = progress
+        options.vacuum = vacuum
+        options.readsAhead = readAhead
+        options.encoding = encoding.flatMap(TextEncoding.init(label:))
+        options.delimiter = delimiter.flatMap(Self.delimiterByte)
+        options.nullTokens = nullTokens.isEmpty ? nil : nullTokens
+        do {
+            let importMapping: ImportMapping
+            let objectModel: ObjectModel
+            if let mapping {
+                importMapping = try ImportMapping(contentsOf: mapping)
+                objectModel = try importMapping.loadModel(model)
+            } else {
+                let empty = ImportMapping(files: [])
+                objectModel = try empty.loadModel(model)
+                var defaults = CSVOptions()
+                if let encoding = options.encoding { defaults.encoding = encoding }
+                if let delimiter = options.delimiter { defaults.delimiter = delimiter }
+                importMapping = try ImportMapping.inferred(sources: sources.compactMap(Self.split), model: objectModel, defaults: defaults)
+            }
+            let summary = try SeedImporter(model: objectModel, mapping: importMapping, options: options).run(into: out)
+            print(summary)
+            if let summaryJSON {
+                do { try summary.jsonData().write(to: URL(fileURLWithPath: summaryJSON)) } catch {
+                    printError("warning: cannot write \(summaryJSON): \(error.localizedDescription)")
+                }
+            }
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(error.exitCode)
+        }
+    }
+
+    /// `Entity=path.csv` as its two parts.
+    static func split(_ source: String) -> (entity: String, path: String)? {
+        guard let equals = source.firstIndex(of: "=") else { return nil }
+        let entity = String(source[..<equals]).trimmingCharacters(in: .whitespaces)
+        let path = String(source[source.index(after: equals)...])
+        return entity.isEmpty || path.isEmpty ? nil : (entity, path)
+    }
+
+    static func delimiterByte(_ text: String) -> UInt8? {
+        if text == "\\t" || text == "\t" || text.lowercased() == "tab" { return 0x09 }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 1, bytes[0] < 0x80, bytes[0] != 0x0A, bytes[0] != 0x0D, bytes[0] != UInt8(ascii: "\"") else { return nil }
+        return bytes[0]
+    }
+}
+
+extension ErrorPolicy: ExpressibleByArgument {}
+extension ProgressMode: ExpressibleByArgument {}

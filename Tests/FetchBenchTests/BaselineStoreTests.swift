@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import FetchBench
+
+/// Saving and loading named baselines and report files, and the errors when they are not there.
+@Suite struct BaselineStoreTests {
+    @Test func savesAndLoadsByName() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = BaselineStore(directory: directory.appendingPathComponent("nested/baselines"))
+        let written = try store.save(sampleReport(), as: "main")
+        #expect(written.lastPathComponent == "main.json")
+        #expect(FileManager.default.fileExists(atPath: written.path))
+        #expect(try store.load("main") == sampleReport())
+        try store.save(sampleReport(), as: "release-1.2_rc")
+        #expect(store.names() == ["main", "release-1.2_rc"])
+    }
+
+    @Test func savingAgainReplaces() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = BaselineStore(directory: directory)
+        try store.save(sampleReport(), as: "main")
+        let smaller = report([result()])
+        try store.save(smaller, as: "main")
+        #expect(try store.load("main") == smaller)
+    }
+
+    @Test func loadsAReportFileByPath() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("bench.json")
+        try sampleReport().write(to: file)
+        #expect(try BaselineStore(directory: directory.appendingPathComponent("unused")).load(file.path) == sampleReport())
+        #expect(BaselineStore.isPath("out/bench.json") && BaselineStore.isPath("bench.json") && !BaselineStore.isPath("main"))
+    }
+
+    @Test func aMissingBaselineIsAClearError() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = BaselineStore(directory: directory)
+        do {
+            _ = try store.load("main")
+            Issue.record("loading a missing baseline succeeded")
+        } catch BenchError.missingBaseline(let name, let path) {
+            #expect(name == "main")
+            #expect(path == directory.appendingPathComponent("main.json").path)
+            #expect(BenchError.missingBaseline(name: name, path: path).description
+                    == "no baseline named 'main' at \(path); save one first with --save-baseline main")
+        }
+        let missingFile = directory.appendingPathComponent("nope.json").path
+        #expect(throws: BenchError.self) { try store.load(missingFile) }
+        #expect(BenchError.missingBaseline(name: missingFile, path: missingFile).description.hasPrefix("no baseline report at \(missingFile)"))
+    }
+
+    @Test func namesThatCouldEscapeTheDirectoryAreRefused() throws {
+        let store = BaselineStore(directory: URL(fileURLWithPath: "/tmp/none"))
+        for name in ["", "../main", "a/b", ".hidden", "with space", "main\n"] {
+            #expect(throws: BenchError.self, "\(name.debugDescription) was accepted") { try store.url(for: name) }
+        }
+        #expect(try store.url(for: "main").path == "/tmp/none/main.json")
+    }
+
+    @Test func aNewerReportIsRefusedWithTheDocumentedMessage() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("future.json")
+        // A future shape: only the version is certain.
+        try Data(#"{"schema_version": 2, "results": "elsewhere"}"#.utf8).write(to: file)
+        do {
+            _ = try BaselineStore(directory: directory).load(file.path)
+            Issue.record("a schema_version 2 report loaded")
+        } catch let error as BenchError {
+            guard case .unsupportedSchema(let path, 2) = error else { Issue.record("wrong error: \(error)"); return }
+            #expect(path == file.path)
+            #expect(error.description == "\(file.path) has report schema version 2; this seedstore reads up to 1. Update seedstore or re-run the baseline.")
+        }
+    }
+
+    @Test func aFileThatIsNotAReportSaysWhy() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("bad.json")
+        try Data(#"{"schema_version": 1, "tool": "seedstore"}"#.utf8).write(to: file)
+        do {
+            _ = try BenchReport.load(from: file)
+            Issue.record("an incomplete report loaded")
+        } catch let error as BenchError {
+            guard case .invalidReport(let path, let reason) = error else { Issue.record("wrong error: \(error)"); return }
+            #expect(path == file.path)
+            #expect(reason.contains("missing key"))
+        }
+        try Data("not json".utf8).write(to: file)
+        #expect(throws: BenchError.self) { try BenchReport.load(from: file) }
+    }
+
+    @Test func defaultDirectoryIsUnderTheCurrentDirectory() {
+        let path = BaselineStore.defaultDirectory.path
+        #expect(path.hasSuffix("/.seedstore/baselines"))
+        #expect(path.hasPrefix(FileManager.default.currentDirectoryPath))
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+@testable import SeedImport
+
+/// Dates, numbers and booleans read straight from bytes, without DateFormatter or the locale.
+@Suite("Import: converting fields")
+struct ImportConversionTests {
+    static func seconds(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Double {
+        Date.utc(year, month, day, hour, minute, second).timeIntervalSinceReferenceDate
+    }
+
+    @Test("d-MMM-yy with a pivot year reads the FDIC dates")
+    func fdicDates() throws {
+        let format = try DateFormat("d-MMM-yy", pivotYear: 2000)
+        #expect(format.seconds(from: "13-Oct-00") == Self.seconds(2000, 10, 13))
+        #expect(format.seconds(from: "3-Mar-23") == Self.seconds(2023, 3, 3))
+        #expect(format.seconds(from: "28-jul-23") == Self.seconds(2023, 7, 28))
+        #expect(format.seconds(from: "30-Feb-23") == nil)
+        #expect(format.failureReason(for: "30-Feb-23")?.contains("February 2023 has no day 30") == true)
+        #expect(format.failureReason(for: "13-Okt-00")?.contains("unknown month name") == true)
+    }
+
+    @Test("two-digit years fall in the hundred years from the pivot")
+    func pivotYears() throws {
+        let fifty = try DateFormat("yy-MM-dd", pivotYear: 1950)
+        #expect(fifty.seconds(from: "50-01-01") == Self.seconds(1950, 1, 1))
+        #expect(fifty.seconds(from: "49-01-01") == Self.seconds(2049, 1, 1))
+        let posix = try DateFormat("yy-MM-dd")
+        #expect(posix.pivotYear == 1969)
+        #expect(posix.seconds(from: "69-06-30") == Self.seconds(1969, 6, 30))
+        #expect(posix.seconds(from: "68-06-30") == Self.seconds(2068, 6, 30))
+    }
+
+    @Test("M/d/yyyy reads unpadded US dates and checks the calendar")
+    func usDates() throws {
+        let format = try DateFormat("M/d/yyyy")
+        #expect(format.seconds(from: "9/6/1977") == Self.seconds(1977, 9, 6))
+        #expect(format.seconds(from: "11/27/2002") == Self.seconds(2002, 11, 27))
+        #expect(format.seconds(from: "02/29/2000") == Self.seconds(2000, 2, 29))
+        #expect(format.seconds(from: "2/29/2001") == nil)
+        #expect(format.seconds(from: "13/1/2001") == nil)
+        #expect(format.seconds(from: "9/6/77") == nil)
+        #expect(format.failureReason(for: "9/6/1977 ") == "not a date in the format M/d/yyyy: unexpected text after the date")
+    }
+
+    @Test("ISO 8601 dates and date-times, with zones; epoch seconds and milliseconds")
+    func isoAndEpoch() throws {
+        let iso = DateFormat.iso8601
+        #expect(iso.seconds(from: "2020-08-17") == Self.seconds(2020, 8, 17))
+        #expect(iso.seconds(from: "2020-08-17T10:30:00Z") == Self.seconds(2020, 8, 17, 10, 30))
+        #expect(iso.seconds(from: "2020-08-17 10:30:00.250+02:00") == Self.seconds(2020, 8, 17, 8, 30) + 0.25)
+        #expect(iso.seconds(from: "2020-08-17T10:30-0130") == Self.seconds(2020, 8, 17, 12, 0))
+        #expect(iso.seconds(from: "2020-08-17T24:00:00Z") == nil)
+        #expect(iso.seconds(from: "17/08/2020") == nil)
+        #expect(try DateFormat("yyyy-MM-dd").seconds(from: "2020-08-17") == Self.seconds(2020, 8, 17))
+        #expect(try DateFormat("epoch").seconds(from: "1597622400") == Self.seconds(2020, 8, 17))
+        #expect(try DateFormat("epochSeconds").seconds(from: "-86400.5") == Self.seconds(1969, 12, 31) - 0.5)
+        #expect(try DateFormat("epochMilliseconds").seconds(from: "1597622400000") == Self.seconds(2020, 8, 17))
+    }
+
+    @Test("other patterns: compact, names, 12-hour clocks, quoted literals")
+    func patterns() throws {
+        #expect(try DateFormat("yyyyMMdd").seconds(from: "20200817") == Self.seconds(2020, 8, 17))
+        #expect(try DateFormat("dd.MM.yyyy HH:mm").seconds(from: "17.08.2020 10:30") == Self.seconds(2020, 8, 17, 10, 30))
+        #expect(try DateFormat("MMMM d, yyyy").seconds(from: "October 13, 2000") == Self.seconds(2000, 10, 13))
+        #expect(try DateFormat("M/d/yyyy h:mm a").seconds(from: "8/17/2020 1:05 PM") == Self.seconds(2020, 8, 17, 13, 5))
+        #expect(try DateFormat("M/d/yyyy h:mm a").seconds(from: "8/17/2020 12:05 am") == Self.seconds(2020, 8, 17, 0, 5))
+        #expect(try DateFormat("yyyy-MM-dd'T'HH:mm:ssXXX").seconds(from: "2020-08-17T10:30:00+00:00") == Self.seconds(2020, 8, 17, 10, 30))
+    }
+
+    @Test("an unknown format is a clear error")
+    func unknownFormats() {
+        #expect(throws: DateFormatError.self) { try DateFormat("dd.QQ.yyyy") }
+        do {
+            _ = try DateFormat("dd.QQ.yyyy")
+        } catch {
+            #expect(error.description.contains("the pattern letter 'Q'"))
+            #expect(error.description.contains("d-MMM-yy"))
+        }
+        #expect(throws: DateFormatError.self) { try DateFormat("HH:mm") }
+        #expect(throws: DateFormatError.self) { try DateFormat("yyyy-MM-dd'T") }
+        #expect(throws: DateFormatError.self) { try DateFormat("h:mm yyyy-MM-dd") }
+    }
+
+    static func integer(_ text: String) -> Int64? {
+        Array(text.utf8).withUnsafeBufferPointer { _NumberParser.integer($0) }
+    }
+
+    static func double(_ text: String) -> Double? {
+        Array(text.utf8).withUnsafeBufferPointer { _NumberParser.double($0) }
+    }
+
+    @Test("integers: signs, thousands separators in groups of three, whole fractions")
+    func integers() {
+        #expect(Self.integer("2,500") == 2500)
+        #expect(Self.integer("1,234,567") == 1_234_567)
+        #expect(Self.integer("-42") == -42)
+        #expect(Self.integer("+7") == 7)
+        #expect(Self.integer("007") == 7)
+        #expect(Self.integer("133856.0") == 133_856)
+        #expect(Self.integer("9223372036854775807") == Int64.max)
+        #expect(Self.integer("-9223372036854775808") == Int64.min)
+        for bad in ["", "-", "2,50", ",500", "2500,", "2,5000", "12a", "1.5", "9223372036854775808", "1 000", "224B/475G"] {
+            #expect(Self.integer(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("doubles: fractions, exponents, separators; exact like the standard library")
+    func doubles() {
+        #expect(Self.double("51.072486") == 51.072486)
+        #expect(Self.double("-115.934603") == -115.934603)
+        #expect(Self.double("1,600.5") == 1600.5)
+        #expect(Self.double("1e3") == 1000)
+        #expect(Self.double("1.5E-3") == 0.0015)
+        #expect(Self.double(".5") == 0.5)
+        #expect(Self.double("5.") == 5)
+        #expect(Self.double("0.000123") == 0.000123)
+        #expect(Self.double("12345678901234567890123") == 12345678901234567890123.0)
+        #expect(Self.double("4.9406564584124654e-324") == 4.9406564584124654e-324)
+        for bad in ["", "1,78", "abc", "1e", "--1", "1.2.3", "NA", "0x10"] {
+            #expect(Self.double(bad) == nil, "\(bad)")
+        }
+        // Whatever the digits, the result is the correctly rounded one.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let digits = String(UInt64.random(in: 0...UInt64.max, using: &generator))
+            let point = Int.random(in: 0...digits.count, using: &generator)
+            let text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point)) + "e\(Int.random(in: -30...30, using: &generator))"
+            #expect(Self.double(text) == Double(text), "\(text)")
+        }
+    }
+
+    @Test("booleans: true/false, yes/no, y/n, t/f, 1/0 in any case")
+    func booleans() {
+        func parse(_ text: String) -> Bool? { Array(text.utf8).withUnsafeBufferPointer { _BooleanParser.parse($0) } }
+        for yes in ["true", "TRUE", "True", "yes", "YES", "y", "Y", "t", "T", "1"] { #expect(parse(yes) == true, "\(yes)") }
+        for no in ["false", "FALSE", "no", "No", "n", "N", "f", "F", "0"] { #expect(parse(no) == false, "\(no)") }
+        for neither in ["", "2", "maybe", "on", "off", "yess", "\u{11}"] { #expect(parse(neither) == nil, "\(neither)") }
+    }
+
+    @Test("null tokens match whole values after trimming")
+    func nullTokens() throws {
+        let tokens = try #require(_NullTokens(["", "NULL", "NA"]))
+        func matches(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { tokens.matches($0) } }
+        #expect(matches("") && matches("NULL") && matches("NA"))
+        #expect(!matches("null") && !matches("N") && !matches("NAN") && !matches("NULLS"))
+        #expect(_NullTokens(["a", "b", "c", "d", "e"]) == nil)
+        #expect(_NullTokens([String(repeating: "x", count: 17)]) == nil)
+        let empty = try #require(_NullTokens([]))
+        #expect(!Array("".utf8).withUnsafeBufferPointer { empty.matches($0) })
+    }
+
+    @Test("headers fold case, spaces, underscores and punctuation")
+    func headerFolding() {
+        #expect(HeaderName.fold("Closing Date ") == "closingdate")
+        #expect(HeaderName.fold("operator_id") == HeaderName.fold("Operator ID"))
+        #expect(HeaderName.fold("operatorId") == HeaderName.fold("OPERATOR-ID"))
+        #expect(HeaderName.fold("API#") == "api")
+        let header = ["Bank Name", "City ", "State ", "Cert ", "Closing Date "]
+        #expect(HeaderName.index(of: "City", in: header, columnCount: 5) == 1)
+        #expect(HeaderName.index(of: "closing_date", in: header, columnCount: 5) == 4)
+        #expect(HeaderName.index(of: "Zip", in: header, columnCount: 5) == nil)
+        #expect(HeaderName.index(of: "3", in: nil, columnCount: 5) == 2)
+        #expect(HeaderName.index(of: "6", in: nil, columnCount: 5) == nil)
+    }
+}

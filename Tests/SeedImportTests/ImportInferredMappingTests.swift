@@ -1,0 +1,65 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Importing without a mapping file: `Entity=file.csv`, headers matched to attribute names.
+@Suite("Import: without a mapping file")
+struct ImportInferredMappingTests {
+    @Test("headers match attributes; a column named like a relationship fills it")
+    func people() throws {
+        let scratch = ImportScratch()
+        let model = try ImportFixtures.model("import-basics")
+        let mapping = try ImportMapping.inferred(
+            sources: [("Person", ImportFixtures.path("csv/people.csv")), ("Team", ImportFixtures.path("csv/teams.csv"))],
+            model: model)
+        guard case .targets(let people) = mapping.files[0].content, case .targets(let teams) = mapping.files[1].content else {
+            Issue.record("expected targets")
+            return
+        }
+        #expect(people[0].relationships["team"] == RelationshipMapping(column: "Team", destinationKey: "code"))
+        #expect(teams[0].key == "code", "the key relationships look teams up by")
+        let summary = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("People.sqlite"))
+        #expect(summary.files.map(\.path).first?.hasSuffix("teams.csv") == true, "teams first: people refer to them")
+        #expect(summary.objects["Person"]?.stored == 5)
+        #expect(summary.objects["Team"]?.stored == 6)
+        let (context, persons) = try StoreReader.objects(scratch.path("People.sqlite"), "Person")
+        let ada = try #require(persons.first { $0["personID"] == .integer(1) })
+        #expect(ada["zip"] == .string("02139"))
+        #expect(ada["active"] == .bool(true))
+        #expect(ada["score"] == .integer(0), "an empty optional value takes the model's default")
+        #expect(try ada.object(forKey: "team")?["name"] == .string("Analytical Engines Ltd"))
+        let turing = try #require(persons.first { $0["personID"] == .integer(2) })
+        #expect(turing["nickname"] == .null, "NULL is a null token by default")
+        withExtendedLifetime(context) {}
+    }
+
+    @Test("generated wells: operator_id fills the operator relationship")
+    func wells() throws {
+        let scratch = ImportScratch()
+        let data = try DataSetGenerator.generate(.wells, rows: 200, into: scratch.url.appendingPathComponent("data"))
+        let model = try ObjectModel(contentsOf: data.modelFile.url.path)
+        let mapping = try ImportMapping.inferred(
+            sources: [("Well", data.directory.appendingPathComponent("wells.csv").path),
+                      ("Operator", data.directory.appendingPathComponent("operators.csv").path)],
+            model: model)
+        guard case .targets(let wells) = mapping.files[0].content else { Issue.record("expected targets"); return }
+        #expect(wells[0].relationships["operator"] == RelationshipMapping(column: "operator_id", destinationKey: "operator_id"))
+        let summary = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Wells.sqlite"))
+        #expect(summary.objects["Well"]?.stored == 200)
+        #expect(try StoreReader.scalar(scratch.path("Wells.sqlite"), """
+            SELECT count(*) FROM ZWELL w JOIN ZOPERATOR o ON w.ZOPERATOR = o.Z_PK AND o.ZOPERATOR_ID = w.ZOPERATOR_ID
+            """) == .integer(200))
+    }
+
+    @Test("an unknown entity is a mapping error naming the entities there are")
+    func unknownEntity() throws {
+        let model = try ImportFixtures.model("import-basics")
+        #expect {
+            try ImportMapping.inferred(sources: [("Persons", ImportFixtures.path("csv/people.csv"))], model: model)
+        } throws: { error in
+            let error = error as? ImportError
+            return error?.kind == .mapping && error?.problems.first?.contains("the model has no entity 'Persons' (it has: Person, Team)") == true
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Mapping files: the generators' format read back, and every mistake reported before a row is read.
+@Suite("Import: mapping files")
+struct ImportMappingTests {
+    @Test("the generated mappings read back", arguments: DataSetKind.allCases)
+    func generated(kind: DataSetKind) throws {
+        let scratch = ImportScratch()
+        let dataSet = try DataSetGenerator.generate(kind, rows: 20, into: scratch.url)
+        let mapping = try ImportMapping(contentsOf: dataSet.mappingFile.url.path)
+        #expect(mapping.modelPath == scratch.path(dataSet.modelFile.name))
+        #expect(mapping.defaults.nullTokens == [""])
+        #expect(mapping.defaults.trim)
+        #expect(Set(mapping.files.map(\.path)) == Set(dataSet.csvFiles.map(\.name)))
+        _ = try mapping.loadModel()
+    }
+
+    @Test("the banks mapping: Windows-1252, a pivot year, a link and a join")
+    func banks() throws {
+        let scratch = ImportScratch()
+        let dataSet = try DataSetGenerator.generate(.banks, rows: 20, into: scratch.url)
+        let mapping = try ImportMapping(contentsOf: dataSet.mappingFile.url.path)
+        let banklist = try #require(mapping.files.first)
+        #expect(banklist.options.encoding == .windows1252)
+        guard case .targets(let targets) = banklist.content else { Issue.record("expected targets"); return }
+        #expect(targets.map(\.entity) == ["FailedBankDetails", "FailedBankInfo"])
+        #expect(targets[0].key == "cert")
+        #expect(targets[0].columns["closeDate"] == ColumnMapping("Closing Date", format: "d-MMM-yy", pivotYear: 2000))
+        #expect(targets[1].link == LinkMapping(relationship: "details", target: "FailedBankDetails"))
+        guard case .join(let join) = mapping.files[2].content else { Issue.record("expected a join"); return }
+        #expect(join == JoinMapping(entity: "FailedBankDetails", relationship: "tags", sourceColumn: "cert", sourceKey: "cert",
+                                    destinationColumn: "tag", destinationKey: "name"))
+    }
+
+    @Test("malformed JSON reports every problem with its place")
+    func malformed() throws {
+        let json = """
+            {"format": 2, "defaults": {"encoding": "ebcdic", "delimiter": ";;"},
+             "files": [{"path": "a.csv", "targets": [{"entity": "A", "colums": {},
+                        "columns": {"d": {"column": "D", "format": "dd.QQ.yyyy"}}}]},
+                       {"targets": []}]}
+            """
+        do {
+            _ = try ImportMapping(json: Data(json.utf8), baseDirectory: "/tmp", source: "bad.mapping.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .mapping)
+            #expect(error.exitCode == 2)
+            let problems = error.problems.joined(separator: "\n")
+            #expect(problems.contains("format: format 2 is not supported"))
+            #expect(problems.contains("defaults.encoding: unknown encoding 'ebcdic'"))
+            #expect(problems.contains("defaults.delimiter"))
+            #expect(problems.contains("files[0].targets[0]: unknown key \"colums\""))
+            #expect(problems.contains("files[0].targets[0].columns.d.format: unknown date format 'dd.QQ.yyyy'"))
+            #expect(problems.contains("files[1]: \"path\" is missing"))
+            #expect(error.description.hasPrefix("bad.mapping.json: the mapping is not valid (6 problems)"))
+        }
+    }
+
+    /// Imports `json` (a mapping relative to fixtures/csv) with the import-basics model; returns the error.
+    static func planError(_ json: String) throws -> ImportError? {
+        let scratch = ImportScratch()
+        let mapping = try ImportMapping(json: Data(json.utf8), baseDirectory: ImportFixtures.path("csv"))
+        let model = try ImportFixtures.model("import-basics")
+        do {
+            _ = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Out.sqlite"))
+            return nil
+        } catch {
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("Out.sqlite")), "nothing is written")
+            #expect(scratch.files.isEmpty, "no temporary file is left: \(scratch.files)")
+            return error
+        }
+    }
+
+    @Test("names that do not fit the model or the header are reported together, with suggestions")
+    func planProblems() throws {
+        let error = try #require(try Self.planError("""
+            {"format": 1, "files": [
+              {"path": "people.csv", "targets": [{"entity": "Persn"}]},
+              {"path": "teams.csv", "targets": [{"entity": "Team", "key": "kode", "columns": {"founded": "Founding", "nme": "name"}}]}
+            ]}
+            """))
+        #expect(error.kind == .mapping)
+        let problems = error.problems.joined(separator: "\n")
+        #expect(problems.contains("people.csv: the model has no entity 'Persn'"))
+        #expect(problems.contains("(it has: Person, Team)"))
+        let second = try #require(try Self.planError("""
+            {"format": 1, "files": [
+              {"path": "teams.csv", "targets": [{"entity": "Team", "key": "kode", "columns": {"founded": "Founding", "nme": "name"}}]},
+              {"path": "people.csv", "targets": [{"entity": "Person", "columns": {"name": null},
+                 "relationships": {"team": {"column": "Team", "destinationKey": "cod"}}}]}
+            ]}
+            """))
+        let text = second.problems.joined(separator: "\n")
+        #expect(text.contains("teams.csv → Team: the entity has no attribute 'nme'"))
+        #expect(text.contains("the column \"Founding\" named for founded is not in the file (the header has: \"code\", \"name\", \"founded\")"))
+        #expect(text.contains("the key 'kode' is not an attribute of Team"))
+        #expect(text.contains("people.csv → Person: name is required and has no default, so it cannot be left out"))
+        #expect(text.contains("team: Team has no attribute 'cod'"))
+    }
+
+    @Test("to-many relationships, missing destinations and cycles are mapping errors")
+    func relationshipProblems() throws {
+        let toMany = try #require(try Self.planError("""
+            {"format": 1, "files": [{"path": "teams.csv", "targets": [{"entity": "Team",
+               "relationships": {"members": {"column": "code", "destinationKey": "personID"}}}]}]}
+            """))
+        #expect(toMany.problems.joined().contains("members is to-many: fill it from the other side (map the inverse to-one 'team'"))
+        let noDestination = try #require(try Self.planError("""
+            {"format": 1, "files": [{"path": "people.csv", "targets": [{"entity": "Person",
+               "relationships": {"team": {"column": "Team", "destinationKey": "code"}}}]}]}
+            """))
+        #expect(noDestination.problems.joined().contains("no file of the mapping fills Team before this one"))
+    }
+
+    @Test("files that refer to each other in a cycle are a mapping error")
+    func cycle() throws {
+        let scratch = ImportScratch()
+        try scratch.write("a.csv", "id,b\n1,2\n")
+        try scratch.write("b.csv", "id,a\n2,1\n")
+        let model = try ObjectModel([
+            EntityDescription("A", attributes: [Attribute("id", .integer32)], relationships: [Relationship("b", to: "B", inverse: "a")]),
+            EntityDescription("B", attributes: [Attribute("id", .integer32)], relationships: [Relationship("a", to: "A", inverse: "b")]),
+        ])
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "files": [
+              {"path": "a.csv", "targets": [{"entity": "A", "key": "id", "relationships": {"b": {"column": "b", "destinationKey": "id"}}}]},
+              {"path": "b.csv", "targets": [{"entity": "B", "key": "id", "relationships": {"a": {"column": "a", "destinationKey": "id"}}}]}
+            ]}
+            """.utf8), baseDirectory: scratch.url.path)
+        #expect {
+            try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Cycle.sqlite"))
+        } throws: { error in
+            (error as? ImportError)?.problems.joined().contains("a.csv, b.csv refer to each other's entities in a cycle") == true
+        }
+    }
+
+    @Test("a missing CSV file is a mapping error naming it")
+    func missingFile() throws {
+        let error = try #require(try Self.planError("""
+            {"format": 1, "files": [{"path": "nowhere.csv", "targets": [{"entity": "Team"}]}]}
+            """))
+        #expect(error.problems.joined().contains("nowhere.csv: cannot open"))
+    }
+
+    @Test("files run in dependency order whatever order the mapping lists them in")
+    func dependencyOrder() throws {
+        let scratch = ImportScratch()
+        let mapping = try ImportFixtures.mapping("people")
+        #expect(mapping.files.map(\.path) == ["../csv/people.csv", "../csv/teams.csv"])
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: scratch.path("People.sqlite"))
+        #expect(summary.files.map(\.path) == ["../csv/teams.csv", "../csv/people.csv"])
+        #expect(summary.rejects == 0)
+        let (context, people) = try StoreReader.objects(scratch.path("People.sqlite"), "Person")
+        let knuth = try #require(people.first { $0["personID"] == .integer(6) })
+        #expect(knuth["name"] == .string("Donald \"Don\" Knuth"))
+        #expect(try knuth.object(forKey: "team")?["code"] == .string("STAN"))
+        withExtendedLifetime(context) {}
+    }
+}

@@ -1,0 +1,110 @@
+import CSVStream
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Skip mode: bad rows go to the rejects file with their line, place, reason and original text.
+@Suite("Import: rejects in skip mode")
+struct ImportRejectsTests {
+    static func skipping(into scratch: ImportScratch, rejects: String? = nil, readsAhead: Bool = true) throws -> ImportSummary {
+        let mapping = try ImportFixtures.mapping("people-bad")
+        var options = ImportOptions()
+        options.onError = .skip
+        options.readsAhead = readsAhead
+        options.rejectsPath = rejects
+        return try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("People.sqlite"))
+    }
+
+    /// The rejects file's records, parsed (fields may hold quoted line breaks).
+    static func records(_ path: String) throws -> [[String]] {
+        let reader = try CSVReader(path: path)
+        var records: [[String]] = [reader.header ?? []]
+        while let record = try reader.next() { records.append(record.fields) }
+        return records
+    }
+
+    @Test("ragged rows, bad values and unknown keys are set aside with the right line numbers",
+          arguments: [true, false])
+    func rejects(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        let summary = try Self.skipping(into: scratch, rejects: scratch.path("rejects.csv"), readsAhead: readsAhead)
+        let file = try #require(summary.files.first { $0.path.hasSuffix("people-bad.csv") })
+        #expect(file.rowsRead == 14)
+        #expect(file.rejects == 9)
+        #expect(file.blankRows == 2, "a blank line and a record of empty fields")
+        #expect(file.rowsImported == 3)
+        #expect(summary.rejects == 9)
+        #expect(summary.rejectsFile == scratch.path("rejects.csv"))
+
+        let records = try Self.records(scratch.path("rejects.csv"))
+        #expect(records[0] == ["file", "line", "column", "entity", "attribute", "value", "reason", "raw"])
+        let byLine = Dictionary(uniqueKeysWithValues: records.dropFirst().map { (Int($0[1])!, $0) })
+        #expect(byLine.keys.sorted() == [3, 4, 5, 6, 8, 9, 10, 11, 12])
+        #expect(Array(byLine[3]![2...5]) == ["6", "Person", "height", "1,78"])
+        #expect(byLine[3]?[6].hasPrefix("Height: not a number") == true)
+        #expect(byLine[3]?[7] == "2,Alan Turing,,00501,41,\"1,78\",Y,1912-06-23,ENG,5", "the raw text as in the file")
+        #expect(byLine[4]?[6] == "the record has 8 fields; the header has 10")
+        #expect(byLine[4]?[2] == "" && byLine[4]?[3] == "")
+        #expect(byLine[5]?[4] == "team" && byLine[5]?[6].contains("no Team has code \"ZZZ\"") == true)
+        #expect(byLine[6]?[6] == "Age: not a whole number")
+        #expect(byLine[8]?[6] == "Age: 40000 is outside Integer 16's range -32768...32767")
+        #expect(byLine[9]?[6].contains("a value is required") == true)
+        #expect(byLine[10]?[6].contains("not a boolean") == true)
+        #expect(byLine[11]?[6].contains("there is no month 13") == true)
+        #expect(byLine[12]?[6] == "the record has 11 fields; the header has 10")
+        #expect(byLine[12]?[7] == "11,\"Multi\nLine\",,,70,1.70,1,1951-01-01,DEC,extra,field", "a record over two lines")
+
+        let (context, people) = try StoreReader.objects(scratch.path("People.sqlite"), "Person")
+        #expect(people.map { $0["personID"] }.sorted { $0.description < $1.description } == [.integer(1), .integer(12), .integer(6)])
+        withExtendedLifetime(context) {}
+    }
+
+    @Test("without --rejects, rejects go next to the store, and only when there are some")
+    func defaultRejectsFile() throws {
+        let scratch = ImportScratch()
+        let summary = try Self.skipping(into: scratch)
+        #expect(summary.rejectsFile == scratch.path("People.rejects.csv"))
+        #expect(FileManager.default.fileExists(atPath: scratch.path("People.rejects.csv")))
+
+        let clean = ImportScratch()
+        let mapping = try ImportFixtures.mapping("people")
+        var options = ImportOptions()
+        options.onError = .skip
+        let cleanSummary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options)
+            .run(into: clean.path("People.sqlite"))
+        #expect(cleanSummary.rejects == 0 && cleanSummary.rejectsFile == nil)
+        #expect(clean.files == ["People.sqlite"])
+    }
+
+    @Test("bytes the encoding does not define are a reject, with a hint")
+    func encoding() throws {
+        let scratch = ImportScratch()
+        var bytes = Array("code,name\nENG,Analytical Engines\nFC,First".utf8)
+        bytes += [0x96]
+        bytes += Array("Citizens\nDEC,Digital\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.path("teams.csv")))
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "files": [{"path": "teams.csv", "targets": [{"entity": "Team", "key": "code"}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let model = try ImportFixtures.model("import-basics")
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let summary = try SeedImporter(model: model, mapping: mapping, options: options).run(into: scratch.path("Teams.sqlite"))
+        #expect(summary.rejects == 1)
+        #expect(summary.objects["Team"]?.stored == 2)
+        let records = try Self.records(scratch.path("rejects.csv"))
+        #expect(records[1][1] == "3" && records[1][4] == "name")
+        #expect(records[1][6].contains("byte 0x96 is not valid UTF-8"))
+        #expect(records[1][6].contains("--encoding windows1252"))
+
+        options.encoding = .windows1252
+        options.rejectsPath = scratch.path("rejects-1252.csv")
+        let decoded = try SeedImporter(model: model, mapping: mapping, options: options).run(into: scratch.path("Teams.sqlite"))
+        #expect(decoded.rejects == 0)
+        let (context, teams) = try StoreReader.objects(scratch.path("Teams.sqlite"), "Team")
+        #expect(teams.contains { $0["name"] == .string("First\u{2013}Citizens") })
+        withExtendedLifetime(context) {}
+    }
+}

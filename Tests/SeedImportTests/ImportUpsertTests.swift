@@ -1,0 +1,110 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Keys: a later row with the same key updates the object; repeats within one file are reported.
+@Suite("Import: upserts and duplicate keys")
+struct ImportUpsertTests {
+    static let model = try! ObjectModel(contentsOf: ImportFixtures.path("models/import-basics.model.json"))
+
+    static func mapping(_ json: String, in scratch: ImportScratch) throws -> ImportMapping {
+        try ImportMapping(json: Data(json.utf8), baseDirectory: scratch.url.path)
+    }
+
+    static func teams(_ store: String) throws -> [String: String] {
+        let (context, teams) = try StoreReader.objects(store, "Team")
+        defer { withExtendedLifetime(context) {} }
+        var byCode: [String: String] = [:]
+        for team in teams {
+            guard case .string(let code) = team["code"], case .string(let name) = team["name"] else { continue }
+            byCode[code] = name
+        }
+        return byCode
+    }
+
+    @Test("a repeated key updates the first object, and the repeat is reported with its line")
+    func withinAFile() throws {
+        let scratch = ImportScratch()
+        let mapping = try Self.mapping("""
+            {"format": 1, "files": [{"path": "\(ImportFixtures.path("csv/teams.csv"))", "targets": [{"entity": "Team", "key": "code"}]}]}
+            """, in: scratch)
+        let summary = try SeedImporter(model: Self.model, mapping: mapping).run(into: scratch.path("Teams.sqlite"))
+        #expect(summary.objects["Team"]?.stored == 6)
+        #expect(summary.objects["Team"]?.inserted == 6)
+        #expect(summary.objects["Team"]?.updated == 1)
+        #expect(summary.duplicates.count == 1)
+        #expect(summary.duplicates.first?.count == 1)
+        #expect(summary.duplicates.first?.lines == [8])
+        #expect(summary.duplicates.first?.key == "code")
+        #expect(summary.description.contains("1 repeated Team.code key in"))
+        #expect(try Self.teams(scratch.path("Teams.sqlite"))["ENG"] == "Analytical Engines Ltd")
+    }
+
+    @Test("keys repeat across batches: the saved object is read back and updated", arguments: [true, false])
+    func acrossBatches(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        var text = "code,name\n"
+        for i in 1...25 { text += "T\(i),Team \(i)\n" }
+        text += "T3,Third again\nT25,Last again\nT3,Third once more\n"
+        try scratch.write("teams.csv", text)
+        let mapping = try Self.mapping("""
+            {"format": 1, "files": [{"path": "teams.csv", "targets": [{"entity": "Team", "key": "code"}]}]}
+            """, in: scratch)
+        var options = ImportOptions()
+        options.batchSize = 4
+        options.reportedLines = 2
+        options.readsAhead = readsAhead
+        let summary = try SeedImporter(model: Self.model, mapping: mapping, options: options).run(into: scratch.path("Teams.sqlite"))
+        #expect(summary.objects["Team"]?.stored == 25)
+        #expect(summary.objects["Team"]?.updated == 3)
+        #expect(summary.duplicates.first?.count == 3)
+        #expect(summary.duplicates.first?.lines == [27, 28], "the first few lines only")
+        let teams = try Self.teams(scratch.path("Teams.sqlite"))
+        #expect(teams["T3"] == "Third once more" && teams["T25"] == "Last again" && teams["T24"] == "Team 24")
+    }
+
+    @Test("a later file with the same keys updates without a duplicate report")
+    func acrossFiles() throws {
+        let scratch = ImportScratch()
+        try scratch.write("a.csv", "code,name\nENG,Engines\nMIT,Institute\n")
+        try scratch.write("b.csv", "code,name,founded\nMIT,Massachusetts Institute of Technology,1861-04-10\nDEC,Digital,1957-08-23\n")
+        let mapping = try Self.mapping("""
+            {"format": 1, "files": [
+              {"path": "a.csv", "targets": [{"entity": "Team", "key": "code"}]},
+              {"path": "b.csv", "targets": [{"entity": "Team", "key": "code"}]}
+            ]}
+            """, in: scratch)
+        let summary = try SeedImporter(model: Self.model, mapping: mapping).run(into: scratch.path("Teams.sqlite"))
+        #expect(summary.duplicates.isEmpty)
+        #expect(summary.objects["Team"]?.stored == 3)
+        #expect(summary.objects["Team"]?.updated == 1)
+        #expect(try Self.teams(scratch.path("Teams.sqlite")) == [
+            "ENG": "Engines", "MIT": "Massachusetts Institute of Technology", "DEC": "Digital",
+        ])
+    }
+
+    @Test("one row makes a team and a person pointing at it; later rows find the saved team", arguments: [true, false])
+    func sameRowReferences(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        var text = "team,team_name,person_id,name\n"
+        for i in 1...12 { text += "T\(i % 3),Team \(i % 3),\(i),Person \(i)\n" }
+        try scratch.write("people.csv", text)
+        let mapping = try Self.mapping("""
+            {"format": 1, "files": [{"path": "people.csv", "targets": [
+              {"entity": "Team", "key": "code", "columns": {"code": "team", "name": "team_name"}},
+              {"entity": "Person", "key": "personID", "relationships": {"team": {"column": "team", "destinationKey": "code"}}}
+            ]}]}
+            """, in: scratch)
+        var options = ImportOptions()
+        options.batchSize = 5
+        options.readsAhead = readsAhead
+        let summary = try SeedImporter(model: Self.model, mapping: mapping, options: options).run(into: scratch.path("People.sqlite"))
+        #expect(summary.objects["Team"]?.stored == 3)
+        #expect(summary.objects["Person"]?.stored == 12)
+        let linked = try StoreReader.scalar(scratch.path("People.sqlite"), """
+            SELECT count(*) FROM ZPERSON p JOIN ZTEAM t ON p.ZTEAM = t.Z_PK WHERE 'T' || (p.ZPERSONID % 3) = t.ZCODE
+            """)
+        #expect(linked == .integer(12))
+    }
+}
