@@ -30,8 +30,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Measured runs per variant (fewer when timings are stable or the budget runs out).")
     var runs: Int = 5
 
-    @Option(name: .customLong("time-budget"), help: "Seconds one variant may take.")
-    var timeBudget: Double = 15
+    @Option(name: .customLong("time-budget"), help: "Seconds one variant may take once it has 3 runs.")
+    var timeBudget: Double = 5
+
+    @Option(help: "Unmeasured runs before measuring (the counting run already warms caches).")
+    var warmup: Int = 0
 
     @Option(name: .customLong("scenario-file"), help: "A JSON scenario file naming the entity and properties to use.")
     var scenarioFile: String?
@@ -90,7 +93,7 @@ struct BenchCommand: ParsableCommand {
         let chosen = QueryCommand.list(scenarios)
         let built = try ScenarioCatalog.make(for: opened, config: config, only: chosen)
         let progress = BenchProgress(quiet: quiet, total: built.reduce(0) { $0 + $1.variants.count })
-        var runner = BenchRunner(runs: runs, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })
+        var runner = BenchRunner(runs: runs, warmupRuns: warmup, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })
         runner.runProgress = { index, name, run, runs in progress.update(index: index, of: nil, name: name, run: run, runs: runs) }
         let report = try runner.run(built, store: opened)
         progress.finish()

@@ -23,8 +23,8 @@ struct ImportCommand: ParsableCommand {
 
             Examples:
               seedstore import --mapping /tmp/wells/wells.mapping.json --out Wells.sqlite
-              seedstore import --model banks.model.json --out Banks.sqlite \\
-                  FailedBankDetails=details.csv Tag=tags.csv --on-error skip --rejects rejects.csv
+              seedstore import --model wells.model.json --out Wells.sqlite Operator=operators.csv Well=wells.csv
+              seedstore import --mapping banks.mapping.json --out Banks.sqlite --on-error skip --rejects rejects.csv
             """)
 
     @Option(help: ArgumentHelp("The model: .json, .xcdatamodeld or .xcdatamodel (default: the one the mapping names).", valueName: "model"))

@@ -28,7 +28,9 @@ public struct BenchRunner {
     /// Told each measured run: variant number (1-based), `scenario / variant`, run number, most runs.
     public var runProgress: ((Int, String, Int, Int) -> Void)?
 
-    public init(runs: Int = 5, warmupRuns: Int = 1, minimumRuns: Int = 3, timeBudgetSeconds: Double = 15,
+    /// The run that counts statements and memory comes first and warms the caches, so by default
+    /// there is no separate warm-up.
+    public init(runs: Int = 5, warmupRuns: Int = 0, minimumRuns: Int = 3, timeBudgetSeconds: Double = 5,
                 stableNoise: Double = 0.02, progress: @escaping (String) -> Void = { _ in }) {
         self.runs = max(1, runs)
         self.warmupRuns = max(0, warmupRuns)

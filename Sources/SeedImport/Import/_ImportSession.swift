@@ -21,7 +21,7 @@ final class _ImportSession {
     private(set) var finishSeconds = 0.0
 
     /// Objects inserted since the last save whose index entries still hold temporary keys.
-    @exclusivity(unchecked) private var pending: [(index: _KeyIndex, entry: Int, object: ManagedObject)] = []
+    @exclusivity(unchecked) private var pending: [_PendingKey] = []
     /// Objects inserted or changed since the last save.
     private var changes = 0
     /// The reader of the file being imported (for the raw text of rejected records).
@@ -96,7 +96,7 @@ final class _ImportSession {
         changes = 0
     }
 
-    private func flush(_ pending: inout [(index: _KeyIndex, entry: Int, object: ManagedObject)]) throws(ImportError) {
+    func flush(_ pending: inout [_PendingKey]) throws(ImportError) {
         guard !pending.isEmpty || context.hasChanges else { return }
         let start = Clock.now()
         defer { saveSeconds += Clock.now() - start }
@@ -138,199 +138,39 @@ final class _ImportSession {
 
     // MARK: Rows that fill targets
 
-    /// Reads and converts rows on a thread of its own (``_RowReader``) and, here, finds relationships,
-    /// inserts or updates objects, links them and saves in batches.
+    /// Reads and converts rows (``_RowReader``, on a second thread with ``ImportOptions/readsAhead``) and
+    /// hands them to a ``_TargetWriter``, which finds relationships, inserts or updates objects, links them
+    /// and saves in batches.
     private func runTargets(_ file: _FilePlan, reader: CSVReader) throws {
-        let targets = file.targets
-        let targetCount = targets.count
-        let batchSize = options.batchSize
-        let reportedLines = options.reportedLines
-        let position = Int32(file.position)
-        let context = self.context
-        let relationshipPlans = targets.map(\.relationships)
-        let relationshipNames = targets.map(\.relationshipNames)
-        let entities = targets.map(\.entity)
-        let keys = targets.map(\.key)
-        let populates = targets.map(\.populates)
-        let mappedOrdinals = targets.map(\.mappedOrdinals)
-        let links = targets.map(\.link)
-        let hasLinks = links.contains { $0 != nil }
-        let hasRelationships = relationshipPlans.contains { !$0.isEmpty }
-
-        // Counters live here, not in the plans' objects, and are written back at the end.
-        var rowsRead = 0, blankRows = 0, rowsImported = 0
-        var inserted = [Int](repeating: 0, count: targetCount)
-        var updated = [Int](repeating: 0, count: targetCount)
-        var duplicates = [Int](repeating: 0, count: targetCount)
-        var duplicateLines = [[Int]](repeating: [], count: targetCount)
-        var pending = self.pending
-        self.pending = []
-        var changes = self.changes
+        let writer = _TargetWriter(session: self, file: file, pending: pending, changes: changes)
+        pending = []
         defer {
-            file.rowsRead += rowsRead
-            file.blankRows += blankRows
-            file.rowsImported += rowsImported
-            for t in 0..<targetCount {
-                targets[t].inserted += inserted[t]
-                targets[t].updated += updated[t]
-                targets[t].duplicateCount += duplicates[t]
-                targets[t].duplicateLines += duplicateLines[t].prefix(max(0, reportedLines - targets[t].duplicateLines.count))
-            }
+            let (pending, changes) = writer.finish()
             self.pending = pending
             self.changes = changes
         }
-
-        // Re-reads a record's original text for a reject found here (the reader has moved on).
-        var rawReader: CSVReader?
-        func rawText(_ row: _RowChunk.Row) -> String {
-            if rawReader == nil { rawReader = try? CSVReader(path: file.path, dialect: file.options.dialect) }
-            let record = CSVRecord(fields: [], lineNumber: row.line, byteOffset: row.byteOffset, byteCount: row.byteCount)
-            return (try? rawReader?.rawText(of: record)) ?? ""
-        }
-
-        var rowValues = [ContiguousArray<Value>](repeating: [], count: targetCount)
-        var objects = [ManagedObject?](repeating: nil, count: targetCount)
-        // Per target, the relationships that point at an object this row makes.
-        var sameRow = [[Int]](repeating: [], count: targetCount)
-
-        func process(_ chunk: _RowChunk) throws {
-            var chunk = chunk
-            for row in chunk.rows {
-                rowsRead += 1
-                let first: Int
-                switch row.status {
-                case .blank:
-                    blankRows += 1
-                    continue
-                case .failed(let failure, let raw):
-                    try reject(file, line: row.line, failure, raw: { raw })
-                    continue
-                case .converted(let index):
-                    first = index
-                }
-                for t in 0..<targetCount { swap(&rowValues[t], &chunk.values[first + t]) }
-
-                // 1. Relationships: the key values the reader left in the foreign-key slots become objects.
-                if hasRelationships {
-                    var failure: _RowFailure?
-                    for t in 0..<targetCount where !relationshipPlans[t].isEmpty {
-                        sameRow[t].removeAll(keepingCapacity: true)
-                        let relationships = relationshipPlans[t]
-                        for r in relationships.indices {
-                            let relationship = relationships[r]
-                            let key = rowValues[t][relationship.ordinal]
-                            if key.isNull { continue }
-                            if relationship.sameRowTarget >= 0, let otherKey = keys[relationship.sameRowTarget],
-                               rowValues[relationship.sameRowTarget][otherKey.ordinal] == key {
-                                sameRow[t].append(r)
-                                continue
-                            }
-                            let index = relationship.index
-                            guard let entry = index.find(key) else {
-                                failure = _RowFailure(
-                                    field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
-                                    reason: "no \(index.entity.name) has \(index.attribute) \(Self.describe(key)) (the key must name an object of a file imported before this one)",
-                                    value: key.description)
-                                break
-                            }
-                            rowValues[t][relationship.ordinal] = .object(index.objectID(entry))
-                        }
-                        if failure != nil { break }
-                    }
-                    if let failure {
-                        try reject(file, line: row.line, failure, raw: { rawText(row) })
-                        continue
-                    }
-                }
-
-                // 2. Insert, or update the object a key names.
-                for t in 0..<targetCount {
-                    var values = ContiguousArray<Value>()
-                    swap(&values, &rowValues[t])
-                    if hasRelationships {
-                        for r in sameRow[t] {
-                            let relationship = relationshipPlans[t][r]
-                            values[relationship.ordinal] = .object(objects[relationship.sameRowTarget]!.objectID)
-                        }
-                        sameRow[t].removeAll(keepingCapacity: true)
-                    }
-                    let object: ManagedObject
-                    if let key = keys[t] {
-                        let (entry, isNew) = key.findOrInsert(values[key.ordinal], primaryKey: 0, file: position)
-                        if isNew {
-                            object = context.insert(entities[t], values: values)
-                            key.setPrimaryKey(object.objectID.primaryKey, of: entry)
-                            pending.append((key, entry, object))
-                            inserted[t] += 1
-                        } else {
-                            if key.touch(entry, file: position) == position {
-                                duplicates[t] += 1
-                                if duplicateLines[t].count < reportedLines { duplicateLines[t].append(row.line) }
-                            }
-                            object = try existing(key.objectID(entry))
-                            for ordinal in mappedOrdinals[t] { object.setValue(values[ordinal], at: ordinal) }
-                            updated[t] += 1
-                        }
-                    } else {
-                        object = context.insert(entities[t], values: values)
-                        inserted[t] += 1
-                    }
-                    for index in populates[t] {
-                        let value = object.value(at: index.ordinal)
-                        if value.isNull { continue }
-                        let (entry, isNew) = index.findOrInsert(value, primaryKey: object.objectID.primaryKey, file: position)
-                        if !isNew {
-                            index.collisions += 1
-                        } else if object.objectID.isTemporary {
-                            pending.append((index, entry, object))
-                        }
-                    }
-                    objects[t] = object
-                }
-
-                // 3. Links between this row's objects, both sides.
-                if hasLinks {
-                    for t in 0..<targetCount {
-                        guard let link = links[t], let mine = objects[t], let other = objects[link.other] else { continue }
-                        if let ordinal = link.ordinal { mine.setValue(.object(other.objectID), at: ordinal) }
-                        if let inverse = link.inverseOrdinal { other.setValue(.object(mine.objectID), at: inverse) }
-                        if let name = link.toManyName { try mine.add(other, toKey: name) }
-                    }
-                }
-                for t in 0..<targetCount { objects[t] = nil }
-                rowsImported += 1
-                changes += targetCount
-                if changes >= batchSize {
-                    try flush(&pending)
-                    changes = 0
-                }
-            }
-            progress.update(bytes: chunk.bytesRead, rows: file.rowsRead + rowsRead)
-            if let error = chunk.error { throw error }
-        }
-
         // The reader may run a whole batch ahead, so it keeps converting while a batch is saved.
-        let capacity = max(4, batchSize / max(1, targetCount) / _RowReader.chunkRows + 2)
+        let capacity = max(4, options.batchSize / max(1, file.targets.count) / _RowReader.chunkRows + 2)
         let rowReader = _RowReader(reader: reader, file: file, queue: _ChunkQueue(capacity: capacity))
         guard options.readsAhead else {
             try rowReader.read { chunk in
-                try process(chunk)
+                try writer.process(&chunk)
                 return true
             }
             return
         }
-        // The reading thread runs ahead by a few chunks; it is always stopped and waited for before this returns.
+        // The reading thread is always stopped and waited for before this returns.
         rowReader.start()
         defer {
             rowReader.queue.cancel()
             rowReader.waitUntilDone()
         }
-        while let chunk = rowReader.queue.take() { try process(chunk) }
+        while var chunk = rowReader.queue.take() { try writer.process(&chunk) }
     }
 
     /// The object a key index names: the one inserted in this batch, or the saved one read back.
     @inline(__always)
-    private func existing(_ id: ObjectID) throws(ImportError) -> ManagedObject {
+    func existing(_ id: ObjectID) throws(ImportError) -> ManagedObject {
         if id.isTemporary, let object = context.registeredObject(for: id) { return object }
         do { return try context.existingObject(with: id) } catch {
             throw ImportError(.store, reason: "cannot read back \(id): \(error)")
@@ -403,7 +243,7 @@ final class _ImportSession {
     // MARK: Bad rows
 
     /// A bad row: abort with an ``ImportError``, or write it to the rejects file with its original text.
-    private func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, raw: () -> String) throws(ImportError) {
+    func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, raw: () -> String) throws(ImportError) {
         let columnName = failure.field.map { file.columnName($0) }
         guard options.onError == .skip, let rejects else {
             throw ImportError(
@@ -435,6 +275,9 @@ final class _ImportSession {
         return value.description
     }
 }
+
+/// An object inserted since the last save, and the index entry that must learn its permanent key.
+typealias _PendingKey = (index: _KeyIndex, entry: Int, object: ManagedObject)
 
 /// Why a row cannot be imported.
 struct _RowFailure: Sendable {

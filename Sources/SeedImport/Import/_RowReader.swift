@@ -86,18 +86,36 @@ final class _ChunkQueue: @unchecked Sendable {
     }
 }
 
-/// Reads a file's records and converts their fields on a thread of its own, so that parsing and
-/// converting (about half the work) overlap with inserting and saving on the writer's thread.
+/// Reads a file's records and converts their fields: on the caller's thread, or on a thread of its own so
+/// that parsing and converting (about half the work) overlap with inserting and saving.
 ///
 /// It touches only its reader and the plans, which are read-only while it runs; the writer keeps the
 /// context, the store and the key indexes. Everything it hands over is a ``_RowChunk`` of Sendable values.
 final class _RowReader: @unchecked Sendable {
-    // Confined to the reading thread between `start()` and the end of `run()`; the writer waits for that
+    // Confined to the reading thread between `start()` and the end of its work; the writer waits for that
     // end (``waitUntilDone()``) before it touches the reader or the plans again.
     private let reader: CSVReader
     private let file: _FilePlan
     let queue: _ChunkQueue
     private let done = DispatchSemaphore(value: 0)
+
+    // The plans as arrays of trivially copyable values, read per row.
+    private let targetCount: Int
+    private let trim: Bool
+    private let columnCount: Int
+    private let fieldPlans: [[_FieldPlan]]
+    private let relationshipPlans: [[_RelationshipPlan]]
+    private let nullValues: [[Value]]
+    private let attributeNames: [[String]]
+    private let relationshipNames: [[String]]
+    private let entityNames: [String]
+    private let columnCounts: [Int]
+    /// The model's non-null defaults: a row's values start as nulls plus these (cheaper than copying an
+    /// array of Values).
+    private let presets: [[(Int, Value)]]
+    private let encoding: TextEncoding
+    /// The chunk being filled.
+    @exclusivity(unchecked) private var chunk = _RowChunk()
 
     /// Rows per chunk: large enough to make the hand-over cheap, small enough to keep memory flat.
     static let chunkRows = 512
@@ -106,6 +124,21 @@ final class _RowReader: @unchecked Sendable {
         self.reader = reader
         self.file = file
         self.queue = queue
+        let targets = file.targets
+        targetCount = targets.count
+        trim = file.options.trim
+        columnCount = file.columnCount
+        fieldPlans = targets.map(\.fields)
+        relationshipPlans = targets.map(\.relationships)
+        nullValues = targets.map(\.nullValues)
+        attributeNames = targets.map(\.attributeNames)
+        relationshipNames = targets.map(\.relationshipNames)
+        entityNames = targets.map(\.entity.name)
+        columnCounts = targets.map(\.defaults.count)
+        presets = targets.map { target in
+            target.defaults.indices.compactMap { target.defaults[$0].isNull ? nil : ($0, target.defaults[$0]) }
+        }
+        encoding = file.options.encoding
     }
 
     /// Reads on a thread of its own, handing chunks to the queue; ``waitUntilDone()`` waits for its end.
@@ -113,7 +146,7 @@ final class _RowReader: @unchecked Sendable {
         let thread = Thread { [self] in
             defer { done.signal() }
             defer { queue.finish() }
-            try? read { queue.put($0) }
+            try? read { chunk in queue.put(chunk) }
         }
         thread.stackSize = 1 << 20
         thread.start()
@@ -124,100 +157,9 @@ final class _RowReader: @unchecked Sendable {
     private struct Stop: Error {}
 
     /// Reads every record, handing each full chunk (and the last one) to `deliver`, which returns `false`
-    /// to stop. Used on the reading thread, or on the caller's for ``ImportOptions/readsAhead`` `false`.
-    func read(deliver: (_RowChunk) throws -> Bool) throws {
-        let targets = file.targets
-        let trim = file.options.trim
-        let columnCount = file.columnCount
-        let fieldPlans = targets.map(\.fields)
-        let relationshipPlans = targets.map(\.relationships)
-        let nullValues = targets.map(\.nullValues)
-        let attributeNames = targets.map(\.attributeNames)
-        let relationshipNames = targets.map(\.relationshipNames)
-        let entityNames = targets.map(\.entity.name)
-        // A row's values start as nulls plus the model's non-null defaults (cheaper than copying an array of Values).
-        let columnCounts = targets.map(\.defaults.count)
-        let presets: [[(Int, Value)]] = targets.map { target in
-            target.defaults.indices.compactMap { target.defaults[$0].isNull ? nil : ($0, target.defaults[$0]) }
-        }
-        let encoding = file.options.encoding
-        let reader = self.reader
-        var chunk = _RowChunk()
-        chunk.rows.reserveCapacity(Self.chunkRows)
-        chunk.values.reserveCapacity(Self.chunkRows * targets.count)
-
-        func display(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-            (try? encoding.decode(bytes)) ?? String(decoding: bytes, as: UTF8.self)
-        }
-
-        /// Converts one record: its values go into the chunk; returns what became of it.
-        func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
-            if record.isBlank || record.byteCount < record.count { return .blank }   // only delimiters: all empty
-            guard record.count == columnCount else {
-                return .failed(_RowFailure(
-                    reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"),
-                    raw: reader.lastRecordRawText)
-            }
-            let first = chunk.values.count
-            for t in 0..<targets.count {
-                var values = ContiguousArray<Value>(repeating: .null, count: columnCounts[t])
-                for (ordinal, value) in presets[t] { values[ordinal] = value }
-                let fields = fieldPlans[t]
-                for f in fields.indices {
-                    let field = fields[f]
-                    let ok = record.withBytes(at: field.field) { raw -> Bool in
-                        let bytes = trim ? _trimmed(raw) : raw
-                        if field.nulls.matches(bytes) {
-                            guard field.nullValue >= 0 else { return false }
-                            values[field.ordinal] = nullValues[t][field.nullValue]
-                            return true
-                        }
-                        guard let value = field.converter.convert(bytes) else { return false }
-                        values[field.ordinal] = value
-                        return true
-                    }
-                    if !ok {
-                        let failure = record.withBytes(at: field.field) { raw in
-                            let bytes = trim ? _trimmed(raw) : raw
-                            return _RowFailure(
-                                field: field.field, entity: entityNames[t], attribute: attributeNames[t][f],
-                                reason: field.nulls.matches(bytes)
-                                    ? "a value is required (the attribute is not optional and has no default)"
-                                    : field.converter.explain(bytes),
-                                value: display(bytes))
-                        }
-                        chunk.values.removeSubrange(first...)
-                        return .failed(failure, raw: reader.lastRecordRawText)
-                    }
-                }
-                // Relationship columns: the key's value goes in the foreign-key slot; the writer looks it up.
-                let relationships = relationshipPlans[t]
-                for r in relationships.indices {
-                    let relationship = relationships[r]
-                    let failure: _RowFailure? = record.withBytes(at: relationship.field) { raw in
-                        let bytes = trim ? _trimmed(raw) : raw
-                        if relationship.nulls.matches(bytes) {
-                            guard !relationship.isOptional else { return nil }
-                            return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],
-                                               reason: "the relationship is required and the key is empty", value: display(bytes))
-                        }
-                        guard let key = relationship.converter.convert(bytes) else {
-                            return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],
-                                               reason: "the key is " + relationship.converter.explain(bytes), value: display(bytes))
-                        }
-                        values[relationship.ordinal] = key
-                        return nil
-                    }
-                    if let failure {
-                        chunk.values.removeSubrange(first...)
-                        return .failed(failure, raw: reader.lastRecordRawText)
-                    }
-                }
-                chunk.values.append(values)
-            }
-            return .converted(first)
-        }
-
+    /// to stop. Used on the reading thread, or on the caller's when ``ImportOptions/readsAhead`` is off.
+    func read(deliver: (inout _RowChunk) throws -> Bool) throws {
+        newChunk()
         do {
             try reader.forEachRawRecord { record in
                 let status = convert(record)
@@ -225,11 +167,9 @@ final class _RowReader: @unchecked Sendable {
                                                 byteCount: record.byteCount, status: status))
                 if chunk.rows.count >= Self.chunkRows {
                     chunk.bytesRead = reader.bytesRead
-                    let full = chunk
-                    chunk = _RowChunk()
-                    chunk.rows.reserveCapacity(Self.chunkRows)
-                    chunk.values.reserveCapacity(Self.chunkRows * targets.count)
-                    guard try deliver(full) else { throw Stop() }
+                    let more = try deliver(&chunk)
+                    newChunk()
+                    guard more else { throw Stop() }
                 }
             }
         } catch is Stop {
@@ -239,6 +179,87 @@ final class _RowReader: @unchecked Sendable {
         }
         // Any other error is the writer's, thrown by `deliver`: it goes on up as it is.
         chunk.bytesRead = reader.bytesRead
-        _ = try deliver(chunk)
+        _ = try deliver(&chunk)
+        chunk = _RowChunk()
+    }
+
+    private func newChunk() {
+        chunk = _RowChunk()
+        chunk.rows.reserveCapacity(Self.chunkRows)
+        chunk.values.reserveCapacity(Self.chunkRows * targetCount)
+    }
+
+    private func display(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        (try? encoding.decode(bytes)) ?? String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
+    private func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
+        if record.isBlank || record.byteCount < record.count { return .blank }   // only delimiters: all empty
+        guard record.count == columnCount else {
+            return .failed(_RowFailure(
+                reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"),
+                raw: reader.lastRecordRawText)
+        }
+        let trim = self.trim
+        let first = chunk.values.count
+        for t in 0..<targetCount {
+            var values = ContiguousArray<Value>(repeating: .null, count: columnCounts[t])
+            for (ordinal, value) in presets[t] { values[ordinal] = value }
+            let fields = fieldPlans[t]
+            let nulls = nullValues[t]
+            for f in fields.indices {
+                let field = fields[f]
+                let ok = record.withBytes(at: field.field) { raw -> Bool in
+                    let bytes = trim ? _trimmed(raw) : raw
+                    if field.nulls.matches(bytes) {
+                        guard field.nullValue >= 0 else { return false }
+                        values[field.ordinal] = nulls[field.nullValue]
+                        return true
+                    }
+                    guard let value = field.converter.convert(bytes) else { return false }
+                    values[field.ordinal] = value
+                    return true
+                }
+                if !ok {
+                    let failure = record.withBytes(at: field.field) { raw in
+                        let bytes = trim ? _trimmed(raw) : raw
+                        return _RowFailure(
+                            field: field.field, entity: entityNames[t], attribute: attributeNames[t][f],
+                            reason: field.nulls.matches(bytes)
+                                ? "a value is required (the attribute is not optional and has no default)"
+                                : field.converter.explain(bytes),
+                            value: display(bytes))
+                    }
+                    chunk.values.removeSubrange(first...)
+                    return .failed(failure, raw: reader.lastRecordRawText)
+                }
+            }
+            // Relationship columns: the key's value goes in the foreign-key slot; the writer looks it up.
+            let relationships = relationshipPlans[t]
+            for r in relationships.indices {
+                let relationship = relationships[r]
+                let failure: _RowFailure? = record.withBytes(at: relationship.field) { raw in
+                    let bytes = trim ? _trimmed(raw) : raw
+                    if relationship.nulls.matches(bytes) {
+                        guard !relationship.isOptional else { return nil }
+                        return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],
+                                           reason: "the relationship is required and the key is empty", value: display(bytes))
+                    }
+                    guard let key = relationship.converter.convert(bytes) else {
+                        return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],
+                                           reason: "the key is " + relationship.converter.explain(bytes), value: display(bytes))
+                    }
+                    values[relationship.ordinal] = key
+                    return nil
+                }
+                if let failure {
+                    chunk.values.removeSubrange(first...)
+                    return .failed(failure, raw: reader.lastRecordRawText)
+                }
+            }
+            chunk.values.append(values)
+        }
+        return .converted(first)
     }
 }
