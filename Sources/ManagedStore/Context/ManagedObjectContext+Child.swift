@@ -97,13 +97,7 @@ extension ManagedObjectContext {
             object.contextReference = nil
         }
         let change = ContextChange(inserted: insertedList.filter { !$0.isDeleted }, updated: updatedList, deleted: deletedList, isSave: true)
-        insertedList = []
-        temporaryBase = nextTemporaryKey - 1
-        liveInserted = 0
-        updatedList = []
-        deletedList = []
-        pendingJoins = [:]
-        notified = []
+        clearChangeLists()
         notify(change)
         parent.processPendingChanges()
     }

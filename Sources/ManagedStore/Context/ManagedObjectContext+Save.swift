@@ -301,13 +301,7 @@ extension ManagedObjectContext {
             registry[object.objectID] = nil
             object.contextReference = nil
         }
-        insertedList = []
-        temporaryBase = nextTemporaryKey - 1
-        liveInserted = 0
-        updatedList = []
-        deletedList = []
-        pendingJoins = [:]
-        notified = []
+        clearChangeLists()
         if let change { notify(change) }
     }
 }

@@ -300,8 +300,6 @@ public final class ManagedObjectContext {
             object.isInserted = false
             object.contextReference = nil
         }
-        temporaryBase = nextTemporaryKey - 1
-        liveInserted = 0
         for object in updatedList + deletedList {
             if let committed = object.committed { object.values = committed }
             object.isUpdated = false
@@ -310,7 +308,14 @@ public final class ManagedObjectContext {
         }
         // Loaded to-many sets may hold rolled-back changes: unload them all.
         for object in registry.values where !object.toMany.isEmpty { object.toMany = [] }
+        clearChangeLists()
+    }
+
+    /// Empties the change lists: after a save, a rollback or a reset.
+    func clearChangeLists() {
         insertedList = []
+        temporaryBase = nextTemporaryKey - 1
+        liveInserted = 0
         updatedList = []
         deletedList = []
         pendingJoins = [:]
@@ -322,13 +327,7 @@ public final class ManagedObjectContext {
         for object in registry.values { object.contextReference = nil }
         for object in insertedList { object.contextReference = nil }
         registry = ObjectRegistry()
-        insertedList = []
-        temporaryBase = nextTemporaryKey - 1
-        liveInserted = 0
-        updatedList = []
-        deletedList = []
-        pendingJoins = [:]
-        notified = []
+        clearChangeLists()
     }
 
     // MARK: Fetching all

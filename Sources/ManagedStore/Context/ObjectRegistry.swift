@@ -72,23 +72,12 @@ struct ObjectRegistry {
     }
 
     private mutating func insert(_ object: ManagedObject, for id: ObjectID) {
-        if (used + 1) * 4 > entries.count * 3 { rehash(minimum: max(count * 2, 64)) }
-        var i = slot(for: id)
-        var reuse = -1
-        while true {
-            let entityID = entries[i].id.entityID
-            if entityID == 0 { break }
-            if entityID == -1 {
-                if reuse < 0 { reuse = i }
-            } else if entries[i].id == id {
-                entries[i].object = object
-                return
-            }
-            i = (i + 1) & mask
+        if self.object(for: id, orMake: { object }) !== object {
+            // Already registered under `id`: replace it.
+            var i = slot(for: id)
+            while entries[i].id != id { i = (i + 1) & mask }
+            entries[i].object = object
         }
-        if reuse >= 0 { i = reuse } else { used += 1 }
-        entries[i] = Entry(id: id, object: object)
-        count += 1
     }
 
     private mutating func remove(_ id: ObjectID) {
