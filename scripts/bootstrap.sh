@@ -2,7 +2,8 @@
 # Installs the system libraries SeedStore links (sqlite3, libcsv) when they are missing.
 set -euo pipefail
 missing=()
-for pkg in libsqlite3-dev libcsv-dev; do
+# sqlite3 (the shell) is only the reference `seedstore speed import` compares with.
+for pkg in libsqlite3-dev libcsv-dev sqlite3; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then

@@ -3,6 +3,7 @@ import FetchBench
 import Foundation
 import ManagedStore
 import Measure
+import SeedImport
 
 struct SpeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,8 @@ struct SpeedCommand: ParsableCommand {
             their ratio and the target. Build in release mode: swift run -c release seedstore speed engine
 
             Suites: engine (insert+save and fetch of 100,000 objects; makes its own stores), fetch (the fetch
-            targets on a store: --store, the generated wells by default in the demo).
+            targets on a store: --store, e.g. the wells store the demo imports), import (generates the wells
+            and imports them next to a raw libcsv + sqlite3 loader and the sqlite3 shell's .import).
 
             Exit status: 0 when every target is met, 3 when one is missed.
             """
@@ -21,6 +23,7 @@ struct SpeedCommand: ParsableCommand {
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
         case engine, fetch
+        case `import`
     }
 
     @Option(help: "The store the fetch suite measures (a wells store from `generate` + `import`).")
@@ -29,8 +32,8 @@ struct SpeedCommand: ParsableCommand {
     @Argument(help: "Which targets: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")).")
     var suite: Suite = .engine
 
-    @Option(help: "Rows to insert and fetch.")
-    var rows: Int = 100_000
+    @Option(help: "Rows: objects for engine (default 100,000), wells for import (default 244,292).")
+    var rows: Int?
 
     @Option(help: "Measured runs (the median is reported).")
     var runs: Int = 5
@@ -45,11 +48,14 @@ struct SpeedCommand: ParsableCommand {
         let checks: [SpeedCheck]
         switch suite {
         case .engine:
-            checks = try EngineSpeed(rows: rows, runs: runs).run { printError("speed: \($0)") }
+            checks = try EngineSpeed(rows: rows ?? 100_000, runs: runs).run { printError("speed: \($0)") }
         case .fetch:
             guard let store else { throw ValidationError("speed fetch needs --store PATH (e.g. the wells store the demo imports)") }
             let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
             checks = try FetchSpeed(store: opened, runs: runs).run { printError("speed: \($0)") }
+        case .import:
+            checks = try ImportSpeed(rows: rows ?? 244_292, runs: runs, executable: Bundle.main.executableURL)
+                .run { printError("speed: \($0)") }
         }
         print(SpeedCheck.table(checks))
         if let json {

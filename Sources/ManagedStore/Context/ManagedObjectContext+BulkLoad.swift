@@ -40,7 +40,11 @@ extension ManagedObjectContext {
         for object in insertedList where object.isInserted { failures += try validate(object) }
         guard failures.isEmpty else { throw .validation(failures) }
         do {
-            try store.connection.transaction(.immediate) { try writeInsertsForBulkLoad() }
+            try store.connection.transaction(.immediate) {
+                let byEntity = insertedByEntity()
+                try assignPrimaryKeys(byEntity)
+                try writeInserts(byEntity)
+            }
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {
@@ -55,11 +59,17 @@ extension ManagedObjectContext {
         reset()
     }
 
-    /// The INSERTs of ``saveAndReset()``: keys from `Z_PRIMARYKEY`, one cached statement per entity.
-    private func writeInsertsForBulkLoad() throws {
-        let connection = store.connection
+    /// The inserted objects by entity number, in insertion order.
+    func insertedByEntity() -> [[ManagedObject]] {
         var byEntity = [[ManagedObject]](repeating: [], count: model.entities.count + 1)
         for object in insertedList where object.isInserted { byEntity[Int(object.entity.id)].append(object) }
+        return byEntity
+    }
+
+    /// Gives each inserted object its primary key from `Z_PRIMARYKEY` (one read and one write per
+    /// entity), all before any INSERT, so a to-one can point at an object of an entity written later.
+    func assignPrimaryKeys(_ byEntity: [[ManagedObject]]) throws {
+        let connection = store.connection
         for (entityIndex, objects) in byEntity.enumerated() where !objects.isEmpty {
             let entityID = Int64(entityIndex)
             var next = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(entityID)])?.int64 ?? 0
@@ -69,6 +79,12 @@ extension ManagedObjectContext {
             }
             try connection.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(next), .integer(entityID)])
         }
+    }
+
+    /// The INSERTs of a save: one cached statement per entity; to-ones bind their saved keys, text binds
+    /// from one reused buffer instead of a copy per value.
+    func writeInserts(_ byEntity: [[ManagedObject]]) throws {
+        let connection = store.connection
         let text = _BulkTextBuffer()
         for (entityIndex, objects) in byEntity.enumerated() where !objects.isEmpty {
             let entity = model.entities[entityIndex - 1]
@@ -92,7 +108,7 @@ extension ManagedObjectContext {
                         let index = Int32(i + 3)
                         switch values[i] {
                         case .object(let id):
-                            statement.bind(savedPrimaryKey(of: id), at: index)
+                            statement.bind(permanent(id).primaryKey, at: index)
                         case .string where !logs:
                             let (start, count) = text.span(nextText)
                             nextText += 1
@@ -105,13 +121,6 @@ extension ManagedObjectContext {
                 try statement.run()
             }
         }
-    }
-
-    /// The saved primary key of an object ID: an object inserted in this batch gets its new key.
-    @inline(__always)
-    private func savedPrimaryKey(of id: ObjectID) -> Int64 {
-        guard id.isTemporary, let object = registered(id), object.savedKey > 0 else { return id.primaryKey }
-        return object.savedKey
     }
 }
 

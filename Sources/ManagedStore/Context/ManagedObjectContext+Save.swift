@@ -165,7 +165,7 @@ extension ManagedObjectContext {
 
     /// The saved form of an ID: an inserted object's temporary ID becomes the key the save gives it.
     @inline(__always)
-    private func permanent(_ id: ObjectID) -> ObjectID {
+    func permanent(_ id: ObjectID) -> ObjectID {
         guard id.isTemporary, let object = registered(id), object.savedKey > 0 else { return id }
         return ObjectID(entityID: id.entityID, primaryKey: object.savedKey)
     }
@@ -175,47 +175,9 @@ extension ManagedObjectContext {
     private func writeChanges() throws {
         let connection = store.connection
 
-        // Inserted objects by entity, in insertion order.
-        var byEntity = [[ManagedObject]](repeating: [], count: model.entities.count + 1)
-        for object in insertedList where object.isInserted { byEntity[Int(object.entity.id)].append(object) }
-
-        // Primary keys from Z_PRIMARYKEY, one read and one write per entity, all before any INSERT
-        // so a to-one can point at an object of an entity written later.
-        for (entityIndex, objects) in byEntity.enumerated() where !objects.isEmpty {
-            let entityID = Int64(entityIndex)
-            var next = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(entityID)])?.int64 ?? 0
-            for object in objects {
-                next += 1
-                object.savedKey = next
-            }
-            try connection.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(next), .integer(entityID)])
-        }
-
-        for (entityIndex, objects) in byEntity.enumerated() where !objects.isEmpty {
-            let entity = model.entities[entityIndex - 1]
-            let entityID = Int64(entity.id)
-            // One cached INSERT per entity; attributes bind as they are, to-ones through their saved keys.
-            let columns = entity.columns.map(\.columnName)
-            let sql = "INSERT INTO \(entity.tableName) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1\(String(repeating: ", ?", count: columns.count)))"
-            let statement = try connection.cachedStatement(sql)
-            let firstToOne = entity.attributes.count
-            for object in objects {
-                statement.reset()
-                statement.bind(object.savedKey, at: 1)
-                statement.bind(entityID, at: 2)
-                object.values.withUnsafeBufferPointer { values in
-                    for i in 0..<firstToOne { statement.bind(value: values[i], at: Int32(i + 3)) }
-                    for i in firstToOne..<values.count {
-                        if case .object(let id) = values[i] {
-                            statement.bind(permanent(id).primaryKey, at: Int32(i + 3))
-                        } else {
-                            statement.bind(value: values[i], at: Int32(i + 3))
-                        }
-                    }
-                }
-                try statement.run()
-            }
-        }
+        let byEntity = insertedByEntity()
+        try assignPrimaryKeys(byEntity)
+        try writeInserts(byEntity)
 
         // Updates: only the columns that changed, with an optimistic-locking check on Z_OPT.
         for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault {

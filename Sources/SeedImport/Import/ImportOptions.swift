@@ -65,6 +65,13 @@ public struct ImportOptions: Sendable {
 }
 
 /// What a bad row does.
+///
+/// For example:
+///
+/// ```swift
+/// var options = ImportOptions()
+/// options.onError = .skip   // rejects go to options.rejectsPath
+/// ```
 public enum ErrorPolicy: String, Sendable, CaseIterable, Codable {
     /// Stop at the first bad row, naming file:line:column, entity, attribute, value and reason; the
     /// store is left as it was.
@@ -74,6 +81,13 @@ public enum ErrorPolicy: String, Sendable, CaseIterable, Codable {
 }
 
 /// How progress is shown.
+///
+/// For example:
+///
+/// ```swift
+/// var options = ImportOptions()
+/// options.progress = .plain   // import: 42% wells.csv, 102,310 rows, 61,020 rows/s, ETA 0:03
+/// ```
 public enum ProgressMode: String, Sendable, CaseIterable, Codable {
     /// A bar on a terminal, plain lines otherwise.
     case auto

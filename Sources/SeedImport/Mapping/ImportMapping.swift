@@ -87,6 +87,15 @@ public struct CSVOptions: Sendable, Hashable {
 }
 
 /// One entry of a mapping's `files`: a CSV file and what its rows fill.
+///
+/// For example:
+///
+/// ```swift
+/// var options = CSVOptions()
+/// options.encoding = .windows1252
+/// let banks = FileMapping(path: "banklist.csv", options: options,
+///                         content: .targets([TargetMapping(entity: "FailedBankDetails", key: "cert")]))
+/// ```
 public struct FileMapping: Sendable {
     /// What the rows of a file fill.
     public enum Content: Sendable {
@@ -151,6 +160,13 @@ public struct TargetMapping: Sendable {
 }
 
 /// Where an attribute's value comes from, and how to read it.
+///
+/// For example:
+///
+/// ```swift
+/// let closing = ColumnMapping("Closing Date", format: "d-MMM-yy", pivotYear: 2000)
+/// let leftOut = ColumnMapping(nil)
+/// ```
 public struct ColumnMapping: Sendable, Hashable {
     /// The CSV column (header name, trimmed and folded when matching); `nil` leaves the attribute out.
     public var column: String?
@@ -170,6 +186,13 @@ public struct ColumnMapping: Sendable, Hashable {
 }
 
 /// A to-one relationship filled from a column holding the destination object's key.
+///
+/// For example:
+///
+/// ```swift
+/// let well = TargetMapping(entity: "Well", key: "uwi",
+///                          relationships: ["operator": RelationshipMapping(column: "operator_id", destinationKey: "operator_id")])
+/// ```
 public struct RelationshipMapping: Sendable, Hashable {
     /// The CSV column with the key (`operator_id`).
     public var column: String
@@ -186,6 +209,13 @@ public struct RelationshipMapping: Sendable, Hashable {
 }
 
 /// Joins a target to another target of the same row through a relationship, both sides set.
+///
+/// For example:
+///
+/// ```swift
+/// let detail = TargetMapping(entity: "WellDetail", key: "uwi",
+///                            link: LinkMapping(relationship: "summary", target: "WellSummary"))
+/// ```
 public struct LinkMapping: Sendable, Hashable {
     /// The relationship of the target that declares the link (`summary` of `WellDetail`).
     public var relationship: String
@@ -199,6 +229,13 @@ public struct LinkMapping: Sendable, Hashable {
 }
 
 /// A join file: each row adds one destination to a to-many relationship of one source object.
+///
+/// For example:
+///
+/// ```swift
+/// let tags = JoinMapping(entity: "FailedBankDetails", relationship: "tags", sourceColumn: "cert", sourceKey: "cert",
+///                        destinationColumn: "tag", destinationKey: "name")
+/// ```
 public struct JoinMapping: Sendable, Hashable {
     /// The source entity (`FailedBankDetails`).
     public var entity: String
