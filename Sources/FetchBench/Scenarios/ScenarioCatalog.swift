@@ -79,6 +79,17 @@ public enum ScenarioCatalog {
         }
     }
 
+    /// The raw N+1: the first `limit` keys, then one prepared SELECT of `columns` per key.
+    static func rawFaults(_ db: RawDatabase, table: String, columns: String, limit: Int) throws {
+        let keys = try db.keys("SELECT Z_PK FROM \(table) LIMIT \(limit)")
+        let one = try db.cached("SELECT \(columns) FROM \(table) WHERE Z_PK = ?")
+        for key in keys {
+            sqlite3_reset(one)
+            sqlite3_bind_int64(one, 1, key)
+            try db.readRows(one)
+        }
+    }
+
     // MARK: Families
 
     static func batchSize(_ s: Names) -> BenchScenario {
@@ -127,15 +138,7 @@ public enum ScenarioCatalog {
             run: { context in
                 for object in try context.fetch(faults) { _ = object.value(at: faultIndex) }
             },
-            raw: { db in
-                let keys = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(limit)")
-                let one = try db.cached("SELECT \(s.faultColumn) FROM \(s.table) WHERE Z_PK = ?")
-                for key in keys {
-                    sqlite3_reset(one)
-                    sqlite3_bind_int64(one, 1, key)
-                    try db.readRows(one)
-                }
-            }))
+            raw: { db in try rawFaults(db, table: s.table, columns: s.faultColumn, limit: limit) }))
         variants.append(BenchVariant(
             name: "faults in one read transaction (N+1)",
             note: "the same N+1, but every fault's SELECT runs inside one read transaction",
@@ -145,13 +148,7 @@ public enum ScenarioCatalog {
             raw: { db in
                 try db.exec("BEGIN")
                 defer { try? db.exec("COMMIT") }
-                let keys = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(limit)")
-                let one = try db.cached("SELECT \(s.faultColumn) FROM \(s.table) WHERE Z_PK = ?")
-                for key in keys {
-                    sqlite3_reset(one)
-                    sqlite3_bind_int64(one, 1, key)
-                    try db.readRows(one)
-                }
+                try rawFaults(db, table: s.table, columns: s.faultColumn, limit: limit)
             }))
         var full = FetchRequest(entityName: s.entity.name)
         full.returnsObjectsAsFaults = false
@@ -223,15 +220,7 @@ public enum ScenarioCatalog {
                          run: { context in
                              for object in try context.fetch(faults) { for i in indexes { _ = object.value(at: i) } }
                          },
-                         raw: { db in
-                             let keys = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(s.config.faultLimit)")
-                             let one = try db.cached("SELECT \(columns) FROM \(s.table) WHERE Z_PK = ?")
-                                          for key in keys {
-                                 sqlite3_reset(one)
-                                 sqlite3_bind_int64(one, 1, key)
-                                 try db.readRows(one)
-                             }
-                         }),
+                         raw: { db in try rawFaults(db, table: s.table, columns: columns, limit: s.config.faultLimit) }),
         ])
     }
 
