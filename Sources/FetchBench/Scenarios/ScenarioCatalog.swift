@@ -129,22 +129,22 @@ public enum ScenarioCatalog {
         let limit = s.config.faultLimit
         let faultIndex = s.entity.columnIndex(of: s.config.faultAttribute)!
         var variants: [BenchVariant] = []
+        /// Fetches with `request`, then reads the fault attribute of each object.
+        func readEach(_ request: FetchRequest) -> (ManagedObjectContext) throws -> Void {
+            { context in for object in try context.fetch(request) { _ = object.value(at: faultIndex) } }
+        }
         var faults = FetchRequest(entityName: s.entity.name)
         faults.includesPropertyValues = false
         faults.fetchLimit = limit
         variants.append(BenchVariant(
             name: "faults, then read one attribute (N+1)",
             note: "IDs only, then each object fires its own SELECT (first \(limit))",
-            run: { context in
-                for object in try context.fetch(faults) { _ = object.value(at: faultIndex) }
-            },
+            run: readEach(faults),
             raw: { db in try rawFaults(db, table: s.table, columns: s.faultColumn, limit: limit) }))
         variants.append(BenchVariant(
             name: "faults in one read transaction (N+1)",
             note: "the same N+1, but every fault's SELECT runs inside one read transaction",
-            run: { context in
-                try context.performRead { for object in try context.fetch(faults) { _ = object.value(at: faultIndex) } }
-            },
+            run: { context in try context.performRead { try readEach(faults)(context) } },
             raw: { db in
                 try db.exec("BEGIN")
                 defer { try? db.exec("COMMIT") }
@@ -156,9 +156,7 @@ public enum ScenarioCatalog {
         variants.append(BenchVariant(
             name: "returnsObjectsAsFaults false",
             note: "whole objects in one statement, then read the attribute (first \(limit))",
-            run: { context in
-                for object in try context.fetch(full) { _ = object.value(at: faultIndex) }
-            },
+            run: readEach(full),
             raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) LIMIT \(limit)") }))
         var ids = FetchRequest(entityName: s.entity.name)
         ids.fetchLimit = limit
