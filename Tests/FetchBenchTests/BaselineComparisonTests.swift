@@ -171,3 +171,30 @@ import Testing
         #expect(comparison.notes[1].contains("different machines"))
     }
 }
+
+/// A timing resting on one or two runs has no noise estimate, so it cannot regress; counters still do.
+@Suite struct BaselineFewRunsTests {
+    func single(_ median: Double, statements: Int = 2) -> BenchResult {
+        BenchResult(scenario: "faulting", variant: "N+1", timings: Statistics([median]), raw: Statistics([0.001]),
+                    statements: statements, rows: 10, objects: 10, faults: 10, peakMemoryBytes: nil)
+    }
+
+    func report(_ results: [BenchResult]) -> BenchReport {
+        BenchReport(tool: "seedstore", createdAt: "2026-01-01T00:00:00Z", machine: .init(cores: 2, memoryBytes: 1, os: "x", hostname: "h"),
+                    store: .init(path: "s", sizeBytes: 1, entities: ["Well": 10]),
+                    settings: .init(runs: 1, warmupRuns: 0, timeBudgetSeconds: 5, scenarios: ["faulting"]), results: results)
+    }
+
+    @Test func singleRunTimingsDoNotGate() {
+        let comparison = BaselineComparison(baseline: report([single(0.001)]), current: report([single(0.010)]), thresholdPercent: 10)
+        #expect(comparison.entries.map(\.verdict) == [.unchanged])
+        #expect(comparison.exitCode == 0)
+        #expect(comparison.entries[0].reasons.contains { $0.contains("too few runs to judge (1)") })
+    }
+
+    @Test func singleRunCountersStillGate() {
+        let comparison = BaselineComparison(baseline: report([single(0.001)]), current: report([single(0.001, statements: 3)]), thresholdPercent: 10)
+        #expect(comparison.entries.map(\.verdict) == [.regression])
+        #expect(comparison.exitCode == 2)
+    }
+}

@@ -25,7 +25,10 @@ extension BaselineComparison {
                 reasons.append(figures + ", noise \(BenchFormat.noise(timing.noiseBand)))")
                 if timing.new > timing.old { regressed = true } else { improved = true }
             } else if abs(timing.change) * 100 > thresholdPercent {
-                reasons.append(figures + ", within noise \(BenchFormat.noise(timing.noiseBand)))")
+                let why = min(old.runs, new.runs) < minimumRunsToJudge
+                    ? "too few runs to judge (\(min(old.runs, new.runs)))"
+                    : "within noise \(BenchFormat.noise(timing.noiseBand))"
+                reasons.append(figures + ", \(why))")
             }
         }
         if let before = old.peakMemoryBytes, let after = new.peakMemoryBytes, before > 0,
@@ -36,6 +39,9 @@ extension BaselineComparison {
         return Entry(key: new.key, scenario: new.scenario, variant: new.variant, verdict: verdict, reasons: reasons,
                      old: old, new: new, timing: timing)
     }
+
+    /// The fewest runs on each side for a timing change to count: below it the noise is unknown.
+    static let minimumRunsToJudge = 3
 
     /// The timing metric both results share and whether it moved beyond threshold and noise.
     ///
@@ -59,7 +65,10 @@ extension BaselineComparison {
         guard before > 0, before.isFinite, after.isFinite else { return nil }
         let difference = after - before
         let band = noiseFactor * (spreadBefore + spreadAfter)
-        let significant = abs(difference) / before * 100 > thresholdPercent && abs(difference) > band
+        // Fewer than three runs on either side leave the spread unknown, not zero: such timings are
+        // shown but never gate (the counters still do).
+        let judgeable = min(old.runs, new.runs) >= minimumRunsToJudge
+        let significant = judgeable && abs(difference) / before * 100 > thresholdPercent && abs(difference) > band
         return TimingChange(metric: metric, old: before, new: after, change: difference / before, noiseBand: band / before,
                             isSignificant: significant)
     }
