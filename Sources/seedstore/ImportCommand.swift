@@ -63,8 +63,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "VACUUM the store after building its indexes.")
     var vacuum = false
 
-    @Flag(help: "Read and convert rows on a second thread while saving on this one (faster with a core to spare).")
-    var readAhead = false
+    @Flag(inversion: .prefixedNo,
+          help: "Read and convert rows on a second thread while saving on this one (default: when a core is idle).")
+    var readAhead: Bool?
 
     @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
     var summaryJSON: String?
@@ -103,7 +104,7 @@ struct ImportCommand: ParsableCommand {
         options.rejectsPath = rejects
         options.progress = progress
         options.vacuum = vacuum
-        options.readsAhead = readAhead
+        options.readsAhead = readAhead ?? ImportOptions.hasSpareCore
         options.encoding = encoding.flatMap(TextEncoding.init(label:))
         options.delimiter = delimiter.flatMap(Self.delimiterByte)
         options.nullTokens = nullTokens.isEmpty ? nil : nullTokens

@@ -35,11 +35,12 @@ public enum ValueTransformers {
         registry.lock.unlock()
     }
 
-    /// The transformer called `name`, if one is registered.
+    /// The transformer called `name`, if one is registered (``JSONValueTransformer`` always is).
     public static func transformer(named name: String) -> (any ValueTransformer)? {
         registry.lock.lock()
         defer { registry.lock.unlock() }
-        return registry.transformers[name]
+        if let transformer = registry.transformers[name] { return transformer }
+        return name == JSONValueTransformer.name ? JSONValueTransformer() : nil
     }
 
     static func transformer(for attribute: Attribute) throws -> any ValueTransformer {
@@ -58,5 +59,30 @@ public enum ValueTransformers {
             return data
         }
         func reverseTransformedValue(_ data: Data) throws -> Any { data }
+    }
+}
+
+/// A built-in transformer storing any JSON-compatible value (arrays, dictionaries, strings, numbers,
+/// booleans, `NSNull`) as UTF-8 JSON text; always available as ``name``, so models can name it and the
+/// `seedstore` command can import such attributes from a JSON cell.
+///
+/// For example, with `"transformer": "JSONValueTransformer"` on a `tags` attribute:
+///
+/// ```swift
+/// try book.setTransformedValue(["classic", "fiction"], forKey: "tags")
+/// let tags = try book.transformedValue(forKey: "tags") as? [String]
+/// ```
+public struct JSONValueTransformer: ValueTransformer {
+    /// The name it goes by in a model: `JSONValueTransformer`.
+    public static let name = "JSONValueTransformer"
+
+    public init() {}
+
+    public func transformedValue(_ value: Any) throws -> Data {
+        try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
+    }
+
+    public func reverseTransformedValue(_ data: Data) throws -> Any {
+        try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     }
 }

@@ -17,6 +17,8 @@ enum _FieldConverter: Sendable {
     case uuid(TextEncoding)
     case uri(TextEncoding)
     case binary
+    /// A JSON value handed to a registered value transformer (held unretained, as a date format is).
+    case transformable(TextEncoding, Unmanaged<_TransformerBox>)
 
     /// The converter for `attribute`, or a reason it cannot be imported from text.
     static func make(for attribute: Attribute, format: DateFormat?, encoding: TextEncoding,
@@ -40,7 +42,14 @@ enum _FieldConverter: Sendable {
         case .uri: return .success(.uri(encoding))
         case .binary: return .success(.binary)
         case .transformable:
-            return .failure(.init("\(attribute.name) is Transformable, which has no text form to import; leave it out of the mapping (\"\(attribute.name)\": null)"))
+            // No transformer: the attribute holds data as it is, read as Base64 like Binary.
+            guard let name = attribute.valueTransformerName else { return .success(.binary) }
+            guard let transformer = ValueTransformers.transformer(named: name) else {
+                return .failure(.init("\(attribute.name) is Transformable through '\(name)', which is not registered: call ValueTransformers.register(_:name:) before importing (the seedstore command knows only \(JSONValueTransformer.name)), or leave it out of the mapping (\"\(attribute.name)\": null)"))
+            }
+            let box = _TransformerBox(name: name, transformer: transformer)
+            keepAlive.append(box)
+            return .success(.transformable(encoding, Unmanaged.passUnretained(box)))
         }
     }
 
@@ -79,6 +88,9 @@ enum _FieldConverter: Sendable {
         case .binary:
             guard let data = Data(base64Encoded: Data(bytes)) else { return nil }
             return .data(data)
+        case .transformable(let encoding, let box):
+            guard let data = try? box.takeUnretainedValue().transform(bytes, encoding) else { return nil }
+            return .data(data)
         }
     }
 
@@ -107,6 +119,10 @@ enum _FieldConverter: Sendable {
             return "not a URI"
         case .binary:
             return "not Base64"
+        case .transformable(let encoding, let box):
+            let box = box.takeUnretainedValue()
+            do { _ = try box.transform(bytes, encoding) } catch { return error.message }
+            return "not a value for \(box.name)"
         }
     }
 }
@@ -115,6 +131,30 @@ enum _FieldConverter: Sendable {
 final class _DateBox: Sendable {
     let format: DateFormat
     init(_ format: DateFormat) { self.format = format }
+}
+
+/// A transformable attribute's transformer, boxed so converters point at it without retaining it.
+final class _TransformerBox: Sendable {
+    let name: String
+    let transformer: any ValueTransformer
+    init(name: String, transformer: any ValueTransformer) {
+        self.name = name
+        self.transformer = transformer
+    }
+
+    /// The cell as a JSON value (any: an array, an object, a string, a number, true/false), turned into
+    /// data by the transformer.
+    func transform(_ bytes: UnsafeBufferPointer<UInt8>, _ encoding: TextEncoding) throws(_PlanProblem) -> Data {
+        let text: String
+        do { text = try encoding.decode(bytes) } catch { throw _PlanProblem(error.message) }
+        let value: Any
+        do { value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) } catch {
+            throw _PlanProblem("not JSON (a \(name) attribute reads a JSON value: [\"a\", \"b\"], {\"k\": 1}, \"text\", 42)")
+        }
+        do { return try transformer.transformedValue(value) } catch {
+            throw _PlanProblem("\(name) cannot transform it: \(error)")
+        }
+    }
 }
 
 /// Booleans as people write them: true/false, yes/no, y/n, t/f, 1/0, in any case.

@@ -1,4 +1,5 @@
 import CSVStream
+import Foundation
 
 /// How an import runs: batch size, what to do with bad rows, progress, and the finish.
 ///
@@ -36,9 +37,9 @@ public struct ImportOptions: Sendable {
     /// before it spills to temporary files.
     public var indexCacheSizeKiB: Int
     /// Whether records are read and converted on a second thread while this one inserts and saves.
-    /// The work splits about in half, so with a core to spare an import can take up to a third less time;
+    /// The work splits about in half, so with a core to spare an import takes up to a third less time;
     /// without one (a busy machine) the hand-over and cross-thread allocation cost more than they save.
-    /// Off by default: one thread, predictable.
+    /// By default ``hasSpareCore``: on when this machine has a core that is not busy right now.
     public var readsAhead: Bool
     /// How many line numbers a duplicate-key report lists.
     public var reportedLines: Int
@@ -48,7 +49,7 @@ public struct ImportOptions: Sendable {
     public init(batchSize: Int = 10_000, onError: ErrorPolicy = .abort, rejectsPath: String? = nil,
                 progress: ProgressMode = .none, vacuum: Bool = false, encoding: TextEncoding? = nil,
                 delimiter: UInt8? = nil, nullTokens: [String]? = nil, cacheSizeKiB: Int = 2_048,
-                indexCacheSizeKiB: Int = 8_192, readsAhead: Bool = false, reportedLines: Int = 5) {
+                indexCacheSizeKiB: Int = 8_192, readsAhead: Bool = ImportOptions.hasSpareCore, reportedLines: Int = 5) {
         self.batchSize = batchSize
         self.onError = onError
         self.rejectsPath = rejectsPath
@@ -61,6 +62,24 @@ public struct ImportOptions: Sendable {
         self.indexCacheSizeKiB = indexCacheSizeKiB
         self.readsAhead = readsAhead
         self.reportedLines = reportedLines
+    }
+}
+
+extension ImportOptions {
+    /// Whether a second thread would find a core to run on: more than one core, and a one-minute load
+    /// average that leaves at least one of them idle.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let options = ImportOptions(readsAhead: ImportOptions.hasSpareCore)  // the default
+    /// ```
+    public static var hasSpareCore: Bool {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard cores > 1 else { return false }
+        var load = [0.0]
+        guard getloadavg(&load, 1) == 1 else { return true }
+        return load[0] <= Double(cores) - 1
     }
 }
 

@@ -116,8 +116,10 @@ final class _ImportSession {
         defer { finishSeconds = Clock.now() - start }
         var counts: [String: ImportSummary.EntityReport] = [:]
         do {
-            // Sorting for the indexes gets a larger cache than loading needed.
+            // Sorting for the indexes gets a larger cache than loading needed, and SQLite's sorter may
+            // merge on the other cores.
             try store.connection.execute("PRAGMA cache_size = -\(max(256, options.indexCacheSizeKiB))")
+            try store.connection.execute("PRAGMA threads = \(min(4, ProcessInfo.processInfo.activeProcessorCount - 1))")
             try store.createIndexes()
             try store.connection.execute("ANALYZE")
             if options.vacuum {
@@ -157,6 +159,7 @@ final class _ImportSession {
                 try writer.process(&chunk)
                 return true
             }
+            try writer.resolveForwardReferences()
             return
         }
         // The reading thread is always stopped and waited for before this returns.
@@ -166,6 +169,7 @@ final class _ImportSession {
             rowReader.waitUntilDone()
         }
         while var chunk = rowReader.queue.take() { try writer.process(&chunk) }
+        try writer.resolveForwardReferences()
     }
 
     /// The object a key index names: the one inserted in this batch, or the saved one read back.

@@ -38,6 +38,16 @@ final class _TargetWriter {
     @exclusivity(unchecked) private var objects: [ManagedObject?]
     /// Per target, the relationships that point at an object this row makes.
     @exclusivity(unchecked) private var sameRow: [[Int]]
+    /// Per target, whether this row inserted its object (rather than updating one a key named).
+    @exclusivity(unchecked) private var insertedInRow: [Bool]
+    /// Keys of this row naming objects further down the file: (target, relationship, key).
+    @exclusivity(unchecked) private var rowForward: [(target: Int, relationship: Int, key: Value)] = []
+    /// Forward references of the file so far, resolved when it has been read.
+    private var forward: [_ForwardReference] = []
+    /// Forward references whose row objects are not saved yet: their IDs are read after the next save.
+    private var unsavedForward: [(reference: Int, objects: [ManagedObject?])] = []
+    /// Per target, key entry → its pending forward reference (a later row with the key replaces it).
+    private var forwardByEntry: [[Int: Int]]
     /// Re-reads a record's original text for a reject found here (the reader has moved on).
     private var rawReader: CSVReader?
 
@@ -68,6 +78,8 @@ final class _TargetWriter {
         rowValues = Array(repeating: [], count: targetCount)
         objects = Array(repeating: nil, count: targetCount)
         sameRow = Array(repeating: [], count: targetCount)
+        insertedInRow = Array(repeating: false, count: targetCount)
+        forwardByEntry = Array(repeating: [:], count: targetCount)
     }
 
     /// Writes the counts into the plans; returns the objects still waiting for a save.
@@ -87,8 +99,12 @@ final class _TargetWriter {
     }
 
     private func rawText(_ row: _RowChunk.Row) -> String {
+        rawText(line: row.line, byteOffset: row.byteOffset, byteCount: row.byteCount)
+    }
+
+    private func rawText(line: Int, byteOffset: Int64, byteCount: Int) -> String {
         if rawReader == nil { rawReader = try? CSVReader(path: file.path, dialect: file.options.dialect) }
-        let record = CSVRecord(fields: [], lineNumber: row.line, byteOffset: row.byteOffset, byteCount: row.byteCount)
+        let record = CSVRecord(fields: [], lineNumber: line, byteOffset: byteOffset, byteCount: byteCount)
         return (try? rawReader?.rawText(of: record)) ?? ""
     }
 
@@ -132,6 +148,7 @@ final class _TargetWriter {
             let object: ManagedObject
             if let key = keys[t] {
                 let (entry, isNew) = key.findOrInsert(values[key.ordinal], primaryKey: 0, file: position)
+                insertedInRow[t] = isNew
                 if isNew {
                     object = context.insert(entities[t], values: values)
                     key.setPrimaryKey(object.objectID.primaryKey, of: entry)
@@ -145,9 +162,20 @@ final class _TargetWriter {
                     object = try session.existing(key.objectID(entry))
                     for ordinal in mappedOrdinals[t] { object.setValue(values[ordinal], at: ordinal) }
                     updated[t] += 1
+                    // This row sets the relationships again: an earlier row's forward reference is void.
+                    if !forwardByEntry[t].isEmpty, var i = forwardByEntry[t].removeValue(forKey: entry) {
+                        let line = forward[i].line
+                        while i < forward.count && forward[i].line == line {
+                            if forward[i].target == t { forward[i].isVoid = true }
+                            i += 1
+                        }
+                    }
                 }
+                // The row's forward references are appended next, from forward.count on.
+                if isNew && rowForward.contains(where: { $0.target == t }) { forwardByEntry[t][entry] = forward.count }
             } else {
                 object = context.insert(entities[t], values: values)
+                insertedInRow[t] = true
                 inserted[t] += 1
             }
             for index in populates[t] {
@@ -172,12 +200,84 @@ final class _TargetWriter {
                 if let name = link.toManyName { try mine.add(other, toKey: name) }
             }
         }
+        if !rowForward.isEmpty { deferForwardReferences(row) }
         for t in 0..<targetCount { objects[t] = nil }
         rowsImported += 1
         changes += targetCount
-        if changes >= batchSize {
-            try session.flush(&pending)
-            changes = 0
+        if changes >= batchSize { try save() }
+    }
+
+    /// Saves the batch; the forward references of its rows learn their objects' permanent IDs.
+    private func save() throws(ImportError) {
+        try session.flush(&pending)
+        changes = 0
+        for (reference, objects) in unsavedForward { forward[reference].objects = objects.map { $0?.objectID } }
+        unsavedForward.removeAll(keepingCapacity: true)
+    }
+
+    /// Keeps this row's forward references (the slots were left empty) until the file has been read.
+    private func deferForwardReferences(_ row: _RowChunk.Row) {
+        let rowObjects = (0..<targetCount).map { insertedInRow[$0] ? objects[$0] : nil }
+        for reference in rowForward {
+            forward.append(_ForwardReference(target: reference.target, relationship: reference.relationship,
+                                             key: reference.key, line: row.line, byteOffset: row.byteOffset,
+                                             byteCount: row.byteCount))
+            unsavedForward.append((forward.count - 1, rowObjects))
+        }
+        rowForward.removeAll(keepingCapacity: true)
+    }
+
+    /// Once the file has been read: sets every forward reference whose key a later row made, and rejects
+    /// the rows whose keys no row made (aborting, or removing the objects those rows inserted and
+    /// writing them to the rejects file; a row pointing at a removed object is then rejected in turn).
+    func resolveForwardReferences() throws(ImportError) {
+        guard !forward.isEmpty else { return }
+        try save()
+        var rejectedLines = Set<Int>()
+        var settled = false
+        while !settled {
+            settled = true
+            for i in forward.indices where !forward[i].isVoid && !rejectedLines.contains(forward[i].line) {
+                let reference = forward[i]
+                let relationship = relationshipPlans[reference.target][reference.relationship]
+                if relationship.index.find(reference.key) != nil { continue }
+                settled = false
+                rejectedLines.insert(reference.line)
+                try session.reject(
+                    file, line: reference.line,
+                    _RowFailure(field: relationship.field, entity: entities[reference.target].name,
+                                attribute: relationshipNames[reference.target][reference.relationship],
+                                reason: "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(reference.key)) in this file or an earlier one",
+                                value: reference.key.description),
+                    raw: { rawText(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
+                try removeObjects(of: reference)
+            }
+        }
+        for reference in forward where !reference.isVoid && !rejectedLines.contains(reference.line) {
+            let relationship = relationshipPlans[reference.target][reference.relationship]
+            guard let id = reference.objects[reference.target], let entry = relationship.index.find(reference.key) else { continue }
+            try session.existing(id).setValue(.object(relationship.index.objectID(entry)), at: relationship.ordinal)
+            changes += 1
+            if changes >= batchSize { try save() }
+        }
+        try save()
+        forward = []
+        for t in 0..<targetCount { forwardByEntry[t] = [:] }
+    }
+
+    /// Deletes the objects a rejected row inserted (delete rules apply) and forgets their keys.
+    private func removeObjects(of reference: _ForwardReference) throws(ImportError) {
+        rowsImported -= 1
+        for t in 0..<targetCount {
+            guard let id = reference.objects[t] else { continue }
+            let object = try session.existing(id)
+            if let key = keys[t], let entry = key.find(object.value(at: key.ordinal)) { key.remove(entry) }
+            for index in populates[t] {
+                if let entry = index.find(object.value(at: index.ordinal)), index.objectID(entry) == id { index.remove(entry) }
+            }
+            context.delete(object)
+            inserted[t] -= 1
+            changes += 1
         }
     }
 
@@ -197,6 +297,10 @@ final class _TargetWriter {
                 }
                 let index = relationship.index
                 guard let entry = index.find(key) else {
+                    if relationship.destinationInFile {
+                        if let failure = forwardReference(t, r, key) { return failure }
+                        continue
+                    }
                     return _RowFailure(
                         field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
                         reason: "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key)) (the key must name an object of a file imported before this one)",
@@ -207,4 +311,39 @@ final class _TargetWriter {
         }
         return nil
     }
+
+    /// A key naming no object yet, of an entity this file fills: kept for after the file (the slot is
+    /// left empty), or the reason it cannot wait.
+    private func forwardReference(_ t: Int, _ r: Int, _ key: Value) -> _RowFailure? {
+        let relationship = relationshipPlans[t][r]
+        let index = relationship.index
+        func failure(_ why: String) -> _RowFailure {
+            _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
+                        reason: "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key)) before this row, and " + why,
+                        value: key.description)
+        }
+        guard relationship.isOptional else {
+            return failure("\(relationshipNames[t][r]) is required, so the row it names must come first (or make the relationship optional to allow forward references)")
+        }
+        if let own = keys[t], own.find(rowValues[t][own.ordinal]) != nil {
+            return failure("this row updates an existing \(entities[t].name): forward references are kept for new objects only")
+        }
+        rowValues[t][relationship.ordinal] = .null
+        rowForward.append((t, r, key))
+        return nil
+    }
+}
+
+/// A relationship key naming a row further down the same file, set once the file has been read.
+struct _ForwardReference {
+    let target: Int
+    let relationship: Int
+    let key: Value
+    let line: Int
+    let byteOffset: Int64
+    let byteCount: Int
+    /// Per target, the object the row inserted (nil: none, or updated an existing one); set at the save.
+    var objects: [ObjectID?] = []
+    /// A later row with the same key set the relationship itself.
+    var isVoid = false
 }

@@ -337,7 +337,8 @@ struct _ImportPlanner {
                 guard let nulls = nullTokens(spec.nullTokens ?? file.options.nullTokens, place: place) else { continue }
                 plan.relationships.append(_RelationshipPlan(
                     field: index, ordinal: ordinal, converter: converter, nulls: nulls, index: keyIndex,
-                    isOptional: relationship.isOptional, sameRowTarget: sameRow ?? -1))
+                    isOptional: relationship.isOptional, sameRowTarget: sameRow ?? -1,
+                    destinationInFile: (fillPositions[destination.name] ?? []).contains(file.position)))
                 plan.relationshipNames.append(name)
             }
 

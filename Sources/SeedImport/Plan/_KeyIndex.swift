@@ -66,11 +66,20 @@ final class _KeyIndex {
         return previous
     }
 
-    /// The entry holding `value`, if any.
+    /// The primary key of an entry whose object was removed (``remove(_:)``).
+    static let removedKey = Int64.min
+
+    /// The entry holding `value`, if any (and its object was not removed).
     @inline(__always)
     func find(_ value: Value) -> Int? {
-        _KeyBytes.with(value) { key in find(key, hash: Self.hash(key)) }
+        guard let entry = _KeyBytes.with(value, { key in find(key, hash: Self.hash(key)) }),
+              entries[entry].primaryKey != Self.removedKey else { return nil }
+        return entry
     }
+
+    /// Forgets the object of `entry` (its row was rejected after it was written): lookups miss it, and
+    /// a later row with the key inserts anew.
+    func remove(_ entry: Int) { entries[entry].primaryKey = Self.removedKey }
 
     /// The entry holding `value`, adding it for `primaryKey` when it is new; `inserted` tells which.
     @inline(__always)
@@ -81,7 +90,12 @@ final class _KeyIndex {
             while true {
                 let entry = Int(slots[slot])
                 if entry < 0 { break }
-                if entries[entry].hash == hash && equals(entry, key) { return (entry, false) }
+                if entries[entry].hash == hash && equals(entry, key) {
+                    guard entries[entry].primaryKey == Self.removedKey else { return (entry, false) }
+                    entries[entry].primaryKey = primaryKey
+                    entries[entry].file = position
+                    return (entry, true)
+                }
                 slot = (slot + 1) & mask
             }
             let entry = entries.count

@@ -105,9 +105,12 @@ struct _RelationshipPlan {
     /// An earlier target of the same row that fills the destination with this key (-1: none), so a row
     /// can make an object and point at it.
     let sameRowTarget: Int
+    /// Whether this file fills the destination too, so a key may name a row further down the file: such
+    /// a forward reference is resolved when the file has been read (``_TargetWriter``).
+    let destinationInFile: Bool
 
     init(field: Int, ordinal: Int, converter: _FieldConverter, nulls: _NullTokens, index: _KeyIndex, isOptional: Bool,
-         sameRowTarget: Int) {
+         sameRowTarget: Int, destinationInFile: Bool) {
         self.field = field
         self.ordinal = ordinal
         self.converter = converter
@@ -115,6 +118,7 @@ struct _RelationshipPlan {
         self.indexReference = Unmanaged.passUnretained(index)
         self.isOptional = isOptional
         self.sameRowTarget = sameRowTarget
+        self.destinationInFile = destinationInFile
     }
 
     /// The destination's key index.

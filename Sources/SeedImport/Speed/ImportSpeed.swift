@@ -89,6 +89,8 @@ public struct ImportSpeed {
 
         var checks: [SpeedCheck] = []
         var shellTimes: [Double] = []
+        // The `.import` comparison takes the importer as a user gets it: reading ahead when a core is free.
+        let defaultVariant: Variant = ImportOptions.hasSpareCore ? .wellReadingAhead : .well
         var wellTimes: [Double] = []
         var wellLoadTimes: [Double] = []
         for variant in Variant.allCases {
@@ -110,7 +112,7 @@ public struct ImportSpeed {
                     let (result, seconds) = try Clock.time { try importer.run(into: oursPath) }
                     oursCPU.append(Self.cpuSeconds() - cpu)
                     ours.append(seconds)
-                    if variant == .well { wellLoadTimes.append(seconds - result.finishSeconds) }
+                    if variant == defaultVariant { wellLoadTimes.append(seconds - result.finishSeconds) }
                     summary = result
                     peak = max(peak, ProcessMemory.peakResidentBytes ?? 0)
                 }
@@ -128,7 +130,7 @@ public struct ImportSpeed {
                                                            database: directory.appendingPathComponent("shell-\(run).sqlite").path))
                 }
             }
-            if variant == .well { wellTimes = ours }
+            if variant == defaultVariant { wellTimes = ours }
             var memory = "peak resident memory \(ProcessMemory.format(peak)) in this process" + (resetWorks ? "" : " (since its start)")
             if let executable {
                 let child = try Self.childPeak(executable, mapping: generated.mappingFile.url, variant: variant,
@@ -146,7 +148,7 @@ public struct ImportSpeed {
                                      referenceName: "raw libcsv+sqlite3", target: .atMost(1.5), notes: notes))
         }
         if hasShell {
-            checks.append(SpeedCheck(name: "import \(rows) wells → Well + Operator", measured: Statistics(wellTimes),
+            checks.append(SpeedCheck(name: "import \(rows) \(defaultVariant.name) (the default)", measured: Statistics(wellTimes),
                                      reference: Statistics(shellTimes), referenceName: "sqlite3 .import", target: .atMost(1.0),
                                      notes: ["the shell loads wells.csv as text into one table: no conversion, no relationships, no indexes"]))
             checks.append(SpeedCheck(name: "  the same without building indexes", measured: Statistics(wellLoadTimes),

@@ -1,0 +1,167 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Relationship keys that name a row further down the same file (an employee listed before the
+/// manager): set once the file has been read; keys that no row makes are rejected with their line.
+@Suite("Import: forward references within one file")
+struct ImportForwardReferenceTests {
+    static let model = try! ObjectModel(json: Data("""
+        {"entities": [
+          {"name": "Employee",
+           "attributes": [
+             {"name": "code", "type": "String", "optional": false, "indexed": true},
+             {"name": "name", "type": "String", "optional": false}
+           ],
+           "relationships": [
+             {"name": "manager", "destination": "Employee", "inverse": "reports", "deleteRule": "Nullify"},
+             {"name": "reports", "destination": "Employee", "inverse": "manager", "toMany": true, "deleteRule": "Nullify"}
+           ]},
+          {"name": "Step",
+           "attributes": [{"name": "code", "type": "String", "optional": false}],
+           "relationships": [
+             {"name": "previous", "destination": "Step", "inverse": "next", "optional": false, "deleteRule": "Nullify"},
+             {"name": "next", "destination": "Step", "inverse": "previous", "toMany": true, "deleteRule": "Nullify"}
+           ]}
+        ]}
+        """.utf8))
+
+    static let employeesMapping = """
+        {"format": 1, "files": [{"path": "employees.csv", "targets": [
+          {"entity": "Employee", "key": "code", "relationships": {"manager": {"column": "manager", "destinationKey": "code"}}}
+        ]}]}
+        """
+
+    static func run(_ csv: String, options: ImportOptions = ImportOptions(), mapping: String = employeesMapping,
+                    in scratch: ImportScratch) throws -> ImportSummary {
+        try scratch.write("employees.csv", csv)
+        let mapping = try ImportMapping(json: Data(mapping.utf8), baseDirectory: scratch.url.path)
+        return try SeedImporter(model: model, mapping: mapping, options: options).run(into: scratch.path("Staff.sqlite"))
+    }
+
+    /// Employee code → manager code ("" for none), read back with SQL.
+    static func managers(_ scratch: ImportScratch) throws -> [String: String] {
+        let (context, employees) = try StoreReader.objects(scratch.path("Staff.sqlite"), "Employee")
+        defer { withExtendedLifetime(context) {} }
+        var result: [String: String] = [:]
+        for employee in employees {
+            guard case .string(let code) = employee["code"] else { continue }
+            let manager = try employee.object(forKey: "manager")
+            if case .string(let boss)? = manager?["code"] { result[code] = boss } else { result[code] = "" }
+        }
+        return result
+    }
+
+    @Test("managers listed after their reports are linked, across batches", arguments: [true, false])
+    func forwardAcrossBatches(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        // E1 reports to E40 (the last row); each Ek (k > 1) reports to E(k+1) further down; E40 to itself.
+        var csv = "code,name,manager\nE1,First,E40\n"
+        for k in 2...39 { csv += "E\(k),Person \(k),E\(k + 1)\n" }
+        csv += "E40,Boss,E40\n"
+        var options = ImportOptions()
+        options.batchSize = 7
+        options.readsAhead = readsAhead
+        let summary = try Self.run(csv, options: options, in: scratch)
+        #expect(summary.rejects == 0)
+        #expect(summary.objects["Employee"]?.stored == 40)
+        let managers = try Self.managers(scratch)
+        #expect(managers["E1"] == "E40")
+        #expect(managers["E2"] == "E3")
+        #expect(managers["E39"] == "E40")
+        #expect(managers["E40"] == "E40", "a row may name itself")
+        #expect(managers.count == 40)
+        let linked = try StoreReader.scalar(scratch.path("Staff.sqlite"), "SELECT count(*) FROM ZEMPLOYEE WHERE ZMANAGER IS NOT NULL")
+        #expect(linked == .integer(40))
+    }
+
+    @Test("backward and forward references mix; empty keys stay empty")
+    func mixed() throws {
+        let scratch = ImportScratch()
+        let summary = try Self.run("""
+            code,name,manager
+            A,Ann,C
+            B,Bob,A
+            C,Cyd,
+            D,Dee,C
+            """, in: scratch)
+        #expect(summary.rejects == 0)
+        #expect(try Self.managers(scratch) == ["A": "C", "B": "A", "C": "", "D": "C"])
+    }
+
+    @Test("a key no row makes: skip rejects the row with its line, removes its object, and rows naming it follow")
+    func unresolvedSkipped() throws {
+        let scratch = ImportScratch()
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        options.batchSize = 2
+        let summary = try Self.run("""
+            code,name,manager
+            A,Ann,B
+            B,Bob,ZZ
+            C,Cyd,
+            D,Dee,E
+            E,Eve,C
+            """, options: options, in: scratch)
+        // B names ZZ, which no row makes; A names B, which is then gone too.
+        #expect(summary.rejects == 2)
+        #expect(summary.objects["Employee"]?.stored == 3)
+        #expect(try Self.managers(scratch) == ["C": "", "D": "E", "E": "C"])
+        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains("employees.csv,3,"), "B is on line 3")
+        #expect(rejects.contains("employees.csv,2,"), "A is on line 2")
+        #expect(rejects.contains("no Employee has code \"\"ZZ\"\" in this file or an earlier one"))
+        #expect(rejects.contains("B,Bob,ZZ"), "the raw text of the row")
+    }
+
+    @Test("a key no row makes aborts with file, line, entity and attribute, and writes no store")
+    func unresolvedAborts() throws {
+        let scratch = ImportScratch()
+        do {
+            _ = try Self.run("code,name,manager\nA,Ann,B\nB,Bob,\nC,Cyd,QQ\n", in: scratch)
+            Issue.record("the import should stop")
+        } catch let error as ImportError {
+            #expect(error.line == 4)
+            #expect(error.entity == "Employee")
+            #expect(error.attribute == "manager")
+            #expect(error.value == "QQ")
+            #expect("\(error)".contains("employees.csv"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Staff.sqlite")))
+    }
+
+    @Test("a later row with the same key sets the relationship itself: the earlier forward reference is void")
+    func upsertReplacesForwardReference() throws {
+        let scratch = ImportScratch()
+        let summary = try Self.run("""
+            code,name,manager
+            A,Ann,D
+            B,Bob,
+            A,Ann again,B
+            D,Dee,
+            """, in: scratch)
+        #expect(summary.rejects == 0)
+        #expect(try Self.managers(scratch) == ["A": "B", "B": "", "D": ""])
+    }
+
+    @Test("a required relationship cannot wait for a later row: the reason says so")
+    func requiredCannotWait() throws {
+        let scratch = ImportScratch()
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        // A required self-reference can only name an earlier row; here each names a later one.
+        let summary = try Self.run("code,previous\nS1,S2\nS2,S1\n", options: options, mapping: """
+            {"format": 1, "files": [{"path": "employees.csv", "targets": [
+              {"entity": "Step", "key": "code", "relationships": {"previous": {"column": "previous", "destinationKey": "code"}}}
+            ]}]}
+            """, in: scratch)
+        #expect(summary.rejects == 2)
+        #expect(summary.objects["Step"]?.stored == 0)
+        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains("employees.csv,2,"))
+        #expect(rejects.contains("previous is required, so the row it names must come first"))
+    }
+}
