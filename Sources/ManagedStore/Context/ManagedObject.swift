@@ -168,6 +168,39 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         try context?.addToMany(self, index: index, object, adding: true)
     }
 
+    /// Inserts `object` at `position` of the ordered to-many relationship `key` (and sets the inverse);
+    /// an object already there moves. The order is saved (Core Data's `Z_FOK_` column).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try playlist.insert(song, at: 0, intoKey: "songs")   // first in the playlist
+    /// ```
+    public func insert(_ object: ManagedObject, at position: Int, intoKey key: String) throws(StoreError) {
+        guard case .toMany(let index)? = entity.slot(of: key) else { throw unknownKey(key) }
+        guard entity.toManyRelationships[index].isOrdered else {
+            throw .invalidRequest("\(entity.name).\(key) is not ordered: use add(_:toKey:), or mark the relationship ordered in the model")
+        }
+        guard let context else { return }
+        try context.addToMany(self, index: index, object, adding: true)
+        try context.move(object.objectID, to: position, in: self, index: index)
+    }
+
+    /// Moves the member at `from` to `to` in the ordered to-many relationship `key`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try playlist.moveObject(at: 3, to: 0, forKey: "songs")
+    /// ```
+    public func moveObject(at from: Int, to: Int, forKey key: String) throws(StoreError) {
+        let members = try objects(forKey: key)
+        guard members.indices.contains(from) else {
+            throw .invalidRequest("\(entity.name).\(key) has \(members.count) members; there is none at \(from)")
+        }
+        try insert(members[from], at: to, intoKey: key)
+    }
+
     /// Removes `object` from the to-many relationship `key` (and clears the inverse).
     public func remove(_ object: ManagedObject, fromKey key: String) throws(StoreError) {
         guard case .toMany(let index)? = entity.slot(of: key) else { throw unknownKey(key) }
@@ -217,6 +250,13 @@ struct ToManySet {
 
     mutating func remove(_ id: ObjectID) {
         if members.remove(id) != nil, let i = ids.firstIndex(of: id) { ids.remove(at: i) }
+    }
+
+    /// Moves a member to `position` (clamped to the set).
+    mutating func move(_ id: ObjectID, to position: Int) {
+        guard let from = ids.firstIndex(of: id) else { return }
+        ids.remove(at: from)
+        ids.insert(id, at: max(0, min(position, ids.count)))
     }
 
     mutating func remap(_ permanent: (ObjectID) -> ObjectID) {

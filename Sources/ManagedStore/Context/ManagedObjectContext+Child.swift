@@ -81,6 +81,18 @@ extension ManagedObjectContext {
         for object in deletedList {
             parent.delete(inParent(object.objectID))
         }
+        // Ordered relationships: the parent's sets take the child's order.
+        for list in [insertedList, updatedList] {
+            for object in list where (object.isInserted || object.isUpdated) && !object.isDeleted {
+                for (index, relationship) in object.entity.toManyRelationships.enumerated() where relationship.isOrdered {
+                    guard object.toMany.indices.contains(index), let members = object.toMany[index] else { continue }
+                    let owner = object.isInserted ? inserted[object.objectID]! : inParent(object.objectID)
+                    for (position, id) in members.ids.enumerated() {
+                        try parent.move(inserted[id]?.objectID ?? id, to: position, in: owner, index: index)
+                    }
+                }
+            }
+        }
         // The child now matches its parent: its inserted objects take the parent's IDs.
         for object in insertedList where object.isInserted {
             object.objectID = inserted[object.objectID]!.objectID

@@ -57,6 +57,8 @@ extension ManagedObjectContext {
             throw .invalidRequest("\(owner.entity.name).\(relationship.name) holds \(relationship.destination) objects, not \(member.entity.name)")
         }
         guard let (destination, inverse) = self.inverse(of: relationship, from: owner.entity) else { return }
+        // An ordered set is loaded first, so members land in the order they are added.
+        if relationship.isOrdered && adding { _ = try toManyIDs(of: owner, index: index) }
         if !inverse.isToMany, let column = destination.columnIndex(of: inverse.name) {
             // One-to-many: the member's to-one is the truth; setting it updates this set.
             if adding {
@@ -74,6 +76,14 @@ extension ManagedObjectContext {
         pendingJoins[joinPair(table, owner.objectID, member.objectID)] = adding
         noteChanged(owner)
         noteChanged(member)
+    }
+
+    /// Moves member `id` to `position` (clamped) of the loaded ordered to-many at `index` of `owner`.
+    func move(_ id: ObjectID, to position: Int, in owner: ManagedObject, index: Int) throws(StoreError) {
+        _ = try toManyIDs(of: owner, index: index)
+        guard owner.toMany[index]!.contains(id) else { return }
+        owner.toMany[index]!.move(id, to: position)
+        noteChanged(owner)
     }
 
     private func update(_ object: ManagedObject, _ index: Int, _ id: ObjectID, _ adding: Bool) {
@@ -100,7 +110,9 @@ extension ManagedObjectContext {
             let sql: String
             switch object.entity.storage(of: relationship.name) {
             case .inverseForeignKey(let column)?:
-                sql = "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.columns[column].columnName) = ? ORDER BY Z_PK"
+                // Ordered: by position, members without one after, in insertion order.
+                let order = store.orderColumn(of: relationship, in: object.entity).map { "\($0) IS NULL, \($0), " } ?? ""
+                sql = "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.columns[column].columnName) = ? ORDER BY \(order)Z_PK"
             case .joinTable(let table)?:
                 sql = "SELECT \(table.destinationColumn) FROM \(table.name) WHERE \(table.sourceColumn) = ? ORDER BY \(table.destinationColumn)"
             default:

@@ -200,6 +200,8 @@ extension ManagedObjectContext {
             if connection.changes == 0 { throw StoreError.conflict(entity: entity.name, primaryKey: object.objectID.primaryKey) }
         }
 
+        try writePositions()
+
         // Deletes, with their join-table rows.
         for object in deletedList {
             let entity = object.entity
@@ -221,6 +223,41 @@ extension ManagedObjectContext {
             let sql = added ? "INSERT OR IGNORE INTO \(pair.table) (\(first), \(second)) VALUES (?, ?)"
                 : "DELETE FROM \(pair.table) WHERE \(first) = ? AND \(second) = ?"
             try connection.execute(sql, [.integer(permanent(pair.first).primaryKey), .integer(permanent(pair.second).primaryKey)])
+        }
+    }
+
+    /// Positions of ordered one-to-many relationships (``PersistentStore/orderColumn(of:in:)``): every
+    /// changed owner whose set is loaded numbers all its members; a member linked to an owner whose set
+    /// is not loaded loses its old position, so it follows the positioned members.
+    private func writePositions() throws {
+        guard !store.orderColumnNames.isEmpty else { return }
+        let connection = store.connection
+        for owner in model.entities {
+            for (index, relationship) in owner.toManyRelationships.enumerated() {
+                guard let column = store.orderColumn(of: relationship, in: owner),
+                      case .inverseForeignKey(let foreignKey)? = owner.storage(of: relationship.name),
+                      let destination = model.entity(id: owner.destinationID(of: relationship.name)!) else { continue }
+                var positioned = Set<ObjectID>()
+                let numberingSQL = "UPDATE \(destination.tableName) SET \(column) = ? WHERE Z_PK = ?"
+                for list in [insertedList, updatedList] {
+                    for object in list where object.entity === owner && !object.isDeleted && (object.isInserted || object.isUpdated) {
+                        guard object.toMany.indices.contains(index), let members = object.toMany[index] else { continue }
+                        for (n, id) in members.ids.enumerated() where positioned.insert(id).inserted {
+                            let numbering = try connection.cachedStatement(numberingSQL)
+                            numbering.bind(Int64(n + 1) * 1024, at: 1)
+                            numbering.bind(permanent(id).primaryKey, at: 2)
+                            try numbering.run()
+                        }
+                    }
+                }
+                for member in updatedList where member.entity === destination && member.isUpdated && !member.isDeleted && !member.isFault {
+                    guard let committed = member.committed, committed[foreignKey] != member.values[foreignKey],
+                          !positioned.contains(member.objectID) else { continue }
+                    let clearing = try connection.cachedStatement("UPDATE \(destination.tableName) SET \(column) = NULL WHERE Z_PK = ?")
+                    clearing.bind(member.objectID.primaryKey, at: 1)
+                    try clearing.run()
+                }
+            }
         }
     }
 

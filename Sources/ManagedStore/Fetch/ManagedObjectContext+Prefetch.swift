@@ -51,7 +51,8 @@ extension ManagedObjectContext {
             var members: [Int64: [ObjectID]] = [:]
             var destinations: [ManagedObject] = []
             let foreignKey = destination.columns[column].columnName
-            try runKeyList("SELECT \(plan.selectList), t0.\(foreignKey) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) IN (SELECT value FROM json_each(?)) ORDER BY t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in
+            let order = store.orderColumn(of: relationship, in: entity).map { "t0.\($0) IS NULL, t0.\($0), " } ?? ""
+            try runKeyList("SELECT \(plan.selectList), t0.\(foreignKey) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) IN (SELECT value FROM json_each(?)) ORDER BY \(order)t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in
                 let object = materialize(statement, plan: plan)
                 members[statement.int64(at: Int32(plan.codecs.count + 2)), default: []].append(object.objectID)
                 destinations.append(object)

@@ -8,7 +8,7 @@ extension PersistentStore {
             try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
             try connection.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
             for entity in model.entities {
-                try connection.execute(Self.createTableSQL(entity))
+                try connection.execute(Self.createTableSQL(entity, orderColumns: model.orderColumns(inTableOf: entity)))
                 try connection.execute("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
                                        [.integer(Int64(entity.id)), .text(entity.name)])
             }
@@ -33,10 +33,12 @@ extension PersistentStore {
         }
     }
 
-    /// The `CREATE TABLE` of an entity: `Z_PK`, `Z_ENT`, `Z_OPT`, then one column per attribute and to-one.
-    static func createTableSQL(_ entity: Entity) -> String {
+    /// The `CREATE TABLE` of an entity: `Z_PK`, `Z_ENT`, `Z_OPT`, one column per attribute and to-one, then
+    /// the `Z_FOK_` position columns of ordered relationships pointing at it.
+    static func createTableSQL(_ entity: Entity, orderColumns: [String] = []) -> String {
         var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
         for column in entity.columns { columns.append("\(column.columnName) \(column.sqlType)") }
+        for column in orderColumns { columns.append("\(column) INTEGER") }
         return "CREATE TABLE \(entity.tableName) ( " + columns.joined(separator: ", ") + " )"
     }
 

@@ -55,6 +55,8 @@ public final class PersistentStore {
     public let modelSource: ModelSource
     /// Whether saves are refused.
     public let isReadOnly: Bool
+    /// The `Z_FOK_` columns (`TABLE.COLUMN`) of ordered relationships that this file has.
+    var orderColumnNames: Set<String> = []
     /// The store's metadata (`Z_METADATA`): `NSStoreType`, `NSStoreUUID`, version hashes and the model.
     public internal(set) var metadata: [String: Any]
     /// Whether the metadata holds SeedStore's keys (false for a store Core Data wrote).
@@ -99,6 +101,7 @@ public final class PersistentStore {
                 if options.walJournal { try connection.execute("PRAGMA journal_mode = WAL") }
                 try createSchema()
             } catch let error as StoreError { throw error } catch { throw .sqlite(error as! SQLiteError) }
+            orderColumnNames = Self.orderColumns(connection, model: model, readOnly: false)
             return
         }
         let metadata = try Self.readMetadata(connection, path: path)
@@ -129,6 +132,7 @@ public final class PersistentStore {
             self.model = try Self.inferModel(connection, path: path)
             self.modelSource = .inferred
         }
+        orderColumnNames = Self.orderColumns(connection, model: self.model, readOnly: options.readOnly)
     }
 
     /// Opens a private in-memory store: for tests and scratch work.
