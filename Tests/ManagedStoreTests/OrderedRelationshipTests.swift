@@ -10,8 +10,11 @@ struct OrderedRelationshipTests {
           {"name": "Playlist", "attributes": [{"name": "name", "type": "String"}],
            "relationships": [
              {"name": "songs", "destination": "Song", "inverse": "playlist", "toMany": true, "ordered": true, "deleteRule": "Nullify"},
-             {"name": "fans", "destination": "Fan", "inverse": "favourite", "toMany": true, "deleteRule": "Nullify"}
+             {"name": "fans", "destination": "Fan", "inverse": "favourite", "toMany": true, "deleteRule": "Nullify"},
+             {"name": "labels", "destination": "Label", "inverse": "playlists", "toMany": true, "ordered": true, "deleteRule": "Nullify"}
            ]},
+          {"name": "Label", "attributes": [{"name": "text", "type": "String"}],
+           "relationships": [{"name": "playlists", "destination": "Playlist", "inverse": "labels", "toMany": true, "deleteRule": "Nullify"}]},
           {"name": "Song", "attributes": [{"name": "title", "type": "String"}],
            "relationships": [{"name": "playlist", "destination": "Playlist", "inverse": "songs", "deleteRule": "Nullify"}]},
           {"name": "Fan", "attributes": [{"name": "name", "type": "String"}],
@@ -119,6 +122,40 @@ struct OrderedRelationshipTests {
         try second.save()
         #expect(try Self.titles(harness, "other") == ["c", "b", "e"])
         #expect(try Self.titles(harness, "mix") == ["a", "d"])
+    }
+
+    @Test("an ordered many-to-many keeps a position per owner in its join table")
+    func manyToMany() throws {
+        let harness = try StoreHarness(model: Self.model)
+        let context = harness.context
+        let (mix, _) = try Self.songs(context)
+        let other = try context.insert("Playlist")
+        other["name"] = .string("other")
+        var labels: [String: ManagedObject] = [:]
+        for text in ["l1", "l2", "l3"] {
+            let label = try context.insert("Label")
+            label["text"] = .string(text)
+            labels[text] = label
+        }
+        for text in ["l3", "l1", "l2"] { try mix.add(labels[text]!, toKey: "labels") }
+        for text in ["l2", "l3"] { try other.add(labels[text]!, toKey: "labels") }
+        try context.save()
+        try mix.moveObject(at: 2, to: 0, forKey: "labels")   // l2 l3 l1
+        try context.save()
+        let join = try #require(harness.store.model.joinTables.first)
+        let columns = try harness.store.connection.rows("PRAGMA table_info(\(join.name))").compactMap { $0[1].string }
+        #expect(columns.contains { $0.hasPrefix("Z_FOK_") })
+        func texts(_ name: String, prefetch: Bool = false) throws -> [String] {
+            let fresh = ManagedObjectContext(store: try harness.reopen())
+            var request = FetchRequest(entityName: "Playlist")
+            request.predicate = try FetchPredicate(format: "name == %@", .string(name))
+            if prefetch { request.relationshipKeyPathsForPrefetching = ["labels"] }
+            let playlist = try #require(try fresh.fetch(request).first)
+            return try playlist.objects(forKey: "labels").map { $0["text"].description }
+        }
+        #expect(try texts("mix") == ["l2", "l3", "l1"])
+        #expect(try texts("mix", prefetch: true) == ["l2", "l3", "l1"])
+        #expect(try texts("other") == ["l2", "l3"])
     }
 
     @Test("a child context's order reaches its parent, and the parent's save stores it")

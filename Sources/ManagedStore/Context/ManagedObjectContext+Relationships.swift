@@ -114,7 +114,8 @@ extension ManagedObjectContext {
                 let order = store.orderColumn(of: relationship, in: object.entity).map { "\($0) IS NULL, \($0), " } ?? ""
                 sql = "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.columns[column].columnName) = ? ORDER BY \(order)Z_PK"
             case .joinTable(let table)?:
-                sql = "SELECT \(table.destinationColumn) FROM \(table.name) WHERE \(table.sourceColumn) = ? ORDER BY \(table.destinationColumn)"
+                let order = store.orderColumn(of: relationship, in: object.entity).map { "\($0) IS NULL, \($0), " } ?? ""
+                sql = "SELECT \(table.destinationColumn) FROM \(table.name) WHERE \(table.sourceColumn) = ? ORDER BY \(order)\(table.destinationColumn)"
             default:
                 return []
             }

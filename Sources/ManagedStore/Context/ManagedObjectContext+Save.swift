@@ -200,8 +200,6 @@ extension ManagedObjectContext {
             if connection.changes == 0 { throw StoreError.conflict(entity: entity.name, primaryKey: object.objectID.primaryKey) }
         }
 
-        try writePositions()
-
         // Deletes, with their join-table rows.
         for object in deletedList {
             let entity = object.entity
@@ -213,8 +211,14 @@ extension ManagedObjectContext {
             }
         }
 
-        // Join-table changes.
+        try writeJoins()
+        try writePositions()
+    }
+
+    /// Join-table changes.
+    private func writeJoins() throws {
         guard !pendingJoins.isEmpty else { return }
+        let connection = store.connection
         let deletedIDs = Set(deletedList.map(\.objectID))
         var joinColumns: [String: (String, String)] = [:]
         for table in model.joinTables { joinColumns[table.name] = (min(table.sourceColumn, table.destinationColumn), max(table.sourceColumn, table.destinationColumn)) }
@@ -226,30 +230,39 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Positions of ordered one-to-many relationships (``PersistentStore/orderColumn(of:in:)``): every
+    /// Positions of ordered to-many relationships (``PersistentStore/orderColumn(of:in:)``): every
     /// changed owner whose set is loaded numbers all its members; a member linked to an owner whose set
-    /// is not loaded loses its old position, so it follows the positioned members.
+    /// is not loaded loses its old position, so it follows the positioned members (a new join row has
+    /// none to lose).
     private func writePositions() throws {
         guard !store.orderColumnNames.isEmpty else { return }
         let connection = store.connection
         for owner in model.entities {
             for (index, relationship) in owner.toManyRelationships.enumerated() {
                 guard let column = store.orderColumn(of: relationship, in: owner),
-                      case .inverseForeignKey(let foreignKey)? = owner.storage(of: relationship.name),
                       let destination = model.entity(id: owner.destinationID(of: relationship.name)!) else { continue }
                 var positioned = Set<ObjectID>()
-                let numberingSQL = "UPDATE \(destination.tableName) SET \(column) = ? WHERE Z_PK = ?"
+                let storage = owner.storage(of: relationship.name)
+                // A member of a one-to-many has one owner; of a many-to-many, a position per owner.
+                let isJoin = if case .joinTable? = storage { true } else { false }
+                let numberingSQL = if case .joinTable(let table)? = storage {
+                    "UPDATE \(table.name) SET \(column) = ? WHERE \(table.destinationColumn) = ? AND \(table.sourceColumn) = ?"
+                } else {
+                    "UPDATE \(destination.tableName) SET \(column) = ? WHERE Z_PK = ?"
+                }
                 for list in [insertedList, updatedList] {
                     for object in list where object.entity === owner && !object.isDeleted && (object.isInserted || object.isUpdated) {
                         guard object.toMany.indices.contains(index), let members = object.toMany[index] else { continue }
-                        for (n, id) in members.ids.enumerated() where positioned.insert(id).inserted {
+                        for (n, id) in members.ids.enumerated() where isJoin || positioned.insert(id).inserted {
                             let numbering = try connection.cachedStatement(numberingSQL)
                             numbering.bind(Int64(n + 1) * 1024, at: 1)
                             numbering.bind(permanent(id).primaryKey, at: 2)
+                            if isJoin { numbering.bind(permanent(object.objectID).primaryKey, at: 3) }
                             try numbering.run()
                         }
                     }
                 }
+                guard case .inverseForeignKey(let foreignKey)? = storage else { continue }
                 for member in updatedList where member.entity === destination && member.isUpdated && !member.isDeleted && !member.isFault {
                     guard let committed = member.committed, committed[foreignKey] != member.values[foreignKey],
                           !positioned.contains(member.objectID) else { continue }

@@ -63,9 +63,10 @@ extension ManagedObjectContext {
             return destinations
         case (.toMany(let index)?, .joinTable(let table)?):
             let owned = owners.filter { !$0.objectID.isTemporary }
+            let order = store.orderColumn(of: relationship, in: entity).map { "j.\($0) IS NULL, j.\($0), " } ?? ""
             var members: [Int64: [ObjectID]] = [:]
             var destinations: [ObjectID: ManagedObject] = [:]
-            try runKeyList("SELECT \(plan.selectList), j.\(table.sourceColumn) FROM \(destination.tableName) t0 JOIN \(table.name) j ON j.\(table.destinationColumn) = t0.Z_PK WHERE j.\(table.sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in
+            try runKeyList("SELECT \(plan.selectList), j.\(table.sourceColumn) FROM \(destination.tableName) t0 JOIN \(table.name) j ON j.\(table.destinationColumn) = t0.Z_PK WHERE j.\(table.sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY \(order)t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in
                 let object = materialize(statement, plan: plan)
                 members[statement.int64(at: Int32(plan.codecs.count + 2)), default: []].append(object.objectID)
                 destinations[object.objectID] = object
@@ -73,7 +74,6 @@ extension ManagedObjectContext {
             for owner in owners where !(owner.toMany.indices.contains(index) && owner.toMany[index] != nil) {
                 setToMany(of: owner, index: index, storedIDs: members[owner.objectID.primaryKey] ?? [])
             }
-            _ = relationship
             return Array(destinations.values)
         default:
             return []

@@ -1,27 +1,33 @@
-/// Ordered to-many relationships: the position of each member, in Core Data's `Z_FOK_` column.
+/// Ordered to-many relationships: the position of each member, in Core Data's `Z_FOK_` columns.
 ///
 /// A one-to-many relationship marked ordered (`Playlist.songs`, inverse `Song.playlist`) keeps each
 /// member's position in an integer column of the destination's table named after the inverse's
-/// foreign key: `ZPLAYLIST` → `Z_FOK_PLAYLIST`. Positions are spaced (1024, 2048, …); members without one
-/// (linked from the to-one side while the owner's set was not loaded, or written before the column
-/// existed) follow the positioned ones in the order they were inserted.
+/// foreign key: `ZPLAYLIST` → `Z_FOK_PLAYLIST`. An ordered many-to-many keeps it in its join table,
+/// named after the members' column: `Z_2SONGS` → `Z_FOK_2SONGS`. Positions are spaced (1024, 2048, …);
+/// members without one (linked from the other side while the owner's set was not loaded, or written
+/// before the column existed) follow the positioned ones in the order they were stored.
 extension ObjectModel {
-    /// The `Z_FOK_` column of the ordered one-to-many `relationship` of `entity`, and its destination.
-    func orderColumn(of relationship: Relationship, in entity: Entity) -> (destination: Entity, column: String)? {
-        guard relationship.isToMany, relationship.isOrdered,
-              case .inverseForeignKey(let foreignKey)? = entity.storage(of: relationship.name),
-              let destinationID = entity.destinationID(of: relationship.name),
-              let destination = self.entity(id: destinationID) else { return nil }
-        return (destination, "Z_FOK_" + destination.columns[foreignKey].columnName.dropFirst())
+    /// Where the ordered to-many `relationship` of `entity` keeps positions: a table and its `Z_FOK_` column.
+    func orderColumn(of relationship: Relationship, in entity: Entity) -> (table: String, column: String)? {
+        guard relationship.isToMany, relationship.isOrdered else { return nil }
+        switch entity.storage(of: relationship.name) {
+        case .inverseForeignKey(let foreignKey)?:
+            guard let destinationID = entity.destinationID(of: relationship.name),
+                  let destination = self.entity(id: destinationID) else { return nil }
+            return (destination.tableName, "Z_FOK_" + destination.columns[foreignKey].columnName.dropFirst())
+        case .joinTable(let table)?:
+            return (table.name, "Z_FOK_" + table.destinationColumn.dropFirst(2))
+        default:
+            return nil
+        }
     }
 
-    /// The `Z_FOK_` columns the table of `entity` carries for ordered relationships pointing at it.
-    func orderColumns(inTableOf entity: Entity) -> [String] {
+    /// The `Z_FOK_` columns the table `name` carries for ordered relationships.
+    func orderColumns(inTable name: String) -> [String] {
         var columns: [String] = []
         for owner in entities {
             for relationship in owner.toManyRelationships {
-                if let (destination, column) = orderColumn(of: relationship, in: owner), destination === entity,
-                   !columns.contains(column) {
+                if let (table, column) = orderColumn(of: relationship, in: owner), table == name, !columns.contains(column) {
                     columns.append(column)
                 }
             }
@@ -32,28 +38,28 @@ extension ObjectModel {
 
 extension PersistentStore {
     /// Adds the `Z_FOK_` columns a store written before they existed lacks (a read-only store keeps
-    /// insertion order instead); returns the `TABLE.COLUMN` names that can be used.
+    /// stored order instead); returns the `TABLE.COLUMN` names that can be used.
     static func orderColumns(_ connection: Connection, model: ObjectModel, readOnly: Bool) -> Set<String> {
         var usable = Set<String>()
-        for entity in model.entities {
-            let wanted = model.orderColumns(inTableOf: entity)
+        for table in model.entities.map(\.tableName) + model.joinTables.map(\.name) {
+            let wanted = model.orderColumns(inTable: table)
             if wanted.isEmpty { continue }
-            let present = Set(((try? connection.rows("PRAGMA table_info(\(entity.tableName))")) ?? []).compactMap { $0[1].string })
+            let present = Set(((try? connection.rows("PRAGMA table_info(\(table))")) ?? []).compactMap { $0[1].string })
             for column in wanted {
                 if !present.contains(column) {
                     if readOnly { continue }
-                    do { try connection.execute("ALTER TABLE \(entity.tableName) ADD COLUMN \(column) INTEGER") } catch { continue }
+                    do { try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column) INTEGER") } catch { continue }
                 }
-                usable.insert("\(entity.tableName).\(column)")
+                usable.insert("\(table).\(column)")
             }
         }
         return usable
     }
 
-    /// The usable `Z_FOK_` column of the ordered one-to-many `relationship` of `entity`.
+    /// The usable `Z_FOK_` column of the ordered to-many `relationship` of `entity`.
     func orderColumn(of relationship: Relationship, in entity: Entity) -> String? {
-        guard !orderColumnNames.isEmpty, let (destination, column) = model.orderColumn(of: relationship, in: entity),
-              orderColumnNames.contains("\(destination.tableName).\(column)") else { return nil }
+        guard !orderColumnNames.isEmpty, let (table, column) = model.orderColumn(of: relationship, in: entity),
+              orderColumnNames.contains("\(table).\(column)") else { return nil }
         return column
     }
 }

@@ -8,13 +8,14 @@ extension PersistentStore {
             try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
             try connection.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
             for entity in model.entities {
-                try connection.execute(Self.createTableSQL(entity, orderColumns: model.orderColumns(inTableOf: entity)))
+                try connection.execute(Self.createTableSQL(entity, orderColumns: model.orderColumns(inTable: entity.tableName)))
                 try connection.execute("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
                                        [.integer(Int64(entity.id)), .text(entity.name)])
             }
             for table in model.joinTables {
+                let positions = model.orderColumns(inTable: table.name).map { ", \($0) INTEGER" }.joined()
                 try connection.execute("""
-                    CREATE TABLE \(table.name) ( \(table.sourceColumn) INTEGER, \(table.destinationColumn) INTEGER, \
+                    CREATE TABLE \(table.name) ( \(table.sourceColumn) INTEGER, \(table.destinationColumn) INTEGER\(positions), \
                     PRIMARY KEY (\(table.sourceColumn), \(table.destinationColumn)) )
                     """)
             }
