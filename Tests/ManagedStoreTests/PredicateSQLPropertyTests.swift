@@ -175,6 +175,7 @@ struct PredicateGrammar {
         "İstanbul", "istanbul", "i", "ǆ", "Ǆemal", "日本語", "🏦", "q", "q\u{301}", "crisis", "Crisis", "2008", "big", "100% done", "_",
         "x'); DROP TABLE ZTASK; --", "file2", "file10", "File1", "Signature Bank", "CA", "ca", "zz", "ZZ", "Almena", "Zürich", "zurich",
         "ﬁ", "fi", "New York", "s", "e", "ë", "\r", "\n", "line\r\nbreak", "a*b?c", "back\\slash",
+        "Zoe\u{308}", "Cafe\u{301}", "e\u{301}",  // canonically equivalent to strings above, other bytes
     ]
     static let likePatterns: [String] = [
         "*", "?", "??", "b*", "*ank*", "*BANK*", "Z?ë", "z?e", "100% done", "100*", "*_*", "a\\*b\\?c", "?????", "*a?", "C*", "*isis",

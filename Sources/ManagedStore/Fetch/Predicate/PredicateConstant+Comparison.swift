@@ -38,6 +38,9 @@ extension PredicateConstant {
         case (.null, _), (_, .null):
             return false
         case (.string(let left), .string(let right)):
+            // Without modifiers, bytes, as SQLite's BINARY `=` compares (Swift's `==` would also match
+            // canonically equivalent spellings, which SQL does not).
+            if options.isEmpty { return left.utf8.elementsEqual(right.utf8) }
             return fold(left, options) == fold(right, options)
         case (.data(let left), .data(let right)):
             return left == right
@@ -54,6 +57,11 @@ extension PredicateConstant {
     /// How two constants order under `options`, or nil when they do not.
     static func order(_ lhs: PredicateConstant, _ rhs: PredicateConstant, options: ComparisonOptions) -> ComparisonResult? {
         if case .string(let left) = lhs, case .string(let right) = rhs {
+            if options.isEmpty {
+                // UTF-8 byte order is code-point order: SQLite's BINARY collation.
+                if left.utf8.elementsEqual(right.utf8) { return .orderedSame }
+                return left.utf8.lexicographicallyPrecedes(right.utf8) ? .orderedAscending : .orderedDescending
+            }
             let (left, right) = (fold(left, options), fold(right, options))
             if left == right { return .orderedSame }
             return left.unicodeScalars.lexicographicallyPrecedes(right.unicodeScalars)
