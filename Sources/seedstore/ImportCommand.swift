@@ -54,8 +54,11 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The files' encoding, overriding the mapping: utf-8, windows-1252 or latin1.", valueName: "encoding"))
     var encoding: String?
 
-    @Option(help: ArgumentHelp("The field delimiter, overriding the mapping (one character, or \\t).", valueName: "char"))
+    @Option(help: ArgumentHelp("The field delimiter, overriding the mapping (one character, \\t, or \\xHH such as \\x01).", valueName: "char"))
     var delimiter: String?
+
+    @Option(help: ArgumentHelp("The quote character, overriding the mapping (default \").", valueName: "char"))
+    var quote: String?
 
     @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping; repeat for several (default: empty, NULL, NA).", valueName: "token"))
     var nullTokens: [String] = []
@@ -89,8 +92,14 @@ struct ImportCommand: ParsableCommand {
         if let encoding, TextEncoding(label: encoding) == nil {
             throw ValidationError("Unknown --encoding '\(encoding)'; use utf-8, windows-1252 or latin1.")
         }
-        if let delimiter, Self.delimiterByte(delimiter) == nil {
-            throw ValidationError("--delimiter takes one ASCII character (or \\t), not '\(delimiter)'.")
+        if let delimiter, CSVOptions.byte(delimiter) == nil {
+            throw ValidationError("--delimiter takes one ASCII character, \\t or \\xHH (\\x01), not '\(delimiter)'.")
+        }
+        if let quote, CSVOptions.byte(quote) == nil {
+            throw ValidationError("--quote takes one ASCII character or \\xHH, not '\(quote)'.")
+        }
+        if let delimiter, let byte = CSVOptions.byte(delimiter), byte == quote.flatMap(CSVOptions.byte) ?? UInt8(ascii: "\"") {
+            throw ValidationError("--delimiter and the quote are both '\(delimiter)'; they must differ (choose another --quote).")
         }
         for source in sources where Self.split(source) == nil {
             throw ValidationError("'\(source)' is not Entity=path.csv.")
@@ -106,7 +115,8 @@ struct ImportCommand: ParsableCommand {
         options.vacuum = vacuum
         options.readsAhead = readAhead ?? ImportOptions.hasSpareCore
         options.encoding = encoding.flatMap(TextEncoding.init(label:))
-        options.delimiter = delimiter.flatMap(Self.delimiterByte)
+        options.delimiter = delimiter.flatMap(CSVOptions.byte)
+        options.quote = quote.flatMap(CSVOptions.byte)
         options.nullTokens = nullTokens.isEmpty ? nil : nullTokens
         do {
             let importMapping: ImportMapping
@@ -143,12 +153,6 @@ struct ImportCommand: ParsableCommand {
         return entity.isEmpty || path.isEmpty ? nil : (entity, path)
     }
 
-    static func delimiterByte(_ text: String) -> UInt8? {
-        if text == "\\t" || text == "\t" || text.lowercased() == "tab" { return 0x09 }
-        let bytes = Array(text.utf8)
-        guard bytes.count == 1, bytes[0] < 0x80, bytes[0] != 0x0A, bytes[0] != 0x0D, bytes[0] != UInt8(ascii: "\"") else { return nil }
-        return bytes[0]
-    }
 }
 
 extension ErrorPolicy: ExpressibleByArgument {}

@@ -36,14 +36,16 @@ struct OrderedRelationshipTests {
         return (playlist, songs)
     }
 
-    /// The titles of the playlist named `name`, read through a fresh store and context.
-    static func titles(_ harness: StoreHarness, _ name: String = "mix", prefetch: Bool = false) throws -> [String] {
+    /// The titles of the playlist named `name` (or the texts of its labels), read through a fresh store
+    /// and context.
+    static func titles(_ harness: StoreHarness, _ name: String = "mix", prefetch: Bool = false,
+                       key: String = "songs", attribute: String = "title") throws -> [String] {
         let context = ManagedObjectContext(store: try harness.reopen())
         var request = FetchRequest(entityName: "Playlist")
         request.predicate = try FetchPredicate(format: "name == %@", .string(name))
-        if prefetch { request.relationshipKeyPathsForPrefetching = ["songs"] }
+        if prefetch { request.relationshipKeyPathsForPrefetching = [key] }
         let playlist = try #require(try context.fetch(request).first)
-        return try playlist.objects(forKey: "songs").map { $0["title"].description }
+        return try playlist.objects(forKey: key).map { $0[attribute].description }
     }
 
     @Test("the store carries the position column Core Data names Z_FOK_<inverse>")
@@ -146,12 +148,7 @@ struct OrderedRelationshipTests {
         let columns = try harness.store.connection.rows("PRAGMA table_info(\(join.name))").compactMap { $0[1].string }
         #expect(columns.contains { $0.hasPrefix("Z_FOK_") })
         func texts(_ name: String, prefetch: Bool = false) throws -> [String] {
-            let fresh = ManagedObjectContext(store: try harness.reopen())
-            var request = FetchRequest(entityName: "Playlist")
-            request.predicate = try FetchPredicate(format: "name == %@", .string(name))
-            if prefetch { request.relationshipKeyPathsForPrefetching = ["labels"] }
-            let playlist = try #require(try fresh.fetch(request).first)
-            return try playlist.objects(forKey: "labels").map { $0["text"].description }
+            try Self.titles(harness, name, prefetch: prefetch, key: "labels", attribute: "text")
         }
         #expect(try texts("mix") == ["l2", "l3", "l1"])
         #expect(try texts("mix", prefetch: true) == ["l2", "l3", "l1"])

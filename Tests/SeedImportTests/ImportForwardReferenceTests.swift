@@ -93,10 +93,6 @@ struct ImportForwardReferenceTests {
     @Test("a key no row makes: skip rejects the row with its line, removes its object, and rows naming it follow")
     func unresolvedSkipped() throws {
         let scratch = ImportScratch()
-        var options = ImportOptions()
-        options.onError = .skip
-        options.rejectsPath = scratch.path("rejects.csv")
-        options.batchSize = 2
         let summary = try Self.run("""
             code,name,manager
             A,Ann,B
@@ -104,12 +100,12 @@ struct ImportForwardReferenceTests {
             C,Cyd,
             D,Dee,E
             E,Eve,C
-            """, options: options, in: scratch)
+            """, options: scratch.skipping(batchSize: 2), in: scratch)
         // B names ZZ, which no row makes; A names B, which is then gone too.
         #expect(summary.rejects == 2)
         #expect(summary.objects["Employee"]?.stored == 3)
         #expect(try Self.managers(scratch) == ["C": "", "D": "E", "E": "C"])
-        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        let rejects = scratch.rejects
         #expect(rejects.contains("employees.csv,3,"), "B is on line 3")
         #expect(rejects.contains("employees.csv,2,"), "A is on line 2")
         #expect(rejects.contains("no Employee has code \"\"ZZ\"\" in this file or an earlier one"))
@@ -149,9 +145,7 @@ struct ImportForwardReferenceTests {
     @Test("a required relationship cannot wait for a later row: the reason says so")
     func requiredCannotWait() throws {
         let scratch = ImportScratch()
-        var options = ImportOptions()
-        options.onError = .skip
-        options.rejectsPath = scratch.path("rejects.csv")
+        let options = scratch.skipping()
         // A required self-reference can only name an earlier row; here each names a later one.
         let summary = try Self.run("code,previous\nS1,S2\nS2,S1\n", options: options, mapping: """
             {"format": 1, "files": [{"path": "employees.csv", "targets": [
@@ -160,7 +154,7 @@ struct ImportForwardReferenceTests {
             """, in: scratch)
         #expect(summary.rejects == 2)
         #expect(summary.objects["Step"]?.stored == 0)
-        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        let rejects = scratch.rejects
         #expect(rejects.contains("employees.csv,2,"))
         #expect(rejects.contains("previous is required, so the row it names must come first"))
     }

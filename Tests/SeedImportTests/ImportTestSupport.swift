@@ -58,6 +58,18 @@ final class ImportScratch {
         return path
     }
 
+    /// Options that set bad rows aside in `rejects.csv` here (read it with ``rejects``).
+    func skipping(batchSize: Int = ImportOptions().batchSize) -> ImportOptions {
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = path("rejects.csv")
+        options.batchSize = batchSize
+        return options
+    }
+
+    /// The text of the rejects file ``skipping(batchSize:)`` names.
+    var rejects: String { (try? String(contentsOfFile: path("rejects.csv"), encoding: .utf8)) ?? "" }
+
     /// The directory's file names, hidden ones included.
     var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
 }

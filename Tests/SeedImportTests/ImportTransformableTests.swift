@@ -55,12 +55,10 @@ struct ImportTransformableTests {
     @Test("a cell that is not JSON is a reject naming the transformer")
     func notJSON() throws {
         let scratch = ImportScratch()
-        var options = ImportOptions()
-        options.onError = .skip
-        options.rejectsPath = scratch.path("rejects.csv")
+        let options = scratch.skipping()
         let summary = try Self.run("title,tags,cover\nEmma,[classic,\nDune,[],\n", options: options, in: scratch)
         #expect(summary.rejects == 1)
-        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        let rejects = scratch.rejects
         #expect(rejects.contains("books.csv,2,"))
         #expect(rejects.contains("not JSON (a JSONValueTransformer attribute reads a JSON value"))
     }

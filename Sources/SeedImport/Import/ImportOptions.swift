@@ -28,6 +28,8 @@ public struct ImportOptions: Sendable {
     public var encoding: TextEncoding?
     /// Overrides every file's delimiter (the CLI's `--delimiter`).
     public var delimiter: UInt8?
+    /// Overrides every file's quote (the CLI's `--quote`).
+    public var quote: UInt8?
     /// Overrides every file's null tokens (the CLI's `--null`).
     public var nullTokens: [String]?
     /// SQLite's page cache during the load, in KiB. Inserts append pages, so a small cache costs nothing

@@ -84,7 +84,7 @@ struct _MappingReader {
         for (i, raw) in files.enumerated() {
             let place = "files[\(i)]"
             guard let file = raw as? [String: Any] else { problem(place, "expected an object"); continue }
-            check(file, allowed: ["path", "encoding", "delimiter", "header", "nullTokens", "trim", "targets", "join"], at: place)
+            check(file, allowed: ["path", "encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "targets", "join"], at: place)
             guard let path = file["path"] as? String, !path.isEmpty else { problem(place, "\"path\" is missing"); continue }
             let fileOptions = options(file, base: defaults, at: place)
             if let join = file["join"] {
@@ -129,18 +129,25 @@ struct _MappingReader {
         return list.map { $0 as! String }
     }
 
-    /// Reads `delimiter`, `encoding`, `header`, `nullTokens` and `trim` over `base`.
+    /// Reads `delimiter`, `quote`, `strict`, `encoding`, `header`, `nullTokens` and `trim` over `base`.
     mutating func options(_ object: [String: Any], base: CSVOptions, at place: String) -> CSVOptions {
         var options = base
         if let delimiter = string(object["delimiter"], at: "\(place).delimiter") {
-            let bytes = Array(delimiter.utf8)
-            if delimiter == "\\t" || delimiter == "tab" {
-                options.delimiter = 0x09
-            } else if bytes.count == 1, bytes[0] != 0x0A, bytes[0] != 0x0D, bytes[0] != UInt8(ascii: "\"") {
-                options.delimiter = bytes[0]
+            if let byte = CSVOptions.byte(delimiter) {
+                options.delimiter = byte
             } else {
-                problem("\(place).delimiter", "'\(delimiter)' is not a one-byte delimiter (use \",\", \";\", \"|\" or \"\\t\")")
+                problem("\(place).delimiter", "'\(delimiter)' is not a one-byte delimiter (use \",\", \";\", \"|\", \"\\t\" or \"\\\\x01\")")
             }
+        }
+        if let quote = string(object["quote"], at: "\(place).quote") {
+            if let byte = CSVOptions.byte(quote) {
+                options.quote = byte
+            } else {
+                problem("\(place).quote", "'\(quote)' is not a one-byte quote (use \"\\\"\" or \"'\")")
+            }
+        }
+        if let strict = object["strict"] {
+            if let flag = strict as? Bool { options.strict = flag } else { problem("\(place).strict", "expected true or false") }
         }
         if let label = string(object["encoding"], at: "\(place).encoding") {
             if let encoding = TextEncoding(label: label) {
@@ -156,6 +163,9 @@ struct _MappingReader {
             if let flag = trim as? Bool { options.trim = flag } else { problem("\(place).trim", "expected true or false") }
         }
         if let tokens = tokens(object["nullTokens"], at: "\(place).nullTokens") { options.nullTokens = tokens }
+        if options.quote == options.delimiter {
+            problem(place, "the quote and the delimiter are both '\(Character(Unicode.Scalar(options.quote)))'; they must differ")
+        }
         return options
     }
 

@@ -58,6 +58,10 @@ public struct ImportMapping: Sendable {
 public struct CSVOptions: Sendable, Hashable {
     /// The field delimiter (`,`).
     public var delimiter: UInt8
+    /// The byte that opens and closes quoted fields (`"`); doubled inside one it stands for itself.
+    public var quote: UInt8
+    /// Whether a misplaced or unclosed quote is an error (naming line and byte offset) instead of data.
+    public var strict: Bool
     /// The text encoding.
     public var encoding: TextEncoding
     /// Whether the first record names the columns. Without a header, columns are named by 1-based
@@ -71,9 +75,12 @@ public struct CSVOptions: Sendable, Hashable {
     /// The null tokens when neither the mapping nor the command line names any.
     public static let defaultNullTokens = ["", "NULL", "NA"]
 
-    public init(delimiter: UInt8 = UInt8(ascii: ","), encoding: TextEncoding = .utf8, hasHeader: Bool = true,
+    public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), strict: Bool = false,
+                encoding: TextEncoding = .utf8, hasHeader: Bool = true,
                 nullTokens: [String] = CSVOptions.defaultNullTokens, trim: Bool = true) {
         self.delimiter = delimiter
+        self.quote = quote
+        self.strict = strict
         self.encoding = encoding
         self.hasHeader = hasHeader
         self.nullTokens = nullTokens
@@ -82,7 +89,28 @@ public struct CSVOptions: Sendable, Hashable {
 
     /// The CSVStream dialect: spaces are trimmed by the importer, not by libcsv, so quoting stays RFC 4180.
     public var dialect: CSVDialect {
-        CSVDialect(delimiter: delimiter, hasHeader: hasHeader, trimsSpaces: false, encoding: encoding)
+        CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: false, encoding: encoding, strict: strict)
+    }
+
+    /// The byte a delimiter or quote is written as: one ASCII character, `\t` or `tab`, or `\xHH`
+    /// (`\x01` for Hive's ^A); `nil` for anything else, or for a line break.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// CSVOptions.byte("\\x01")   // 0x01
+    /// CSVOptions.byte(";")      // 0x3B
+    /// ```
+    public static func byte(_ text: String) -> UInt8? {
+        if text == "\\t" || text == "\t" || text.lowercased() == "tab" { return 0x09 }
+        var byte: UInt8?
+        if text.count == 4, text.lowercased().hasPrefix("\\x"), let value = UInt8(text.dropFirst(2), radix: 16) {
+            byte = value
+        } else if text.utf8.count == 1 {
+            byte = text.utf8.first
+        }
+        guard let byte, byte < 0x80, byte != 0x0A, byte != 0x0D else { return nil }
+        return byte
     }
 }
 

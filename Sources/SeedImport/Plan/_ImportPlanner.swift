@@ -150,6 +150,7 @@ struct _ImportPlanner {
             var fileOptions = mapping.options
             if let encoding = options.encoding { fileOptions.encoding = encoding }
             if let delimiter = options.delimiter { fileOptions.delimiter = delimiter }
+            if let quote = options.quote { fileOptions.quote = quote }
             if let tokens = options.nullTokens { fileOptions.nullTokens = tokens }
             let file = _FilePlan(mapping: mapping, path: self.mapping.resolve(mapping.path), displayPath: mapping.path,
                                  position: position, options: fileOptions)
