@@ -64,6 +64,28 @@ struct ImportDialectTests {
         }
     }
 
+    @Test("a header naming a used column twice is a mapping problem; an unused repeat is not")
+    func repeatedHeaderNames() throws {
+        let scratch = ImportScratch()
+        try scratch.write("twice.csv", "code,name,code\nENG,Engines,X\n")
+        try scratch.write("spare.csv", "code,name,,\nENG,Engines,,\n")
+        func run(_ file: String) throws {
+            let mapping = try ImportMapping(json: Data("""
+                {"format": 1, "files": [{"path": "\(file)", "targets": [{"entity": "Team", "key": "code"}]}]}
+                """.utf8), baseDirectory: scratch.url.path)
+            _ = try SeedImporter(model: Self.model, mapping: mapping).run(into: scratch.path("Teams.sqlite"))
+        }
+        do {
+            try run("twice.csv")
+            Issue.record("a repeated column the mapping reads should stop the import")
+        } catch let error as ImportError {
+            #expect(error.kind == .mapping)
+            #expect(error.problems.joined().contains("the header names \"code\" 2 times (columns 1, 3)"))
+        }
+        try run("spare.csv")
+        #expect(try ImportUpsertTests.teams(scratch.path("Teams.sqlite")) == ["ENG": "Engines"])
+    }
+
     @Test("CSVOptions.byte reads characters, \\t and \\xHH, and refuses line breaks")
     func bytes() {
         #expect(CSVOptions.byte(",") == 0x2C)

@@ -18,6 +18,8 @@ struct _ImportPlanner {
     private var problems: [String] = []
     /// Run positions of the files that fill each entity.
     private var fillPositions: [String: [Int]] = [:]
+    /// Header names used by the mapping that the header holds more than once (reported once each).
+    private var ambiguousColumns = Set<String>()
 
     init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions) {
         self.model = model
@@ -204,8 +206,18 @@ struct _ImportPlanner {
         return packed
     }
 
-    private func field(_ column: String, in file: _FilePlan) -> Int? {
-        HeaderName.index(of: column, in: file.header, columnCount: file.columnCount)
+    /// The field a column name means; a name the header holds more than once is a problem (which one
+    /// would be meant is a guess).
+    private mutating func field(_ column: String, in file: _FilePlan) -> Int? {
+        guard let index = HeaderName.index(of: column, in: file.header, columnCount: file.columnCount) else { return nil }
+        if let header = file.header {
+            let name = header[index].trimmingCharacters(in: .whitespaces)
+            let same = header.indices.filter { header[$0].trimmingCharacters(in: .whitespaces) == name }
+            if same.count > 1, ambiguousColumns.insert("\(file.position)/\(name)").inserted {
+                problem(file.displayPath, "the header names \"\(name)\" \(same.count) times (columns \(same.map { String($0 + 1) }.joined(separator: ", "))), so which one to read is unclear; give the columns distinct names")
+            }
+        }
+        return index
     }
 
     private func headerList(_ file: _FilePlan) -> String {
