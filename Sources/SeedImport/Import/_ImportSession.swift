@@ -116,10 +116,9 @@ final class _ImportSession {
         defer { finishSeconds = Clock.now() - start }
         var counts: [String: ImportSummary.EntityReport] = [:]
         do {
-            // Sorting for the indexes gets a larger cache than loading needed, and SQLite's sorter may
-            // merge on the other cores.
+            // Sorting for the indexes gets a larger cache than loading needed. (Sorter threads, PRAGMA
+            // threads, were measured: no faster here, and more CPU.)
             try store.connection.execute("PRAGMA cache_size = -\(max(256, options.indexCacheSizeKiB))")
-            try store.connection.execute("PRAGMA threads = \(min(4, ProcessInfo.processInfo.activeProcessorCount - 1))")
             try store.createIndexes()
             try store.connection.execute("ANALYZE")
             if options.vacuum {
