@@ -33,7 +33,7 @@ final class _KeyIndex {
     @exclusivity(unchecked) private var arena: [UInt8] = []
     @exclusivity(unchecked) private(set) var entries: [Entry] = []
     @exclusivity(unchecked) private var slots: [Int32]
-    private var mask: Int
+    @exclusivity(unchecked) private var mask: Int
 
     /// Keys that arrived again for an index that keeps the first object (a destination key that is not
     /// the entity's mapped key).
