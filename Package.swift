@@ -76,7 +76,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SeedImportTests",
-            dependencies: ["SeedImport", "ManagedStore", "CSVStream", "Measure"]
+            dependencies: [
+                "SeedImport", "ManagedStore", "CSVStream", "Measure",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "FetchBenchTests",

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import PropertyBased
 import Testing
 
 /// Ordered to-many relationships keep their order in the store (Core Data's `Z_FOK_` column).
@@ -173,6 +174,50 @@ struct OrderedRelationshipTests {
         #expect(try Self.titles(harness) == ["new", "c", "a", "b"])
     }
 
+    @Test("property: random adds, inserts, moves and removes, saved at random points, read back in order",
+          arguments: 1...16)
+    func randomEdits(seed: Int) throws {
+        var random = Xoshiro(seed: (UInt64(seed), 0x9E37_79B9, 42, 7))  // the same cases every run
+        let harness = try StoreHarness(model: Self.model)
+        let context = harness.context
+        let playlist = try context.insert("Playlist")
+        playlist["name"] = .string("mix")
+        var songs: [ManagedObject] = []
+        for n in 0..<12 {
+            let song = try context.insert("Song")
+            song["title"] = .string("s\(n)")
+            songs.append(song)
+        }
+        try context.save()
+        var expected: [String] = []
+        for _ in 0..<40 {
+            let song = songs[Int.random(in: 0..<songs.count, using: &random)]
+            let title = song["title"].description
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0:
+                try playlist.add(song, toKey: "songs")
+                if !expected.contains(title) { expected.append(title) }
+            case 1:
+                let position = Int.random(in: 0...expected.count, using: &random)
+                try playlist.insert(song, at: position, intoKey: "songs")
+                if let old = expected.firstIndex(of: title) { expected.remove(at: old) }
+                expected.insert(title, at: min(position, expected.count))
+            case 2 where !expected.isEmpty:
+                let from = Int.random(in: 0..<expected.count, using: &random), to = Int.random(in: 0..<expected.count, using: &random)
+                try playlist.moveObject(at: from, to: to, forKey: "songs")
+                expected.insert(expected.remove(at: from), at: to)
+            default:
+                try playlist.remove(song, fromKey: "songs")
+                expected.removeAll { $0 == title }
+            }
+            #expect(try playlist.objects(forKey: "songs").map { $0["title"].description } == expected)
+            if Bool.random(using: &random) { try context.save() }
+        }
+        try context.save()
+        #expect(try Self.titles(harness) == expected, "seed \(seed)")
+        #expect(try Self.titles(harness, prefetch: true) == expected, "seed \(seed), prefetched")
+    }
+
     @Test("insert(_:at:intoKey:) on an unordered relationship says to mark it ordered")
     func unorderedRefuses() throws {
         let harness = try StoreHarness(model: Self.model)
@@ -207,3 +252,4 @@ struct OrderedRelationshipTests {
         #expect(try Self.titles(harness) == ["b", "a"])
     }
 }
+
