@@ -7,8 +7,12 @@ import Foundation
 /// ```swift
 /// let check = SpeedCheck(name: "insert+save 100,000", measured: ours, reference: raw,
 ///                        referenceName: "raw sqlite3 INSERTs", target: .atMost(2.0))
-/// print(check.line)   // insert+save 100,000  0.412 s  raw 0.251 s  1.64x  (target ≤ 2.00x)  met
+/// print(SpeedCheck.table([check]))   // insert+save 100,000  0.412 s  raw 0.251 s  1.64x  1.52–1.71x  ≤ 2.00x  met
 /// ```
+///
+/// Besides the ratio of medians, a check keeps the spread a noisy machine gives it: the fastest run
+/// over the fastest reference run, and the slowest over the slowest. A target that holds for the
+/// medians but not across that spread is *borderline*, not met: another run could land either side.
 public struct SpeedCheck: Sendable, Codable {
     /// What a target says of the ratio measured / reference.
     public enum Target: Sendable, Codable, Equatable {
@@ -38,8 +42,37 @@ public struct SpeedCheck: Sendable, Codable {
     /// Measured median over reference median.
     public var ratio: Double { reference.median > 0 ? measured.median / reference.median : .infinity }
 
-    /// Whether the target holds (true when there is none).
-    public var isMet: Bool {
+    /// The fastest run over the fastest reference run, and the slowest over the slowest, in order.
+    public var ratioRange: ClosedRange<Double> {
+        let fastest = reference.min > 0 ? measured.min / reference.min : .infinity
+        let slowest = reference.max > 0 ? measured.max / reference.max : .infinity
+        return Swift.min(fastest, slowest, ratio)...Swift.max(fastest, slowest, ratio)
+    }
+
+    /// What the runs say of the target.
+    public enum Verdict: String, Sendable, Codable {
+        /// The medians and the whole spread meet it (or there is no target).
+        case met
+        /// The medians meet it, but not the whole spread (or the other way round).
+        case borderline
+        /// Neither the medians nor any end of the spread meet it.
+        case missed
+    }
+
+    /// The verdict over the medians and the spread.
+    public var verdict: Verdict {
+        guard target != nil else { return .met }
+        let range = ratioRange
+        let ends = [range.lowerBound, range.upperBound].map(meets)
+        if meets(ratio) && !ends.contains(false) { return .met }
+        if !meets(ratio) && !ends.contains(true) { return .missed }
+        return .borderline
+    }
+
+    /// Whether the target holds for the medians and across the spread (true when there is none).
+    public var isMet: Bool { verdict == .met }
+
+    private func meets(_ ratio: Double) -> Bool {
         switch target {
         case .atMost(let limit)?: ratio <= limit
         case .atLeastFaster(let factor)?: ratio > 0 && 1 / ratio >= factor
@@ -56,10 +89,13 @@ public struct SpeedCheck: Sendable, Codable {
         }
     }
 
-    /// Rows for a table: name, measured, reference, ratio, target, verdict.
+    /// Rows for a table: name, measured, reference, ratio, its spread, target, verdict.
     public var cells: [String] {
-        [name, Self.seconds(measured.median), "\(referenceName) \(Self.seconds(reference.median))",
-         String(format: "%.2fx", ratio), targetText, target == nil ? "" : (isMet ? "met" : "MISSED")]
+        let range = ratioRange
+        let spread = range.lowerBound == range.upperBound ? "" : String(format: "%.2f–%.2fx", range.lowerBound, range.upperBound)
+        let verdictText = switch verdict { case .met: "met"; case .borderline: "borderline"; case .missed: "MISSED" }
+        return [name, Self.seconds(measured.median), "\(referenceName) \(Self.seconds(reference.median))",
+                String(format: "%.2fx", ratio), spread, targetText, target == nil ? "" : verdictText]
     }
 
     /// Seconds as text with a sensible unit.
@@ -69,8 +105,8 @@ public struct SpeedCheck: Sendable, Codable {
 
     /// A table of checks.
     public static func table(_ checks: [SpeedCheck]) -> String {
-        var table = TextTable(["measured", "median", "raw reference (median)", "ratio", "target", ""],
-                              alignments: [.left, .right, .left, .right, .left, .left])
+        var table = TextTable(["measured", "median", "raw reference (median)", "ratio", "runs", "target", ""],
+                              alignments: [.left, .right, .left, .right, .right, .left, .left])
         for check in checks { table.append(check.cells) }
         var text = table.render()
         for check in checks where !check.notes.isEmpty { text += "\n  \(check.name): " + check.notes.joined(separator: "; ") }
