@@ -8,16 +8,16 @@ import Testing
 struct GenerateInternalsTests {
     @Test("calendar days round-trip and know their weekdays")
     func calendar() {
-        #expect(_GeneratorCalendar.days(year: 1970, month: 1, day: 1) == 0)
-        #expect(_GeneratorCalendar.days(year: 2001, month: 1, day: 1) == 11_323)
-        #expect(_GeneratorCalendar.weekday(0) == 4)
-        #expect(_GeneratorCalendar.weekday(_GeneratorCalendar.days(year: 2023, month: 7, day: 28)) == 5)
+        #expect(_CivilCalendar.days(year: 1970, month: 1, day: 1) == 0)
+        #expect(_CivilCalendar.days(year: 2001, month: 1, day: 1) == 11_323)
+        #expect(_CivilCalendar.weekday(0) == 4)
+        #expect(_CivilCalendar.weekday(_CivilCalendar.days(year: 2023, month: 7, day: 28)) == 5)
         for day in stride(from: -40_000, through: 40_000, by: 7) {
-            let (year, month, dayOfMonth) = _GeneratorCalendar.civil(day)
-            #expect(_GeneratorCalendar.days(year: year, month: month, day: dayOfMonth) == day)
+            let (year, month, dayOfMonth) = _CivilCalendar.civil(day)
+            #expect(_CivilCalendar.days(year: year, month: month, day: dayOfMonth) == day)
         }
         #expect(
-            _GeneratorCalendar.length(ofYear: 2000) == 366 && _GeneratorCalendar.length(ofYear: 1900) == 365)
+            _CivilCalendar.length(ofYear: 2000) == 366 && _CivilCalendar.length(ofYear: 1900) == 365)
     }
 
     @Test("the Feistel permutation is a bijection", arguments: [1, 2, 7, 1_000, 4_097])
@@ -56,7 +56,7 @@ struct GenerateInternalsTests {
         writer.decimal(-113.5, places: 1)
         try writer.endRecord()
         writer.integer(456_789, width: 7)
-        writer.dayMonthYearDate(_GeneratorCalendar.days(year: 2000, month: 10, day: 13))
+        writer.dayMonthYearDate(_CivilCalendar.days(year: 2000, month: 10, day: 13))
         try writer.endRecord()
         let file = try writer.finish()
         let expected =

@@ -290,26 +290,6 @@ enum _DateParser {
     /// Lower-cased month names as bytes, for matching.
     private static let lowerMonthNames: [[UInt8]] = monthNames.map { Array($0.lowercased().utf8) }
 
-    /// The day number (days since 1970-01-01) of a civil date (Howard Hinnant's `days_from_civil`).
-    @inline(__always)
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    @inline(__always)
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
     /// Seconds since 2001 of a checked civil date and time.
     @inline(__always)
     static func seconds(
@@ -317,12 +297,12 @@ enum _DateParser {
         failure: inout _DateFailure?
     ) -> Double? {
         guard month >= 1 && month <= 12 else { failure = .monthOutOfRange(month); return nil }
-        guard day >= 1 && day <= daysInMonth(month, year: year) else {
+        guard day >= 1 && day <= _CivilCalendar.daysInMonth(month, year: year) else {
             failure = .dayOutOfRange(day: day, month: month, year: year)
             return nil
         }
         guard hour < 24 && minute < 60 && second < 60 else { failure = .timeOutOfRange; return nil }
-        let whole = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - zoneOffset
+        let whole = _CivilCalendar.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - zoneOffset
         return Double(whole) - referenceDateOffset + fraction
     }
 

@@ -59,8 +59,8 @@ struct _BanksDataSet {
     ]
 
     /// The list's window: the oldest and newest possible closing days.
-    private static let firstDay = _GeneratorCalendar.days(year: 2000, month: 10, day: 13)
-    private static let lastDay = _GeneratorCalendar.days(year: 2023, month: 7, day: 28)
+    private static let firstDay = _CivilCalendar.days(year: 2000, month: 10, day: 13)
+    private static let lastDay = _CivilCalendar.days(year: 2023, month: 7, day: 28)
 
     /// Banks in output order: newest closing first.
     func makeBanks() -> [Bank] {
@@ -80,12 +80,12 @@ struct _BanksDataSet {
             // so the two-digit years always span 00 to 23.
             let year =
                 index == 0 ? 2000 : index == 1 ? 2023 : Self.closuresByYear[rng.weightedIndex(yearTable)].year
-            let start = max(Self.firstDay, _GeneratorCalendar.days(year: year, month: 1, day: 1))
-            let end = min(Self.lastDay, _GeneratorCalendar.days(year: year, month: 12, day: 31))
+            let start = max(Self.firstDay, _CivilCalendar.days(year: year, month: 1, day: 1))
+            let end = min(Self.lastDay, _CivilCalendar.days(year: year, month: 12, day: 31))
             var day = start + rng.below(end - start + 1)
             if rng.chance(0.9) {
                 // Most closings happen on a Friday.
-                let back = (_GeneratorCalendar.weekday(day) + 7 - 5) % 7
+                let back = (_CivilCalendar.weekday(day) + 7 - 5) % 7
                 day = day - back >= start ? day - back : day + (7 - back) % 7
                 if day > end { day -= 7 }
             }
@@ -238,7 +238,7 @@ struct _BanksDataSet {
     /// The tags of one bank, in `tags` order.
     static func tags(of bank: Bank, nameCount: Int) -> [String] {
         var result: [String] = []
-        let year = _GeneratorCalendar.civil(bank.closingDay).year
+        let year = _CivilCalendar.civil(bank.closingDay).year
         if (2008...2012).contains(year) { result.append(tags[0]) }
         if year <= 2004 { result.append(tags[1]) }
         if year >= 2013 { result.append(tags[2]) }

@@ -97,8 +97,8 @@ struct _BooksDataSet {
     }
 
     private static func day(in year: Int, _ rng: inout _Xoshiro256StarStar) -> Int {
-        _GeneratorCalendar.days(year: year, month: 1, day: 1)
-            + rng.below(_GeneratorCalendar.length(ofYear: year))
+        _CivilCalendar.days(year: year, month: 1, day: 1)
+            + rng.below(_CivilCalendar.length(ofYear: year))
     }
 
     private func title(_ rng: inout _Xoshiro256StarStar) -> String {

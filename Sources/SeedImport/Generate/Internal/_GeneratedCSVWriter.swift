@@ -123,7 +123,7 @@ struct _GeneratedCSVWriter {
     /// A `yyyy-MM-dd` date.
     mutating func isoDate(_ day: Int) {
         beginField()
-        let (year, month, dayOfMonth) = _GeneratorCalendar.civil(day)
+        let (year, month, dayOfMonth) = _CivilCalendar.civil(day)
         append(year, width: 4)
         buffer.append(0x2D)
         append(month, width: 2)
@@ -134,10 +134,10 @@ struct _GeneratedCSVWriter {
     /// A `d-MMM-yy` date (`13-Oct-00`), as in the FDIC failed bank list.
     mutating func dayMonthYearDate(_ day: Int) {
         beginField()
-        let (year, month, dayOfMonth) = _GeneratorCalendar.civil(day)
+        let (year, month, dayOfMonth) = _CivilCalendar.civil(day)
         append(dayOfMonth, width: 0)
         buffer.append(0x2D)
-        buffer.append(contentsOf: _GeneratorCalendar.monthAbbreviations[month - 1])
+        buffer.append(contentsOf: _CivilCalendar.monthAbbreviations[month - 1])
         buffer.append(0x2D)
         append(year % 100, width: 2)
     }

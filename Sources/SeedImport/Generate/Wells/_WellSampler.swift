@@ -55,7 +55,7 @@ struct _WellRecord {
 /// American operators for US wells and the Canadian ones otherwise.
 struct _WellSampler {
     /// The day the data set is "current through": no date falls after it.
-    static let asOfDay = _GeneratorCalendar.days(year: 2023, month: 12, day: 31)
+    static let asOfDay = _CivilCalendar.days(year: 2023, month: 12, day: 31)
 
     let regions = _WellRegion.all
     private var rng: _Xoshiro256StarStar
@@ -169,8 +169,8 @@ struct _WellSampler {
             let age = 2023 - year
             let table = age > 40 ? Self.oldStatus : age >= 15 ? Self.middleStatus : Self.youngStatus
             status = _WellRecord.Status(rawValue: rng.weightedIndex(table))!
-            let firstDay = _GeneratorCalendar.days(year: year, month: 1, day: 1)
-            spudDay = min(Self.asOfDay, firstDay + rng.below(_GeneratorCalendar.length(ofYear: year)))
+            let firstDay = _CivilCalendar.days(year: year, month: 1, day: 1)
+            spudDay = min(Self.asOfDay, firstDay + rng.below(_CivilCalendar.length(ofYear: year)))
         }
 
         // Type, formation, trajectory: horizontals take over after 2005.
@@ -264,7 +264,7 @@ struct _WellSampler {
 
         // Licence: seven digits in Canada, a five-digit permit in the US.
         let licenceFraction =
-            spudDay.map { Double($0 - _GeneratorCalendar.days(year: year, month: 1, day: 1)) / 366 }
+            spudDay.map { Double($0 - _CivilCalendar.days(year: year, month: 1, day: 1)) / 366 }
             ?? rng.unit()
         let licence =
             isCanadian

@@ -1,12 +1,13 @@
 /// Proleptic Gregorian calendar arithmetic on day numbers (days since
 /// 1970-01-01), with no time zone, locale or clock involved.
 ///
-/// Generated dates are day numbers from the first draw to the formatted
-/// bytes, so the output never depends on the machine's calendar settings.
-/// The conversions are Howard Hinnant's `days_from_civil` and
-/// `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>).
-enum _GeneratorCalendar {
+/// Both date parsing (``DateFormat``) and the generators use it: parsed dates become seconds without
+/// Foundation's calendars, and generated dates are day numbers from the first draw to the formatted
+/// bytes, so neither depends on the machine's calendar settings. The conversions are Howard Hinnant's
+/// `days_from_civil` and `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>).
+enum _CivilCalendar {
     /// The day number of a civil date.
+    @inline(__always)
     static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -33,6 +34,16 @@ enum _GeneratorCalendar {
     static func weekday(_ days: Int) -> Int {
         let shifted = (days + 4) % 7
         return shifted >= 0 ? shifted : shifted + 7
+    }
+
+    /// The number of days in `month` (1–12) of `year`.
+    @inline(__always)
+    static func daysInMonth(_ month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// The number of days in `year`.
