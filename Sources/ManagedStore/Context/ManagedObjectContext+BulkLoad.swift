@@ -39,18 +39,10 @@ extension ManagedObjectContext {
         var failures: [ValidationFailure] = []
         for object in insertedList where object.isInserted { failures += try validate(object) }
         guard failures.isEmpty else { throw .validation(failures) }
-        do {
-            try store.connection.transaction(.immediate) {
-                let byEntity = insertedByEntity()
-                try assignPrimaryKeys(byEntity)
-                try writeInserts(byEntity)
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as SQLiteError {
-            throw .sqlite(error)
-        } catch {
-            throw .invalidRequest("save failed: \(error)")
+        try inWriteTransaction {
+            let byEntity = insertedByEntity()
+            try assignPrimaryKeys(byEntity)
+            try writeInserts(byEntity)
         }
         for object in insertedList where object.isInserted {
             object.objectID = ObjectID(entityID: object.entity.id, primaryKey: object.savedKey)

@@ -65,8 +65,16 @@ extension ManagedObjectContext {
             try saveIntoParent(parent)
             return
         }
+        try inWriteTransaction { try writeChanges() }
+
+        // 5. The store has it: make IDs permanent and snapshots current.
+        didSave()
+    }
+
+    /// Runs `body` in one immediate transaction (rolled back if it throws), as a save's typed error.
+    func inWriteTransaction(_ body: () throws -> Void) throws(StoreError) {
         do {
-            try store.connection.transaction(.immediate) { try writeChanges() }
+            try store.connection.transaction(.immediate, body)
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {
@@ -74,9 +82,6 @@ extension ManagedObjectContext {
         } catch {
             throw .invalidRequest("save failed: \(error)")
         }
-
-        // 5. The store has it: make IDs permanent and snapshots current.
-        didSave()
     }
 
     /// The destination IDs of `relationship` on `object`, with unsaved changes.
