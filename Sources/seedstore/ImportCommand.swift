@@ -113,7 +113,7 @@ struct ImportCommand: ParsableCommand {
         options.rejectsPath = rejects
         options.progress = progress
         options.vacuum = vacuum
-        options.readsAhead = readAhead ?? ImportOptions.hasSpareCore
+        if let readAhead { options.readsAhead = readAhead }   // else the default: ImportOptions.hasSpareCore
         options.encoding = encoding.flatMap(TextEncoding.init(label:))
         options.delimiter = delimiter.flatMap(CSVOptions.byte)
         options.quote = quote.flatMap(CSVOptions.byte)
