@@ -111,10 +111,10 @@ extension ManagedObjectContext {
             switch object.entity.storage(of: relationship.name) {
             case .inverseForeignKey(let column)?:
                 // Ordered: by position, members without one after, in insertion order.
-                let order = store.orderColumn(of: relationship, in: object.entity).map { "\($0) IS NULL, \($0), " } ?? ""
+                let order = store.positionOrdering(of: relationship, in: object.entity)
                 sql = "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.columns[column].columnName) = ? ORDER BY \(order)Z_PK"
             case .joinTable(let table)?:
-                let order = store.orderColumn(of: relationship, in: object.entity).map { "\($0) IS NULL, \($0), " } ?? ""
+                let order = store.positionOrdering(of: relationship, in: object.entity)
                 sql = "SELECT \(table.destinationColumn) FROM \(table.name) WHERE \(table.sourceColumn) = ? ORDER BY \(order)\(table.destinationColumn)"
             default:
                 return []

@@ -51,7 +51,7 @@ extension ManagedObjectContext {
             var members: [Int64: [ObjectID]] = [:]
             var destinations: [ManagedObject] = []
             let foreignKey = destination.columns[column].columnName
-            let order = store.orderColumn(of: relationship, in: entity).map { "t0.\($0) IS NULL, t0.\($0), " } ?? ""
+            let order = store.positionOrdering(of: relationship, in: entity, alias: "t0")
             try runKeyList("SELECT \(plan.selectList), t0.\(foreignKey) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) IN (SELECT value FROM json_each(?)) ORDER BY \(order)t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in
                 let object = materialize(statement, plan: plan)
                 members[statement.int64(at: Int32(plan.codecs.count + 2)), default: []].append(object.objectID)
@@ -63,7 +63,7 @@ extension ManagedObjectContext {
             return destinations
         case (.toMany(let index)?, .joinTable(let table)?):
             let owned = owners.filter { !$0.objectID.isTemporary }
-            let order = store.orderColumn(of: relationship, in: entity).map { "j.\($0) IS NULL, j.\($0), " } ?? ""
+            let order = store.positionOrdering(of: relationship, in: entity, alias: "j")
             var members: [Int64: [ObjectID]] = [:]
             var destinations: [ObjectID: ManagedObject] = [:]
             try runKeyList("SELECT \(plan.selectList), j.\(table.sourceColumn) FROM \(destination.tableName) t0 JOIN \(table.name) j ON j.\(table.destinationColumn) = t0.Z_PK WHERE j.\(table.sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY \(order)t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in

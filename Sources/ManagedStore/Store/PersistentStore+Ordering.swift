@@ -56,6 +56,14 @@ extension PersistentStore {
         return usable
     }
 
+    /// The start of an `ORDER BY` that puts members by position, those without one last (`t0.Z_FOK_X
+    /// IS NULL, t0.Z_FOK_X, `), or "" for a relationship without positions; `alias` qualifies the column.
+    func positionOrdering(of relationship: Relationship, in entity: Entity, alias: String = "") -> String {
+        guard let column = orderColumn(of: relationship, in: entity) else { return "" }
+        let qualified = alias.isEmpty ? column : "\(alias).\(column)"
+        return "\(qualified) IS NULL, \(qualified), "
+    }
+
     /// The usable `Z_FOK_` column of the ordered to-many `relationship` of `entity`.
     func orderColumn(of relationship: Relationship, in entity: Entity) -> String? {
         guard !orderColumnNames.isEmpty, let (table, column) = model.orderColumn(of: relationship, in: entity),
