@@ -27,6 +27,9 @@ public struct ImportSummary: Sendable, Codable {
         public var rejects: Int
         /// Pairs a join file added.
         public var joins: Int
+        /// The entities its rows filled (empty for a join file); `nil` in summaries written before
+        /// this was recorded.
+        public var entities: [String]?
     }
 
     /// Objects of one entity.
@@ -153,7 +156,9 @@ extension ImportSummary: CustomStringConvertible {
         let g = _ProgressReporter.grouped
         var lines = ["Imported \(store) (\(ProcessMemory.format(storeBytes)))"]
         for file in files {
-            var text = "  \(file.path): \(g(file.rowsRead)) rows read"
+            // A file mapped twice (wells into Well, and into WellSummary + WellDetail) says which pass is which.
+            let into = file.entities.map { $0.isEmpty ? "" : " → " + $0.joined(separator: " + ") } ?? ""
+            var text = "  \(file.path)\(into): \(g(file.rowsRead)) rows read"
             if file.joins > 0 { text += ", \(g(file.joins)) pairs joined" } else { text += ", \(g(file.rowsImported)) imported" }
             if file.rejects > 0 { text += ", \(g(file.rejects)) rejected" }
             if file.blankRows > 0 { text += ", \(g(file.blankRows)) blank skipped" }

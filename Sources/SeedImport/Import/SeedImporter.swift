@@ -110,7 +110,7 @@ public final class SeedImporter {
             store: storePath,
             files: plan.files.map {
                 .init(path: $0.displayPath, rowsRead: $0.rowsRead, rowsImported: $0.rowsImported, blankRows: $0.blankRows,
-                      rejects: $0.rejects, joins: $0.joinsAdded)
+                      rejects: $0.rejects, joins: $0.joinsAdded, entities: $0.mapping.entities)
             },
             objects: counts, duplicates: duplicates, rejects: rejectCount,
             rejectsFile: rejectCount > 0 ? rejects?.path : nil, warnings: warnings,
