@@ -94,6 +94,9 @@ public struct ImportSpeed {
         let defaultVariant: Variant = ProcessInfo.processInfo.activeProcessorCount > 1 ? .wellReadingAhead : .well
         var wellTimes: [Double] = []
         var wellLoadTimes: [Double] = []
+        // The raw loader on the same wells, and its index build + ANALYZE alone: the floor under `.import`.
+        var rawWellTimes: [Double] = []
+        var rawFinishTimes: [Double] = []
         for variant in Variant.allCases {
             var ours: [Double] = [], raw: [Double] = []
             var oursCPU: [Double] = [], rawCPU: [Double] = []
@@ -119,8 +122,13 @@ public struct ImportSpeed {
                 }
                 func measureRaw() throws {
                     let cpu = Self.cpuSeconds()
-                    raw.append(try Clock.time { try Self.rawLoad(variant, data: data, model: model, indexes: indexStatements, path: rawPath) }.1)
+                    let (finish, seconds) = try Clock.time { try Self.rawLoad(variant, data: data, model: model, indexes: indexStatements, path: rawPath) }
+                    raw.append(seconds)
                     rawCPU.append(Self.cpuSeconds() - cpu)
+                    if variant == .well {
+                        rawWellTimes.append(seconds)
+                        rawFinishTimes.append(finish)
+                    }
                 }
                 // Alternate the order so neither side always runs on a warmer machine.
                 if run % 2 == 0 { try measureRaw(); try measureOurs() } else { try measureOurs(); try measureRaw() }
@@ -155,6 +163,11 @@ public struct ImportSpeed {
             checks.append(SpeedCheck(name: "  the same without building indexes", measured: Statistics(wellLoadTimes),
                                      reference: Statistics(shellTimes), referenceName: "sqlite3 .import", target: .atMost(1.0),
                                      notes: ["the importer's time up to its finish (indexes, ANALYZE, flush, rename): the work .import does"]))
+            // No target: what the floor itself costs next to the shell, so the comparison above can be judged.
+            checks.append(SpeedCheck(name: "  the raw libcsv+sqlite3 loader (one thread)", measured: Statistics(rawWellTimes),
+                                     reference: Statistics(shellTimes), referenceName: "sqlite3 .import", target: nil,
+                                     notes: [String(format: "of which building the indexes and ANALYZE take %.3f s (median): SQLite's own work the shell skips",
+                                                    Statistics(rawFinishTimes).median)]))
         } else {
             progress("note: \(sqlite3Path) is absent: the sqlite3 .import comparison is skipped")
         }
@@ -196,8 +209,8 @@ public struct ImportSpeed {
         return result.peakMemoryBytes ?? 0
     }
 
-    /// The raw reference for a variant.
-    static func rawLoad(_ variant: Variant, data: URL, model: ObjectModel, indexes: [String], path: String) throws {
+    /// The raw reference for a variant; returns the seconds its finish took (indexes, ANALYZE, flush).
+    static func rawLoad(_ variant: Variant, data: URL, model: ObjectModel, indexes: [String], path: String) throws -> Double {
         let loader = try _RawReferenceLoader(path: path, model: model)
         let operators = data.appendingPathComponent("operators.csv").path
         let wells = data.appendingPathComponent("wells.csv").path
@@ -221,7 +234,7 @@ public struct ImportSpeed {
             detail.linkColumn = "summary"
             try loader.load(csv: wells, targets: [summary, detail])
         }
-        try loader.finish(indexStatements: indexes, path: path)
+        return try Clock.time { try loader.finish(indexStatements: indexes, path: path) }.1
     }
 
     private static func header(_ path: String) throws -> [String] {
