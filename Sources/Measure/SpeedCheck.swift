@@ -92,10 +92,19 @@ public struct SpeedCheck: Sendable, Codable {
     /// Rows for a table: name, measured, reference, ratio, its spread, target, verdict.
     public var cells: [String] {
         let range = ratioRange
-        let spread = range.lowerBound == range.upperBound ? "" : String(format: "%.2f–%.2fx", range.lowerBound, range.upperBound)
         let verdictText = switch verdict { case .met: "met"; case .borderline: "borderline"; case .missed: "MISSED" }
+        let ratioText: String
+        let spread: String
+        if case .atLeastFaster? = target {
+            // Read the way the target is: how many times faster, slowest pair first.
+            ratioText = String(format: "%.2fx faster", 1 / ratio)
+            spread = range.lowerBound == range.upperBound ? "" : String(format: "%.2f–%.2fx", 1 / range.upperBound, 1 / range.lowerBound)
+        } else {
+            ratioText = String(format: "%.2fx", ratio)
+            spread = range.lowerBound == range.upperBound ? "" : String(format: "%.2f–%.2fx", range.lowerBound, range.upperBound)
+        }
         return [name, Self.seconds(measured.median), "\(referenceName) \(Self.seconds(reference.median))",
-                String(format: "%.2fx", ratio), spread, targetText, target == nil ? "" : verdictText]
+                ratioText, spread, targetText, target == nil ? "" : verdictText]
     }
 
     /// Seconds as text with a sensible unit.

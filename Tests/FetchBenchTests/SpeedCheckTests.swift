@@ -35,6 +35,9 @@ struct SpeedCheckTests {
         #expect(Self.check([0.25, 0.3], [1.0, 1.0], .atLeastFaster(3)).verdict == .met)
         #expect(Self.check([0.3, 0.5], [1.0, 1.1], .atLeastFaster(3)).verdict == .borderline)
         #expect(Self.check([0.5, 0.6], [1.0, 1.0], .atLeastFaster(3)).cells.last == "MISSED")
+        let faster = Self.check([0.25, 0.3], [1.0, 1.0], .atLeastFaster(3)).cells
+        #expect(faster[3] == "3.64x faster")
+        #expect(faster[4] == "3.33–4.00x")
         #expect(Self.check([0.5], [1.0], nil).verdict == .met)
     }
 }
