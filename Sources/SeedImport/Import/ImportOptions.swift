@@ -36,7 +36,9 @@ public struct ImportOptions: Sendable {
     /// and keeps memory flat.
     public var cacheSizeKiB: Int
     /// SQLite's page cache while the indexes are built, in KiB: the sorter keeps this much in memory
-    /// before it spills to temporary files.
+    /// before it spills to a sorted run in a temporary file. Small runs that fit the CPU's caches sort
+    /// faster than one big in-memory list: on the 244,292 wells, building the four indexes and `ANALYZE`
+    /// took 0.30 s with 1 MiB against 0.36–0.47 s with 8 MiB, and less CPU.
     public var indexCacheSizeKiB: Int
     /// Whether records are read and converted on a second thread while this one inserts and saves.
     /// The work splits about in half, so with a core to spare an import takes up to a third less time;
@@ -48,10 +50,15 @@ public struct ImportOptions: Sendable {
     /// Where progress text goes (standard error by default); tests capture it here.
     public var progressOutput: (@Sendable (String) -> Void)?
 
+    /// The default ``cacheSizeKiB``: 2 MiB.
+    public static let defaultCacheSizeKiB = 2_048
+    /// The default ``indexCacheSizeKiB``: 1 MiB, about the smallest run SQLite's sorter makes.
+    public static let defaultIndexCacheSizeKiB = 1_024
+
     public init(batchSize: Int = 10_000, onError: ErrorPolicy = .abort, rejectsPath: String? = nil,
                 progress: ProgressMode = .none, vacuum: Bool = false, encoding: TextEncoding? = nil,
-                delimiter: UInt8? = nil, nullTokens: [String]? = nil, cacheSizeKiB: Int = 2_048,
-                indexCacheSizeKiB: Int = 8_192, readsAhead: Bool = ImportOptions.hasSpareCore, reportedLines: Int = 5) {
+                delimiter: UInt8? = nil, nullTokens: [String]? = nil, cacheSizeKiB: Int = ImportOptions.defaultCacheSizeKiB,
+                indexCacheSizeKiB: Int = ImportOptions.defaultIndexCacheSizeKiB, readsAhead: Bool = ImportOptions.hasSpareCore, reportedLines: Int = 5) {
         self.batchSize = batchSize
         self.onError = onError
         self.rejectsPath = rejectsPath

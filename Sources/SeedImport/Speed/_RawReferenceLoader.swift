@@ -31,7 +31,8 @@ final class _RawReferenceLoader {
         db = try RawDatabase(path: path)
         try db.exec("PRAGMA journal_mode = OFF")
         try db.exec("PRAGMA synchronous = OFF")
-        try db.exec("PRAGMA cache_size = -8192")
+        // The importer's load cache: the same pragmas on both sides.
+        try db.exec("PRAGMA cache_size = -\(ImportOptions.defaultCacheSizeKiB)")
         for entity in model.entities {
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + entity.columns.map { "\($0.columnName) \($0.sqlType)" }
             try db.exec("CREATE TABLE \(entity.tableName) ( \(columns.joined(separator: ", ")) )")
@@ -120,6 +121,8 @@ final class _RawReferenceLoader {
     /// Commits, builds the store's indexes, ANALYZE, back to a one-file journal, and flushes to disk.
     func finish(indexStatements: [String], path: String) throws {
         try db.exec("COMMIT")
+        // The importer's index-build cache, so both sides sort alike.
+        try db.exec("PRAGMA cache_size = -\(ImportOptions.defaultIndexCacheSizeKiB)")
         for sql in indexStatements { try db.exec(sql) }
         try db.exec("ANALYZE")
         try db.exec("PRAGMA journal_mode = DELETE")
