@@ -64,4 +64,109 @@ import Testing
         #expect(try FetchProperty.parse("count(name)") == .expression("count_name", .count, of: "name"))
         #expect(throws: StoreError.self) { try FetchProperty.parse("median(zip)") }
     }
+
+    // MARK: Grouping
+
+    /// The error a request throws, as a ``StoreError``.
+    func storeError(_ request: FetchRequest) -> StoreError? {
+        do {
+            _ = try harness.context.fetchRows(request)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func groupedFetchRefusesKeysNeitherGroupedNorAggregated() throws {
+        var request = FetchRequest(entityName: "FailedBankInfo")
+        request.propertiesToFetch = [.key("state"), .key("name"), .expression("banks", .count, of: "*")]
+        request.propertiesToGroupBy = ["state"]
+        guard case .invalidProperty(let entity, let property, let reason)? = storeError(request) else {
+            Issue.record("name is neither grouped by nor aggregated, yet the fetch ran")
+            return
+        }
+        #expect(entity == "FailedBankInfo")
+        #expect(property == "name")
+        #expect(reason.contains("[state]"), "names the group-by keys: \(reason)")
+        #expect(reason.contains("--group-by state,name") && reason.contains("max(name)"), "says what to do: \(reason)")
+
+        // A to-one key path is fine when it is grouped by, however the request spells the prefix.
+        request.propertiesToFetch = [.key("state"), .key("details.zip"), .expression("banks", .count, of: "*")]
+        request.propertiesToGroupBy = ["state", "details.zip"]
+        request.sortDescriptors = [FetchSort("details.zip")]
+        #expect(try harness.context.fetchRows(request).map { $0["details.zip"] } == [.integer(10001), .integer(67059), .integer(94111), .integer(95054)])
+    }
+
+    @Test func groupedFetchNeedsPropertiesAndHavingNeedsGroups() throws {
+        var request = FetchRequest(entityName: "FailedBankInfo")
+        request.propertiesToGroupBy = ["state"]
+        guard case .invalidRequest(let message)? = storeError(request) else {
+            Issue.record("grouping every column ran")
+            return
+        }
+        #expect(message.contains("needs propertiesToFetch"))
+
+        var having = FetchRequest(entityName: "FailedBankInfo")
+        having.propertiesToFetch = [.key("state")]
+        having.havingPredicate = try FetchPredicate(format: "state == 'CA'")
+        guard case .invalidRequest(let text)? = storeError(having) else {
+            Issue.record("a having predicate without group-by ran")
+            return
+        }
+        #expect(text.contains("needs propertiesToGroupBy") && text.contains("--where"))
+    }
+
+    // MARK: Aggregate types
+
+    @Test func sumAndAverageNeedNumericAttributes() throws {
+        for (function, keyPath, kind) in [(FetchProperty.Function.sum, "name", "String"), (.average, "name", "String"),
+                                          (.average, "details.closeDate", "Date"), (.sum, "details", "to-one relationship")] {
+            var request = FetchRequest(entityName: "FailedBankInfo")
+            request.propertiesToFetch = [.expression("x", function, of: keyPath)]
+            guard case .invalidProperty(let entity, let property, let reason)? = storeError(request) else {
+                Issue.record("\(function)(\(keyPath)) ran")
+                continue
+            }
+            #expect(entity == "FailedBankInfo")
+            #expect(property == keyPath)
+            #expect(reason.contains(kind) && reason.contains("Integer 16"), "\(reason)")
+        }
+        var numbers = FetchRequest(entityName: "FailedBankInfo")
+        numbers.propertiesToFetch = [.expression("total", .sum, of: "details.zip"), .expression("mean", .average, of: "details.zip")]
+        let row = try #require(try harness.context.fetchRows(numbers).first)
+        #expect(row["total"] == .integer(10001 + 94111 + 95054 + 67059))
+        #expect(row["mean"] == .double(Double(10001 + 94111 + 95054 + 67059) / 4))
+    }
+
+    @Test func minAndMaxKeepTheAttributeTypeAndCountTakesAnything() throws {
+        var request = FetchRequest(entityName: "FailedBankInfo")
+        request.propertiesToFetch = [
+            .expression("first", .min, of: "details.closeDate"), .expression("last", .max, of: "details.closeDate"),
+            .expression("top", .max, of: "name"), .expression("dated", .count, of: "details.closeDate"),
+            .expression("named", .count, of: "name"), .expression("rows", .count, of: "*"),
+        ]
+        let row = try #require(try harness.context.fetchRows(request).first)
+        #expect(row["first"] == .date(Date(timeIntervalSinceReferenceDate: 700_000_000)))
+        #expect(row["last"] == .date(Date(timeIntervalSinceReferenceDate: 711_000_000)))
+        #expect(row["top"] == .string("Silicon Valley Bank"))
+        #expect([row["dated"], row["named"], row["rows"]] == [.integer(4), .integer(4), .integer(4)])
+    }
+
+    @Test func countNeedsAnArgument() throws {
+        #expect(try FetchProperty.parse("count(*)") == .expression("count_*", .count, of: "*"))
+        for text in ["count()", "count( )", "sum()", "sum(*)", "avg(*) as a"] {
+            #expect(throws: StoreError.self, "\(text)") { try FetchProperty.parse(text) }
+        }
+        do {
+            _ = try FetchProperty.parse("count()")
+        } catch {
+            #expect(error.description.contains("count(*) counts rows"))
+        }
+        var request = FetchRequest(entityName: "FailedBankInfo")
+        request.propertiesToFetch = [.expression("n", .count, of: "")]
+        guard case .invalidRequest? = storeError(request) else {
+            Issue.record("count() built in code ran")
+            return
+        }
+    }
 }

@@ -118,6 +118,7 @@ public enum FetchProperty: Sendable, Hashable {
             throw .invalidRequest("unknown function '\(functionName)' in '\(text)'; use count, sum, min, max or avg")
         }
         let keyPath = trimmed[trimmed.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+        try checkArgument(keyPath, of: function)
         var name = "\(function.rawValue)_\(keyPath.replacingOccurrences(of: ".", with: "_"))"
         let rest = trimmed[trimmed.index(after: close)...].trimmingCharacters(in: .whitespaces)
         if !rest.isEmpty {
@@ -129,6 +130,24 @@ public enum FetchProperty: Sendable, Hashable {
         }
         return .expression(name, function, of: keyPath)
     }
+
+    /// Refuses what a function cannot take: an empty argument (`count()`), and `*` for anything
+    /// but `count`. `count(*)` counts rows; `count(keyPath)` counts non-nil values.
+    static func checkArgument(_ keyPath: String, of function: Function) throws(StoreError) {
+        if keyPath.isEmpty {
+            throw .invalidRequest(function == .count
+                ? "count() needs an argument: count(*) counts rows, count(keyPath) counts the non-nil values of a key path"
+                : "\(function.displayName)() needs a key path, such as \(function.displayName)(price)")
+        }
+        if keyPath == "*" && function != .count {
+            throw .invalidRequest("only count takes *: write \(function.displayName)(keyPath), such as \(function.displayName)(price)")
+        }
+    }
+}
+
+extension FetchProperty.Function {
+    /// The name the command line and messages use: `avg` for ``average``.
+    var displayName: String { self == .average ? "avg" : rawValue }
 }
 
 /// One row of a dictionary fetch: values by property name, sharing one key table across rows.

@@ -34,13 +34,24 @@ extension ManagedObjectContext {
     }
 
     /// The SQL of a dictionary request, the codecs of its columns and their names.
+    ///
+    /// Checks what SQLite would let through with a meaningless answer: with `propertiesToGroupBy`,
+    /// every plain key fetched must be a group-by key (otherwise its value comes from an arbitrary
+    /// row of the group), and `sum`/`average` need a numeric attribute.
     func compileRows(_ request: FetchRequest, entity: Entity) throws(StoreError) -> (CompiledQuery, [ColumnCodec], ResultKeys) {
         store.prepareForQueries()
         var builder = SQLQueryBuilder(model: model, entity: entity)
+        if request.propertiesToFetch.isEmpty && !request.propertiesToGroupBy.isEmpty {
+            throw .invalidRequest("""
+                a fetch grouped by \(Self.list(request.propertiesToGroupBy)) needs propertiesToFetch (--properties): \
+                name the group-by keys and aggregates to fetch, such as \(request.propertiesToGroupBy[0]),count(*)
+                """)
+        }
         let properties = request.propertiesToFetch.isEmpty ? entity.columns.map { FetchProperty.key($0.name) } : request.propertiesToFetch
         var selects: [String] = []
         var codecs: [ColumnCodec] = []
         var names: [String] = []
+        var plainKeys: [(keyPath: String, sql: String)] = []
         for property in properties {
             names.append(property.name)
             switch property {
@@ -48,8 +59,10 @@ extension ManagedObjectContext {
                 let (sql, column, owner) = try builder.column(forKeyPath: keyPath)
                 selects.append(sql)
                 codecs.append(ColumnCodec(column, entity: owner))
+                plainKeys.append((keyPath, sql))
             case .expression(_, let function, let keyPath):
-                if function == .count && (keyPath == "*" || keyPath.isEmpty || keyPath == "SELF") {
+                try FetchProperty.checkArgument(keyPath, of: function)
+                if function == .count && (keyPath == "*" || keyPath == "SELF") {
                     selects.append("count(*)")
                     codecs.append(.integer)
                     continue
@@ -60,13 +73,23 @@ extension ManagedObjectContext {
                 case .count:
                     selects.append("count(\(sql))")
                     codecs.append(.integer)
-                case .sum:
-                    selects.append("sum(\(sql))")
-                    codecs.append(codec == .integer ? .integer : .real)
-                case .average:
-                    selects.append("avg(\(sql))")
-                    codecs.append(.real)
+                case .sum, .average:
+                    guard let type = column.attribute?.type, type.isAddable else {
+                        throw .invalidProperty(entity: entity.name, property: keyPath, reason: """
+                            \(function.displayName)(\(keyPath)) adds numbers, but '\(keyPath)' is \(column.kindDescription(of: owner)); \
+                            use \(function.displayName) on an Integer 16, Integer 32, Integer 64, Decimal, Double or Float attribute, \
+                            or count, min or max for other types
+                            """)
+                    }
+                    if function == .sum {
+                        selects.append("sum(\(sql))")
+                        codecs.append(codec == .integer ? .integer : .real)
+                    } else {
+                        selects.append("avg(\(sql))")
+                        codecs.append(.real)
+                    }
                 case .min, .max:
+                    // The attribute's own type: a Date for dates, a String for strings.
                     selects.append("\(function.rawValue)(\(sql))")
                     codecs.append(codec)
                 }
@@ -74,6 +97,14 @@ extension ManagedObjectContext {
         }
         let condition = try request.predicate.map { p throws(StoreError) in try builder.condition(p) }
         let groups = try request.propertiesToGroupBy.map { key throws(StoreError) in try builder.column(forKeyPath: key).sql }
+        if !groups.isEmpty, let stray = plainKeys.first(where: { !groups.contains($0.sql) }) {
+            throw .invalidProperty(entity: entity.name, property: stray.keyPath, reason: """
+                fetched with propertiesToGroupBy \(Self.list(request.propertiesToGroupBy)) but neither grouped by nor aggregated, \
+                so each group would show the value of an arbitrary row; add '\(stray.keyPath)' to the group-by keys \
+                (--group-by \((request.propertiesToGroupBy + [stray.keyPath]).joined(separator: ","))), fetch an aggregate of it \
+                such as max(\(stray.keyPath)) or count(\(stray.keyPath)), or leave it out
+                """)
+        }
         var order = try builder.orderBy(request.sortDescriptors)
         if !groups.isEmpty || request.returnsDistinctResults {
             // Rows stand for groups or distinct values: the primary-key tie-breaker means nothing here.
@@ -85,7 +116,10 @@ extension ManagedObjectContext {
         if !groups.isEmpty { sql += " GROUP BY " + groups.joined(separator: ", ") }
         if let having = request.havingPredicate {
             guard !groups.isEmpty else {
-                throw .invalidRequest("a having predicate needs propertiesToGroupBy (--group-by)")
+                throw .invalidRequest("""
+                    a havingPredicate (--having) filters groups, so it needs propertiesToGroupBy (--group-by); \
+                    to filter rows, use the predicate (--where)
+                    """)
             }
             sql += " HAVING " + (try builder.condition(having, resultColumns: Dictionary(uniqueKeysWithValues: zip(names, selects))))
         }
@@ -132,6 +166,26 @@ extension ManagedObjectContext {
             }
         } catch { throw .sqlite(error) }
         return FetchExplanation(sql: query.sql, bindings: query.bindings, plan: plan)
+    }
+}
+
+extension ManagedObjectContext {
+    /// Key paths as a request lists them: `[state, details.zip]`.
+    fileprivate static func list(_ keyPaths: [String]) -> String {
+        "[" + keyPaths.joined(separator: ", ") + "]"
+    }
+}
+
+extension AttributeType {
+    /// Whether `sum` and `average` apply: integers, decimals and floating point (not Booleans).
+    fileprivate var isAddable: Bool { isInteger || self == .decimal || self == .double || self == .float }
+}
+
+extension Column {
+    /// What the column holds, for messages: "a String attribute", "a to-one relationship".
+    fileprivate func kindDescription(of owner: Entity) -> String {
+        if let attribute { return "a \(attribute.type.rawValue) attribute of \(owner.name)" }
+        return "a to-one relationship of \(owner.name)"
     }
 }
 

@@ -28,6 +28,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case readOnly(path: String)
     /// A request is malformed (a predicate that cannot run, a bad combination of options).
     case invalidRequest(String)
+    /// A property a request names cannot be used the way it asks: a key neither grouped by nor
+    /// aggregated, `sum` of a string, an attribute to prefetch. `property` is the key path from
+    /// `entity`; `reason` says what is wrong and what to do instead.
+    case invalidProperty(entity: String, property: String, reason: String)
 
     /// Core Data's error code for the case, where it has one.
     public var code: Int {
@@ -65,6 +69,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "\(path) was opened read-only; open it writable to save"
         case .invalidRequest(let message):
             return message
+        case .invalidProperty(let entity, let property, let reason):
+            return "\(entity).\(property): \(reason)"
         }
     }
 
