@@ -151,8 +151,8 @@ struct PredicateEvaluationTests {
         Case("ANY reports.age == 1", is: false), Case("ALL reports.age == 1", is: true), Case("NONE reports.age == 1", is: true),
         Case("ANY employees.age IN {40, 50}", is: true), Case("ALL employees.age IN {40, 50}", is: false),
         Case("ANY employees.age BETWEEN {26, 35}", is: true), Case("ALL employees.age BETWEEN {26, 35}", is: false),
-        Case("ANY nickname == 1", is: false), Case("ALL nickname == 1", is: true),
-        Case("ANY name == 'Ringo'", is: true),  // a single value is a one-element collection
+        Case("ANY nickname == 1", is: false), Case("ALL nickname == 1", is: true),  // nil has no elements
+        Case("ANY {1, 20} == age", is: true), Case("ALL {1, 20} == age", is: false),
         Case("ANY employees.salary == nil", is: true), Case("ALL employees.salary != nil", is: false),
     ]
 
@@ -276,6 +276,33 @@ struct PredicateEvaluationTests {
         }
         let between = FetchPredicate.compare(.key("age"), .between, .constant(5))
         #expect(throws: PredicateEvaluationError.self) { try between.evaluate(with: Self.ringo) }
+    }
+
+    @Test func modifiersNeedACollection() throws {
+        // NSPredicate: "The left hand side for an ALL or ANY operator must be either an NSArray or an NSSet."
+        for format in ["ANY name == 'Ringo'", "ALL age > 3", "NONE age > 3", "ANY SELF == 'ringo-id'"] {
+            #expect(throws: PredicateEvaluationError.self, "\(format)") { try FetchPredicate(format: format).evaluate(with: Self.ringo) }
+        }
+        do {
+            _ = try FetchPredicate(format: "ANY age == 3").evaluate(with: Self.ringo)
+        } catch {
+            #expect("\(error)".contains("ANY, ALL and NONE need a collection on the left"))
+            #expect("\(error)".contains("'age' is the single value 20"))
+        }
+    }
+
+    @Test func inNeedsACollectionOrAString() throws {
+        for format in ["age IN 3", "age IN 20.0", "name IN YES", "age IN age"] {
+            #expect(throws: PredicateEvaluationError.self, "\(format)") { try FetchPredicate(format: format).evaluate(with: Self.ringo) }
+        }
+        do {
+            _ = try FetchPredicate(format: "age IN 3").evaluate(with: Self.ringo)
+        } catch {
+            #expect("\(error)".contains("IN needs a collection on the right"))
+            #expect("\(error)".contains("use == to compare with one value"))
+        }
+        #expect(try FetchPredicate(format: "'in' IN name").evaluate(with: Self.ringo))
+        #expect(try !FetchPredicate(format: "age IN nickname").evaluate(with: Self.ringo), "nil holds nothing")
     }
 
     @Test func resolverErrorsPassThrough() throws {

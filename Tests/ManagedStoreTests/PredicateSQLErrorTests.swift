@@ -109,6 +109,53 @@ import Testing
         #expect(try message(banks, "FailedBankDetails", "SUBQUERY(info, $i, $i.name == 'x').@count > 0").contains("SUBQUERY needs a to-many key path"))
     }
 
+    @Test func modifiersNeedAToManyKeyPath() throws {
+        guard case .invalidProperty(let entity, let property, let reason)? = try error(tasks, "Task", "ANY priority == 3") else {
+            Issue.record("ANY over an attribute compiled")
+            return
+        }
+        #expect(entity == "Task")
+        #expect(property == "priority")
+        #expect(reason.contains("ANY, ALL and NONE need a collection on the left"))
+        #expect(reason.contains("compare it without the modifier"))
+        for format in ["ALL priority > 0", "NONE priority > 0", "ANY task_description == 'bank'"] {
+            #expect(try message(tasks, "Task", format).contains("has one value per Task"), "\(format)")
+        }
+        // Through to-one relationships there is still one value; the message lists the to-many relationships.
+        let toOne = try message(banks, "FailedBankInfo", "ANY details.zip == 10022")
+        #expect(toOne.contains("FailedBankInfo.details.zip:") && toOne.contains("one value per FailedBankInfo"), "\(toOne)")
+        #expect(try message(banks, "FailedBankDetails", "ANY zip == 1").contains("to-many relationship of FailedBankDetails: tags"))
+        #expect(try message(tasks, "Task", "ANY SELF == 3").contains("'SELF' is a single value"))
+        #expect(try message(tasks, "Task", "ANY 3 == priority").contains("ANY, ALL and NONE need a collection"))
+        // Over a to-many key path, a variable of a SUBQUERY, or a list, they compile.
+        #expect(try message(banks, "FailedBankInfo", "ANY details.tags.name == 'x'") == "no error")
+        #expect(try message(banks, "FailedBankDetails", "SUBQUERY(tags, $t, ANY $t.bankdetails.zip > 1).@count > 0") == "no error")
+        #expect(try message(tasks, "Task", "ANY {1, 2} == priority") == "no error")
+    }
+
+    @Test func inNeedsACollection() throws {
+        guard case .invalidRequest(let text)? = try error(tasks, "Task", "priority IN 3") else {
+            Issue.record("IN a number compiled")
+            return
+        }
+        #expect(text.contains("IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a to-many key path"))
+        #expect(text.contains("use == to compare with one value"))
+        #expect(try message(tasks, "Task", "priority IN %@", 3).contains("IN needs a collection"))
+        #expect(try message(tasks, "Task", "priority IN YES").contains("IN needs a collection"))
+        guard case .invalidProperty(let entity, let property, _)? = try error(banks, "FailedBankInfo", "name IN details.zip") else {
+            Issue.record("IN a single-valued key path compiled")
+            return
+        }
+        #expect(entity == "FailedBankInfo" && property == "details.zip")
+        // Lists, arrays, to-many key paths, strings (substring) and nil stay valid.
+        for format in ["priority IN {3}", "priority IN {}", "task_description IN 'the bank'", "priority IN nil"] {
+            #expect(try message(tasks, "Task", format) == "no error", "\(format)")
+        }
+        #expect(try message(tasks, "Task", "priority IN %@", [3]) == "no error")
+        #expect(try message(banks, "FailedBankDetails", "'big' IN tags.name") == "no error")
+        #expect(try message(banks, "FailedBankInfo", "name IN city") == "no error")
+    }
+
     // MARK: Injection
 
     @Test func valuesAreBoundNotPasted() throws {

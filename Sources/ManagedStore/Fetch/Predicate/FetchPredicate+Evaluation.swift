@@ -18,12 +18,14 @@
 // - `MATCHES`: an ICU regular expression (NSRegularExpression) that must
 //   match the whole string.
 // - `IN`: membership in the right collection; with a right string, the
-//   left string is a substring of it. `CONTAINS` with a left collection is
-//   membership of the right value.
+//   left string is a substring of it; nil on the right is false; any other
+//   single value on the right throws (`IN 3` is a mistake for `== 3`).
+//   `CONTAINS` with a left collection is membership of the right value.
 // - `BETWEEN {lo, hi}` is inclusive at both ends.
 // - `ANY`/`ALL` range over the left value's elements (a null left value has
-//   none: `ANY` is false, `ALL` true); without a modifier a to-many value is
-//   compared as one array.
+//   none: `ANY` is false, `ALL` true); a single non-nil value on the left
+//   throws, as NSPredicate's "must be either an NSArray or NSSet"; without a
+//   modifier a to-many value is compared as one array.
 // - `@count` counts elements; `@sum` adds non-null numbers (0 when empty);
 //   `@avg`, `@min`, `@max` skip nulls and give nil when nothing is left.
 // - `SUBQUERY` is not supported in memory and throws

@@ -36,6 +36,15 @@ struct PredicateComparisonTest {
             bounds = (elements[0], elements[1])
         case (.between, _):
             throw PredicateEvaluationError.invalidOperand("BETWEEN needs two bounds such as {1, 10}, but got \(right)")
+        case (.in, .array), (.in, .null):
+            break
+        case (.in, .string(let string)):
+            foldedRight = PredicateConstant.fold(string, options)
+        case (.in, _):
+            throw PredicateEvaluationError.invalidOperand("""
+                IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a \
+                to-many key path, but got the single value \(right); use == to compare with one value
+                """)
         case (_, .string(let string)):
             foldedRight = PredicateConstant.fold(string, options)
         default:

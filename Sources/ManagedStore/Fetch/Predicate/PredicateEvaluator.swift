@@ -39,9 +39,24 @@ struct PredicateEvaluator {
         case .direct:
             return test.matches(left.constant)
         case .any:
-            return left.elements.contains(where: test.matches)
+            return try Self.collection(left, of: comparison).contains(where: test.matches)
         case .all:
-            return left.elements.allSatisfy(test.matches)
+            return try Self.collection(left, of: comparison).allSatisfy(test.matches)
+        }
+    }
+
+    /// The elements `ANY`/`ALL`/`NONE` range over: a to-many value or a list (nil has none). A
+    /// single value is refused, as NSPredicate refuses it: the modifier would mean nothing.
+    private static func collection(_ left: PredicateValue, of comparison: PredicateComparison) throws -> [PredicateConstant] {
+        switch left {
+        case .collection, .scalar(.array), .scalar(.null):
+            return left.elements
+        case .scalar(let value):
+            throw PredicateEvaluationError.invalidOperand("""
+                ANY, ALL and NONE need a collection on the left, a key path through a to-many relationship \
+                (ANY tags.name == 'x') or a list, but '\(comparison.left)' is the single value \(value); \
+                compare it without the modifier
+                """)
         }
     }
 

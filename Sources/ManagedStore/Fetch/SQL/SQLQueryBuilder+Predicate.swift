@@ -103,11 +103,45 @@ extension SQLQueryBuilder {
         }
         let left = try operand(comparison.left, in: context)
         let right = try operand(comparison.right, in: context)
+        if comparison.op == .in { try requireCollection(right, of: comparison, in: context) }
         return try compare(left, comparison.op, right, options: comparison.options)
     }
 
-    /// `ANY`/`ALL` comparisons: over the elements of a to-many key path, or over a single value
-    /// (none when it is nil) as in memory.
+    /// Refuses `x IN y` where `y` is one value that is not a string (`age IN 3`, `age IN zip`):
+    /// IN tests membership, so its right side is a list, an array or a to-many key path (or, for
+    /// a substring test, a string). Nil is allowed, and false, as in memory.
+    private func requireCollection(_ right: SQLOperand, of comparison: PredicateComparison, in context: SQLContext) throws(StoreError) {
+        let advice = "IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a to-many key path"
+        switch right {
+        case .list, .constant(.array), .constant(.null), .constant(.string), .value(_, .string, _), .value(_, .any, _):
+            return
+        case .constant(let value):
+            throw .invalidRequest("\(comparison): \(advice), but got the single value \(value); use == to compare with one value")
+        case .value:
+            let entity = node(context.place).entity.name
+            let reason = "\(advice), but '\(comparison.right)' has one value per \(entity) (no to-many relationship on its way); use == to compare with it"
+            guard case .keyPath(let path) = comparison.right else { throw .invalidRequest("\(comparison): \(reason)") }
+            throw .invalidProperty(entity: entity, property: path.joined(separator: "."), reason: "in '\(comparison)': \(reason)")
+        }
+    }
+
+    /// Refuses ANY/ALL/NONE over one value (`ANY age == 3`): the modifiers range over a
+    /// collection, as NSPredicate requires ("must be either an NSArray or NSSet").
+    private func quantifierError(_ comparison: PredicateComparison, in context: SQLContext) -> StoreError {
+        let advice = "ANY, ALL and NONE need a collection on the left: a key path through a to-many relationship (such as ANY tags.name == 'x') or a list"
+        let entity = node(context.place).entity
+        guard case .keyPath(let path) = comparison.left else {
+            return .invalidRequest("\(comparison): \(advice), but '\(comparison.left)' is a single value; compare it without the modifier")
+        }
+        let toMany = entity.relationships.filter(\.isToMany).map(\.name)
+        let reason = "in '\(comparison)': \(advice), but '\(path.joined(separator: "."))' has one value per \(entity.name) "
+            + "(no to-many relationship on its way); compare it without the modifier"
+            + (toMany.isEmpty ? "" : ", or use a to-many relationship of \(entity.name): " + toMany.joined(separator: ", "))
+        return .invalidProperty(entity: entity.name, property: path.joined(separator: "."), reason: reason)
+    }
+
+    /// `ANY`/`ALL` comparisons: over the elements of a to-many key path or a list; a key path
+    /// with no to-many step (one value per object) throws, as in memory.
     private mutating func quantified(_ comparison: PredicateComparison, in context: SQLContext) throws(StoreError) -> SQLCondition {
         let isAny = comparison.modifier == .any
         guard let (start, path) = try toManyPath(comparison.left, in: context) else {
@@ -118,13 +152,7 @@ extension SQLQueryBuilder {
             case .constant(.null): elements = []
             case .constant(.array(let constants)): elements = constants.map(SQLOperand.constant)
             case .list(let operands): elements = operands
-            case .constant: elements = [left]
-            case .value(let sql, _, let isNullable):
-                let condition = try compare(left, comparison.op, right, options: comparison.options)
-                guard isNullable else { return condition }
-                return isAny
-                    ? .and([SQLCondition("\(sql) IS NOT NULL", nullable: false, placeholders: false), condition])
-                    : .or([SQLCondition("\(sql) IS NULL", nullable: false, placeholders: false), condition])
+            case .constant, .value: throw quantifierError(comparison, in: context)
             }
             var conditions: [SQLCondition] = []
             for element in elements {
