@@ -56,6 +56,54 @@ public struct CSVRawRecord {
         return try body(reader.scanner.record.field(index))
     }
 
+    /// Whether field `index` (0-based) was quoted in the input: `""` is a quoted empty field, an empty
+    /// unquoted one is not. A caller that gives unquoted text a special meaning (null tokens such as
+    /// `NULL`, as PostgreSQL's `COPY … CSV` does) can keep quoted text as it is.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// // a,"NULL",,""
+    /// record.isQuoted(at: 1)  // true
+    /// record.isQuoted(at: 2)  // false
+    /// record.isQuoted(at: 3)  // true
+    /// ```
+    ///
+    /// - Complexity: O(1) for an empty field; otherwise one pass over the record's raw bytes the first time
+    ///   a record is asked, then O(1).
+    public func isQuoted(at index: Int) -> Bool {
+        checkValid()
+        precondition(index >= 0 && index < count, "field index \(index) out of range 0..<\(count)")
+        if isBlank { return false }
+        let dialect = reader.dialect
+        return reader.scanner.record.isQuoted(
+            index, length: byteCount, delimiter: dialect.delimiter, quote: dialect.quote,
+            trimsSpaces: dialect.trimsSpaces)
+    }
+
+    /// Checks every field against the dialect's encoding, without creating Strings.
+    ///
+    /// A record of ASCII bytes (and, in UTF-8, any valid record) passes with one check of its raw bytes;
+    /// only a record with a bad byte is looked at field by field, to name the first bad one.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try reader.forEachRawRecord { record in
+    ///     do { try record.validateEncoding() } catch { print(error.byteOffset ?? 0); return }
+    ///     total += record.withBytes(at: 3) { $0.count }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``CSVError`` (``CSVError/Kind/invalidEncoding``) naming the first field with a bad byte
+    ///   (``CSVError/column``), that byte's line and offset in the input.
+    /// - Complexity: O(length of the record); no allocation unless it throws.
+    public func validateEncoding() throws(CSVError) {
+        checkValid()
+        if isBlank { return }
+        if let index = reader.firstInvalidField() { throw reader.encodingError(inField: index) }
+    }
+
     /// Calls `body` with the record's raw bytes as in the input, without the terminator.
     public func withRawBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         checkValid()

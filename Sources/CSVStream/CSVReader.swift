@@ -230,28 +230,58 @@ public final class CSVReader {
             fields: fields, lineNumber: scanner.recordLine, byteOffset: scanner.recordStart, byteCount: length)
     }
 
-    /// The error for an undecodable field, located at the first bad byte of the record's raw text.
+    /// The index of the first field of the scanner's completed record holding a byte the encoding does not
+    /// define, or `nil` when every field is valid.
+    ///
+    /// - Complexity: O(length of the record): one check of the raw bytes, field by field only when it fails.
+    @inline(__always)
+    func firstInvalidField() -> Int? {
+        let encoding = dialect.encoding
+        if encoding == .latin1 { return nil }
+        let buffer = scanner.record
+        let raw = buffer.rawBytes(count: scanner.recordLength)
+        if _UTF8Validator.isASCII(raw) { return nil }
+        // Fields are the raw bytes minus ASCII quotes, delimiters and spaces: with an ASCII delimiter and
+        // quote, valid raw bytes make valid fields (see makeRecord()).
+        if hasASCIISyntax && encoding.firstInvalidByteIndex(in: raw) == nil { return nil }
+        for index in 0..<buffer.fieldCount where encoding.firstInvalidByteIndex(in: buffer.field(index)) != nil {
+            return index
+        }
+        return nil
+    }
+
+    /// The error for an undecodable field, located at the first bad byte of the field's raw text (or, should
+    /// the raw text be valid where the unquoted field is not, at the field's first raw byte).
     func encodingError(inField index: Int) -> CSVError {
         let encoding = dialect.encoding
-        let raw = scanner.record.rawBytes(count: scanner.recordLength)
-        let field = scanner.record.field(index)
-        var error: CSVError
-        if let rawIndex = encoding.firstInvalidByteIndex(in: raw) {
-            var line = scanner.recordLine
-            var previous: UInt8 = 0
-            for byte in raw[..<rawIndex] {
-                if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
-                previous = byte
-            }
-            error = CSVError(
-                kind: .invalidEncoding, message: encoding.invalidByteMessage(raw, at: rawIndex), line: line,
-                byteOffset: scanner.recordStart + Int64(rawIndex))
-        } else {
-            let fieldIndex = encoding.firstInvalidByteIndex(in: field) ?? 0
-            error = CSVError(
-                kind: .invalidEncoding, message: encoding.invalidByteMessage(field, at: fieldIndex),
-                line: scanner.recordLine, byteOffset: scanner.recordStart)
+        let buffer = scanner.record
+        let length = scanner.recordLength
+        func rawStart(_ field: Int) -> Int {
+            buffer.rawStart(
+                of: field, length: length, delimiter: dialect.delimiter, quote: dialect.quote,
+                trimsSpaces: dialect.trimsSpaces)
         }
+        let raw = buffer.rawBytes(count: length)
+        let start = Swift.min(rawStart(index), raw.count)
+        let end = index + 1 < buffer.fieldCount ? Swift.max(start, Swift.min(rawStart(index + 1), raw.count)) : raw.count
+        let span = UnsafeBufferPointer(rebasing: raw[start..<end])
+        let rawIndex = encoding.firstInvalidByteIndex(in: span).map { start + $0 }
+        var line = scanner.recordLine
+        var previous: UInt8 = 0
+        for byte in raw[..<(rawIndex ?? start)] {
+            if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
+            previous = byte
+        }
+        let message: String
+        if let rawIndex {
+            message = encoding.invalidByteMessage(raw, at: rawIndex)
+        } else {
+            let field = buffer.field(index)
+            message = encoding.invalidByteMessage(field, at: encoding.firstInvalidByteIndex(in: field) ?? 0)
+        }
+        var error = CSVError(
+            kind: .invalidEncoding, message: message, line: line,
+            byteOffset: scanner.recordStart + Int64(rawIndex ?? start))
         error.path = path
         error.column = index + 1
         error.recordLine = scanner.recordLine

@@ -11,8 +11,10 @@ import CLibCSV
 ///   around unquoted fields by default.
 /// - For `\u{02}`-terminated records (EPF), a terminator function that accepts only `\u{02}`.
 ///
-/// `CSV_APPEND_NULL` is not needed (fields are copied by length) and `CSV_EMPTY_IS_NULL` is not used
-/// (an empty unquoted field and `""` both read as an empty string).
+/// - `CSV_EMPTY_IS_NULL`, so an empty unquoted field arrives as a null pointer and `""` as a real one:
+///   both read as an empty string, and ``_RecordBuffer`` keeps the difference (``CSVRawRecord/isQuoted(at:)``).
+///
+/// `CSV_APPEND_NULL` is not needed (fields are copied by length).
 final class _LibCSVParser {
     private let parser: UnsafeMutablePointer<csv_parser>
     private let context: UnsafeMutableRawPointer
@@ -23,7 +25,7 @@ final class _LibCSVParser {
         self.record = record
         context = Unmanaged.passUnretained(record).toOpaque()
         parser = .allocate(capacity: 1)
-        var options = UInt8(CSV_REPALL_NL)
+        var options = UInt8(CSV_REPALL_NL | CSV_EMPTY_IS_NULL)
         if dialect.strict { options |= UInt8(CSV_STRICT | CSV_STRICT_FINI) }
         guard csv_init(parser, options) == 0 else {
             parser.deallocate()
