@@ -146,6 +146,54 @@ import Testing
         #expect(try statements { _ = try third.fetch(nested) } == 3)
     }
 
+    @Test func prefetchKeyPathsAreCheckedBeforeAnyStatement() throws {
+        func error(_ keyPath: String, batchSize: Int = 0, where format: String? = nil) throws -> StoreError? {
+            var request = FetchRequest(entityName: "Well")
+            request.relationshipKeyPathsForPrefetching = [keyPath]
+            request.fetchBatchSize = batchSize
+            request.predicate = try format.map { try FetchPredicate(format: $0) }
+            var thrown: StoreError?
+            let ran = try statements {
+                do { _ = try harness.context.fetch(request) } catch { thrown = error as? StoreError }
+            }
+            if thrown != nil { #expect(ran == 0, "refused before any statement") }
+            return thrown
+        }
+        // An attribute is named as one, with the relationships there are.
+        guard case .invalidProperty(let entity, let property, let reason)? = try error("name") else {
+            Issue.record("prefetching an attribute ran")
+            return
+        }
+        #expect(entity == "Well" && property == "name")
+        #expect(reason == "'name' is an attribute of Well, not a relationship: prefetching loads related objects "
+                + "(attributes come with the objects themselves); relationships of Well: operator")
+        #expect(try error("operator.name")?.description.contains("'name' is an attribute of Operator") == true)
+        // An unknown key gets the suggestions a predicate key gets, deeper in the path too.
+        guard case .unknownKey("Well", "operater", let suggestions)? = try error("operater") else {
+            Issue.record("an unknown prefetch key ran")
+            return
+        }
+        var builder = SQLQueryBuilder(model: Self.model, entity: try harness.store.entity(named: "Well"))
+        do { _ = try builder.condition(FetchPredicate(format: "operater == nil")); Issue.record("the predicate compiled") } catch {
+            guard case .unknownKey(_, _, let predicateSuggestions)? = error as? StoreError else { Issue.record("\(error)"); return }
+            #expect(suggestions == predicateSuggestions)
+        }
+        #expect(try error("operater")?.description == "entity Well has no property 'operater'; did you mean 'operator'?")
+        #expect(try error("operator.wels")?.description == "entity Operator has no property 'wels'; did you mean 'wells'?")
+        // Checked when nothing matches and when batches would prefetch later, where errors cannot surface.
+        #expect(try error("operater", where: "FALSEPREDICATE") != nil)
+        #expect(try error("operater", batchSize: 20) != nil)
+        #expect(try error("operator..wells") != nil)
+        #expect(try error("operator.wells") == nil)
+        let frc = FetchedResultsController(request: {
+            var request = FetchRequest(entityName: "Well")
+            request.sortDescriptors = [FetchSort("uwi")]
+            request.relationshipKeyPathsForPrefetching = ["depth"]
+            return request
+        }(), context: harness.context)
+        #expect(throws: StoreError.self) { try frc.performFetch() }
+    }
+
     @Test func batchedFetchSeesUnsavedChanges() throws {
         let context = ManagedObjectContext(store: harness.store)
         let inserted = try context.insert("Well")

@@ -98,4 +98,31 @@ import Testing
         let frc = FetchedResultsController(request: request, context: harness.context, sectionNameKeyPath: "author")
         #expect(throws: StoreError.self) { try frc.performFetch() }
     }
+
+    @Test func accessorsBeforePerformFetchAreEmptyOrSaySo() throws {
+        let frc = controller()
+        #expect(frc.sections.isEmpty)
+        #expect(frc.fetchedObjects == nil)
+        #expect(frc.sectionIndexTitles.isEmpty)
+        let book = try #require(try harness.context.fetchAll("Book").first)
+        #expect(frc.indexPath(for: book) == nil)
+        #expect(FetchedResultsController.notFetchedMessage.contains("call try controller.performFetch() first"))
+        try frc.performFetch()
+        #expect(frc.isValid(IndexPath(row: 1, section: 2)))
+        #expect(!frc.isValid(IndexPath(row: 2, section: 2)) && !frc.isValid(IndexPath(row: 0, section: 3)) && !frc.isValid(IndexPath(row: -1, section: 0)))
+        #expect(frc.outOfRangeMessage(IndexPath(row: 5, section: 1))
+                == "FetchedResultsController.object(at:): no object at row 5 of section 1; there are 3 section(s) with [2, 1, 2] object(s)")
+    }
+
+    @Test func objectAtBeforePerformFetchStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let harness = try StoreHarness(model: try Fixtures.model("books"))
+            var request = FetchRequest(entityName: "Book")
+            request.sortDescriptors = [FetchSort("title")]
+            let frc = FetchedResultsController(request: request, context: harness.context)
+            _ = frc.object(at: IndexPath(row: 0, section: 0))
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains(FetchedResultsController.notFetchedMessage), "\(stderr)")
+    }
 }

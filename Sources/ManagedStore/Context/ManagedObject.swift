@@ -224,7 +224,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     func unknownKey(_ key: String) -> StoreError {
-        .unknownKey(entity: entity.name, key: key, suggestions: closestNames(to: key, in: entity.propertyNames))
+        entity.unknownKey(key)
     }
 
     func unknownKeyMessage(_ key: String) -> String {

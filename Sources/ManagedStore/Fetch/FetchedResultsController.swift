@@ -90,6 +90,8 @@ public final class FetchedResultsController {
         if let key = sectionNameKeyPath, request.sortDescriptors.first?.keyPath != key {
             throw .invalidRequest("the first sort descriptor must sort by the section key path '\(key)' (got \(request.sortDescriptors.first?.keyPath ?? "none")); add FetchSort(\"\(key)\") first")
         }
+        try context.checkPrefetchKeyPaths(request.relationshipKeyPathsForPrefetching,
+                                          from: try context.store.entity(named: request.entityName))
         usedCache = false
         if let cached = try loadCache() {
             sections = cached.sections
@@ -110,8 +112,40 @@ public final class FetchedResultsController {
     }
 
     /// The object at `indexPath`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try controller.performFetch()
+    /// let first = controller.object(at: IndexPath(row: 0, section: 0))
+    /// ```
+    ///
+    /// - Precondition: ``performFetch()`` has run and `indexPath` is within ``sections``. As with an
+    ///   array's subscript, anything else is a programming error: it stops the program with a
+    ///   message that says which (``sections`` and ``fetchedObjects`` are empty and `nil` until
+    ///   the first fetch, and ``indexPath(for:)`` is `nil`).
     public func object(at indexPath: IndexPath) -> ManagedObject {
-        fetchedObjects![sections[indexPath.section].offset + indexPath.row]
+        guard let fetchedObjects else { preconditionFailure(Self.notFetchedMessage) }
+        precondition(isValid(indexPath), outOfRangeMessage(indexPath))
+        return fetchedObjects[sections[indexPath.section].offset + indexPath.row]
+    }
+
+    /// What ``object(at:)`` says when called before ``performFetch()``.
+    static let notFetchedMessage =
+        "FetchedResultsController.object(at:) was called before performFetch(): call try controller.performFetch() first"
+
+    /// Whether `indexPath` names an object of the current sections.
+    func isValid(_ indexPath: IndexPath) -> Bool {
+        indexPath.count == 2 && sections.indices.contains(indexPath.section)
+            && (0..<sections[indexPath.section].numberOfObjects).contains(indexPath.row)
+    }
+
+    /// What ``object(at:)`` says for an index path outside the sections.
+    func outOfRangeMessage(_ indexPath: IndexPath) -> String {
+        guard indexPath.count == 2 else { return "FetchedResultsController.object(at:): \(indexPath) is not a row and section" }
+        let counts = sections.map { String($0.numberOfObjects) }.joined(separator: ", ")
+        return "FetchedResultsController.object(at:): no object at row \(indexPath.row) of section \(indexPath.section); "
+            + "there are \(sections.count) section(s) with [\(counts)] object(s)"
     }
 
     /// Where `object` is, if it is among the results.

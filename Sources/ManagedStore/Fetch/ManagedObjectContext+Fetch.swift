@@ -17,6 +17,8 @@ extension ManagedObjectContext {
     public func fetch(_ request: FetchRequest) throws(StoreError) -> FetchedObjects {
         let entity = try store.entity(named: request.entityName)
         let plan = rowPlan(for: entity)
+        // Checked up front: a batched fetch prefetches as batches load, where errors cannot surface.
+        try checkPrefetchKeyPaths(request.relationshipKeyPathsForPrefetching, from: entity)
         let pending = pendingChanges(of: entity, request)
         if request.fetchBatchSize > 0 {
             let ids = try matchingIDs(request, entity: entity, pending: pending)

@@ -8,7 +8,11 @@ extension ManagedObjectContext {
     /// ```swift
     /// try context.prefetch(["operator"], for: Array(wells))
     /// ```
+    ///
+    /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` for a key the entity lacks,
+    ///   ``StoreError/invalidProperty(entity:property:reason:)`` for an attribute on the way.
     public func prefetch(_ keyPaths: [String], for objects: [ManagedObject]) throws(StoreError) {
+        if let entity = objects.first?.entity { try checkPrefetchKeyPaths(keyPaths, from: entity) }
         for keyPath in keyPaths {
             var level = objects
             for key in keyPath.split(separator: ".").map(String.init) {
@@ -18,12 +22,37 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Checks that every step of each key path is a relationship, before any statement runs and
+    /// whether or not anything matches: an unknown key gets the suggestions a predicate's gets, an
+    /// attribute is named as one, with the relationships that could be meant.
+    func checkPrefetchKeyPaths(_ keyPaths: [String], from root: Entity) throws(StoreError) {
+        for keyPath in keyPaths {
+            var entity = root
+            for key in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+                guard !key.isEmpty else {
+                    throw .invalidRequest("'\(keyPath)' is not a key path to prefetch: write relationship names separated by dots, such as details.tags")
+                }
+                guard entity.slot(of: key) != nil else { throw entity.unknownKey(key) }
+                guard entity.relationship(named: key) != nil, let destinationID = entity.destinationID(of: key),
+                      let destination = model.entity(id: destinationID) else {
+                    let relationships = entity.relationships.map(\.name)
+                    throw .invalidProperty(entity: root.name, property: keyPath, reason: """
+                        '\(key)' is an attribute of \(entity.name), not a relationship: prefetching loads related objects \
+                        (attributes come with the objects themselves); \
+                        \(relationships.isEmpty ? "\(entity.name) has no relationships" : "relationships of \(entity.name): " + relationships.joined(separator: ", "))
+                        """)
+                }
+                entity = destination
+            }
+        }
+    }
+
     /// Prefetches one relationship of `entity` for `owners`; returns the destinations.
     private func prefetchStep(_ key: String, of entity: Entity, for owners: [ManagedObject]) throws(StoreError) -> [ManagedObject] {
         guard let relationship = entity.relationship(named: key),
               let destinationID = entity.destinationID(of: key), let destination = model.entity(id: destinationID) else {
-            throw .unknownKey(entity: entity.name, key: key,
-                              suggestions: closestNames(to: key, in: entity.relationships.map(\.name)))
+            // checkPrefetchKeyPaths(_:from:) has refused it already.
+            throw entity.unknownKey(key)
         }
         let plan = rowPlan(for: destination)
         switch (entity.slot(of: key), entity.storage(of: key)) {

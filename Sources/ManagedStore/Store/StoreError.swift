@@ -106,6 +106,20 @@ public struct ValidationFailure: Sendable, CustomStringConvertible, Equatable {
     public var description: String { "\(entity) \(objectID): '\(key)' \(message) (\(code.rawValue))" }
 }
 
+extension Entity {
+    /// The error for a key this entity lacks, suggesting its closest property names: the one
+    /// "did you mean" every request path uses (predicates, sorts, properties, prefetching, values).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// throw task.unknownKey("prority")   // entity Task has no property 'prority'; did you mean 'priority'?
+    /// ```
+    func unknownKey(_ key: String) -> StoreError {
+        .unknownKey(entity: name, key: key, suggestions: closestNames(to: key, in: propertyNames))
+    }
+}
+
 /// Finds the names closest to `name`, for "did you mean" hints.
 func closestNames(to name: String, in candidates: [String], limit: Int = 2) -> [String] {
     func distance(_ a: [Character], _ b: [Character]) -> Int {

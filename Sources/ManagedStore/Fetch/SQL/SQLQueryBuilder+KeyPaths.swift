@@ -40,7 +40,7 @@ extension SQLQueryBuilder {
             let isLast = i == path.count - 1
             switch entity.slot(of: name) {
             case nil:
-                throw .unknownKey(entity: entity.name, key: name, suggestions: closestNames(to: name, in: entity.propertyNames))
+                throw entity.unknownKey(name)
             case .column(let index)?:
                 let column = entity.columns[index]
                 if let relationship = column.relationship, !isLast {
