@@ -33,7 +33,9 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .customLong("where"), help: "A predicate in Core Data's format syntax, e.g. \"priority == 1 AND completed == NO\".")
     var predicate: String?
 
-    @Option(help: "Sort keys separated by commas: title:desc (or --sort=-title) for descending, suffix [c] case-insensitive, [l] localized.")
+    // Unconditional: a value that starts with '-' (--sort -title) is a sort key, not an option.
+    @Option(parsing: .unconditional,
+            help: "Sort keys separated by commas: -title or title:desc for descending (--sort -title,author), suffix [c] case-insensitive, [l] localized.")
     var sort: String?
 
     @Option(help: "Return at most N objects.")
@@ -78,6 +80,13 @@ struct QueryCommand: ParsableCommand {
     func validate() throws {
         for (name, value) in [("--limit", limit), ("--offset", offset), ("--batch-size", batchSize)] where (value ?? 0) < 0 {
             throw ValidationError("\(name) takes a number of 0 or more")
+        }
+        let lists = [("--properties", properties, "a key path or aggregate, such as --properties name,count(*); leave it out to fetch whole objects"),
+                     ("--group-by", groupBy, "a key path, such as --group-by state"),
+                     ("--prefetch", prefetch, "a relationship key path, such as --prefetch details.tags"),
+                     ("--sort", sort, "a sort key, such as --sort -title")]
+        for (name, value, example) in lists where value != nil && Self.list(value).allSatisfy(\.isEmpty) {
+            throw ValidationError("\(name) is empty: give \(example)")
         }
         if (groupBy != nil || having != nil || distinct) && properties == nil {
             throw ValidationError("--group-by, --having and --distinct go with --properties")

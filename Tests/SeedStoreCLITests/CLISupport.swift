@@ -8,11 +8,13 @@ enum CLI {
     static let hasReal = FileManager.default.fileExists(atPath: real.path)
     static let skipReason: Comment = "../shared/fixtures-real is absent: real-world fixture tests skipped"
 
-    /// The debug binary `swift build` puts next to the tests.
+    /// The debug binary `swift build` puts next to the tests: the one built with them first (a
+    /// build with its own `--scratch-path` must not run another build's binary), then `.build`'s.
     static let binary: URL? = {
         let candidates = [
-            repository.appendingPathComponent(".build/debug/seedstore"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("seedstore"),
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("seedstore"),
+            repository.appendingPathComponent(".build/debug/seedstore"),
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()

@@ -92,4 +92,81 @@ struct InspectAndQueryCLITests {
             #expect(syntax.stderr.contains("offset"))
         }
     }
+
+    @Test(.enabled(if: CLI.hasReal, CLI.skipReason))
+    func sortTakesALeadingDashWithOrWithoutEquals() throws {
+        let spaced = try CLI.run(["query", books, "--entity", "Book", "--sort", "-title", "--limit", "1", "--format", "csv"])
+        #expect(spaced.status == 0, "\(spaced.stderr)")
+        #expect(spaced.stdout.hasSuffix("Author,Title,test\r\n"), "\(spaced.stdout)")
+        let equals = try CLI.run(["query", books, "--entity", "Book", "--sort=-title", "--limit", "1", "--format", "csv"])
+        #expect(equals.stdout == spaced.stdout)
+        let mixed = try CLI.run(["query", books, "--entity", "Book", "--sort", "-author,title", "--limit", "2", "--format", "csv",
+                                 "--properties", "author,title"])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        let twoKeys = try CLI.run(["query", books, "--entity", "Book", "--sort", "author,-title", "--format", "csv", "--properties", "author,title"])
+        #expect(twoKeys.stdout.contains("Ben Elton,Stark\r\nBen Elton,High Society\r\n"), "\(twoKeys.stdout)")
+        let help = try CLI.run(["query", "--help"])
+        #expect(help.stdout.contains("Sort keys separated by commas: -title or title:desc"), "\(help.stdout)")
+        #expect(!help.stdout.contains("--sort=-title"), "the = form is no longer needed")
+    }
+
+    @Test func emptyListsAreRefusedBeforeTheStoreIsOpened() throws {
+        for option in ["--properties", "--group-by", "--prefetch", "--sort"] {
+            var arguments = ["query", "/nonexistent/store.sqlite", "--entity", "Book", option, " , "]
+            if option == "--group-by" { arguments += ["--properties", "author"] }
+            let result = try CLI.run(arguments)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("\(option) is empty: give a"), "\(option): \(result.stderr)")
+        }
+        let properties = try CLI.run(["query", "/nonexistent/store.sqlite", "--entity", "Book", "--properties", ""])
+        #expect(properties.stderr.contains("--properties is empty: give a key path or aggregate, such as --properties name,count(*)"))
+    }
+
+    @Test(.enabled(if: CLI.hasReal, CLI.skipReason))
+    func meaninglessDictionaryRequestsAreRefused() throws {
+        let stray = try CLI.run(["query", books, "--entity", "Book", "--properties", "author,title", "--group-by", "author"])
+        #expect(stray.status != 0)
+        #expect(stray.stdout.isEmpty, "no rows with arbitrary titles")
+        #expect(stray.stderr.contains("Book.title: fetched with propertiesToGroupBy [author] but neither grouped by nor aggregated"), "\(stray.stderr)")
+        #expect(stray.stderr.contains("--group-by author,title"))
+        let grouped = try CLI.run(["query", books, "--entity", "Book", "--properties", "author,count(*) as n,max(title)", "--group-by", "author"])
+        #expect(grouped.status == 0, "\(grouped.stderr)")
+
+        for (text, kind) in [("sum(title)", "a String attribute of Book"), ("avg(copyright)", "a Date attribute of Book")] {
+            let result = try CLI.run(["query", books, "--entity", "Book", "--properties", text])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("adds numbers, but") && result.stderr.contains(kind), "\(text): \(result.stderr)")
+        }
+        let latest = try CLI.run(["query", books, "--entity", "Book", "--properties", "max(copyright) as latest", "--format", "json"])
+        #expect(latest.stdout.contains("\"latest\" : \"") && latest.stdout.contains("T"), "a date, not a number: \(latest.stdout)")
+
+        let emptyCount = try CLI.run(["query", books, "--entity", "Book", "--properties", "count()"])
+        #expect(emptyCount.status != 0)
+        #expect(emptyCount.stderr.contains("count(*) counts rows"))
+        let star = try CLI.run(["query", books, "--entity", "Book", "--properties", "count(*) as n", "--format", "csv"])
+        #expect(star.stdout == "n\r\n12\r\n")
+    }
+
+    @Test(.enabled(if: CLI.hasReal, CLI.skipReason))
+    func prefetchNamesAttributesAndSuggestsKeys() throws {
+        let attribute = try CLI.run(["query", books, "--entity", "Book", "--prefetch", "title"])
+        #expect(attribute.status != 0)
+        #expect(attribute.stderr.contains("Book.title: 'title' is an attribute of Book, not a relationship"), "\(attribute.stderr)")
+        #expect(attribute.stderr.contains("Book has no relationships"))
+        let unknown = try CLI.run(["query", books, "--entity", "Book", "--prefetch", "titel", "--batch-size", "5"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("entity Book has no property 'titel'; did you mean 'title'?"), "\(unknown.stderr)")
+    }
+
+    @Test(.enabled(if: CLI.hasReal, CLI.skipReason))
+    func predicateModifiersAndInNeedCollections() throws {
+        let any = try CLI.run(["query", books, "--entity", "Book", "--where", "ANY title == 'Strata'"])
+        #expect(any.status != 0)
+        #expect(any.stderr.contains("ANY, ALL and NONE need a collection on the left"), "\(any.stderr)")
+        let scalarIn = try CLI.run(["query", books, "--entity", "Book", "--where", "title IN 3"])
+        #expect(scalarIn.status != 0)
+        #expect(scalarIn.stderr.contains("IN needs a collection on the right"), "\(scalarIn.stderr)")
+        let list = try CLI.run(["query", books, "--entity", "Book", "--where", "title IN {'Strata', 'Stark'}", "--count"])
+        #expect(list.stdout == "2\n")
+    }
 }
