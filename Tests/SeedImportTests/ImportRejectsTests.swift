@@ -17,8 +17,10 @@ struct ImportRejectsTests {
     }
 
     /// The rejects file's records, parsed (fields may hold quoted line breaks).
-    static func records(_ path: String) throws -> [[String]] {
-        let reader = try CSVReader(path: path)
+    static func records(_ path: String, encoding: TextEncoding = .utf8) throws -> [[String]] {
+        var dialect = CSVDialect.csv
+        dialect.encoding = encoding
+        let reader = try CSVReader(path: path, dialect: dialect)
         var records: [[String]] = [reader.header ?? []]
         while let record = try reader.next() { records.append(record.fields) }
         return records
@@ -94,10 +96,13 @@ struct ImportRejectsTests {
         let summary = try SeedImporter(model: model, mapping: mapping, options: options).run(into: scratch.path("Teams.sqlite"))
         #expect(summary.rejects == 1)
         #expect(summary.objects["Team"]?.stored == 2)
-        let records = try Self.records(scratch.path("rejects.csv"))
+        // The raw column keeps the file's own bytes (0x96 included), so read the rejects file as Latin-1.
+        let records = try Self.records(scratch.path("rejects.csv"), encoding: .latin1)
         #expect(records[1][1] == "3" && records[1][4] == "name")
-        #expect(records[1][6].contains("byte 0x96 is not valid UTF-8"))
+        #expect(records[1][6].contains("byte 0x96 is not valid UTF-8 (byte offset \(bytes.firstIndex(of: 0x96)!))"))
         #expect(records[1][6].contains("--encoding windows1252"))
+        #expect(Array(records[1][7].unicodeScalars.map { UInt8($0.value) }) == Array("FC,First".utf8) + [0x96] + Array("Citizens".utf8),
+                "the raw column holds the record's original bytes, not U+FFFD")
 
         options.encoding = .windows1252
         options.rejectsPath = scratch.path("rejects-1252.csv")

@@ -8,7 +8,8 @@
 /// do { _ = try SeedImporter(model: model, mapping: mapping).run(into: "Banks.sqlite") }
 /// catch { print(error); exit(error.exitCode) }
 /// // banklist.csv:5:5: FailedBankDetails.acquirer ("Acquiring Institution" = "First�Citizens Bank & Trust Company"):
-/// //   byte 0x96 is not valid UTF-8 …
+/// //   byte 0x96 is not valid UTF-8 (byte offset 361)
+/// // The file is probably Windows-1252 or Latin-1: re-run with --encoding windows1252 …
 /// ```
 public struct ImportError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure it is; decides the exit code.
@@ -31,6 +32,9 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
     public var line: Int?
     /// The 1-based field index.
     public var column: Int?
+    /// The offset from the start of the file of the byte concerned (a byte the encoding does not define, a
+    /// misplaced quote), when one byte is to blame.
+    public var byteOffset: Int64?
     /// The column's header name.
     public var columnName: String?
     /// The entity being filled.
@@ -49,7 +53,7 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
     /// Creates an error.
     public init(
         _ kind: Kind, reason: String, file: String? = nil, line: Int? = nil, column: Int? = nil,
-        columnName: String? = nil, entity: String? = nil, attribute: String? = nil, value: String? = nil,
+        byteOffset: Int64? = nil, columnName: String? = nil, entity: String? = nil, attribute: String? = nil, value: String? = nil,
         hint: String? = nil, problems: [String] = []
     ) {
         self.kind = kind
@@ -57,6 +61,7 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
         self.file = file
         self.line = line
         self.column = column
+        self.byteOffset = byteOffset
         self.columnName = columnName
         self.entity = entity
         self.attribute = attribute
@@ -94,6 +99,7 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
         let subject = self.subject
         if !subject.isEmpty { text += subject + ": " }
         text += reason
+        if let byteOffset { text += " (byte offset \(byteOffset))" }
         if !problems.isEmpty { text += "\n" + problems.map { "  - \($0)" }.joined(separator: "\n") }
         if let hint { text += "\n" + hint }
         return text

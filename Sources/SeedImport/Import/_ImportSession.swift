@@ -79,7 +79,7 @@ final class _ImportSession {
                 var hint = error.hint + " Nothing was written: \(storeDisplayPath) is unchanged."
                 if error.isRecoverable { hint = error.hint }
                 throw ImportError(.input, reason: error.message, file: file.displayPath, line: error.line,
-                                  column: error.column, hint: hint)
+                                  column: error.column, byteOffset: error.byteOffset, hint: hint)
             } catch {
                 throw ImportError(.input, reason: "\(error)", file: file.displayPath)
             }
@@ -199,13 +199,17 @@ final class _ImportSession {
                     reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"))
                 return
             }
+            if let failure = _RowFailure(encodingOf: record, file: file, owner: join.owner(of:)) {
+                try reject(file, record, failure)
+                return
+            }
             var ids: [ObjectID] = []
             for (field, converter, index) in [(join.sourceField, join.sourceConverter, join.sourceIndex),
                                               (join.destinationField, join.destinationConverter, join.destinationIndex)] {
                 var failure: _RowFailure?
                 let key: Value? = record.withBytes(at: field) { raw in
                     let bytes = trim ? _trimmed(raw) : raw
-                    if join.nulls.matches(bytes) {
+                    if join.nulls.matches(bytes) && !record.isQuoted(at: field) {
                         failure = _RowFailure(field: field, entity: index.entity.name, attribute: index.attribute,
                                               reason: "a join row needs both keys; this one is empty", value: Self.display(bytes, file))
                         return nil
@@ -245,26 +249,29 @@ final class _ImportSession {
 
     // MARK: Bad rows
 
-    /// A bad row: abort with an ``ImportError``, or write it to the rejects file with its original text.
-    func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, raw: () -> String) throws(ImportError) {
+    /// A bad row: abort with an ``ImportError``, or write it to the rejects file with its original bytes.
+    func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, raw: () -> [UInt8]) throws(ImportError) {
         let columnName = failure.field.map { file.columnName($0) }
         guard options.onError == .skip, let rejects else {
             throw ImportError(
                 .badRow, reason: failure.reason, file: file.displayPath, line: line,
-                column: failure.field.map { $0 + 1 }, columnName: columnName, entity: failure.entity,
-                attribute: failure.attribute, value: failure.value,
-                hint: "The import stopped; \(storeDisplayPath) is unchanged. Fix the row, or re-run with --on-error skip --rejects FILE to set bad rows aside.")
+                column: failure.field.map { $0 + 1 }, byteOffset: failure.byteOffset, columnName: columnName,
+                entity: failure.entity, attribute: failure.attribute, value: failure.value,
+                hint: (failure.hint.map { $0 + " " } ?? "")
+                    + "The import stopped; \(storeDisplayPath) is unchanged. Fix the row, or re-run with --on-error skip --rejects FILE to set bad rows aside.")
         }
         file.rejects += 1
         var reason = failure.reason
         if let columnName { reason = "\(columnName): " + reason }
+        if let byteOffset = failure.byteOffset { reason += " (byte offset \(byteOffset))" }
+        if let hint = failure.hint { reason += ". " + hint }
         rejects.write(file: file.displayPath, line: line, column: failure.field.map { $0 + 1 },
                       entity: failure.entity, attribute: failure.attribute, value: failure.value, reason: reason,
                       raw: raw())
     }
 
     private func reject(_ file: _FilePlan, _ record: CSVRawRecord, _ failure: _RowFailure) throws(ImportError) {
-        try reject(file, line: record.lineNumber, failure, raw: { reader?.lastRecordRawText ?? "" })
+        try reject(file, line: record.lineNumber, failure, raw: { reader?.lastRecordRawBytes ?? [] })
     }
 
     /// A field's bytes as text for messages: decoded when valid, with U+FFFD for bytes that are not.
@@ -289,12 +296,19 @@ struct _RowFailure: Sendable {
     var attribute: String?
     var reason: String
     var value: String?
+    /// The offset in the file of the byte to blame, when one is.
+    var byteOffset: Int64?
+    /// What to do about it, when something specific helps.
+    var hint: String?
 
-    init(field: Int? = nil, entity: String? = nil, attribute: String? = nil, reason: String, value: String? = nil) {
+    init(field: Int? = nil, entity: String? = nil, attribute: String? = nil, reason: String, value: String? = nil,
+         byteOffset: Int64? = nil, hint: String? = nil) {
         self.field = field
         self.entity = entity
         self.attribute = attribute
         self.reason = reason
         self.value = value
+        self.byteOffset = byteOffset
+        self.hint = hint
     }
 }

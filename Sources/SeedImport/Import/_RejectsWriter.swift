@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes rejected rows as CSV: `file,line,column,entity,attribute,value,reason,raw`, where `raw` is the
-/// record's original text (decoded with the file's encoding; undecodable bytes as U+FFFD).
+/// record's original bytes, unchanged (in the file's encoding, bytes it does not define included; quoted
+/// as CSV when needed). The other columns are UTF-8.
 ///
 /// The file is created at the first reject, so a clean import leaves none behind.
 final class _RejectsWriter {
@@ -19,7 +20,7 @@ final class _RejectsWriter {
     deinit { close() }
 
     func write(file: String, line: Int, column: Int?, entity: String?, attribute: String?, value: String?,
-               reason: String, raw: String) {
+               reason: String, raw: [UInt8]) {
         if handle == nil {
             guard failure == nil else { return }
             guard let opened = fopen(path, "w") else {
@@ -29,8 +30,11 @@ final class _RejectsWriter {
             handle = opened
             emit(Self.header + "\n")
         }
-        let fields = [file, String(line), column.map(String.init) ?? "", entity ?? "", attribute ?? "", value ?? "", reason, raw]
-        emit(fields.map(Self.quote).joined(separator: ",") + "\n")
+        let fields = [file, String(line), column.map(String.init) ?? "", entity ?? "", attribute ?? "", value ?? "", reason]
+        var line = Array((fields.map(Self.quote) + [""]).joined(separator: ",").utf8)
+        line += Self.quote(raw)
+        line.append(0x0A)
+        line.withUnsafeBufferPointer { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, handle) }
         count += 1
     }
 
@@ -42,6 +46,20 @@ final class _RejectsWriter {
     private func emit(_ text: String) {
         var text = text
         text.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, handle) }
+    }
+
+    /// Bytes as a CSV field: quoted, inner quotes doubled, when they hold a delimiter, quote, line break, or
+    /// spaces at either end.
+    static func quote(_ bytes: [UInt8]) -> [UInt8] {
+        let special: (UInt8) -> Bool = { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        guard bytes.contains(where: special) || bytes.first == 0x20 || bytes.last == 0x20 else { return bytes }
+        var quoted: [UInt8] = [0x22]
+        for byte in bytes {
+            quoted.append(byte)
+            if byte == 0x22 { quoted.append(0x22) }
+        }
+        quoted.append(0x22)
+        return quoted
     }
 
     static func quote(_ field: String) -> String {

@@ -15,8 +15,8 @@ struct _RowChunk: Sendable {
             case converted(Int)
             /// A blank line, or a record whose fields are all empty.
             case blank
-            /// Cannot be imported; `raw` is the record's original text.
-            case failed(_RowFailure, raw: String)
+            /// Cannot be imported; `raw` is the record's original bytes.
+            case failed(_RowFailure, raw: [UInt8])
         }
 
         var line: Int
@@ -114,6 +114,9 @@ final class _RowReader: @unchecked Sendable {
     /// array of Values).
     private let presets: [[(Int, Value)]]
     private let encoding: TextEncoding
+    /// Per field, the first target's entity and attribute (or relationship) it fills; `nil` for a column
+    /// nothing reads. For messages about bytes the encoding does not define.
+    private let fieldOwners: [(entity: String, attribute: String)?]
     /// The chunk being filled.
     @exclusivity(unchecked) private var chunk = _RowChunk()
 
@@ -139,6 +142,15 @@ final class _RowReader: @unchecked Sendable {
             target.defaults.indices.compactMap { target.defaults[$0].isNull ? nil : ($0, target.defaults[$0]) }
         }
         encoding = file.options.encoding
+        var owners = [(entity: String, attribute: String)?](repeating: nil, count: file.columnCount)
+        for target in targets {
+            let names = Array(zip(target.fields.map(\.field), target.attributeNames))
+                + Array(zip(target.relationships.map(\.field), target.relationshipNames))
+            for (field, name) in names where owners.indices.contains(field) && owners[field] == nil {
+                owners[field] = (target.entity.name, name)
+            }
+        }
+        fieldOwners = owners
     }
 
     /// Reads on a thread of its own, handing chunks to the queue; ``waitUntilDone()`` waits for its end.
@@ -199,7 +211,11 @@ final class _RowReader: @unchecked Sendable {
         guard record.count == columnCount else {
             return .failed(_RowFailure(
                 reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"),
-                raw: reader.lastRecordRawText)
+                raw: reader.lastRecordRawBytes)
+        }
+        // Every column, read or not: a byte the encoding does not define makes the row bad.
+        if let failure = _RowFailure(encodingOf: record, file: file, owner: { fieldOwners[$0] }) {
+            return .failed(failure, raw: reader.lastRecordRawBytes)
         }
         let trim = self.trim
         let first = chunk.values.count
@@ -212,7 +228,8 @@ final class _RowReader: @unchecked Sendable {
                 let field = fields[f]
                 let ok = record.withBytes(at: field.field) { raw -> Bool in
                     let bytes = trim ? _trimmed(raw) : raw
-                    if field.nulls.matches(bytes) {
+                    // Null tokens, the empty one included, apply to unquoted fields only: "NULL" and "" are text.
+                    if field.nulls.matches(bytes) && !record.isQuoted(at: field.field) {
                         guard field.nullValue >= 0 else { return false }
                         values[field.ordinal] = nulls[field.nullValue]
                         return true
@@ -224,15 +241,19 @@ final class _RowReader: @unchecked Sendable {
                 if !ok {
                     let failure = record.withBytes(at: field.field) { raw in
                         let bytes = trim ? _trimmed(raw) : raw
-                        return _RowFailure(
-                            field: field.field, entity: entityNames[t], attribute: attributeNames[t][f],
-                            reason: field.nulls.matches(bytes)
-                                ? "a value is required (the attribute is not optional and has no default)"
-                                : field.converter.explain(bytes),
-                            value: display(bytes))
+                        let reason: String
+                        if !field.nulls.matches(bytes) {
+                            reason = field.converter.explain(bytes)
+                        } else if record.isQuoted(at: field.field) {
+                            reason = field.converter.explain(bytes) + " (it is quoted, so it is text, not null: leave it unquoted to mean null)"
+                        } else {
+                            reason = "a value is required (the attribute is not optional and has no default)"
+                        }
+                        return _RowFailure(field: field.field, entity: entityNames[t], attribute: attributeNames[t][f],
+                                           reason: reason, value: display(bytes))
                     }
                     chunk.values.removeSubrange(first...)
-                    return .failed(failure, raw: reader.lastRecordRawText)
+                    return .failed(failure, raw: reader.lastRecordRawBytes)
                 }
             }
             // Relationship columns: the key's value goes in the foreign-key slot; the writer looks it up.
@@ -241,7 +262,7 @@ final class _RowReader: @unchecked Sendable {
                 let relationship = relationships[r]
                 let failure: _RowFailure? = record.withBytes(at: relationship.field) { raw in
                     let bytes = trim ? _trimmed(raw) : raw
-                    if relationship.nulls.matches(bytes) {
+                    if relationship.nulls.matches(bytes) && !record.isQuoted(at: relationship.field) {
                         guard !relationship.isOptional else { return nil }
                         return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],
                                            reason: "the relationship is required and the key is empty", value: display(bytes))
@@ -255,7 +276,7 @@ final class _RowReader: @unchecked Sendable {
                 }
                 if let failure {
                     chunk.values.removeSubrange(first...)
-                    return .failed(failure, raw: reader.lastRecordRawText)
+                    return .failed(failure, raw: reader.lastRecordRawBytes)
                 }
             }
             chunk.values.append(values)

@@ -98,14 +98,15 @@ final class _TargetWriter {
         return result
     }
 
-    private func rawText(_ row: _RowChunk.Row) -> String {
-        rawText(line: row.line, byteOffset: row.byteOffset, byteCount: row.byteCount)
+    private func rawBytes(_ row: _RowChunk.Row) -> [UInt8] {
+        rawBytes(line: row.line, byteOffset: row.byteOffset, byteCount: row.byteCount)
     }
 
-    private func rawText(line: Int, byteOffset: Int64, byteCount: Int) -> String {
+    /// A record's original bytes, re-read from the file.
+    private func rawBytes(line: Int, byteOffset: Int64, byteCount: Int) -> [UInt8] {
         if rawReader == nil { rawReader = try? CSVReader(path: file.path, dialect: file.options.dialect) }
         let record = CSVRecord(fields: [], lineNumber: line, byteOffset: byteOffset, byteCount: byteCount)
-        return (try? rawReader?.rawText(of: record)) ?? ""
+        return (try? rawReader?.rawBytes(of: record)) ?? []
     }
 
     /// Writes every row of a chunk (its value arrays are moved out), then reports progress.
@@ -130,7 +131,7 @@ final class _TargetWriter {
     private func write(_ row: _RowChunk.Row) throws {
         // 1. Relationships: the key values the reader left in the foreign-key slots become objects.
         if hasRelationships, let failure = resolveRelationships() {
-            try session.reject(file, line: row.line, failure, raw: { rawText(row) })
+            try session.reject(file, line: row.line, failure, raw: { rawBytes(row) })
             return
         }
 
@@ -249,7 +250,7 @@ final class _TargetWriter {
                                 attribute: relationshipNames[reference.target][reference.relationship],
                                 reason: "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(reference.key)) in this file or an earlier one",
                                 value: reference.key.description),
-                    raw: { rawText(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
+                    raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
                 try removeObjects(of: reference)
             }
         }
