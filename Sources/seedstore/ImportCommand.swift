@@ -45,7 +45,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("on-error"), help: "What a bad row does: abort (stop, store unchanged) or skip (write it to the rejects file).")
     var onError: ErrorPolicy = .abort
 
-    @Option(help: ArgumentHelp("The rejects CSV in skip mode (default: <store>.rejects.csv).", valueName: "file"))
+    @Option(help: ArgumentHelp("The rejects CSV in skip mode (default: next to the store, named after it without its extension: Wells.sqlite → Wells.rejects.csv).", valueName: "file"))
     var rejects: String?
 
     @Option(help: "Progress on standard error: auto (a bar on a terminal, lines otherwise), bar, plain or none.")

@@ -66,4 +66,72 @@ struct ImportCLITests {
         #expect(rejectsWithoutSkip.status == 64)
         #expect(scratch.files == ["bad.mapping.json"])
     }
+
+    @Test("the issue's enc.csv: the error names the bad byte's offset and suggests --encoding; the header too")
+    func invalidBytes() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportEncodingErrorTests.modelJSON)
+        try Data(ImportEncodingErrorTests.enc).write(to: URL(fileURLWithPath: scratch.path("enc.csv")))
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", "--progress", "none", "R=enc.csv"],
+                                       directory: scratch.url)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("error: enc.csv:3:3: R.note (\"note\" = \"caf\u{FFFD}\"): byte 0xE9 is not valid UTF-8 (byte offset 31)\n"),
+                "\(result.errors)")
+        #expect(result.errors.contains("re-run with --encoding windows1252"))
+        let decoded = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", "--progress", "none", "--encoding", "latin1",
+                                         "R=enc.csv"], directory: scratch.url)
+        #expect(decoded.status == 0, "\(decoded.errors)")
+
+        try Data(Array("code,amount,not".utf8) + [0xE9] + Array("\nA,1,ok\n".utf8)).write(to: URL(fileURLWithPath: scratch.path("h.csv")))
+        let header = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "y.sqlite", "R=h.csv"], directory: scratch.url)
+        #expect(header.status == 2)
+        #expect(header.errors.contains("  - h.csv:1:3: the header cannot be read: byte 0xE9 is not valid UTF-8 (byte offset 15)"), "\(header.errors)")
+        #expect(header.errors.contains("--encoding windows1252"))
+        #expect(!header.errors.contains("Name each file as Entity=path.csv"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("y.sqlite")))
+    }
+
+    @Test("Entity=file.csv whose header matches no attribute exits 2 and writes nothing")
+    func headerMatchesNothing() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "Kürzel,Bezeichnung\nENG,Engines\n")
+        let result = try ImportCLI.run(["import", "--model", ImportFixtures.path("models/import-basics.model.json"), "--out", "t.sqlite",
+                                        "Team=teams.csv"], directory: scratch.url)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("teams.csv: no column of its header matches an attribute of Team"), "\(result.errors)")
+        #expect(result.errors.contains("(the header has: \"Kürzel\", \"Bezeichnung\"; Team has: code, name, founded)"))
+        #expect(scratch.files == ["teams.csv"])
+    }
+
+    @Test("too many --null tokens, or one too long, is one problem, listed once")
+    func nullTokensOnce() throws {
+        let scratch = ImportScratch()
+        var arguments = ["import", "--mapping", ImportFixtures.path("mappings/people.mapping.json"), "--out", scratch.path("P.sqlite")]
+        for token in ["", "NULL", "NA", "N/A", "-", "none"] { arguments += ["--null", token] }
+        let many = try ImportCLI.run(arguments)
+        #expect(many.status == 2)
+        #expect(many.errors.contains("(1 problem)"), "\(many.errors)")
+        #expect(many.errors.components(separatedBy: "at most 4 tokens").count == 2)
+        #expect(many.errors.contains("(5 tokens besides \"\")"))
+        let long = try ImportCLI.run(["import", "--mapping", ImportFixtures.path("mappings/people.mapping.json"), "--out", scratch.path("P.sqlite"),
+                                      "--null", "NOT-AVAILABLE-AT-ALL"])
+        #expect(long.status == 2)
+        #expect(long.errors.contains("(1 problem)"))
+        #expect(long.errors.contains("\"NOT-AVAILABLE-AT-ALL\" is 20 bytes"))
+        #expect(scratch.files.isEmpty)
+    }
+
+    @Test("skip mode without --rejects writes <store name without extension>.rejects.csv next to the store")
+    func defaultRejectsPath() throws {
+        let scratch = ImportScratch()
+        let result = try ImportCLI.run([
+            "import", "--mapping", ImportFixtures.path("mappings/people-bad.mapping.json"), "--out", scratch.path("p2.sqlite"),
+            "--on-error", "skip", "--progress", "none",
+        ])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("written to \(scratch.path("p2.rejects.csv"))"))
+        #expect(scratch.files == ["p2.rejects.csv", "p2.sqlite"])
+        let help = try ImportCLI.run(["import", "--help"])
+        #expect(help.output.contains("Wells.sqlite → Wells.rejects.csv"))
+    }
 }

@@ -62,4 +62,32 @@ struct ImportInferredMappingTests {
             return error?.kind == .mapping && error?.problems.first?.contains("the model has no entity 'Persons' (it has: Person, Team)") == true
         }
     }
+
+    @Test("a header that matches no attribute is a mapping problem naming file, entity, columns and attributes; nothing is written")
+    func headerMatchesNothing() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "Kürzel,Bezeichnung\nENG,Engines\n")
+        let model = try ImportFixtures.model("import-basics")
+        let error = try #require(throws: ImportError.self) {
+            try ImportMapping.inferred(sources: [("Team", "teams.csv")], model: model, baseDirectory: scratch.url.path)
+        }
+        #expect(error.kind == .mapping && error.exitCode == 2)
+        #expect(error.problems == [
+            "teams.csv: no column of its header matches an attribute of Team, so every row would make an empty object (the header has: \"Kürzel\", \"Bezeichnung\"; Team has: code, name, founded)",
+        ])
+        #expect(error.hint?.contains("Name the columns like the attributes") == true)
+        #expect(scratch.files == ["teams.csv"])
+    }
+
+    @Test("columns of a matching header that no attribute takes are warnings in the summary")
+    func unmatchedColumnsWarn() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "code,name,Motto, \nENG,Engines,Onward,\n")
+        let model = try ImportFixtures.model("import-basics")
+        let mapping = try ImportMapping.inferred(sources: [("Team", "teams.csv")], model: model, baseDirectory: scratch.url.path)
+        #expect(mapping.warnings == ["teams.csv → Team: no attribute takes the column \"Motto\" (Team has: code, name, founded)"])
+        let summary = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Teams.sqlite"))
+        #expect(summary.warnings.contains(mapping.warnings[0]))
+        #expect(summary.objects["Team"]?.stored == 1)
+    }
 }

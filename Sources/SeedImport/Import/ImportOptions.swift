@@ -17,8 +17,8 @@ public struct ImportOptions: Sendable {
     public var batchSize: Int
     /// What a bad row does: stop the import, or go to the rejects file.
     public var onError: ErrorPolicy
-    /// Where rejected rows go in skip mode; by default `<store>.rejects.csv` next to the store, written
-    /// only when there are rejects.
+    /// Where rejected rows go in skip mode; by default next to the store, named after it without its
+    /// extension (`Wells.sqlite` → `Wells.rejects.csv`), written only when there are rejects.
     public var rejectsPath: String?
     /// How progress is shown on standard error.
     public var progress: ProgressMode

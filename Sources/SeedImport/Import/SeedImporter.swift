@@ -51,7 +51,7 @@ public final class SeedImporter {
         }
         let plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
         let storeFile = _StoreFile(target: storePath)
-        var warnings: [String] = []
+        var warnings = mapping.warnings
         for name in _StoreFile.removeStale(for: storeFile.target) {
             warnings.append("removed \(name), left by an import that did not finish")
         }

@@ -19,32 +19,41 @@ extension ImportMapping {
     ///     sources: [("Operator", "operators.csv"), ("Well", "wells.csv")], model: model)
     /// ```
     ///
-    /// - Throws: ``ImportError`` of kind ``ImportError/Kind/mapping`` for unknown entities and unreadable files.
+    /// A header none of whose columns matches an attribute (or fills a relationship) of its entity is a
+    /// problem too, since every row would make an empty object; columns of a matching header that nothing
+    /// takes are listed in ``warnings``, which the import summary repeats.
+    ///
+    /// - Throws: ``ImportError`` of kind ``ImportError/Kind/mapping`` for unknown entities, unreadable files
+    ///   and headers that match nothing. Nothing is written.
     public static func inferred(
         sources: [(entity: String, path: String)], model: ObjectModel, defaults: CSVOptions = CSVOptions(),
         baseDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(ImportError) -> ImportMapping {
         var problems: [String] = []
+        var hints: [String] = []
         var headers: [[String]] = []
         let entityNames = Set(sources.map(\.entity))
         for source in sources {
             if model.entity(named: source.entity) == nil {
                 problems.append("\(source.entity)=\(source.path): the model has no entity '\(source.entity)' (it has: \(model.entities.map(\.name).joined(separator: ", ")))")
+                hints.append("Name each file as Entity=path.csv, with an entity of the model.")
             }
             let path = source.path.hasPrefix("/") ? source.path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(source.path).path
             do {
                 let reader = try CSVReader(path: path, dialect: defaults.dialect)
                 headers.append(reader.header ?? [])
             } catch {
-                problems.append("\(source.path): cannot read the header: \(error.message)")
+                problems.append(error.headerProblem(file: source.path, withHint: false))
+                if !hints.contains(error.hint) { hints.append(error.hint) }
                 headers.append([])
             }
         }
         guard problems.isEmpty else {
-            throw ImportError(.mapping, reason: "the files cannot be imported as given", hint: "Name each file as Entity=path.csv.",
-                              problems: problems)
+            throw ImportError(.mapping, reason: "the files cannot be imported as given",
+                              hint: (hints + ["Nothing was written."]).joined(separator: " "), problems: problems)
         }
         var targets: [TargetMapping] = []
+        var warnings: [String] = []
         var referencedKeys: [String: Set<String>] = [:]
         for (source, header) in zip(sources, headers) {
             let entity = model.entity(named: source.entity)!
@@ -74,7 +83,24 @@ extension ImportMapping {
                     referencedKeys[destination.name, default: []].insert(found.key)
                 }
             }
+            // Columns the planner will read: attributes matched by name (its rule), relationship key columns.
+            var used = Set(entity.attributes.compactMap { HeaderName.index(of: $0.name, in: header, columnCount: header.count) })
+            for mapping in target.relationships.values {
+                if let index = header.firstIndex(of: mapping.column) { used.insert(index) }
+            }
+            let named = header.indices.filter { !header[$0].trimmingCharacters(in: .whitespaces).isEmpty }
+            let columns = named.map { "\"\(header[$0])\"" }.joined(separator: ", ")
+            if used.isEmpty {
+                problems.append("\(source.path): no column of its header matches an attribute of \(entity.name), so every row would make an empty object (the header has: \(columns.isEmpty ? "no named columns" : columns); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))")
+            } else if case let unused = named.filter({ !used.contains($0) }), !unused.isEmpty {
+                warnings.append("\(source.path) → \(entity.name): no attribute takes the column\(unused.count == 1 ? "" : "s") \(unused.map { "\"\(header[$0])\"" }.joined(separator: ", ")) (\(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))")
+            }
             targets.append(target)
+        }
+        guard problems.isEmpty else {
+            throw ImportError(.mapping, reason: "the headers do not fit the model",
+                              hint: "Name the columns like the attributes (case, spaces and '_' do not matter), or write a mapping file (docs/mapping.md). Nothing was written.",
+                              problems: problems)
         }
         for i in targets.indices {
             if let keys = referencedKeys[targets[i].entity], keys.count == 1 { targets[i].key = keys.first }
@@ -82,7 +108,9 @@ extension ImportMapping {
         let files = zip(sources, targets).map { source, target in
             FileMapping(path: source.path, options: defaults, content: .targets([target]))
         }
-        return ImportMapping(model: nil, defaults: defaults, files: files, baseDirectory: baseDirectory)
+        var mapping = ImportMapping(model: nil, defaults: defaults, files: files, baseDirectory: baseDirectory)
+        mapping.warnings = warnings
+        return mapping
     }
 
     /// The attribute that most likely identifies objects of `entity`: required and indexed, else one whose

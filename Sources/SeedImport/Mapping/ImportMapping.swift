@@ -26,6 +26,16 @@ public struct ImportMapping: Sendable {
     public var baseDirectory: String
     /// The mapping file, for messages (`nil` for a mapping made in code).
     public var source: String?
+    /// Notes about the mapping that do not stop an import, such as header columns that no attribute takes
+    /// in a mapping ``inferred(sources:model:defaults:baseDirectory:)`` from headers. The importer repeats
+    /// them in ``ImportSummary/warnings``.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// mapping.warnings  // ["people.csv → Person: no attribute takes the column \"Shoe size\" (…)"]
+    /// ```
+    public var warnings: [String] = []
 
     /// Makes a mapping in code.
     public init(model: String? = nil, defaults: CSVOptions = CSVOptions(), files: [FileMapping],

@@ -20,6 +20,8 @@ struct _ImportPlanner {
     private var fillPositions: [String: [Int]] = [:]
     /// Header names used by the mapping that the header holds more than once (reported once each).
     private var ambiguousColumns = Set<String>()
+    /// Null-token lists found unusable, reported once each however many columns use them.
+    private var badNullTokens = Set<[String]>()
 
     init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions) {
         self.model = model
@@ -191,17 +193,27 @@ struct _ImportPlanner {
             if error.kind == .io {
                 problem(file.displayPath, "cannot open \(file.path): \(error.message)")
             } else {
-                problem(file.displayPath, "the header cannot be read: \(error)")
+                problem(nil, error.headerProblem(file: file.displayPath, withHint: true))
             }
             return false
         }
     }
 
-    /// Packed null tokens, or a problem when they do not fit.
-    private mutating func nullTokens(_ tokens: [String], place: String) -> _NullTokens? {
+    /// Packed null tokens; when they do not fit, a problem (once per list of tokens) and the empty token
+    /// alone, so that planning goes on without problems that follow from this one.
+    private mutating func nullTokens(_ tokens: [String], place: String) -> _NullTokens {
         guard let packed = _NullTokens(tokens) else {
-            problem(place, "nullTokens: at most \(_NullTokens.maximumTokens) tokens besides \"\" are supported, each at most \(_NullTokens.maximumLength) bytes")
-            return nil
+            let fallback = _NullTokens([""])!
+            guard badNullTokens.insert(tokens).inserted else { return fallback }
+            let others = Array(Set(tokens.filter { !$0.isEmpty }))
+            var found: [String] = []
+            if others.count > _NullTokens.maximumTokens { found.append("\(others.count) tokens besides \"\"") }
+            for token in tokens where token.utf8.count > _NullTokens.maximumLength {
+                found.append("\"\(token)\" is \(token.utf8.count) bytes")
+            }
+            let source = tokens == options.nullTokens ? "--null" : "nullTokens"
+            problem(place, "\(source): at most \(_NullTokens.maximumTokens) tokens besides \"\" are supported, each at most \(_NullTokens.maximumLength) bytes (\(found.joined(separator: "; ")))")
+            return fallback
         }
         return packed
     }
@@ -273,7 +285,7 @@ struct _ImportPlanner {
                 } else if let pivot = spec?.pivotYear, attribute.type == .date {
                     format = try? DateFormat("iso8601", pivotYear: pivot)
                 }
-                guard let nulls = nullTokens(spec?.nullTokens ?? file.options.nullTokens, place: place) else { continue }
+                let nulls = nullTokens(spec?.nullTokens ?? file.options.nullTokens, place: place)
                 switch _FieldConverter.make(for: attribute, format: format, encoding: file.options.encoding, keepAlive: &plan.keepAlive) {
                 case .failure(let failure):
                     problem(place, failure.message)
@@ -347,7 +359,7 @@ struct _ImportPlanner {
                 let sameRow = targets[..<t].indices.first { other in
                     targets[other].entity == destination.name && targets[other].key == spec.destinationKey
                 }
-                guard let nulls = nullTokens(spec.nullTokens ?? file.options.nullTokens, place: place) else { continue }
+                let nulls = nullTokens(spec.nullTokens ?? file.options.nullTokens, place: place)
                 plan.relationships.append(_RelationshipPlan(
                     field: index, ordinal: ordinal, converter: converter, nulls: nulls, index: keyIndex,
                     isOptional: relationship.isOptional, sameRowTarget: sameRow ?? -1,
@@ -433,11 +445,11 @@ struct _ImportPlanner {
               case .success(let sourceConverter) = _FieldConverter.make(for: sourceAttribute, format: nil, encoding: file.options.encoding,
                                                                         keepAlive: &file.keepAlive),
               case .success(let destinationConverter) = _FieldConverter.make(for: destinationAttribute, format: nil, encoding: file.options.encoding,
-                                                                             keepAlive: &file.keepAlive),
-              let nulls = nullTokens(file.options.nullTokens, place: place) else {
+                                                                             keepAlive: &file.keepAlive) else {
             problem(place, "the join keys must be attributes that can be compared (not Binary or Transformable)")
             return
         }
+        let nulls = nullTokens(file.options.nullTokens, place: place)
         for needed in [entity.name, destination.name] where !(fillPositions[needed] ?? []).contains(where: { $0 < file.position }) {
             problem(place, "no file of the mapping fills \(needed) before this join file")
             return
