@@ -70,6 +70,10 @@ struct ImportCommand: ParsableCommand {
           help: "Read and convert rows on a second thread while saving on this one (default: when a core is idle).")
     var readAhead: Bool?
 
+    @Option(name: .customLong("key-memory"),
+            help: ArgumentHelp("MiB the key indexes (upserts, relationship columns) may take before the largest moves to a temporary file: slower, but memory stays flat (default: 64).", valueName: "MiB"))
+    var keyMemory: Int = ImportOptions.defaultKeyIndexMemoryBytes >> 20
+
     @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
     var summaryJSON: String?
 
@@ -85,6 +89,9 @@ struct ImportCommand: ParsableCommand {
         }
         if batchSize < 1 {
             throw ValidationError("--batch-size must be at least 1.")
+        }
+        if keyMemory < 1 {
+            throw ValidationError("--key-memory must be at least 1 (MiB).")
         }
         if rejects != nil && onError != .skip {
             throw ValidationError("--rejects applies with --on-error skip.")
@@ -113,6 +120,7 @@ struct ImportCommand: ParsableCommand {
         options.rejectsPath = rejects
         options.progress = progress
         options.vacuum = vacuum
+        options.keyIndexMemoryBytes = keyMemory << 20
         if let readAhead { options.readsAhead = readAhead }   // else the default: ImportOptions.hasSpareCore
         options.encoding = encoding.flatMap(TextEncoding.init(label:))
         options.delimiter = delimiter.flatMap(CSVOptions.byte)

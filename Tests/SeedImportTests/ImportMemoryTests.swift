@@ -3,11 +3,13 @@ import ManagedStore
 import SeedImport
 import Testing
 
-/// Batched saves with a reset in between keep memory flat whatever the file size.
+/// Batched saves with a reset in between keep memory flat whatever the file size; key indexes past
+/// their budget (``ImportOptions/keyIndexMemoryBytes``, `--key-memory`) move to disk, so the distinct
+/// keys of a large file do not grow it either.
 @Suite("Import: memory", .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
 struct ImportMemoryTests {
     /// Imports `rows` generated wells (operators + Well) in a child process; returns its peak resident bytes.
-    static func peak(rows: Int, in scratch: ImportScratch) throws -> Int {
+    static func peak(rows: Int, keyMemory: Int? = nil, in scratch: ImportScratch) throws -> Int {
         let data = try DataSetGenerator.generate(.wells, rows: rows, into: scratch.url.appendingPathComponent("\(rows)"))
         var mapping = try JSONSerialization.jsonObject(with: Data(contentsOf: data.mappingFile.url)) as! [String: Any]
         mapping["files"] = Array((mapping["files"] as! [Any]).prefix(2))   // operators.csv, wells.csv → Well
@@ -17,7 +19,7 @@ struct ImportMemoryTests {
         let result = try ImportCLI.run([
             "import", "--mapping", mappingPath, "--out", scratch.path("Wells-\(rows).sqlite"), "--progress", "none",
             "--batch-size", "1000", "--summary-json", summaryPath,
-        ])
+        ] + (keyMemory.map { ["--key-memory", String($0)] } ?? []))
         #expect(result.status == 0, "\(result.errors)")
         let summary = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: URL(fileURLWithPath: summaryPath)))
         #expect(summary.objects["Well"]?.stored == rows)
@@ -30,5 +32,15 @@ struct ImportMemoryTests {
         let small = try Self.peak(rows: 5_000, in: scratch)
         let large = try Self.peak(rows: 20_000, in: scratch)
         #expect(Double(large) < 1.2 * Double(small), "peak \(large) bytes for 20,000 rows vs \(small) for 5,000")
+    }
+
+    /// At sizes where the uwi index matters (about 70 bytes a key in memory), a 1 MiB key budget moves it
+    /// to disk and the peak stays where it was.
+    @Test("four times the distinct keys, with a key budget, less than 1.2 times the peak memory")
+    func flatKeys() throws {
+        let scratch = ImportScratch()
+        let small = try Self.peak(rows: 15_000, keyMemory: 1, in: scratch)
+        let large = try Self.peak(rows: 60_000, keyMemory: 1, in: scratch)
+        #expect(Double(large) < 1.2 * Double(small), "peak \(large) bytes for 60,000 rows vs \(small) for 15,000")
     }
 }

@@ -40,6 +40,12 @@ public struct ImportOptions: Sendable {
     /// faster than one big in-memory list: on the 244,292 wells, building the four indexes and `ANALYZE`
     /// took 0.30 s with 1 MiB against 0.36–0.47 s with 8 MiB, and less CPU.
     public var indexCacheSizeKiB: Int
+    /// The memory the key indexes (key value → object, for upserts and relationship columns) may take
+    /// together, in bytes. They cost about 70 bytes per distinct key; past this budget the largest moves
+    /// to a temporary SQLite file and is read from there (a statement per lookup, so slower), which keeps
+    /// memory flat however many distinct keys the input holds. The default, 64 MiB, keeps about 900,000
+    /// keys in memory.
+    public var keyIndexMemoryBytes: Int
     /// Whether records are read and converted on a second thread while this one inserts and saves.
     /// The work splits about in half, so with a core to spare an import takes up to a third less time;
     /// without one (a busy machine) the hand-over and cross-thread allocation cost more than they save.
@@ -52,6 +58,8 @@ public struct ImportOptions: Sendable {
 
     /// The default ``cacheSizeKiB``: 2 MiB.
     public static let defaultCacheSizeKiB = 2_048
+    /// The default ``keyIndexMemoryBytes``: 64 MiB.
+    public static let defaultKeyIndexMemoryBytes = 64 << 20
     /// The default ``indexCacheSizeKiB``: 1 MiB, about the smallest run SQLite's sorter makes.
     public static let defaultIndexCacheSizeKiB = 1_024
 
@@ -69,6 +77,7 @@ public struct ImportOptions: Sendable {
         self.nullTokens = nullTokens
         self.cacheSizeKiB = cacheSizeKiB
         self.indexCacheSizeKiB = indexCacheSizeKiB
+        self.keyIndexMemoryBytes = Self.defaultKeyIndexMemoryBytes
         self.readsAhead = readsAhead
         self.reportedLines = reportedLines
     }

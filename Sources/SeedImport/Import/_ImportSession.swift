@@ -19,6 +19,8 @@ final class _ImportSession {
     private(set) var saveSeconds = 0.0
     /// Seconds spent building indexes, analysing and finishing the store.
     private(set) var finishSeconds = 0.0
+    /// The memory the plan's key indexes share before the largest moves to disk.
+    let keyMemory: _KeyMemoryBudget
 
     /// Objects inserted since the last save whose index entries still hold temporary keys.
     @exclusivity(unchecked) private var pending: [_PendingKey] = []
@@ -52,6 +54,8 @@ final class _ImportSession {
             throw ImportError(.store, reason: "cannot prepare the store for loading: \(error)", file: path)
         }
         context = ManagedObjectContext(store: store)
+        keyMemory = _KeyMemoryBudget(limit: options.keyIndexMemoryBytes)
+        for index in plan.indexes.values { index.budget = keyMemory }
     }
 
     // MARK: Running
@@ -98,6 +102,7 @@ final class _ImportSession {
 
     func flush(_ pending: inout [_PendingKey]) throws(ImportError) {
         guard !pending.isEmpty || context.hasChanges else { return }
+        try checkKeyIndexes()
         let start = Clock.now()
         defer { saveSeconds += Clock.now() - start }
         // Objects keep their permanent IDs through the reset: record them for later rows' lookups.
@@ -109,8 +114,22 @@ final class _ImportSession {
         pending.removeAll(keepingCapacity: true)
     }
 
+    /// Throws when a key index that moved to disk failed there: its lookups since may be wrong, so
+    /// nothing more is saved.
+    func checkKeyIndexes() throws(ImportError) {
+        for index in plan.indexes.values {
+            guard let failure = index.failure else { continue }
+            throw ImportError(.store, reason: "the keys of \(index.entity.name).\(index.attribute), moved to a temporary file to keep memory flat, could not be read or written there: \(failure)",
+                              hint: "Free space in the temporary directory, or raise --key-memory so they stay in memory. Nothing was written: \(storeDisplayPath) is unchanged.")
+        }
+    }
+
     /// Indexes, statistics, optional vacuum, and a one-file journal mode; returns the objects per entity.
     func finish() throws(ImportError) -> [String: ImportSummary.EntityReport] {
+        try checkKeyIndexes()
+        for name in keyMemory.spilled {
+            warnings.append("the keys of \(name) outgrew the key memory (\(max(1, keyMemory.limit >> 20)) MiB) and were looked up in a temporary file, which is slower: raise --key-memory to keep them in memory")
+        }
         progress.note("building indexes…")
         let start = Clock.now()
         defer { finishSeconds = Clock.now() - start }

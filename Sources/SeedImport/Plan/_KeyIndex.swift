@@ -6,11 +6,17 @@ import ManagedStore
 ///
 /// Keys are stored as bytes back to back in one arena, with an open-addressing table of entry numbers:
 /// about 32 bytes per key plus the key itself (up to 4 GB of key bytes), a third of a `[Value: ObjectID]` dictionary, so an index of
-/// 244,292 well identifiers stays near 12 MB. Entries keep primary keys: temporary (negative) ones for
+/// 244,292 well identifiers stays near 17 MB. Entries keep primary keys: temporary (negative) ones for
 /// objects inserted since the last save, replaced by permanent ones right after each save
 /// (``setPrimaryKey(_:of:)``).
 ///
-/// - Complexity: O(1) expected per lookup and insert; O(key length) hashing.
+/// With a ``budget``, an index whose growth would take the import's indexes past it moves its keys to a
+/// private temporary SQLite file (``_SpilledKeys``) and answers from there, a statement per operation:
+/// slower, but memory stays flat however many distinct keys the input holds. A failure of that file is
+/// kept in ``failure`` (the operations cannot throw in the row loop); the session checks it before every
+/// save, so nothing is written after one.
+///
+/// - Complexity: O(1) expected per lookup and insert; O(key length) hashing; O(log n) once spilled.
 final class _KeyIndex {
     let entity: Entity
     let attribute: String
@@ -39,6 +45,21 @@ final class _KeyIndex {
     /// the entity's mapped key).
     var collisions = 0
 
+    /// The import's memory budget for key indexes; `nil` keeps every key in memory.
+    var budget: _KeyMemoryBudget?
+    /// The bytes this index has reported to ``budget``.
+    private var reportedBytes = 0
+    /// The keys on disk, once this index outgrew its share of ``budget``.
+    @exclusivity(unchecked) private var spilled: _SpilledKeys?
+    /// Entries on disk (entry numbers go on from the in-memory ones).
+    private var spilledCount = 0
+    /// The last entry read from disk, which the next call (``objectID(_:)`` after a find) usually wants.
+    private var lastSpilled: _SpilledKeys.Row?
+    /// The first failure of the file the keys spilled to.
+    private(set) var failure: SQLiteError?
+    /// Whether the keys live on disk.
+    var isSpilled: Bool { spilled != nil }
+
     init(entity: Entity, attribute: String) {
         self.entity = entity
         self.attribute = attribute
@@ -48,19 +69,35 @@ final class _KeyIndex {
     }
 
     /// The number of keys.
-    var count: Int { entries.count }
+    var count: Int { spilled == nil ? entries.count : spilledCount }
 
     /// The object ID of entry `entry`.
     @inline(__always)
-    func objectID(_ entry: Int) -> ObjectID { ObjectID(entityID: entity.id, primaryKey: entries[entry].primaryKey) }
+    func objectID(_ entry: Int) -> ObjectID {
+        if spilled != nil { return ObjectID(entityID: entity.id, primaryKey: spilledRow(entry)?.primaryKey ?? Self.removedKey) }
+        return ObjectID(entityID: entity.id, primaryKey: entries[entry].primaryKey)
+    }
 
     /// Records the permanent primary key an entry's object got at a save.
     @inline(__always)
-    func setPrimaryKey(_ key: Int64, of entry: Int) { entries[entry].primaryKey = key }
+    func setPrimaryKey(_ key: Int64, of entry: Int) {
+        if let spilled {
+            if lastSpilled?.entry == entry { lastSpilled?.primaryKey = key }
+            record { () throws(SQLiteError) in try spilled.setPrimaryKey(key, of: entry) }
+            return
+        }
+        entries[entry].primaryKey = key
+    }
 
     /// The file position that last set `entry`; then marks it as set by `position`.
     @inline(__always)
     func touch(_ entry: Int, file position: Int32) -> Int32 {
+        if let spilled {
+            guard let row = spilledRow(entry) else { return position }
+            lastSpilled?.file = position
+            record { () throws(SQLiteError) in try spilled.set(row.primaryKey, file: position, of: entry) }
+            return row.file
+        }
         let previous = entries[entry].file
         entries[entry].file = position
         return previous
@@ -72,6 +109,12 @@ final class _KeyIndex {
     /// The entry holding `value`, if any (and its object was not removed).
     @inline(__always)
     func find(_ value: Value) -> Int? {
+        if spilled != nil {
+            return _KeyBytes.with(value) { key in
+                guard let row = spilledRow(key), row.primaryKey != Self.removedKey else { return nil }
+                return row.entry
+            }
+        }
         guard let entry = _KeyBytes.with(value, { key in find(key, hash: Self.hash(key)) }),
               entries[entry].primaryKey != Self.removedKey else { return nil }
         return entry
@@ -79,12 +122,13 @@ final class _KeyIndex {
 
     /// Forgets the object of `entry` (its row was rejected after it was written): lookups miss it, and
     /// a later row with the key inserts anew.
-    func remove(_ entry: Int) { entries[entry].primaryKey = Self.removedKey }
+    func remove(_ entry: Int) { setPrimaryKey(Self.removedKey, of: entry) }
 
     /// The entry holding `value`, adding it for `primaryKey` when it is new; `inserted` tells which.
     @inline(__always)
     func findOrInsert(_ value: Value, primaryKey: Int64, file position: Int32) -> (entry: Int, inserted: Bool) {
         _KeyBytes.with(value) { key in
+            if spilled != nil { return spilledFindOrInsert(key, primaryKey: primaryKey, file: position) }
             let hash = Self.hash(key)
             var slot = Int(hash) & mask
             while true {
@@ -97,6 +141,9 @@ final class _KeyIndex {
                     return (entry, true)
                 }
                 slot = (slot + 1) & mask
+            }
+            if budget != nil && !reserve(adding: key.count) {
+                return spilledFindOrInsert(key, primaryKey: primaryKey, file: position)
             }
             let entry = entries.count
             entries.append(Entry(primaryKey: primaryKey, start: UInt32(truncatingIfNeeded: arena.count), hash: hash,
@@ -142,6 +189,100 @@ final class _KeyIndex {
         entries = []
         slots = Array(repeating: -1, count: 16)
         mask = 15
+        spilled = nil
+        lastSpilled = nil
+        budget?.release(reportedBytes)
+        reportedBytes = 0
+    }
+
+    // MARK: Memory budget and spilling
+
+    /// The bytes the in-memory table takes.
+    private var bytes: Int {
+        arena.capacity + entries.capacity * MemoryLayout<Entry>.stride + slots.capacity * MemoryLayout<Int32>.stride
+    }
+
+    /// Before adding a key of `length` bytes: whether the growth it brings fits ``budget``. When it does not,
+    /// the keys move to disk (and `false` says to add this one there); if that fails they stay in memory.
+    private func reserve(adding length: Int) -> Bool {
+        guard let budget else { return true }
+        var projected = 0
+        projected += (entries.count == entries.capacity ? max(16, 2 * entries.capacity) : entries.capacity) * MemoryLayout<Entry>.stride
+        projected += arena.count + length > arena.capacity ? max(2 * arena.capacity, arena.count + length) : arena.capacity
+        projected += ((entries.count + 1) * 2 > slots.count ? 2 * slots.count : slots.count) * MemoryLayout<Int32>.stride
+        if projected <= reportedBytes || budget.grow(from: reportedBytes, to: projected) {
+            reportedBytes = max(reportedBytes, projected)
+            return true
+        }
+        if spill() { return false }
+        budget.force(from: reportedBytes, to: projected)
+        reportedBytes = projected
+        return true
+    }
+
+    /// Moves every key to a ``_SpilledKeys`` file and frees the in-memory table; `false` if the file fails.
+    private func spill() -> Bool {
+        let store: _SpilledKeys
+        do {
+            store = try _SpilledKeys()
+            try arena.withUnsafeBytes { arena in
+                for (number, entry) in entries.enumerated() {
+                    let start = Int(entry.start)
+                    try store.add(UnsafeRawBufferPointer(rebasing: arena[start..<start + Int(entry.length)]), entry: number,
+                                  primaryKey: entry.primaryKey, file: entry.file)
+                }
+            }
+        } catch {
+            return false
+        }
+        spilledCount = entries.count
+        spilled = store
+        arena = []
+        entries = []
+        slots = []
+        mask = 0
+        budget?.release(reportedBytes)
+        budget?.noteSpill("\(entity.name).\(attribute)")
+        reportedBytes = 0
+        return true
+    }
+
+    private func spilledFindOrInsert(_ key: UnsafeRawBufferPointer, primaryKey: Int64, file position: Int32) -> (entry: Int, inserted: Bool) {
+        guard let spilled else { return (0, true) }
+        if let row = spilledRow(key) {
+            guard row.primaryKey == Self.removedKey else { return (row.entry, false) }
+            lastSpilled = _SpilledKeys.Row(entry: row.entry, primaryKey: primaryKey, file: position)
+            record { () throws(SQLiteError) in try spilled.set(primaryKey, file: position, of: row.entry) }
+            return (row.entry, true)
+        }
+        let entry = spilledCount
+        spilledCount += 1
+        lastSpilled = _SpilledKeys.Row(entry: entry, primaryKey: primaryKey, file: position)
+        record { () throws(SQLiteError) in try spilled.add(key, entry: entry, primaryKey: primaryKey, file: position) }
+        return (entry, true)
+    }
+
+    private func spilledRow(_ key: UnsafeRawBufferPointer) -> _SpilledKeys.Row? {
+        guard let spilled else { return nil }
+        let row = record { () throws(SQLiteError) in try spilled.row(key) } ?? nil
+        if let row { lastSpilled = row }
+        return row
+    }
+
+    private func spilledRow(_ entry: Int) -> _SpilledKeys.Row? {
+        if let last = lastSpilled, last.entry == entry { return last }
+        guard let spilled else { return nil }
+        let row = record { () throws(SQLiteError) in try spilled.row(entry: entry) } ?? nil
+        if let row { lastSpilled = row }
+        return row
+    }
+
+    /// Runs a disk operation, keeping its first failure in ``failure``.
+    private func record<R>(_ body: () throws(SQLiteError) -> R) -> R? {
+        do { return try body() } catch {
+            if failure == nil { failure = error }
+            return nil
+        }
     }
 
     /// A fast 32-bit hash of a short byte string (8 bytes at a time, multiply and fold).

@@ -1,0 +1,77 @@
+import Foundation
+import ManagedStore
+import PropertyBased
+import SeedImport
+import Testing
+
+/// Key indexes past their memory budget move to a temporary file: the store comes out the same.
+@Suite("Import: key indexes spilled to disk")
+struct ImportKeyMemoryTests {
+    /// Employee code → (name, manager code or ""), read back from the store.
+    static func staff(_ scratch: ImportScratch) throws -> [String: [String]] {
+        let (context, employees) = try StoreReader.objects(scratch.path("Staff.sqlite"), "Employee")
+        defer { withExtendedLifetime(context) {} }
+        var result: [String: [String]] = [:]
+        for employee in employees {
+            guard case .string(let code) = employee["code"], case .string(let name) = employee["name"] else { continue }
+            var boss = ""
+            if case .string(let manager)? = try employee.object(forKey: "manager")?["code"] { boss = manager }
+            result[code] = [name, boss]
+        }
+        return result
+    }
+
+    /// Imports `csv` with `options` and returns the summary and what the store holds.
+    static func run(_ csv: String, _ options: ImportOptions) throws -> (ImportSummary, [String: [String]], String) {
+        let scratch = ImportScratch()
+        var options = options
+        let rejects = scratch.path("rejects.csv")
+        options.rejectsPath = options.onError == .skip ? rejects : nil
+        let summary = try ImportForwardReferenceTests.run(csv, options: options, in: scratch)
+        let rejected = (try? String(contentsOfFile: rejects, encoding: .utf8)) ?? ""
+        return (summary, try staff(scratch), rejected)
+    }
+
+    @Test("property: upserts, duplicates, forward and missing keys give the same store in memory and on disk",
+          arguments: 1...16)
+    func sameStore(seed: Int) throws {
+        // The same cases every run; full-width seed words, as small ones make the first draws small too.
+        var random = Xoshiro(seed: (UInt64(seed) &* 0x9E37_79B9_7F4A_7C15, 0xD1B5_4A32_D192_ED03, 0xABCD_EF01_2345_6789, 0x0123_4567_89AB_CDEF))
+        let count = Int.random(in: 1...50, using: &random)
+        var csv = "code,name,manager\n"
+        for row in 0..<Int.random(in: count...(2 * count), using: &random) {
+            // Codes repeat (upserts); managers name earlier, later, repeated or (in skip mode) missing codes.
+            let code = "E\(Int.random(in: 0..<count, using: &random))"
+            let roll = Int.random(in: 0..<12, using: &random)
+            let manager = roll == 0 ? "" : roll == 1 ? "X\(row)" : "E\(Int.random(in: 0..<count, using: &random))"
+            csv += "\(code),Name \(row),\(manager)\n"
+        }
+        var options = ImportOptions()
+        options.batchSize = Int.random(in: 1...9, using: &random)
+        options.readsAhead = Bool.random(using: &random)
+        options.onError = .skip
+        let inMemory = try Self.run(csv, options)
+        #expect(inMemory.1.count > 1 || count == 1)
+        // Spilled from the first key, and part-way through (a budget that a few dozen keys outgrow).
+        for budget in [1, 2_048] {
+            options.keyIndexMemoryBytes = budget
+            let onDisk = try Self.run(csv, options)
+            #expect(onDisk.1 == inMemory.1, "seed \(seed), budget \(budget), batch size \(options.batchSize)")
+            #expect(onDisk.0.rejects == inMemory.0.rejects)
+            #expect(onDisk.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] } == inMemory.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] })
+            #expect(onDisk.0.duplicates.map(\.lines) == inMemory.0.duplicates.map(\.lines))
+            #expect(onDisk.2 == inMemory.2, "the same rejects, lines and reasons")
+        }
+    }
+
+    @Test("the summary says which keys moved to disk and how to keep them in memory")
+    func warning() throws {
+        var options = ImportOptions()
+        options.keyIndexMemoryBytes = 1
+        let (summary, staff, _) = try Self.run("code,name,manager\nA,Ann,B\nB,Bob,\n", options)
+        #expect(staff == ["A": ["Ann", "B"], "B": ["Bob", ""]])
+        #expect(summary.warnings.contains { $0.contains("Employee.code") && $0.contains("--key-memory") })
+        let (quiet, _, _) = try Self.run("code,name,manager\nA,Ann,B\nB,Bob,\n", ImportOptions())
+        #expect(!quiet.warnings.contains { $0.contains("--key-memory") }, "the default budget holds two keys")
+    }
+}
