@@ -138,6 +138,7 @@ struct ImportCommand: ParsableCommand {
                 var defaults = CSVOptions()
                 if let encoding = options.encoding { defaults.encoding = encoding }
                 if let delimiter = options.delimiter { defaults.delimiter = delimiter }
+                if let quote = options.quote { defaults.quote = quote }
                 importMapping = try ImportMapping.inferred(sources: sources.compactMap(Self.split), model: objectModel, defaults: defaults)
             }
             let summary = try SeedImporter(model: objectModel, mapping: importMapping, options: options).run(into: out)
