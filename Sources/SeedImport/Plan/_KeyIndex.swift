@@ -5,8 +5,8 @@ import ManagedStore
 /// relationship columns, join files), across batched saves.
 ///
 /// Keys are stored as bytes back to back in one arena, with an open-addressing table of entry numbers:
-/// about 32 bytes per key plus the key itself (up to 4 GB of key bytes), a third of a `[Value: ObjectID]` dictionary, so an index of
-/// 244,292 well identifiers stays near 17 MB. Entries keep primary keys: temporary (negative) ones for
+/// about 45 bytes per key plus the key itself (up to 4 GB of key bytes), a third of a `[Value: ObjectID]` dictionary, so an index of
+/// 244,292 well identifiers stays near 19 MB. Entries keep primary keys: temporary (negative) ones for
 /// objects inserted since the last save, replaced by permanent ones right after each save
 /// (``setPrimaryKey(_:of:)``).
 ///
@@ -23,12 +23,11 @@ final class _KeyIndex {
     /// The attribute's column ordinal in ``entity``.
     let ordinal: Int
 
-    /// One key: where its bytes are, its hash, its object, and the file that last set it.
+    /// One key: where its bytes are, its object, and the file that last set it.
     struct Entry {
         /// The object's primary key (negative: temporary, in the batch being built).
         var primaryKey: Int64
         var start: UInt32
-        var hash: UInt32
         var length: UInt32
         /// The position of the file that last set the entry, to tell duplicates within one file from
         /// updates across files.
@@ -38,7 +37,9 @@ final class _KeyIndex {
     // The row loop touches these on every key: no dynamic exclusivity checks (one task uses an index).
     @exclusivity(unchecked) private var arena: [UInt8] = []
     @exclusivity(unchecked) private(set) var entries: [Entry] = []
-    @exclusivity(unchecked) private var slots: [Int32]
+    /// Open addressing: each slot holds a key's 32-bit hash (high half) and its entry number (low half),
+    /// so a probe compares hashes without reading ``entries``; ``emptySlot`` marks a free one.
+    @exclusivity(unchecked) private var slots: [UInt64]
     @exclusivity(unchecked) private var mask: Int
 
     /// Keys that arrived again for an index that keeps the first object (a destination key that is not
@@ -64,7 +65,7 @@ final class _KeyIndex {
         self.entity = entity
         self.attribute = attribute
         self.ordinal = entity.columnIndex(of: attribute)!
-        slots = Array(repeating: -1, count: 1024)
+        slots = Array(repeating: Self.emptySlot, count: 1024)
         mask = 1023
     }
 
@@ -132,9 +133,10 @@ final class _KeyIndex {
             let hash = Self.hash(key)
             var slot = Int(hash) & mask
             while true {
-                let entry = Int(slots[slot])
-                if entry < 0 { break }
-                if entries[entry].hash == hash && equals(entry, key) {
+                let packed = slots[slot]
+                if packed == Self.emptySlot { break }
+                let entry = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
+                if UInt32(truncatingIfNeeded: packed >> 32) == hash && equals(entry, key) {
                     guard entries[entry].primaryKey == Self.removedKey else { return (entry, false) }
                     entries[entry].primaryKey = primaryKey
                     entries[entry].file = position
@@ -146,10 +148,10 @@ final class _KeyIndex {
                 return spilledFindOrInsert(key, primaryKey: primaryKey, file: position)
             }
             let entry = entries.count
-            entries.append(Entry(primaryKey: primaryKey, start: UInt32(truncatingIfNeeded: arena.count), hash: hash,
+            entries.append(Entry(primaryKey: primaryKey, start: UInt32(truncatingIfNeeded: arena.count),
                                  length: UInt32(truncatingIfNeeded: key.count), file: position))
             arena.append(contentsOf: key)
-            slots[slot] = Int32(entry)
+            slots[slot] = Self.pack(hash, entry)
             if entries.count * 2 > slots.count { grow() }
             return (entry, true)
         }
@@ -158,9 +160,10 @@ final class _KeyIndex {
     private func find(_ key: UnsafeRawBufferPointer, hash: UInt32) -> Int? {
         var slot = Int(hash) & mask
         while true {
-            let entry = Int(slots[slot])
-            if entry < 0 { return nil }
-            if entries[entry].hash == hash && equals(entry, key) { return entry }
+            let packed = slots[slot]
+            if packed == Self.emptySlot { return nil }
+            let entry = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
+            if UInt32(truncatingIfNeeded: packed >> 32) == hash && equals(entry, key) { return entry }
             slot = (slot + 1) & mask
         }
     }
@@ -172,14 +175,19 @@ final class _KeyIndex {
         return key.count == 0 || arena.withUnsafeBytes { memcmp($0.baseAddress! + start, key.baseAddress!, key.count) == 0 }
     }
 
+    private static let emptySlot = UInt64.max
+
+    @inline(__always)
+    private static func pack(_ hash: UInt32, _ entry: Int) -> UInt64 { UInt64(hash) << 32 | UInt64(UInt32(truncatingIfNeeded: entry)) }
+
     private func grow() {
-        let size = slots.count * 2
-        slots = Array(repeating: -1, count: size)
-        mask = size - 1
-        for entry in entries.indices {
-            var slot = Int(entries[entry].hash) & mask
-            while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(entry)
+        let old = slots
+        slots = Array(repeating: Self.emptySlot, count: old.count * 2)
+        mask = slots.count - 1
+        for packed in old where packed != Self.emptySlot {
+            var slot = Int(truncatingIfNeeded: packed >> 32) & mask
+            while slots[slot] != Self.emptySlot { slot = (slot + 1) & mask }
+            slots[slot] = packed
         }
     }
 
@@ -187,7 +195,7 @@ final class _KeyIndex {
     func release() {
         arena = []
         entries = []
-        slots = Array(repeating: -1, count: 16)
+        slots = Array(repeating: Self.emptySlot, count: 16)
         mask = 15
         spilled = nil
         lastSpilled = nil
@@ -199,7 +207,7 @@ final class _KeyIndex {
 
     /// The bytes the in-memory table takes.
     private var bytes: Int {
-        arena.capacity + entries.capacity * MemoryLayout<Entry>.stride + slots.capacity * MemoryLayout<Int32>.stride
+        arena.capacity + entries.capacity * MemoryLayout<Entry>.stride + slots.capacity * MemoryLayout<UInt64>.stride
     }
 
     /// Before adding a key of `length` bytes: whether the growth it brings fits ``budget``. When it does not,
@@ -209,7 +217,7 @@ final class _KeyIndex {
         var projected = 0
         projected += (entries.count == entries.capacity ? max(16, 2 * entries.capacity) : entries.capacity) * MemoryLayout<Entry>.stride
         projected += arena.count + length > arena.capacity ? max(2 * arena.capacity, arena.count + length) : arena.capacity
-        projected += ((entries.count + 1) * 2 > slots.count ? 2 * slots.count : slots.count) * MemoryLayout<Int32>.stride
+        projected += ((entries.count + 1) * 2 > slots.count ? 2 * slots.count : slots.count) * MemoryLayout<UInt64>.stride
         if projected <= reportedBytes || budget.grow(from: reportedBytes, to: projected) {
             reportedBytes = max(reportedBytes, projected)
             return true
