@@ -75,6 +75,22 @@ struct ImportMappingTests {
         }
     }
 
+    @Test("a target no column fills is refused: every row would make an empty object")
+    func targetFilledByNothing() throws {
+        let scratch = ImportScratch()
+        try scratch.write("other.csv", "foo;bar\n1;2\n")
+        let model = try ObjectModel(json: Data(#"{"entities": [{"name": "Note", "attributes": [{"name": "text", "type": "String"}, {"name": "stars", "type": "Integer 16"}]}]}"#.utf8))
+        let mapping = try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "other.csv", "targets": [{"entity": "Note"}]}]}"#.utf8),
+                                        baseDirectory: scratch.url.path)
+        let error = try #require(throws: ImportError.self) { try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Notes.sqlite")) }
+        #expect(error.kind == .mapping)
+        let text = error.problems.joined(separator: "\n")
+        #expect(text.contains("other.csv → Note: no column of the file fills an attribute or relationship of Note, so every row would make an empty object"), "\(text)")
+        #expect(text.contains("the header has: \"foo;bar\"; Note has: text, stars"))
+        #expect(text.contains("check the delimiter"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Notes.sqlite")))
+    }
+
     @Test("names that do not fit the model or the header are reported together, with suggestions")
     func planProblems() throws {
         let error = try #require(try Self.planError("""

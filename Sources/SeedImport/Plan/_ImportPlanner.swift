@@ -45,6 +45,9 @@ struct _ImportPlanner {
         problems.append(file.map { "\($0): \(message)" } ?? message)
     }
 
+    /// Whether a problem names `place` already (a follow-on one would add nothing).
+    private func hasProblems(_ place: String) -> Bool { problems.contains { $0.hasPrefix(place + ":") } }
+
     private func entity(_ name: String) -> Entity? { model.entity(named: name) }
 
     private func suggestion(_ name: String, in names: [String]) -> String {
@@ -381,6 +384,12 @@ struct _ImportPlanner {
                 if !filled {
                     problem(place, "the to-one \(relationship.name) is required and nothing fills it; map it under \"relationships\" or as a \"link\"")
                 }
+            }
+            // A target that takes nothing from the row would make an empty object per row: a header that
+            // does not match (a wrong file, delimiter or entity) rather than what anyone wants.
+            let linked = target.link != nil || targets.contains { $0.link?.target == entity.name }
+            if plan.fields.isEmpty && plan.relationships.isEmpty && !linked && !hasProblems(place) {
+                problem(place, "no column of the file fills an attribute or relationship of \(entity.name), so every row would make an empty object (\(headerList(file)); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", "))); map them under \"columns\", or check the delimiter and the entity")
             }
             plan.mappedOrdinals = plan.fields.map(\.ordinal) + plan.relationships.map(\.ordinal)
             file.targets.append(plan)
