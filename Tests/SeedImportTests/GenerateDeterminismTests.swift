@@ -118,9 +118,8 @@ struct GenerateDeterminismTests {
         }
     }
 
-    @Test(
-        "the default wells size",
-        .enabled(if: ProcessInfo.processInfo.environment["SEEDSTORE_SLOW_TESTS"] != nil))
+    /// About 2 s in a debug build: cheap enough to run every time.
+    @Test("the default wells size")
     func defaultWellsSize() throws {
         let scratch = try GenerateScratch()
         defer { scratch.remove() }
