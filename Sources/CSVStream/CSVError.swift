@@ -22,6 +22,11 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         case malformedQuote
         /// Strict mode: the file ends inside a quoted field.
         case unterminatedQuote
+        /// Any mode: text between a closing quote and the delimiter or line end (`"x"y` or, without
+        /// trimming, `"x" `). Non-strict libcsv reads such text as data of a field still in quotes, on to
+        /// the next quote in the file, so the records after it would be swallowed; the reader's
+        /// ``CSVRawRecord/validateQuotes()`` finds it in the record so read.
+        case textAfterClosingQuote
         /// The file could not be opened, read or re-read.
         case io
         /// A field grew beyond what memory allows (libcsv `CSV_ENOMEM`/`CSV_ETOOBIG`).
@@ -89,6 +94,9 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         case .malformedQuote:
             return
                 "Quote fields that contain quotes and double the inner quotes (\"say \"\"hi\"\"\"), or read without strict mode to keep stray quotes as data."
+        case .textAfterClosingQuote:
+            return
+                "Nothing may stand between a closing quote and the delimiter: quote the whole value and double its inner quotes (\"x\"\"y\"), or remove what follows the quote. The lines this record swallowed are in its raw text."
         case .unterminatedQuote:
             return
                 "A quoted field is never closed; look for an unbalanced quote from the record's first line on, or read without strict mode."

@@ -104,6 +104,30 @@ public struct CSVRawRecord {
         if let index = reader.firstInvalidField() { throw reader.encodingError(inField: index) }
     }
 
+    /// Checks that every closing quote is followed by the delimiter, a line end or the end of the record
+    /// (with ``CSVDialect/trimsSpaces``, after spaces and tabs).
+    ///
+    /// Strict mode refuses anything else while parsing. Without it, libcsv keeps a field open after
+    /// `"x"y` or (not trimming) `"x" `, taking delimiters and line ends as data up to the next quote of
+    /// the file: such a record holds the lines it swallowed, and this check says where it went wrong.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try reader.forEachRawRecord { record in
+    ///     do { try record.validateQuotes() } catch { print(error.line ?? 0, error.byteOffset ?? 0); return }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``CSVError`` (``CSVError/Kind/textAfterClosingQuote``) with the field (``CSVError/column``),
+    ///   the line and byte offset of the first byte after the closing quote.
+    /// - Complexity: O(length of the record) when it holds a quote; one `memchr` otherwise.
+    public func validateQuotes() throws(CSVError) {
+        checkValid()
+        if isBlank { return }
+        if let error = reader.closingQuoteError() { throw error }
+    }
+
     /// Calls `body` with the record's raw bytes as in the input, without the terminator.
     public func withRawBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         checkValid()

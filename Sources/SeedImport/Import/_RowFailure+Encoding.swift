@@ -2,7 +2,8 @@ import CSVStream
 
 extension _RowFailure {
     /// The failure of a record holding a byte its file's encoding does not define, in any column (mapped or
-    /// not), or `nil` when every field is valid: the field, the byte's offset in the file, the encoding's
+    /// not), or text after a closing quote (a record that swallowed the lines after it), or `nil` when every
+    /// field is valid: the field, the byte's offset in the file, the encoding's
     /// hint, and the entity and attribute `owner` says the field fills (none for a column nothing reads).
     ///
     /// For example:
@@ -18,6 +19,7 @@ extension _RowFailure {
           owner: (Int) -> (entity: String, attribute: String)? = { _ in nil }) {
         do {
             try record.validateEncoding()
+            try record.validateQuotes()
             return nil
         } catch {
             self.init(encodingError: error, record: record, file: file, owner: owner(max(0, (error.column ?? 1) - 1)))

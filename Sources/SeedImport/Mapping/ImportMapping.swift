@@ -97,9 +97,12 @@ public struct CSVOptions: Sendable, Hashable {
         self.trim = trim
     }
 
-    /// The CSVStream dialect: spaces are trimmed by the importer, not by libcsv, so quoting stays RFC 4180.
+    /// The CSVStream dialect. With ``trim``, libcsv skips spaces and tabs around fields too, which is what
+    /// lets `"x" ,` (a space after a closing quote) end the field: without it, non-strict libcsv takes the
+    /// space as data of a field still in quotes and reads on to the next quote, swallowing delimiters and
+    /// line ends. The importer trims quoted values itself.
     public var dialect: CSVDialect {
-        CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: false, encoding: encoding, strict: strict)
+        CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: trim, encoding: encoding, strict: strict)
     }
 
     /// The byte a delimiter or quote is written as: one ASCII character, `\t` or `tab`, or `\xHH`

@@ -1,0 +1,58 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// A closing quote followed by spaces ends the field when trimming; followed by anything else, the
+/// record that swallowed the lines after it is a bad row with its place, never silently kept.
+@Suite("Import: text after a closing quote")
+struct ImportQuoteTests {
+    static let model = """
+        {"entities": [{"name": "R", "attributes": [
+          {"name": "code", "type": "String"}, {"name": "amount", "type": "Integer 32"}, {"name": "note", "type": "String"}]}]}
+        """
+
+    /// code → note, read back from the store.
+    static func notes(_ scratch: ImportScratch) throws -> [String: String] {
+        let (context, objects) = try StoreReader.objects(scratch.path("x.sqlite"), "R")
+        defer { withExtendedLifetime(context) {} }
+        var notes: [String: String] = [:]
+        for object in objects {
+            guard case .string(let code) = object["code"] else { continue }
+            if case .string(let note) = object["note"] { notes[code] = note } else { notes[code] = "" }
+        }
+        return notes
+    }
+
+    @Test("a space after a closing quote ends the field, as trimming promises", arguments: [true, false])
+    func spaceAfterQuote(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        let summary = try ImportEncodingErrorTests.run(Array("code,amount,note\nA,1,\"x\" \nB,2,c\nC,3,d\n".utf8), name: "q.csv",
+                                                       in: scratch, options: options, model: Self.model)
+        #expect(summary.objects["R"]?.stored == 3)
+        #expect(try Self.notes(scratch) == ["A": "x", "B": "c", "C": "d"])
+    }
+
+    @Test("text after a closing quote aborts with the place; skip mode sets the swallowed lines aside")
+    func textAfterQuote() throws {
+        let csv = Array("code,amount,note\nA,1,\"x\"y\nB,2,c\nC,3,\"d\"\nD,4,e\n".utf8)
+        let error = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run(csv, name: "q.csv", in: ImportScratch(), model: Self.model)
+        }
+        #expect(error.kind == .badRow)
+        #expect(error.file == "q.csv" && error.line == 2 && error.column == 3 && error.byteOffset == 24)
+        #expect(error.description.contains("'y' follows the closing quote of field 3"), "\(error)")
+
+        let scratch = ImportScratch()
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let summary = try ImportEncodingErrorTests.run(csv, name: "q.csv", in: scratch, options: options, model: Self.model)
+        #expect(summary.rejects == 1)
+        #expect(try Self.notes(scratch) == ["D": "e"])
+        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains("A,1,\"\"x\"\"y\nB,2,c\nC,3,\"\"d\"\""), "the raw text holds the lines it swallowed: \(rejects)")
+    }
+}
