@@ -71,11 +71,14 @@ struct ImportCommand: ParsableCommand {
     var readAhead: Bool?
 
     @Option(name: .customLong("key-memory"),
-            help: ArgumentHelp("MiB the key indexes (upserts, relationship columns) may take before the largest moves to a temporary file: slower, but memory stays flat (default: 64).", valueName: "MiB"))
+            help: ArgumentHelp("MiB the key indexes (upserts, relationship columns) may take before the largest moves to a temporary file: slower, but memory stays flat (1 to 1048576).", valueName: "MiB"))
     var keyMemory: Int = ImportOptions.defaultKeyIndexMemoryBytes >> 20
 
     @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
     var summaryJSON: String?
+
+    /// The largest `--key-memory`, in MiB: 1 TiB, far past any machine, and no overflow in bytes.
+    static let maximumKeyMemory = 1 << 20
 
     func validate() throws {
         if mapping == nil && sources.isEmpty {
@@ -90,8 +93,8 @@ struct ImportCommand: ParsableCommand {
         if batchSize < 1 {
             throw ValidationError("--batch-size must be at least 1.")
         }
-        if keyMemory < 1 {
-            throw ValidationError("--key-memory must be at least 1 (MiB).")
+        if !(1...Self.maximumKeyMemory).contains(keyMemory) {
+            throw ValidationError("--key-memory takes MiB from 1 to \(Self.maximumKeyMemory) (1 TiB), not \(keyMemory).")
         }
         if rejects != nil && onError != .skip {
             throw ValidationError("--rejects applies with --on-error skip.")

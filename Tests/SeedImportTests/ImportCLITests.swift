@@ -114,6 +114,21 @@ struct ImportCLITests {
         #expect(scratch.files == ["teams.csv"])
     }
 
+    @Test("--key-memory takes 1 MiB to 1 TiB: 0, negatives and values whose bytes would overflow are refused")
+    func keyMemoryRange() throws {
+        let scratch = ImportScratch()
+        for value in ["0", "-1", "1048577", "8796093022208", String(Int.max)] {
+            let result = try ImportCLI.run(["import", "--mapping", ImportFixtures.path("mappings/people.mapping.json"),
+                                            "--out", scratch.path("P.sqlite"), "--key-memory=\(value)"])
+            #expect(result.status == 64, "\(value): \(result.errors)")
+            #expect(result.errors.contains("--key-memory takes MiB from 1 to 1048576"), "\(value): \(result.errors)")
+        }
+        let top = try ImportCLI.run(["import", "--mapping", ImportFixtures.path("mappings/people.mapping.json"),
+                                     "--out", scratch.path("P.sqlite"), "--key-memory", "1048576", "--progress", "none"])
+        #expect(top.status == 0, "\(top.errors)")
+        #expect(!top.output.contains("--key-memory"), "nothing spills under 1 TiB")
+    }
+
     @Test("too many --null tokens, or one too long, is one problem, listed once")
     func nullTokensOnce() throws {
         let scratch = ImportScratch()

@@ -41,7 +41,7 @@ public struct ImportOptions: Sendable {
     /// took 0.30 s with 1 MiB against 0.36–0.47 s with 8 MiB, and less CPU.
     public var indexCacheSizeKiB: Int
     /// The memory the key indexes (key value → object, for upserts and relationship columns) may take
-    /// together, in bytes. They cost about 70 bytes per distinct key; past this budget the largest moves
+    /// together, in bytes. They cost about 70 bytes per distinct key; past this budget the one that grows moves
     /// to a temporary SQLite file and is read from there (a statement per lookup, so slower), which keeps
     /// memory flat however many distinct keys the input holds. The default, 64 MiB, keeps about 900,000
     /// keys in memory.

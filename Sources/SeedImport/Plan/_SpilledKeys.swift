@@ -1,7 +1,7 @@
 import Foundation
 import ManagedStore
 
-/// The memory the key indexes of one import may take together before the largest spills to disk.
+/// The memory the key indexes of one import may take together before one that grows spills to disk.
 ///
 /// Each ``_KeyIndex`` reports its bytes when it grows; one that would take the total past ``limit`` moves
 /// its keys into a ``_SpilledKeys`` file and gives its share back, so memory stays flat however many
