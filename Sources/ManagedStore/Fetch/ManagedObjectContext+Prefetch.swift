@@ -32,7 +32,8 @@ extension ManagedObjectContext {
                 guard !key.isEmpty else {
                     throw .invalidRequest("'\(keyPath)' is not a key path to prefetch: write relationship names separated by dots, such as details.tags")
                 }
-                guard entity.slot(of: key) != nil else { throw entity.unknownKey(key) }
+                // Only relationships can be prefetched, so only their names are suggested.
+                guard entity.slot(of: key) != nil else { throw entity.unknownKey(key, among: entity.relationships.map(\.name)) }
                 guard entity.relationship(named: key) != nil, let destinationID = entity.destinationID(of: key),
                       let destination = model.entity(id: destinationID) else {
                     let relationships = entity.relationships.map(\.name)

@@ -107,16 +107,18 @@ public struct ValidationFailure: Sendable, CustomStringConvertible, Equatable {
 }
 
 extension Entity {
-    /// The error for a key this entity lacks, suggesting its closest property names: the one
-    /// "did you mean" every request path uses (predicates, sorts, properties, prefetching, values).
+    /// The error for a key this entity lacks, suggesting the closest of `candidates` (all its
+    /// property names when `nil`): the one "did you mean" every request path uses (predicates,
+    /// sorts, properties, values; prefetching passes its relationship names).
     ///
     /// For example:
     ///
     /// ```swift
     /// throw task.unknownKey("prority")   // entity Task has no property 'prority'; did you mean 'priority'?
+    /// throw person.unknownKey("tag", among: person.relationships.map(\.name))   // did you mean 'tags'?
     /// ```
-    func unknownKey(_ key: String) -> StoreError {
-        .unknownKey(entity: name, key: key, suggestions: closestNames(to: key, in: propertyNames))
+    func unknownKey(_ key: String, among candidates: [String]? = nil) -> StoreError {
+        .unknownKey(entity: name, key: key, suggestions: closestNames(to: key, in: candidates ?? propertyNames))
     }
 }
 
