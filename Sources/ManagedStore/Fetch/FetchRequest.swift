@@ -28,7 +28,9 @@ public struct FetchRequest: Sendable, CustomStringConvertible {
     public var entityName: String
     /// Which objects match; `nil` matches all.
     public var predicate: FetchPredicate?
-    /// The order; the primary key breaks ties, so results are always deterministic.
+    /// The order; the primary key breaks ties, so results are always deterministic. A dictionary
+    /// fetch may also sort by a fetched aggregate's name; a grouped one only by group-by keys and
+    /// those names, a distinct one only by fetched properties.
     public var sortDescriptors: [FetchSort] = []
     /// The most results to return (0: no limit).
     public var fetchLimit = 0
@@ -52,13 +54,22 @@ public struct FetchRequest: Sendable, CustomStringConvertible {
     public var propertiesToFetch: [FetchProperty] = []
     /// For dictionary results: the key paths to group by.
     public var propertiesToGroupBy: [String] = []
-    /// For grouped dictionary results: which groups to keep (may name expression results).
+    /// For grouped dictionary results: which groups to keep. It may name group-by keys and the
+    /// names of fetched aggregates (`banks > 1` with `count(*) as banks` fetched); it calls no
+    /// functions, so fetch an aggregate under a name to test it.
     public var havingPredicate: FetchPredicate?
     /// For dictionary results: drop duplicate rows.
     public var returnsDistinctResults = false
 
     public init(entityName: String) {
         self.entityName = entityName
+    }
+
+    /// Whether a count of this request counts dictionary rows (groups, distinct rows, one row of
+    /// aggregates) rather than objects.
+    var countsRows: Bool {
+        !propertiesToGroupBy.isEmpty || havingPredicate != nil || (returnsDistinctResults && !propertiesToFetch.isEmpty)
+            || propertiesToFetch.contains { if case .expression = $0 { true } else { false } }
     }
 
     public var description: String {
@@ -183,7 +194,7 @@ public struct ResultRow: Sendable, CustomStringConvertible {
     }
 
     /// The row as a dictionary.
-    public var dictionary: [String: Value] { Dictionary(uniqueKeysWithValues: zip(keys.names, values)) }
+    public var dictionary: [String: Value] { Dictionary(zip(keys.names, values), uniquingKeysWith: { first, _ in first }) }
 
     public var description: String {
         "{" + zip(keys.names, values).map { "\($0): \($1)" }.joined(separator: ", ") + "}"

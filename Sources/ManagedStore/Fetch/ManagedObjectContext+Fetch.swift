@@ -57,8 +57,31 @@ extension ManagedObjectContext {
     }
 
     /// Counts the objects a request matches, unsaved changes included; materialises nothing.
+    ///
+    /// A request that groups, filters groups or drops duplicate rows (``FetchRequest/propertiesToGroupBy``,
+    /// ``FetchRequest/havingPredicate``, ``FetchRequest/returnsDistinctResults``, or aggregates in
+    /// ``FetchRequest/propertiesToFetch``) counts the rows its dictionary fetch returns, from the
+    /// store as ``fetchRows(_:)`` reads them: `SELECT count(*) FROM (<the grouped query>)`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "FailedBankInfo")
+    /// request.propertiesToFetch = [.key("state")]
+    /// request.returnsDistinctResults = true
+    /// let states = try context.count(for: request)   // distinct states, not banks
+    /// ```
     public func count(for request: FetchRequest) throws(StoreError) -> Int {
         let entity = try store.entity(named: request.entityName)
+        if request.countsRows {
+            let rows = try compileRows(request, entity: entity, counting: true).0
+            let query = CompiledQuery(sql: "SELECT count(*) FROM (\(rows.sql))", bindings: rows.bindings)
+            var total = 0
+            try run(query) { total = Int($0.int64(at: 0)) }
+            return page(total, request)
+        }
+        // The properties do not change a plain count, but a request that names two under one name is refused all the same.
+        try checkUniqueNames(request.propertiesToFetch, entity: entity)
         if let pending = pendingChanges(of: entity, request) {
             return try matchingIDs(request, entity: entity, pending: pending).count
         }
@@ -67,6 +90,12 @@ extension ManagedObjectContext {
         let query = try compile(unsorted, entity: entity, select: .count, paging: false)
         var total = 0
         try run(query) { total = Int($0.int64(at: 0)) }
+        return page(total, request)
+    }
+
+    /// A count of `total` matches after the request's offset and limit.
+    private func page(_ total: Int, _ request: FetchRequest) -> Int {
+        var total = total
         if request.fetchOffset > 0 { total = max(0, total - request.fetchOffset) }
         if request.fetchLimit > 0 { total = min(total, request.fetchLimit) }
         return total

@@ -37,8 +37,13 @@ extension ManagedObjectContext {
     ///
     /// Checks what SQLite would let through with a meaningless answer: with `propertiesToGroupBy`,
     /// every plain key fetched must be a group-by key (otherwise its value comes from an arbitrary
-    /// row of the group), and `sum`/`average` need a numeric attribute.
-    func compileRows(_ request: FetchRequest, entity: Entity) throws(StoreError) -> (CompiledQuery, [ColumnCodec], ResultKeys) {
+    /// row of the group), and `sum`/`average` need a numeric attribute. Result names must be
+    /// unique, and sort keys and the having predicate of a grouped fetch may name only group-by
+    /// keys and fetched aggregates (see `ManagedObjectContext+RowChecks.swift`).
+    ///
+    /// With `counting`, the statement is left unsorted and unpaged, for ``count(for:)`` to count
+    /// its rows (`SELECT count(*) FROM (…)`).
+    func compileRows(_ request: FetchRequest, entity: Entity, counting: Bool = false) throws(StoreError) -> (CompiledQuery, [ColumnCodec], ResultKeys) {
         store.prepareForQueries()
         var builder = SQLQueryBuilder(model: model, entity: entity)
         if request.propertiesToFetch.isEmpty && !request.propertiesToGroupBy.isEmpty {
@@ -95,6 +100,7 @@ extension ManagedObjectContext {
                 }
             }
         }
+        try checkUniqueNames(properties, entity: entity)
         let condition = try request.predicate.map { p throws(StoreError) in try builder.condition(p) }
         let groups = try request.propertiesToGroupBy.map { key throws(StoreError) in try builder.column(forKeyPath: key).sql }
         if !groups.isEmpty, let stray = plainKeys.first(where: { !groups.contains($0.sql) }) {
@@ -105,12 +111,22 @@ extension ManagedObjectContext {
                 such as max(\(stray.keyPath)) or count(\(stray.keyPath)), or leave it out
                 """)
         }
-        var order = try builder.orderBy(request.sortDescriptors)
-        if !groups.isEmpty || request.returnsDistinctResults {
-            // Rows stand for groups or distinct values: the primary-key tie-breaker means nothing here.
-            order = order.components(separatedBy: ", ").filter { $0 != "t0.Z_PK" }.joined(separator: ", ")
-            if order.isEmpty { order = (1...selects.count).map(String.init).joined(separator: ", ") }
+        var expressions: [String: String] = [:]
+        for (property, select) in zip(properties, selects) {
+            if case .expression(let name, _, _) = property { expressions[name] = select }
         }
+        let sorts = counting ? [] : request.sortDescriptors
+        var items = try rowOrder(sorts, expressions: expressions, groups: groups, selected: plainKeys.map(\.sql),
+                                 request: request, entity: entity, builder: &builder)
+        if !counting {
+            if !groups.isEmpty || request.returnsDistinctResults {
+                // Rows stand for groups or distinct values: no primary key to break ties with.
+                if items.isEmpty { items = (1...selects.count).map(String.init) }
+            } else if !items.contains("t0.Z_PK") {
+                items.append("t0.Z_PK")
+            }
+        }
+        let order = items.joined(separator: ", ")
         var sql = "SELECT \(request.returnsDistinctResults ? "DISTINCT " : "")\(selects.joined(separator: ", ")) FROM \(builder.fromClause)"
         if let condition { sql += " WHERE \(condition)" }
         if !groups.isEmpty { sql += " GROUP BY " + groups.joined(separator: ", ") }
@@ -121,10 +137,12 @@ extension ManagedObjectContext {
                     to filter rows, use the predicate (--where)
                     """)
             }
-            sql += " HAVING " + (try builder.condition(having, resultColumns: Dictionary(uniqueKeysWithValues: zip(names, selects))))
+            let resultColumns = Dictionary(zip(names, selects), uniquingKeysWith: { first, _ in first })
+            try checkHaving(having, names: Set(names), groups: groups, request: request, entity: entity, builder: &builder)
+            sql += " HAVING " + (try builder.condition(having, resultColumns: resultColumns))
         }
         if !order.isEmpty { sql += " ORDER BY \(order)" }
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+        if !counting && (request.fetchLimit > 0 || request.fetchOffset > 0) {
             sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1)"
             if request.fetchOffset > 0 { sql += " OFFSET \(request.fetchOffset)" }
         }
@@ -146,7 +164,11 @@ extension ManagedObjectContext {
         switch request.resultType {
         case .dictionary:
             query = try compileRows(request, entity: entity).0
+        case .count where request.countsRows:
+            let rows = try compileRows(request, entity: entity, counting: true).0
+            query = CompiledQuery(sql: "SELECT count(*) FROM (\(rows.sql))", bindings: rows.bindings)
         case .count:
+            try checkUniqueNames(request.propertiesToFetch, entity: entity)
             var unsorted = request
             unsorted.sortDescriptors = []
             query = try compile(unsorted, entity: entity, select: .count, paging: false)
@@ -171,7 +193,7 @@ extension ManagedObjectContext {
 
 extension ManagedObjectContext {
     /// Key paths as a request lists them: `[state, details.zip]`.
-    fileprivate static func list(_ keyPaths: [String]) -> String {
+    static func list(_ keyPaths: [String]) -> String {
         "[" + keyPaths.joined(separator: ", ") + "]"
     }
 }
