@@ -38,13 +38,14 @@ struct QueryCommand: ParsableCommand {
             help: "Sort keys separated by commas: -title or title:desc for descending (--sort -title,author), suffix [c] case-insensitive, [l] localized.")
     var sort: String?
 
-    @Option(help: "Return at most N objects.")
+    // Unconditional, like --sort: --limit -1 is a value validate() refuses, not a missing one.
+    @Option(parsing: .unconditional, help: "Return at most N objects.")
     var limit: Int?
 
-    @Option(help: "Skip the first N objects.")
+    @Option(parsing: .unconditional, help: "Skip the first N objects.")
     var offset: Int?
 
-    @Option(name: .customLong("batch-size"), help: "Load objects N at a time (fetchBatchSize).")
+    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: "Load objects N at a time (fetchBatchSize).")
     var batchSize: Int?
 
     @Flag(help: "Fetch objects as faults without their values: each fires one SELECT when read (the N+1 pattern).")
@@ -62,7 +63,7 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .customLong("group-by"), help: "Dictionary results: key paths to group by, separated by commas.")
     var groupBy: String?
 
-    @Option(help: "Dictionary results: a predicate on the groups (may name aggregates).")
+    @Option(help: "Dictionary results: a predicate on the groups, naming group-by keys and the names of fetched aggregates (--properties \"state,count(*) as n\" --having \"n > 2\").")
     var having: String?
 
     @Flag(help: "Print the number of matches only.")
@@ -78,8 +79,9 @@ struct QueryCommand: ParsableCommand {
     var stats = false
 
     func validate() throws {
-        for (name, value) in [("--limit", limit), ("--offset", offset), ("--batch-size", batchSize)] where (value ?? 0) < 0 {
-            throw ValidationError("\(name) takes a number of 0 or more")
+        for (name, value, zero) in [("--limit", limit, "no limit"), ("--offset", offset, "skip none"), ("--batch-size", batchSize, "load all at once")]
+        where (value ?? 0) < 0 {
+            throw ValidationError("\(name) \(value!) is negative: give a number of 0 or more (0: \(zero))")
         }
         let lists = [("--properties", properties, "a key path or aggregate, such as --properties name,count(*); leave it out to fetch whole objects"),
                      ("--group-by", groupBy, "a key path, such as --group-by state"),
@@ -92,6 +94,7 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--group-by, --having and --distinct go with --properties")
         }
         if having != nil && groupBy == nil { throw ValidationError("--having goes with --group-by") }
+        if let having { _ = try Self.havingPredicate(having) }
     }
 
     func makeRequest() throws -> FetchRequest {
@@ -108,10 +111,28 @@ struct QueryCommand: ParsableCommand {
             request.propertiesToFetch = try Self.list(properties).map { try FetchProperty.parse($0) }
             request.propertiesToGroupBy = Self.list(groupBy)
             request.returnsDistinctResults = distinct
-            if let having { request.havingPredicate = try FetchPredicate(format: having) }
+            if let having { request.havingPredicate = try Self.havingPredicate(having) }
         }
         if count { request.resultType = .count }
         return request
+    }
+
+    /// Parses `--having`; a predicate that calls an aggregate (`count(name) > 20`) is refused with
+    /// the way to write it: fetch the aggregate with a name and name that.
+    static func havingPredicate(_ text: String) throws -> FetchPredicate {
+        do {
+            return try FetchPredicate(format: text)
+        } catch {
+            let call = /(?i)\b(count|sum|min|max|avg)\s*\(([^)]*)\)/
+            guard let match = text.firstMatch(of: call) else { throw error }
+            let function = match.1.lowercased(), argument = match.2.trimmingCharacters(in: .whitespaces)
+            let name = function == "count" && argument == "*" ? "n" : "\(function)_\(argument.replacingOccurrences(of: ".", with: "_"))"
+            throw ValidationError("""
+                --having names aggregates by the name they are fetched under, not by calling them: fetch \
+                \(function)(\(argument)) with a name (--properties ...,"\(function)(\(argument)) as \(name)") and write \
+                --having "\(text.replacingOccurrences(of: String(match.0), with: name))"
+                """)
+        }
     }
 
     /// Splits a comma-separated list, keeping commas inside parentheses.
@@ -173,8 +194,10 @@ struct QueryCommand: ParsableCommand {
     static func render(_ rows: [[Value]], keys: [String], primaryKeys: [Int64]?, format: OutputFormat) throws -> String {
         switch format {
         case .json:
+            // The library refuses two properties with one name; should a repeat get here anyway, the
+            // first value wins rather than the process trapping.
             let objects: [[String: Any]] = rows.map { row in
-                Dictionary(uniqueKeysWithValues: zip(keys, row.map(\.jsonObject)))
+                Dictionary(zip(keys, row.map(\.jsonObject)), uniquingKeysWith: { first, _ in first })
             }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
             return String(decoding: data, as: UTF8.self) + "\n"
