@@ -209,7 +209,7 @@ final class _ImportSession {
             file.rowsRead += 1
             tick &+= 1
             if tick & 511 == 0 { progress.update(bytes: reader.bytesRead, rows: file.rowsRead) }
-            if record.isBlank || record.byteCount < record.count {
+            if record.isEmptyRow(trimming: trim, delimiter: file.options.delimiter) {
                 file.blankRows += 1
                 return
             }

@@ -102,6 +102,7 @@ final class _RowReader: @unchecked Sendable {
     // The plans as arrays of trivially copyable values, read per row.
     private let targetCount: Int
     private let trim: Bool
+    private let delimiter: UInt8
     private let columnCount: Int
     private let fieldPlans: [[_FieldPlan]]
     private let relationshipPlans: [[_RelationshipPlan]]
@@ -130,6 +131,7 @@ final class _RowReader: @unchecked Sendable {
         let targets = file.targets
         targetCount = targets.count
         trim = file.options.trim
+        delimiter = file.options.delimiter
         columnCount = file.columnCount
         fieldPlans = targets.map(\.fields)
         relationshipPlans = targets.map(\.relationships)
@@ -207,7 +209,7 @@ final class _RowReader: @unchecked Sendable {
 
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
     private func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
-        if record.isBlank || record.byteCount < record.count { return .blank }   // only delimiters: all empty
+        if record.isEmptyRow(trimming: trim, delimiter: delimiter) { return .blank }
         guard record.count == columnCount else {
             return .failed(_RowFailure(
                 reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"),

@@ -41,7 +41,12 @@ extension ImportMapping {
             let path = source.path.hasPrefix("/") ? source.path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(source.path).path
             do {
                 let reader = try CSVReader(path: path, dialect: defaults.dialect)
-                headers.append(reader.header ?? [])
+                if let header = reader.header {
+                    headers.append(header)
+                } else {
+                    problems.append("\(source.path): the file is empty: it has no header row")
+                    headers.append([])
+                }
             } catch {
                 problems.append(error.headerProblem(file: source.path, withHint: false))
                 if !hints.contains(error.hint) { hints.append(error.hint) }
