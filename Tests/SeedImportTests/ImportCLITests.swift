@@ -129,6 +129,17 @@ struct ImportCLITests {
         #expect(!top.output.contains("--key-memory"), "nothing spills under 1 TiB")
     }
 
+    @Test("--null tokens that can never match an unquoted, trimmed value are refused, once")
+    func nullTokensThatCannotMatch() throws {
+        let scratch = ImportScratch()
+        let result = try ImportCLI.run(["import", "--mapping", ImportFixtures.path("mappings/people.mapping.json"), "--out", scratch.path("P.sqlite"),
+                                        "--null", " NULL ", "--null", "a,b", "--null", "x\ny", "--null", "NA"])
+        #expect(result.status == 2)
+        #expect(result.errors.contains("(1 problem)"), "\(result.errors)")
+        #expect(result.errors.contains("--null: \" NULL \", \"a,b\", \"x\\ny\" can never match"), "\(result.errors)")
+        #expect(scratch.files.isEmpty)
+    }
+
     @Test("too many --null tokens, or one too long, is one problem, listed once")
     func nullTokensOnce() throws {
         let scratch = ImportScratch()

@@ -204,7 +204,19 @@ struct _ImportPlanner {
 
     /// Packed null tokens; when they do not fit, a problem (once per list of tokens) and the empty token
     /// alone, so that planning goes on without problems that follow from this one.
-    private mutating func nullTokens(_ tokens: [String], place: String) -> _NullTokens {
+    private mutating func nullTokens(_ tokens: [String], place: String, options: CSVOptions) -> _NullTokens {
+        // Null tokens match unquoted fields after trimming: one holding the delimiter, the quote or a line
+        // break, or (trimming) starting or ending with a space or tab, could never match.
+        let delimiter = Character(Unicode.Scalar(options.delimiter)), quote = Character(Unicode.Scalar(options.quote))
+        let unmatchable = tokens.filter { token in
+            token.contains(delimiter) || token.contains(quote) || token.contains(where: \.isNewline)
+                || (options.trim && (token.first.map { $0 == " " || $0 == "\t" } ?? false || token.last.map { $0 == " " || $0 == "\t" } ?? false))
+        }
+        if !unmatchable.isEmpty, badNullTokens.insert(tokens + ["\(options.delimiter)/\(options.quote)/\(options.trim)"]).inserted {
+            let source = tokens == options.nullTokens && tokens == self.options.nullTokens ? "--null" : "nullTokens"
+            let shown = unmatchable.map { "\"\($0.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t"))\"" }
+            problem(place, "\(source): \(shown.joined(separator: ", ")) can never match: null tokens are compared with unquoted values\(options.trim ? " after trimming spaces and tabs" : ""), which hold no delimiter, quote or line break; drop \(unmatchable.count == 1 ? "it" : "them")\(options.trim ? " or trim the token" : "")")
+        }
         guard let packed = _NullTokens(tokens) else {
             let fallback = _NullTokens([""])!
             guard badNullTokens.insert(tokens).inserted else { return fallback }
@@ -288,7 +300,7 @@ struct _ImportPlanner {
                 } else if let pivot = spec?.pivotYear, attribute.type == .date {
                     format = try? DateFormat("iso8601", pivotYear: pivot)
                 }
-                let nulls = nullTokens(spec?.nullTokens ?? file.options.nullTokens, place: place)
+                let nulls = nullTokens(spec?.nullTokens ?? file.options.nullTokens, place: place, options: file.options)
                 switch _FieldConverter.make(for: attribute, format: format, encoding: file.options.encoding, keepAlive: &plan.keepAlive) {
                 case .failure(let failure):
                     problem(place, failure.message)
@@ -362,7 +374,7 @@ struct _ImportPlanner {
                 let sameRow = targets[..<t].indices.first { other in
                     targets[other].entity == destination.name && targets[other].key == spec.destinationKey
                 }
-                let nulls = nullTokens(spec.nullTokens ?? file.options.nullTokens, place: place)
+                let nulls = nullTokens(spec.nullTokens ?? file.options.nullTokens, place: place, options: file.options)
                 plan.relationships.append(_RelationshipPlan(
                     field: index, ordinal: ordinal, converter: converter, nulls: nulls, index: keyIndex,
                     isOptional: relationship.isOptional, sameRowTarget: sameRow ?? -1,
@@ -458,7 +470,7 @@ struct _ImportPlanner {
             problem(place, "the join keys must be attributes that can be compared (not Binary or Transformable)")
             return
         }
-        let nulls = nullTokens(file.options.nullTokens, place: place)
+        let nulls = nullTokens(file.options.nullTokens, place: place, options: file.options)
         for needed in [entity.name, destination.name] where !(fillPositions[needed] ?? []).contains(where: { $0 < file.position }) {
             problem(place, "no file of the mapping fills \(needed) before this join file")
             return
