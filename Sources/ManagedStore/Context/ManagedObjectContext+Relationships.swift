@@ -157,7 +157,13 @@ extension ManagedObjectContext {
         default:
             break
         }
-        for deleted in deletedList where deleted.entity === destination { set.remove(deleted.objectID) }
+        // Deleted members: look up the fewer of the two (a delete rule loads the to-many of every object it
+        // deletes, so walking every deletion each time would be quadratic).
+        if set.count < deletedList.count {
+            for id in set.ids where registered(id)?.isDeleted == true { set.remove(id) }
+        } else {
+            for deleted in deletedList where deleted.entity === destination { set.remove(deleted.objectID) }
+        }
         store(set, in: object, index)
         return set.ids
     }

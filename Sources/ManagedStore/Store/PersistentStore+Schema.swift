@@ -44,10 +44,10 @@ extension PersistentStore {
     }
 
     /// The indexes a store gets: attributes marked indexed and every to-one foreign key, named as Core Data names them.
-    public func indexStatements() -> [String] {
+    public func indexStatements(relationshipsOnly: Bool = false) -> [String] {
         var statements: [String] = []
         for entity in model.entities {
-            for column in entity.columns where column.relationship != nil || column.attribute?.isIndexed == true {
+            for column in entity.columns where column.relationship != nil || (!relationshipsOnly && column.attribute?.isIndexed == true) {
                 statements.append("CREATE INDEX IF NOT EXISTS \(entity.tableName)_\(column.columnName)_INDEX ON \(entity.tableName) (\(column.columnName))")
             }
         }
@@ -57,9 +57,17 @@ extension PersistentStore {
         return statements
     }
 
-    /// Creates the indexes of ``indexStatements()`` (a seed import runs this after the load).
-    public func createIndexes() throws(StoreError) {
-        do { for sql in indexStatements() { try connection.execute(sql) } } catch { throw .sqlite(error) }
+    /// Creates the indexes of ``indexStatements(relationshipsOnly:)`` (a seed import runs this after the load;
+    /// with `relationshipsOnly`, early, when it must delete objects and their delete rules look up who points
+    /// at them).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try store.createIndexes()
+    /// ```
+    public func createIndexes(relationshipsOnly: Bool = false) throws(StoreError) {
+        do { for sql in indexStatements(relationshipsOnly: relationshipsOnly) { try connection.execute(sql) } } catch { throw .sqlite(error) }
     }
 
     /// Drops the indexes of ``indexStatements()`` (so a bulk load does not maintain them row by row).

@@ -242,6 +242,13 @@ final class _TargetWriter {
                 let reference = forward[i]
                 let relationship = relationshipPlans[reference.target][reference.relationship]
                 if relationship.index.find(reference.key) != nil { continue }
+                if rejectedLines.isEmpty {
+                    // Delete rules look up who points at each removed object: without the foreign-key
+                    // indexes (built after the load) every lookup would scan the table.
+                    do { try session.store.createIndexes(relationshipsOnly: true) } catch {
+                        throw ImportError(.store, reason: "cannot index the relationships before removing rejected rows: \(error)")
+                    }
+                }
                 settled = false
                 rejectedLines.insert(reference.line)
                 try session.reject(
@@ -252,6 +259,7 @@ final class _TargetWriter {
                                 value: reference.key.description),
                     raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
                 try removeObjects(of: reference)
+                if changes >= batchSize { try save() }
             }
         }
         for reference in forward where !reference.isVoid && !rejectedLines.contains(reference.line) {
