@@ -98,8 +98,10 @@ public final class CSVReader {
         hasASCIISyntax = dialect.delimiter < 0x80 && dialect.quote < 0x80
         scanner = try _RecordScanner(source: source, dialect: dialect, chunkSize: chunkSize)
         if dialect.hasHeader, try scanner.advance() {
-            do {
+            do throws(CSVError) {
                 header = try makeRecord().fields
+                // A header with text after a closing quote swallowed the lines after it: no row could be read.
+                if !scanner.isBlank, let error = closingQuoteError() { throw error }
             } catch {
                 var headerError = error
                 headerError.isRecoverable = false  // there is no reader to go on with

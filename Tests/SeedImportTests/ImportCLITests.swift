@@ -140,6 +140,29 @@ struct ImportCLITests {
         #expect(scratch.files.isEmpty)
     }
 
+    @Test("a null token with a quote inside matches, as non-strict reading keeps such values unquoted")
+    func nullTokenWithInnerQuote() throws {
+        let scratch = ImportScratch()
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "n.sqlite", "--progress", "none", "--null", "N\"A",
+                                        "R=n.csv"], directory: try {
+            try scratch.write("m.model.json", ImportQuoteTests.model)
+            try scratch.write("n.csv", "code,amount,note\nA,1,N\"A\n")
+            return scratch.url
+        }())
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try StoreReader.scalar(scratch.path("n.sqlite"), "SELECT count(*) FROM ZR WHERE ZNOTE IS NULL") == .integer(1))
+    }
+
+    @Test("skip mode removes a rejects file an earlier run left at --rejects when this run rejects nothing")
+    func staleRejectsRemoved() throws {
+        let scratch = ImportScratch()
+        try scratch.write("old-rejects.csv", "file,line\nstale,1\n")
+        let result = try ImportCLI.run(["import", "--mapping", ImportFixtures.path("mappings/people.mapping.json"), "--out", scratch.path("P.sqlite"),
+                                        "--on-error", "skip", "--rejects", scratch.path("old-rejects.csv"), "--progress", "none"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("old-rejects.csv")))
+    }
+
     @Test("too many --null tokens, or one too long, is one problem, listed once")
     func nullTokensOnce() throws {
         let scratch = ImportScratch()

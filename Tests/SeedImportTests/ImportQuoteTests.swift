@@ -55,4 +55,30 @@ struct ImportQuoteTests {
         let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
         #expect(rejects.contains("A,1,\"\"x\"\"y\nB,2,c\nC,3,\"\"d\"\""), "the raw text holds the lines it swallowed: \(rejects)")
     }
+
+    @Test("the quote check comes before the field count, so a swallowing record is named for its quote")
+    func quoteBeforeFieldCount() throws {
+        let csv = Array("code,amount,note\nA,\"1\"y,x\nB,2,c\n".utf8)
+        let error = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run(csv, name: "q.csv", in: ImportScratch(), model: Self.model)
+        }
+        #expect(error.line == 2 && error.column == 2 && error.byteOffset == 22, "\(error)")
+        #expect(error.description.contains("'y' follows the closing quote of field 2"), "\(error)")
+        // Trimming lets a value start with spaces before its opening quote; text after the quote is then located too.
+        let lead = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run(Array("code,amount,note\nA, \"Acme\" Inc,x\n".utf8), name: "q.csv", in: ImportScratch(), model: Self.model)
+        }
+        #expect(lead.line == 2 && lead.column == 2 && lead.description.contains("'I' follows the closing quote"), "\(lead)")
+    }
+
+    @Test("a header with text after a closing quote is a mapping problem on line 1, not an empty import")
+    func headerQuote() throws {
+        let error = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run(Array("code,\"amount\"x,note\nA,1,x\n".utf8), name: "h.csv", in: ImportScratch(), model: Self.model)
+        }
+        #expect(error.kind == .mapping)
+        #expect(error.problems.first?.hasPrefix("h.csv:1:2: the header cannot be read: 'x' follows the closing quote of field 2") == true,
+                "\(error.problems)")
+        #expect(error.problems.first?.contains("(byte offset 13)") == true, "\(error.problems)")
+    }
 }

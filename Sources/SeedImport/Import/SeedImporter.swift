@@ -59,8 +59,8 @@ public final class SeedImporter {
         let progress = _ProgressReporter(mode: options.progress, totalBytes: plan.totalBytes, output: options.progressOutput)
         let rejectsPath = options.rejectsPath ?? storeFile.target.deletingPathExtension().path + ".rejects.csv"
         let rejects = options.onError == .skip ? _RejectsWriter(path: rejectsPath) : nil
-        if options.onError == .skip, options.rejectsPath == nil {
-            // A rejects file of an earlier run must not pass for this run's.
+        if options.onError == .skip {
+            // A rejects file of an earlier run must not pass for this run's (it is written only on a reject).
             try? FileManager.default.removeItem(atPath: rejectsPath)
         }
         var counts: [String: ImportSummary.EntityReport] = [:]

@@ -213,13 +213,13 @@ final class _ImportSession {
                 file.blankRows += 1
                 return
             }
+            if let failure = _RowFailure(encodingOf: record, file: file, owner: join.owner(of:)) {
+                try reject(file, record, failure)
+                return
+            }
             guard record.count == columnCount else {
                 try reject(file, record, _RowFailure(
                     reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"))
-                return
-            }
-            if let failure = _RowFailure(encodingOf: record, file: file, owner: join.owner(of:)) {
-                try reject(file, record, failure)
                 return
             }
             var ids: [ObjectID] = []

@@ -210,14 +210,15 @@ final class _RowReader: @unchecked Sendable {
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
     private func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
         if record.isEmptyRow(trimming: trim, delimiter: delimiter) { return .blank }
+        // Every column, read or not: a byte the encoding does not define makes the row bad; so does text
+        // after a closing quote, checked first as it also explains a wrong field count (swallowed lines).
+        if let failure = _RowFailure(encodingOf: record, file: file, owner: { $0 < fieldOwners.count ? fieldOwners[$0] : nil }) {
+            return .failed(failure, raw: reader.lastRecordRawBytes)
+        }
         guard record.count == columnCount else {
             return .failed(_RowFailure(
                 reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"),
                 raw: reader.lastRecordRawBytes)
-        }
-        // Every column, read or not: a byte the encoding does not define makes the row bad.
-        if let failure = _RowFailure(encodingOf: record, file: file, owner: { fieldOwners[$0] }) {
-            return .failed(failure, raw: reader.lastRecordRawBytes)
         }
         let trim = self.trim
         let first = chunk.values.count

@@ -205,17 +205,17 @@ struct _ImportPlanner {
     /// Packed null tokens; when they do not fit, a problem (once per list of tokens) and the empty token
     /// alone, so that planning goes on without problems that follow from this one.
     private mutating func nullTokens(_ tokens: [String], place: String, options: CSVOptions) -> _NullTokens {
-        // Null tokens match unquoted fields after trimming: one holding the delimiter, the quote or a line
-        // break, or (trimming) starting or ending with a space or tab, could never match.
+        // Null tokens match unquoted fields after trimming: one holding the delimiter or a line break,
+        // starting with the quote, or (trimming) starting or ending with a space or tab, could never match.
         let delimiter = Character(Unicode.Scalar(options.delimiter)), quote = Character(Unicode.Scalar(options.quote))
         let unmatchable = tokens.filter { token in
-            token.contains(delimiter) || token.contains(quote) || token.contains(where: \.isNewline)
+            token.contains(delimiter) || token.first == quote || token.contains(where: \.isNewline)
                 || (options.trim && (token.first.map { $0 == " " || $0 == "\t" } ?? false || token.last.map { $0 == " " || $0 == "\t" } ?? false))
         }
         if !unmatchable.isEmpty, badNullTokens.insert(tokens + ["\(options.delimiter)/\(options.quote)/\(options.trim)"]).inserted {
             let source = tokens == options.nullTokens && tokens == self.options.nullTokens ? "--null" : "nullTokens"
             let shown = unmatchable.map { "\"\($0.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t"))\"" }
-            problem(place, "\(source): \(shown.joined(separator: ", ")) can never match: null tokens are compared with unquoted values\(options.trim ? " after trimming spaces and tabs" : ""), which hold no delimiter, quote or line break; drop \(unmatchable.count == 1 ? "it" : "them")\(options.trim ? " or trim the token" : "")")
+            problem(place, "\(source): \(shown.joined(separator: ", ")) can never match: null tokens are compared with unquoted values\(options.trim ? " after trimming spaces and tabs" : ""), which hold no delimiter or line break and do not start with a quote; drop \(unmatchable.count == 1 ? "it" : "them")\(options.trim ? " or trim the token" : "")")
         }
         guard let packed = _NullTokens(tokens) else {
             let fallback = _NullTokens([""])!
