@@ -17,6 +17,48 @@ extension ManagedObjectContext {
         guard parent != nil || !store.isReadOnly else { throw .readOnly(path: store.path) }
 
         // 1. The deletion closure (cascade) and deny checks, without changing anything yet.
+        let (deleting, cascaded, refusals) = try deletionClosure()
+        guard refusals.isEmpty else { throw .validation(refusals) }
+
+        // 2. Apply cascades and nullify inverses of what goes.
+        for object in cascaded where !object.isDeleted {
+            if object.isInserted { detachInserted(object) } else { delete(object) }
+        }
+        for object in deletedList {
+            for relationship in object.entity.relationships where relationship.deleteRule == .nullify {
+                nullifyInverses(of: object, relationship, sparing: deleting)
+            }
+        }
+
+        // 3. Validate what stays.
+        var failures: [ValidationFailure] = []
+        for object in insertedList where object.isInserted { failures += try validate(object) }
+        for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault { failures += try validate(object) }
+        guard failures.isEmpty else { throw .validation(failures) }
+        try writeSavedChanges()
+    }
+
+    /// The objects the pending deletions would take with them through Cascade rules, as the next save
+    /// computes them (deleted objects themselves not included); nothing changes.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// context.delete(manager)
+    /// for report in try context.objectsCascadedByPendingDeletes() { print(report.objectID) }
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` when a relationship cannot be read, or `.validation` when a Deny rule
+    ///   refuses a deletion.
+    public func objectsCascadedByPendingDeletes() throws(StoreError) -> [ManagedObject] {
+        let (_, cascaded, failures) = try deletionClosure()
+        guard failures.isEmpty else { throw .validation(failures) }
+        return cascaded
+    }
+
+    /// Step 1 of a save: every object the pending deletions reach through Cascade rules, and the Deny rules
+    /// they break.
+    private func deletionClosure() throws(StoreError) -> (deleting: Set<ObjectID>, cascaded: [ManagedObject], failures: [ValidationFailure]) {
         var deleting = Set(deletedList.map(\.objectID))
         var cascaded: [ManagedObject] = []
         var failures: [ValidationFailure] = []
@@ -43,23 +85,11 @@ extension ManagedObjectContext {
                 }
             }
         }
-        guard failures.isEmpty else { throw .validation(failures) }
+        return (deleting, cascaded, failures)
+    }
 
-        // 2. Apply cascades and nullify inverses of what goes.
-        for object in cascaded where !object.isDeleted {
-            if object.isInserted { detachInserted(object) } else { delete(object) }
-        }
-        for object in deletedList {
-            for relationship in object.entity.relationships where relationship.deleteRule == .nullify {
-                nullifyInverses(of: object, relationship, sparing: deleting)
-            }
-        }
-
-        // 3. Validate what stays.
-        for object in insertedList where object.isInserted { failures += try validate(object) }
-        for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault { failures += try validate(object) }
-        guard failures.isEmpty else { throw .validation(failures) }
-
+    /// Steps 4 and on of a save: write the validated changes.
+    private func writeSavedChanges() throws(StoreError) {
         // 4. Write: into the parent for a child context, else into the store.
         if let parent {
             try saveIntoParent(parent)

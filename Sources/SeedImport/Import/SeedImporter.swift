@@ -84,6 +84,8 @@ public final class SeedImporter {
             progress.finish()
             storeFile.discard()
             rejects?.close()
+            // The rows set aside belong to an import that wrote nothing: no rejects file stands for it.
+            if let rejects, rejects.count > 0 { try? FileManager.default.removeItem(atPath: rejects.path) }
             throw error
         }
         progress.finish()

@@ -28,6 +28,8 @@ final class _TargetWriter {
     @exclusivity(unchecked) private var rowsRead = 0
     @exclusivity(unchecked) private var blankRows = 0
     @exclusivity(unchecked) private var rowsImported = 0
+    /// Objects removed through Cascade rules with rejected rows, described for the summary.
+    private var cascadedKeys: [String] = []
     @exclusivity(unchecked) private var inserted: [Int]
     @exclusivity(unchecked) private var updated: [Int]
     @exclusivity(unchecked) private var duplicates: [Int]
@@ -259,8 +261,17 @@ final class _TargetWriter {
                                 value: reference.key.description),
                     raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
                 try removeObjects(of: reference)
-                if changes >= batchSize { try save() }
+                if changes >= batchSize {
+                    try forgetCascaded()
+                    try save()
+                }
             }
+        }
+        try forgetCascaded()
+        if !cascadedKeys.isEmpty {
+            let shown = cascadedKeys.prefix(5).joined(separator: ", ") + (cascadedKeys.count > 5 ? ", …" : "")
+            session.warnings.append("\(file.displayPath): removing rejected rows also removed \(cascadedKeys.count) object\(cascadedKeys.count == 1 ? "" : "s") through Cascade delete rules (\(shown)); the rows they came from are not in the rejects file, and no later row links to them")
+            cascadedKeys = []
         }
         for reference in forward where !reference.isVoid && !rejectedLines.contains(reference.line) {
             let relationship = relationshipPlans[reference.target][reference.relationship]
@@ -272,6 +283,29 @@ final class _TargetWriter {
         try save()
         forward = []
         for t in 0..<targetCount { forwardByEntry[t] = [:] }
+    }
+
+    /// The objects pending removals take with them through Cascade rules: their keys are forgotten, so no
+    /// later row or join file links to an object that is gone, and they are named in a summary warning.
+    private func forgetCascaded() throws(ImportError) {
+        let cascaded: [ManagedObject]
+        do { cascaded = try context.objectsCascadedByPendingDeletes() } catch {
+            throw ImportError(.store, reason: "removing rejected rows failed: \(error)",
+                              hint: "A Deny delete rule keeps a rejected row's object while others point at it; fix the row or relax the rule. Nothing was written.")
+        }
+        for object in cascaded {
+            var described = false
+            for index in session.plan.indexes.values where index.entity.name == object.entity.name {
+                let value = object.value(at: index.ordinal)
+                guard let entry = index.find(value), index.objectID(entry) == object.objectID else { continue }
+                index.remove(entry)
+                if !described {
+                    cascadedKeys.append("\(object.entity.name).\(index.attribute) \(_ImportSession.describe(value))")
+                    described = true
+                }
+            }
+            if !described { cascadedKeys.append("\(object.entity.name) \(object.objectID)") }
+        }
     }
 
     /// Deletes the objects a rejected row inserted (delete rules apply) and forgets their keys.

@@ -1,0 +1,82 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Skip mode removes a rejected row's objects with the model's delete rules: what a Cascade rule takes
+/// along is forgotten by the key indexes (no later row or join links to it) and named in the summary.
+@Suite("Import: rejected rows and Cascade delete rules")
+struct ImportCascadeTests {
+    static func model(_ rule: String) -> String {
+        """
+        {"entities":[
+         {"name":"Emp","attributes":[{"name":"code","type":"String","optional":false,"indexed":true}],
+          "relationships":[
+           {"name":"manager","destination":"Emp","inverse":"reports"},
+           {"name":"reports","destination":"Emp","inverse":"manager","toMany":true,"deleteRule":"\(rule)"},
+           {"name":"tags","destination":"Tag","inverse":"emps","toMany":true}]},
+         {"name":"Tag","attributes":[{"name":"label","type":"String","optional":false}],
+          "relationships":[{"name":"emps","destination":"Emp","inverse":"tags","toMany":true}]}
+        ]}
+        """
+    }
+
+    static let mapping = """
+        {"format": 1, "model": "m.json", "files": [
+          {"path": "tags.csv", "targets": [{"entity": "Tag", "key": "label"}]},
+          {"path": "emp.csv", "targets": [{"entity": "Emp", "key": "code", "relationships": {"manager": {"column": "manager", "destinationKey": "code"}}}]},
+          {"path": "emp_tags.csv", "join": {"entity": "Emp", "relationship": "tags", "sourceColumn": "emp", "sourceKey": "code",
+                                            "destinationColumn": "tag", "destinationKey": "label"}}
+        ]}
+        """
+
+    /// E2 names a manager no row makes, so it is rejected; E3 reports to E2 and goes with it under Cascade.
+    static func run(_ rule: String, in scratch: ImportScratch) throws -> ImportSummary {
+        try scratch.write("m.json", model(rule))
+        try scratch.write("tags.csv", "label\nt1\nt2\n")
+        try scratch.write("emp.csv", "code,manager\nE1,\nE2,E9\nE3,E2\nE4,E1\n")
+        try scratch.write("emp_tags.csv", "emp,tag\nE3,t1\nE4,t2\n")
+        let mapping = try ImportMapping(json: Data(Self.mapping.utf8), baseDirectory: scratch.url.path)
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        return try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
+    }
+
+    @Test("Cascade: the cascaded object's key is forgotten, so the join file rejects its row instead of a dangling pair")
+    func cascade() throws {
+        let scratch = ImportScratch()
+        let summary = try Self.run("Cascade", in: scratch)
+        let store = scratch.path("s.sqlite")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM (SELECT ZCODE FROM ZEMP ORDER BY ZCODE)") == .text("E1,E4"))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS WHERE Z_1EMPS NOT IN (SELECT Z_PK FROM ZEMP)") == .integer(0),
+                "no join row points at a removed Emp")
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS") == .integer(1))
+        #expect(summary.rejects == 2)
+        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains("emp_tags.csv,2,1,Emp,code,E3,"), "\(rejects)")
+        #expect(summary.warnings.contains { $0.contains("also removed 1 object through Cascade delete rules (Emp.code \"E3\")") },
+                "\(summary.warnings)")
+    }
+
+    @Test("Nullify: the report stays, without its manager, and keeps its tag")
+    func nullify() throws {
+        let scratch = ImportScratch()
+        let summary = try Self.run("Nullify", in: scratch)
+        let store = scratch.path("s.sqlite")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM (SELECT ZCODE FROM ZEMP ORDER BY ZCODE)") == .text("E1,E3,E4"))
+        #expect(try StoreReader.scalar(store, "SELECT ZMANAGER IS NULL FROM ZEMP WHERE ZCODE = 'E3'") == .integer(1))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS") == .integer(2))
+        #expect(summary.rejects == 1)
+        #expect(!summary.warnings.contains { $0.contains("Cascade") })
+    }
+
+    @Test("Deny: the import stops, writes no store and leaves no rejects file behind")
+    func deny() throws {
+        let scratch = ImportScratch()
+        let error = try #require(throws: ImportError.self) { try Self.run("Deny", in: scratch) }
+        #expect(error.description.contains("Deny"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("s.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("rejects.csv")), "an import that wrote nothing has no rejects")
+    }
+}
