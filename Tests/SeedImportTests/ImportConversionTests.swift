@@ -90,6 +90,16 @@ struct ImportConversionTests {
         Array(text.utf8).withUnsafeBufferPointer { _NumberParser.double($0) }
     }
 
+    @Test("why a value is not an integer: a lone or doubled sign is malformed, only digits that do not fit are too large")
+    func integerExplanations() {
+        func explain(_ text: String) -> String { Array(text.utf8).withUnsafeBufferPointer { _NumberParser.explain($0, integer: true) } }
+        for text in ["-", "+", "--", "+-1", "1-2"] { #expect(explain(text) == "not a whole number", "\(text)") }
+        for text in ["99999999999999999999", "-99999999999999999999", "+99999999999999999999"] {
+            #expect(explain(text) == "too large for a 64-bit integer", "\(text)")
+        }
+        #expect(explain("1.5") == "not a whole number")
+    }
+
     @Test("integers: signs, thousands separators in groups of three, whole fractions")
     func integers() {
         #expect(Self.integer("2,500") == 2500)

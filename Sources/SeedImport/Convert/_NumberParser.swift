@@ -180,7 +180,9 @@ enum _NumberParser {
         if integer, bytes.contains(UInt8(ascii: ".")) || bytes.contains(UInt8(ascii: "e")) {
             return "not a whole number"
         }
-        if integer, bytes.allSatisfy({ ($0 &- UInt8(ascii: "0")) < 10 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }) {
+        // A sign, then digits only: the digits did not fit. Anything else (a sign alone, two signs) is malformed.
+        let unsigned = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
+        if integer, !unsigned.isEmpty, unsigned.allSatisfy({ ($0 &- UInt8(ascii: "0")) < 10 }) {
             return "too large for a 64-bit integer"
         }
         return integer ? "not a whole number" : "not a number"
