@@ -94,7 +94,7 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--group-by, --having and --distinct go with --properties")
         }
         if having != nil && groupBy == nil { throw ValidationError("--having goes with --group-by") }
-        if let having { _ = try Self.havingPredicate(having) }
+        if let having { _ = try Self.havingPredicate(having, fetched: Self.list(properties).compactMap { try? FetchProperty.parse($0) }) }
     }
 
     func makeRequest() throws -> FetchRequest {
@@ -111,15 +111,16 @@ struct QueryCommand: ParsableCommand {
             request.propertiesToFetch = try Self.list(properties).map { try FetchProperty.parse($0) }
             request.propertiesToGroupBy = Self.list(groupBy)
             request.returnsDistinctResults = distinct
-            if let having { request.havingPredicate = try Self.havingPredicate(having) }
+            if let having { request.havingPredicate = try Self.havingPredicate(having, fetched: request.propertiesToFetch) }
         }
         if count { request.resultType = .count }
         return request
     }
 
     /// Parses `--having`; a predicate that calls an aggregate (`count(name) > 20`) is refused with
-    /// the way to write it: fetch the aggregate with a name and name that.
-    static func havingPredicate(_ text: String) throws -> FetchPredicate {
+    /// the way to write it: name the aggregate by the name it is fetched under (among `fetched`), or fetch
+    /// it with one.
+    static func havingPredicate(_ text: String, fetched: [FetchProperty] = []) throws -> FetchPredicate {
         do {
             return try FetchPredicate(format: text)
         } catch {
@@ -127,6 +128,17 @@ struct QueryCommand: ParsableCommand {
             guard let match = text.firstMatch(of: call) else { throw error }
             let function = match.1.lowercased(), argument = match.2.trimmingCharacters(in: .whitespaces)
             let name = function == "count" && argument == "*" ? "n" : "\(function)_\(argument.replacingOccurrences(of: ".", with: "_"))"
+            let wanted = function == "avg" ? "average" : function
+            let already = fetched.first { property in
+                guard case .expression(_, let fetchedFunction, let keyPath) = property else { return false }
+                return fetchedFunction.rawValue == wanted && (keyPath == argument || (argument == "*" && (keyPath.isEmpty || keyPath == "*")))
+            }
+            if let already {
+                throw ValidationError("""
+                    --having names aggregates by the name they are fetched under, not by calling them: you fetch \
+                    \(function)(\(argument)) as \(already.name), so write --having "\(text.replacingOccurrences(of: String(match.0), with: already.name))"
+                    """)
+            }
             throw ValidationError("""
                 --having names aggregates by the name they are fetched under, not by calling them: fetch \
                 \(function)(\(argument)) with a name (--properties ...,"\(function)(\(argument)) as \(name)") and write \

@@ -73,10 +73,14 @@ struct QueryDictionaryCLITests {
     }
 
     @Test func havingWithAnAggregateCallSaysToFetchItUnderAName() throws {
-        let result = try query(["--properties", "state,count(name) as n", "--group-by", "state", "--having", "count(name) > 1"])
+        let result = try query(["--properties", "state,count(city) as c", "--group-by", "state", "--having", "count(name) > 1"])
         #expect(result.status == 64, "a usage error: \(result.stderr)")
         #expect(result.stderr.contains("fetch count(name) with a name (--properties ...,\"count(name) as count_name\")"), "\(result.stderr)")
         #expect(result.stderr.contains("--having \"count_name > 1\""), "\(result.stderr)")
+        // Fetched already under a name: that name is the one to write.
+        let fetched = try query(["--properties", "state,count(name) as n", "--group-by", "state", "--having", "count(name) > 1"])
+        #expect(fetched.status == 64)
+        #expect(fetched.stderr.contains("you fetch count(name) as n, so write --having \"n > 1\""), "\(fetched.stderr)")
         let help = try CLI.run(["query", "--help"])
         #expect(help.stdout.contains("naming") && help.stdout.contains("--having \"n > 2\""), "\(help.stdout)")
     }
