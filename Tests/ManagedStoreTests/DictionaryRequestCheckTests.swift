@@ -9,33 +9,16 @@ import Testing
     let harness: StoreHarness
 
     init() throws {
-        harness = try StoreHarness(model: try Fixtures.model("failedbank"))
-        let context = harness.context
-        let banks: [(String, String, String, Int64)] = [
-            ("Signature Bank", "New York", "NY", 10001), ("First Republic", "San Francisco", "CA", 94111),
-            ("Silicon Valley Bank", "Santa Clara", "CA", 95054), ("Heartland Tri-State", "Elkhart", "KS", 67059),
-        ]
-        for (name, city, state, zip) in banks {
-            let info = try context.insert("FailedBankInfo")
-            info["name"] = .string(name)
-            info["city"] = .string(city)
-            info["state"] = .string(state)
-            let details = try context.insert("FailedBankDetails")
-            details["zip"] = .integer(zip)
-            try info.setObject(details, forKey: "details")
-        }
-        try context.save()
+        harness = try StoreHarness.failedBanks([
+            .init(name: "Signature Bank", city: "New York", state: "NY", zip: 10001),
+            .init(name: "First Republic", city: "San Francisco", state: "CA", zip: 94111),
+            .init(name: "Silicon Valley Bank", city: "Santa Clara", state: "CA", zip: 95054),
+            .init(name: "Heartland Tri-State", city: "Elkhart", state: "KS", zip: 67059),
+        ])
     }
 
     /// The error a fetch of `request` throws, if any.
-    func fetchError(_ request: FetchRequest) -> StoreError? {
-        do {
-            _ = try harness.context.fetchRows(request)
-            return nil
-        } catch {
-            return error
-        }
-    }
+    func fetchError(_ request: FetchRequest) -> StoreError? { harness.rowsError(request) }
 
     /// The error `body` throws, if any.
     func storeError(_ body: () throws(StoreError) -> Void) -> StoreError? {

@@ -7,22 +7,12 @@ import Testing
     let harness: StoreHarness
 
     init() throws {
-        harness = try StoreHarness(model: try Fixtures.model("failedbank"))
-        let context = harness.context
-        let banks: [(String, String, Int64, Double)] = [
-            ("Signature Bank", "NY", 10001, 700_000_000), ("First Republic", "CA", 94111, 710_000_000),
-            ("Silicon Valley Bank", "CA", 95054, 700_500_000), ("Heartland Tri-State", "KS", 67059, 711_000_000),
-        ]
-        for (name, state, zip, closed) in banks {
-            let info = try context.insert("FailedBankInfo")
-            info["name"] = .string(name)
-            info["state"] = .string(state)
-            let details = try context.insert("FailedBankDetails")
-            details["zip"] = .integer(zip)
-            details["closeDate"] = .date(Date(timeIntervalSinceReferenceDate: closed))
-            try info.setObject(details, forKey: "details")
-        }
-        try context.save()
+        harness = try StoreHarness.failedBanks([
+            .init(name: "Signature Bank", state: "NY", zip: 10001, closed: 700_000_000),
+            .init(name: "First Republic", state: "CA", zip: 94111, closed: 710_000_000),
+            .init(name: "Silicon Valley Bank", state: "CA", zip: 95054, closed: 700_500_000),
+            .init(name: "Heartland Tri-State", state: "KS", zip: 67059, closed: 711_000_000),
+        ])
     }
 
     @Test func selectedColumnsAndToOneKeyPaths() throws {
@@ -68,14 +58,7 @@ import Testing
     // MARK: Grouping
 
     /// The error a request throws, as a ``StoreError``.
-    func storeError(_ request: FetchRequest) -> StoreError? {
-        do {
-            _ = try harness.context.fetchRows(request)
-            return nil
-        } catch {
-            return error
-        }
-    }
+    func storeError(_ request: FetchRequest) -> StoreError? { harness.rowsError(request) }
 
     @Test func groupedFetchRefusesKeysNeitherGroupedNorAggregated() throws {
         var request = FetchRequest(entityName: "FailedBankInfo")

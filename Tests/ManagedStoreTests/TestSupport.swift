@@ -51,6 +51,39 @@ final class StoreHarness {
         }
     }
 
+    /// One failed bank: its info and its details (a nil leaves the attribute unset).
+    struct Bank {
+        var name: String, city: String? = nil, state: String, zip: Int64, closed: Double? = nil
+    }
+
+    /// A harness on the failedbank model holding one saved FailedBankInfo + FailedBankDetails pair per bank.
+    static func failedBanks(_ banks: [Bank]) throws -> StoreHarness {
+        let harness = try StoreHarness(model: try Fixtures.model("failedbank"))
+        let context = harness.context
+        for bank in banks {
+            let info = try context.insert("FailedBankInfo")
+            info["name"] = .string(bank.name)
+            if let city = bank.city { info["city"] = .string(city) }
+            info["state"] = .string(bank.state)
+            let details = try context.insert("FailedBankDetails")
+            details["zip"] = .integer(bank.zip)
+            if let closed = bank.closed { details["closeDate"] = .date(Date(timeIntervalSinceReferenceDate: closed)) }
+            try info.setObject(details, forKey: "details")
+        }
+        try context.save()
+        return harness
+    }
+
+    /// The error a dictionary fetch of `request` throws, if any.
+    func rowsError(_ request: FetchRequest) -> StoreError? {
+        do {
+            _ = try context.fetchRows(request)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Opens a second, independent store on the same file.
     func reopen(model: ObjectModel? = nil) throws -> PersistentStore {
         try PersistentStore(path: path, model: model)
