@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// The speed suites end to end on small inputs: every check prints its measured figure next to its
+/// reference. What they measure is judged in release builds (the README), not here: exit 3 (a target
+/// missed) is as acceptable as 0 in a debug build; the lines and their references are what is tested.
+@Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
+struct SpeedCLITests {
+    @Test func importSuitePrintsEveryCheckWithItsReference() throws {
+        let result = try CLI.run(["speed", "import", "--rows", "2000", "--runs", "1"])
+        #expect(result.status == 0 || result.status == 3, "exit \(result.status): \(result.stderr)")
+        for line in ["import 2000 wells → Well + Operator", "import 2000 wells → WellSummary + WellDetail + Operator",
+                     "raw libcsv+sqlite3", "peak resident memory"] {
+            #expect(result.stdout.contains(line), "\(line)\n\(result.stdout)")
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
+            #expect(result.stdout.contains("sqlite3 .import + indexes"), "\(result.stdout)")
+            #expect(result.stdout.contains("the same without building indexes"))
+        }
+    }
+
+    @Test func engineSuitePrintsRatiosAgainstRawInserts() throws {
+        let result = try CLI.run(["speed", "engine", "--rows", "2000", "--runs", "1"])
+        #expect(result.status == 0 || result.status == 3, "exit \(result.status): \(result.stderr)")
+        #expect(result.stdout.contains("insert+save 2000 objects") && result.stdout.contains("raw INSERTs"), "\(result.stdout)")
+        #expect(result.stdout.contains("fetch 2000 objects, fully materialised"))
+    }
+}
