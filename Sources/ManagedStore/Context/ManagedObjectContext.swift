@@ -264,11 +264,31 @@ public final class ManagedObjectContext {
             return
         }
         if object.isDeleted { deletedList.removeAll { $0 === object }; object.isDeleted = false }
+        discardRelationshipEdits(of: object)
         object.isUpdated = false
         object.values = []
         object.committed = nil
         object.toMany = []
         object.isFault = true
+    }
+
+    /// Before `object` drops its unsaved changes: the objects on the other side of a to-one it changed
+    /// (the old and the new destination), and of its pending many-to-many links, hold loaded to-many sets
+    /// that include the edit. Those sets are unloaded, to be read again from the store and the changes that
+    /// remain, and the pending links go with the object's other changes.
+    private func discardRelationshipEdits(of object: ManagedObject) {
+        var touched: [ObjectID] = []
+        if object.isUpdated, let committed = object.committed, committed.count == object.values.count {
+            for (i, column) in object.entity.columns.enumerated() where column.relationship != nil && object.values[i] != committed[i] {
+                for case .object(let id) in [object.values[i], committed[i]] { touched.append(id) }
+            }
+        }
+        let id = object.objectID
+        for pair in pendingJoins.keys where pair.first == id || pair.second == id {
+            touched.append(pair.first == id ? pair.second : pair.first)
+            pendingJoins[pair] = nil
+        }
+        for id in touched { registered(id)?.toMany = [] }
     }
 
     // MARK: Changes
