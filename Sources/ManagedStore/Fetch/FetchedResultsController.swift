@@ -49,6 +49,24 @@ public final class FetchedResultsController {
         public var insertedRows: [IndexPath] = []
         public var updatedRows: [IndexPath] = []
         public var movedRows: [Move] = []
+
+        /// A report, for tests that state the changes they expect and for callers that forward them.
+        ///
+        /// For example:
+        ///
+        /// ```swift
+        /// #expect(changes == .init(insertedSections: [1], insertedRows: [IndexPath(row: 0, section: 1)]))
+        /// ```
+        public init(deletedSections: [Int] = [], insertedSections: [Int] = [], deletedRows: [IndexPath] = [],
+                    insertedRows: [IndexPath] = [], updatedRows: [IndexPath] = [], movedRows: [Move] = []) {
+            self.deletedSections = deletedSections
+            self.insertedSections = insertedSections
+            self.deletedRows = deletedRows
+            self.insertedRows = insertedRows
+            self.updatedRows = updatedRows
+            self.movedRows = movedRows
+        }
+
         /// Whether nothing changed.
         public var isEmpty: Bool {
             deletedSections.isEmpty && insertedSections.isEmpty && deletedRows.isEmpty && insertedRows.isEmpty
@@ -60,6 +78,18 @@ public final class FetchedResultsController {
     public struct Move: Sendable, Equatable {
         public let from: IndexPath
         public let to: IndexPath
+
+        /// A move from one index path to another.
+        ///
+        /// For example:
+        ///
+        /// ```swift
+        /// let move = FetchedResultsController.Move(from: IndexPath(row: 1, section: 1), to: IndexPath(row: 1, section: 0))
+        /// ```
+        public init(from: IndexPath, to: IndexPath) {
+            self.from = from
+            self.to = to
+        }
     }
 
     public let request: FetchRequest
