@@ -41,13 +41,9 @@ extension ManagedObjectContext {
         var items: [String] = []
         for sort in sorts {
             if let sql = expressions[sort.keyPath] {
-                var item = sql
-                switch sort.comparison {
-                case .binary: break
-                case .caseInsensitive: item += " COLLATE " + Connection.SeedStoreSQL.caseInsensitive
-                case .localized: item += " COLLATE " + Connection.SeedStoreSQL.localized
-                }
-                items.append(sort.ascending ? item : item + " DESC")
+                // An aggregate's type is not known here: the collation applies as written (it only
+                // affects text).
+                items.append(SQLQueryBuilder.orderItem(sql, sort, isString: true))
                 continue
             }
             let item = try builder.orderBy([sort], tieBreakers: [])

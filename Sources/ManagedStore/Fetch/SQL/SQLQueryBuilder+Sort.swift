@@ -24,20 +24,24 @@ extension SQLQueryBuilder {
         var sorted: Set<String> = []
         for sort in sorts {
             let end = try scalarKeyPath(sort.components, purpose: "sort by")
-            var item = end.sql
-            if end.kind == .string {
-                switch sort.comparison {
-                case .binary: break
-                case .caseInsensitive: item += " COLLATE " + Connection.SeedStoreSQL.caseInsensitive
-                case .localized: item += " COLLATE " + Connection.SeedStoreSQL.localized
-                }
-            }
-            if !sort.ascending { item += " DESC" }
-            items.append(item)
+            items.append(Self.orderItem(end.sql, sort, isString: end.kind == .string))
             sorted.insert(end.sql)
         }
         items += tieBreakers.filter { !sorted.contains($0) }
         return items.joined(separator: ", ")
+    }
+
+    /// One ORDER BY item: `sql` with the sort's collation (strings only) and direction.
+    static func orderItem(_ sql: String, _ sort: FetchSort, isString: Bool) -> String {
+        var item = sql
+        if isString {
+            switch sort.comparison {
+            case .binary: break
+            case .caseInsensitive: item += " COLLATE " + Connection.SeedStoreSQL.caseInsensitive
+            case .localized: item += " COLLATE " + Connection.SeedStoreSQL.localized
+            }
+        }
+        return sort.ascending ? item : item + " DESC"
     }
 
     /// The column a key path through to-one relationships ends at (an attribute or a to-one's
