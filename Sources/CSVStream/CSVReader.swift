@@ -258,6 +258,18 @@ public final class CSVReader {
         return nil
     }
 
+    /// The line of byte `offset` of the current record's raw bytes: the record's first line plus the line
+    /// breaks (LF, CRLF or CR) inside quotes before it.
+    private func lineOfRecordByte(_ offset: Int, in raw: UnsafeBufferPointer<UInt8>) -> Int {
+        var line = scanner.recordLine
+        var previous: UInt8 = 0
+        for byte in raw[..<offset] {
+            if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
+            previous = byte
+        }
+        return line
+    }
+
     /// The first closing quote of the current record followed by text other than the delimiter or a line
     /// end (see ``CSVRawRecord/validateQuotes()``), as an error; `nil` when there is none.
     func closingQuoteError() -> CSVError? {
@@ -287,12 +299,7 @@ public final class CSVReader {
                     i += 1
                     continue
                 }
-                var line = scanner.recordLine
-                var previous: UInt8 = 0
-                for byte in raw[..<i] {
-                    if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
-                    previous = byte
-                }
+                let line = lineOfRecordByte(i, in: raw)
                 let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
                 var error = CSVError(
                     kind: .textAfterClosingQuote,
@@ -331,12 +338,7 @@ public final class CSVReader {
         let end = index + 1 < buffer.fieldCount ? Swift.max(start, Swift.min(rawStart(index + 1), raw.count)) : raw.count
         let span = UnsafeBufferPointer(rebasing: raw[start..<end])
         let rawIndex = encoding.firstInvalidByteIndex(in: span).map { start + $0 }
-        var line = scanner.recordLine
-        var previous: UInt8 = 0
-        for byte in raw[..<(rawIndex ?? start)] {
-            if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
-            previous = byte
-        }
+        let line = lineOfRecordByte(rawIndex ?? start, in: raw)
         let message: String
         if let rawIndex {
             message = encoding.invalidByteMessage(raw, at: rawIndex)
