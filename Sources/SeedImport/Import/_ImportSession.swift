@@ -213,7 +213,7 @@ final class _ImportSession {
                 file.blankRows += 1
                 return
             }
-            if let failure = _RowFailure(encodingOf: record, file: file, owner: join.owner(of:)) {
+            if let failure = _RowFailure(validating: record, file: file, owner: join.owner(of:)) {
                 try reject(file, record, failure)
                 return
             }

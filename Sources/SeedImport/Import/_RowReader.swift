@@ -212,7 +212,7 @@ final class _RowReader: @unchecked Sendable {
         if record.isEmptyRow(trimming: trim, delimiter: delimiter) { return .blank }
         // Every column, read or not: a byte the encoding does not define makes the row bad; so does text
         // after a closing quote, checked first as it also explains a wrong field count (swallowed lines).
-        if let failure = _RowFailure(encodingOf: record, file: file, owner: { $0 < fieldOwners.count ? fieldOwners[$0] : nil }) {
+        if let failure = _RowFailure(validating: record, file: file, owner: { $0 < fieldOwners.count ? fieldOwners[$0] : nil }) {
             return .failed(failure, raw: reader.lastRecordRawBytes)
         }
         guard record.count == columnCount else {

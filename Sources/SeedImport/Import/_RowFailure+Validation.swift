@@ -9,24 +9,24 @@ extension _RowFailure {
     /// For example:
     ///
     /// ```swift
-    /// if let failure = _RowFailure(encodingOf: record, file: file) { try reject(file, record, failure) }
+    /// if let failure = _RowFailure(validating: record, file: file) { try reject(file, record, failure) }
     /// ```
     ///
     /// - Complexity: O(length of the record), one check of its bytes when they are ASCII; no String is made
     ///   unless a byte is bad.
     @inline(__always)
-    init?(encodingOf record: CSVRawRecord, file: _FilePlan,
+    init?(validating record: CSVRawRecord, file: _FilePlan,
           owner: (Int) -> (entity: String, attribute: String)? = { _ in nil }) {
         do {
             try record.validateEncoding()
             try record.validateQuotes()
             return nil
         } catch {
-            self.init(encodingError: error, record: record, file: file, owner: owner(max(0, (error.column ?? 1) - 1)))
+            self.init(recordError: error, record: record, file: file, owner: owner(max(0, (error.column ?? 1) - 1)))
         }
     }
 
-    private init(encodingError error: CSVError, record: CSVRawRecord, file: _FilePlan,
+    private init(recordError error: CSVError, record: CSVRawRecord, file: _FilePlan,
                  owner: (entity: String, attribute: String)?) {
         let field = min(max(0, (error.column ?? 1) - 1), record.count - 1)
         let value = record.withBytes(at: field) { raw in
