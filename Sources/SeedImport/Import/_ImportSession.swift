@@ -19,7 +19,7 @@ final class _ImportSession {
     private(set) var saveSeconds = 0.0
     /// Seconds spent building indexes, analysing and finishing the store.
     private(set) var finishSeconds = 0.0
-    /// The memory the plan's key indexes share before the largest moves to disk.
+    /// The memory the plan's key indexes share before one that grows moves to disk.
     let keyMemory: _KeyMemoryBudget
 
     /// Objects inserted since the last save whose index entries still hold temporary keys.
