@@ -52,11 +52,14 @@ struct ImportKeyMemoryTests {
         options.onError = .skip
         let inMemory = try Self.run(csv, options)
         #expect(inMemory.1.count > 1 || count == 1)
-        // Spilled from the first key, and part-way through (a budget that a few dozen keys outgrow).
-        for budget in [1, 2_048] {
+        // Spilled from the first key, and part-way through (a budget that a few dozen keys outgrow); keys
+        // confirmed by reading them back from the objects (no key bytes kept), in memory and spilled.
+        for (budget, threshold) in [(1, 32_768), (2_048, 32_768), (ImportOptions.defaultKeyIndexMemoryBytes, 1),
+                                    (ImportOptions.defaultKeyIndexMemoryBytes, 7), (2_048, 1)] {
             options.keyIndexMemoryBytes = budget
+            options.keyBytesThreshold = threshold
             let onDisk = try Self.run(csv, options)
-            #expect(onDisk.1 == inMemory.1, "seed \(seed), budget \(budget), batch size \(options.batchSize)")
+            #expect(onDisk.1 == inMemory.1, "seed \(seed), budget \(budget), threshold \(threshold), batch size \(options.batchSize)")
             #expect(onDisk.0.rejects == inMemory.0.rejects)
             #expect(onDisk.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] } == inMemory.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] })
             #expect(onDisk.0.duplicates.map(\.lines) == inMemory.0.duplicates.map(\.lines))

@@ -163,6 +163,30 @@ public final class PersistentStore {
         } catch { throw .sqlite(error) }
     }
 
+    /// One saved column of one row, read without registering an object in any context.
+    ///
+    /// For lookups that need a single value of many rows (an importer checking a key), where firing a
+    /// fault would load the whole row. Unsaved changes are not seen: ask the context for those.
+    ///
+    /// ```swift
+    /// let uwi = try store.storedValue(at: well.columnIndex(of: "uwi")!, of: id)   // .string("100/…") or nil
+    /// ```
+    ///
+    /// - Returns: The value, or `nil` when the table has no row with the ID's primary key.
+    public func storedValue(at ordinal: Int, of id: ObjectID) throws(StoreError) -> Value? {
+        guard let entity = model.entity(id: id.entityID), entity.columns.indices.contains(ordinal) else {
+            throw .invalidRequest("no column \(ordinal) in the entity of \(id)")
+        }
+        let column = entity.columns[ordinal]
+        do {
+            let statement = try connection.cachedStatement("SELECT \(column.columnName) FROM \(entity.tableName) WHERE Z_PK = ?")
+            defer { statement.reset() }
+            statement.bind(id.primaryKey, at: 1)
+            guard try statement.step() else { return nil }
+            return ColumnCodec(column, entity: entity).read(statement, 0)
+        } catch { throw .sqlite(error) }
+    }
+
     /// The entity named `name`, or ``StoreError/unknownEntity(_:suggestions:)`` naming the closest ones.
     public func entity(named name: String) throws(StoreError) -> Entity {
         guard let entity = model.entity(named: name) else {

@@ -41,11 +41,15 @@ public struct ImportOptions: Sendable {
     /// took 0.30 s with 1 MiB against 0.36–0.47 s with 8 MiB, and less CPU.
     public var indexCacheSizeKiB: Int
     /// The memory the key indexes (key value → object, for upserts and relationship columns) may take
-    /// together, in bytes. They cost about 70 bytes per distinct key; past this budget the one that grows moves
-    /// to a temporary SQLite file and is read from there (a statement per lookup, so slower), which keeps
-    /// memory flat however many distinct keys the input holds. The default, 64 MiB, keeps about 900,000
-    /// keys in memory.
+    /// together, in bytes. An index of more than 32,768 keys keeps no key bytes (it confirms a match by
+    /// reading the object's key back) and costs about 20–30 bytes per distinct key; past this budget the one
+    /// that grows moves to a temporary SQLite file and is read from there (a statement per lookup, so
+    /// slower), which keeps memory flat however many distinct keys the input holds. The default, 64 MiB,
+    /// keeps about two million keys in memory.
     public var keyIndexMemoryBytes: Int
+    /// The keys past which an index drops their bytes (``keyIndexMemoryBytes``); tests set it low to
+    /// take that path with a few rows.
+    package var keyBytesThreshold = 32_768
     /// Whether records are read and converted on a second thread while this one inserts and saves.
     /// The work splits about in half, so with a core to spare an import takes up to a third less time;
     /// without one (a busy machine) the hand-over and cross-thread allocation cost more than they save.

@@ -55,7 +55,11 @@ final class _ImportSession {
         }
         context = ManagedObjectContext(store: store)
         keyMemory = _KeyMemoryBudget(limit: options.keyIndexMemoryBytes)
-        for index in plan.indexes.values { index.budget = keyMemory }
+        for index in plan.indexes.values {
+            index.budget = keyMemory
+            index.fingerprintThreshold = options.keyBytesThreshold
+            index.keyReader = { [unowned self] id, ordinal throws(StoreError) in try self.currentKey(of: id, at: ordinal) }
+        }
     }
 
     // MARK: Running
@@ -114,14 +118,22 @@ final class _ImportSession {
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Throws when a key index that moved to disk failed there: its lookups since may be wrong, so
-    /// nothing more is saved.
+    /// Throws when a key index failed (its temporary file, or reading a key back): its lookups since may
+    /// be wrong, so nothing more is saved.
     func checkKeyIndexes() throws(ImportError) {
         for index in plan.indexes.values {
             guard let failure = index.failure else { continue }
-            throw ImportError(.store, reason: "the keys of \(index.entity.name).\(index.attribute), moved to a temporary file to keep memory flat, could not be read or written there: \(failure)",
-                              hint: "Free space in the temporary directory, or raise --key-memory so they stay in memory. Nothing was written: \(storeDisplayPath) is unchanged.")
+            throw ImportError(.store, reason: "the key index of \(index.entity.name).\(index.attribute) failed: \(failure)",
+                              hint: "Free space in the temporary directory, or raise --key-memory so the keys stay in memory. Nothing was written: \(storeDisplayPath) is unchanged.")
         }
+    }
+
+    /// The current key of an object, for an index that keeps no key bytes: the object's value when the
+    /// context has it (inserted or changed in this batch), else the saved row's.
+    func currentKey(of id: ObjectID, at ordinal: Int) throws(StoreError) -> Value? {
+        if let object = context.registeredObject(for: id) { return object.value(at: ordinal) }
+        if id.isTemporary { return nil }
+        return try store.storedValue(at: ordinal, of: id)
     }
 
     /// Indexes, statistics, optional vacuum, and a one-file journal mode; returns the objects per entity.

@@ -4,17 +4,23 @@ import ManagedStore
 /// Key value → object, for one attribute of one entity: how rows find the object a key names (upserts,
 /// relationship columns, join files), across batched saves.
 ///
-/// Keys are stored as bytes back to back in one arena, with an open-addressing table of entry numbers:
-/// about 45 bytes per key plus the key itself (up to 4 GB of key bytes), a third of a `[Value: ObjectID]` dictionary, so an index of
-/// 244,292 well identifiers stays near 19 MB. Entries keep primary keys: temporary (negative) ones for
-/// objects inserted since the last save, replaced by permanent ones right after each save
-/// (``setPrimaryKey(_:of:)``).
+/// An open-addressing table of slots, each a key's 32-bit hash (high half) and its entry number (low
+/// half), filled to at most 70%; per entry, the object's primary key and the file that last set it. Entries
+/// keep primary keys: temporary (negative) ones for objects inserted since the last save, replaced by
+/// permanent ones right after each save (``setPrimaryKey(_:of:)``).
+///
+/// A small index also keeps each key's bytes, back to back in one arena, so a hash match is confirmed
+/// with a `memcmp`. Past ``fingerprintThreshold`` entries, when the session gave it a ``keyReader``, it
+/// drops them: a hash match is then confirmed by reading the key back from the object (in the context,
+/// or its saved row). Matches are rare when inserting new keys, which is what a large index mostly does,
+/// so this costs little, and an index takes about 20 bytes per key whatever the keys' length (a
+/// quarter of what the bytes cost for well identifiers).
 ///
 /// With a ``budget``, an index whose growth would take the import's indexes past it moves its keys to a
 /// private temporary SQLite file (``_SpilledKeys``) and answers from there, a statement per operation:
-/// slower, but memory stays flat however many distinct keys the input holds. A failure of that file is
-/// kept in ``failure`` (the operations cannot throw in the row loop); the session checks it before every
-/// save, so nothing is written after one.
+/// slower, but memory stays flat however many distinct keys the input holds. A failure there, or in
+/// reading a key back, is kept in ``failure`` (the operations cannot throw in the row loop); the session
+/// checks it before every save, so nothing is written after one.
 ///
 /// - Complexity: O(1) expected per lookup and insert; O(key length) hashing; O(log n) once spilled.
 final class _KeyIndex {
@@ -23,24 +29,27 @@ final class _KeyIndex {
     /// The attribute's column ordinal in ``entity``.
     let ordinal: Int
 
-    /// One key: where its bytes are, its object, and the file that last set it.
-    struct Entry {
-        /// The object's primary key (negative: temporary, in the batch being built).
-        var primaryKey: Int64
-        var start: UInt32
-        var length: UInt32
-        /// The position of the file that last set the entry, to tell duplicates within one file from
-        /// updates across files.
-        var file: Int32
-    }
-
     // The row loop touches these on every key: no dynamic exclusivity checks (one task uses an index).
+    /// Key bytes back to back, while ``keepsKeys``; entry `e`'s end at `ends[e]`.
     @exclusivity(unchecked) private var arena: [UInt8] = []
-    @exclusivity(unchecked) private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) private var ends: [UInt32] = []
+    /// Per entry, the object's primary key (negative: temporary, in the batch being built; ``removedKey``).
+    @exclusivity(unchecked) private var primaryKeys: [Int64] = []
+    /// Per entry, the position of the file that last set it, to tell duplicates within one file from
+    /// updates across files.
+    @exclusivity(unchecked) private var files: [Int32] = []
     /// Open addressing: each slot holds a key's 32-bit hash (high half) and its entry number (low half),
-    /// so a probe compares hashes without reading ``entries``; ``emptySlot`` marks a free one.
+    /// so a probe compares hashes without reading the entries; ``emptySlot`` marks a free one.
     @exclusivity(unchecked) private var slots: [UInt64]
     @exclusivity(unchecked) private var mask: Int
+
+    /// Whether entries keep their key bytes (see the type's discussion).
+    private(set) var keepsKeys = true
+    /// The entries past which an index with a ``keyReader`` drops its key bytes.
+    var fingerprintThreshold = 32_768
+    /// Reads the current key of an object (its ID, the attribute's ordinal): how an index without key
+    /// bytes confirms a hash match. `nil` keeps the bytes however large the index grows.
+    var keyReader: ((ObjectID, Int) throws -> Value?)?
 
     /// Keys that arrived again for an index that keeps the first object (a destination key that is not
     /// the entity's mapped key).
@@ -56,8 +65,8 @@ final class _KeyIndex {
     private var spilledCount = 0
     /// The last entry read from disk, which the next call (``objectID(_:)`` after a find) usually wants.
     private var lastSpilled: _SpilledKeys.Row?
-    /// The first failure of the file the keys spilled to.
-    private(set) var failure: SQLiteError?
+    /// The first failure of the file the keys spilled to, or of reading a key back, in words.
+    private(set) var failure: String?
     /// Whether the keys live on disk.
     var isSpilled: Bool { spilled != nil }
 
@@ -70,13 +79,13 @@ final class _KeyIndex {
     }
 
     /// The number of keys.
-    var count: Int { spilled == nil ? entries.count : spilledCount }
+    var count: Int { spilled == nil ? primaryKeys.count : spilledCount }
 
     /// The object ID of entry `entry`.
     @inline(__always)
     func objectID(_ entry: Int) -> ObjectID {
         if spilled != nil { return ObjectID(entityID: entity.id, primaryKey: spilledRow(entry)?.primaryKey ?? Self.removedKey) }
-        return ObjectID(entityID: entity.id, primaryKey: entries[entry].primaryKey)
+        return ObjectID(entityID: entity.id, primaryKey: primaryKeys[entry])
     }
 
     /// Records the permanent primary key an entry's object got at a save.
@@ -87,7 +96,7 @@ final class _KeyIndex {
             record { () throws(SQLiteError) in try spilled.setPrimaryKey(key, of: entry) }
             return
         }
-        entries[entry].primaryKey = key
+        primaryKeys[entry] = key
     }
 
     /// The file position that last set `entry`; then marks it as set by `position`.
@@ -99,8 +108,8 @@ final class _KeyIndex {
             record { () throws(SQLiteError) in try spilled.set(row.primaryKey, file: position, of: entry) }
             return row.file
         }
-        let previous = entries[entry].file
-        entries[entry].file = position
+        let previous = files[entry]
+        files[entry] = position
         return previous
     }
 
@@ -117,7 +126,7 @@ final class _KeyIndex {
             }
         }
         guard let entry = _KeyBytes.with(value, { key in find(key, hash: Self.hash(key)) }),
-              entries[entry].primaryKey != Self.removedKey else { return nil }
+              primaryKeys[entry] != Self.removedKey else { return nil }
         return entry
     }
 
@@ -137,22 +146,27 @@ final class _KeyIndex {
                 if packed == Self.emptySlot { break }
                 let entry = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
                 if UInt32(truncatingIfNeeded: packed >> 32) == hash && equals(entry, key) {
-                    guard entries[entry].primaryKey == Self.removedKey else { return (entry, false) }
-                    entries[entry].primaryKey = primaryKey
-                    entries[entry].file = position
+                    // (Only an index that keeps its keys matches a removed entry: it is reused.)
+                    guard primaryKeys[entry] == Self.removedKey else { return (entry, false) }
+                    primaryKeys[entry] = primaryKey
+                    files[entry] = position
                     return (entry, true)
                 }
                 slot = (slot + 1) & mask
             }
-            if budget != nil && !reserve(adding: key.count) {
+            if budget != nil && !reserve(adding: keepsKeys ? key.count : 0) {
                 return spilledFindOrInsert(key, primaryKey: primaryKey, file: position)
             }
-            let entry = entries.count
-            entries.append(Entry(primaryKey: primaryKey, start: UInt32(truncatingIfNeeded: arena.count),
-                                 length: UInt32(truncatingIfNeeded: key.count), file: position))
-            arena.append(contentsOf: key)
+            let entry = primaryKeys.count
+            primaryKeys.append(primaryKey)
+            files.append(position)
+            if keepsKeys {
+                arena.append(contentsOf: key)
+                ends.append(UInt32(truncatingIfNeeded: arena.count))
+            }
             slots[slot] = Self.pack(hash, entry)
-            if entries.count * 2 > slots.count { grow() }
+            if primaryKeys.count * 10 > slots.count * 7 { grow() }
+            if keepsKeys && keyReader != nil && primaryKeys.count >= fingerprintThreshold { dropKeys() }
             return (entry, true)
         }
     }
@@ -168,11 +182,43 @@ final class _KeyIndex {
         }
     }
 
+    /// Whether entry `entry` holds `key`: its bytes, or (without them) the key its object has now. A
+    /// removed entry's object is gone, so without bytes it matches nothing.
     @inline(__always)
     private func equals(_ entry: Int, _ key: UnsafeRawBufferPointer) -> Bool {
-        let start = Int(entries[entry].start)
-        guard Int(entries[entry].length) == key.count else { return false }
+        guard keepsKeys else { return confirm(entry, key) }
+        let start = entry == 0 ? 0 : Int(ends[entry - 1])
+        guard Int(ends[entry]) - start == key.count else { return false }
         return key.count == 0 || arena.withUnsafeBytes { memcmp($0.baseAddress! + start, key.baseAddress!, key.count) == 0 }
+    }
+
+    /// Reads the key of entry `entry`'s object back and compares it with `key`.
+    private func confirm(_ entry: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        guard let value = readKey(of: entry) else { return false }
+        return _KeyBytes.with(value) { stored in
+            stored.count == key.count && (key.count == 0 || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0)
+        }
+    }
+
+    /// The key entry `entry`'s object holds now (``keyReader``); `nil` when removed or unreadable.
+    private func readKey(of entry: Int) -> Value? {
+        let primaryKey = primaryKeys[entry]
+        guard primaryKey != Self.removedKey, let keyReader else { return nil }
+        let id = ObjectID(entityID: entity.id, primaryKey: primaryKey)
+        do { return try keyReader(id, ordinal) } catch {
+            if failure == nil { failure = "reading back the key of \(id) failed: \(error)" }
+            return nil
+        }
+    }
+
+    /// Lets go of the key bytes: from now on a hash match is confirmed through ``keyReader``.
+    private func dropKeys() {
+        keepsKeys = false
+        arena = []
+        ends = []
+        let now = bytes
+        if now < reportedBytes { budget?.release(reportedBytes - now) }
+        reportedBytes = min(reportedBytes, now)
     }
 
     private static let emptySlot = UInt64.max
@@ -194,7 +240,9 @@ final class _KeyIndex {
     /// Frees the index's memory once no later file needs it.
     func release() {
         arena = []
-        entries = []
+        ends = []
+        primaryKeys = []
+        files = []
         slots = Array(repeating: Self.emptySlot, count: 16)
         mask = 15
         spilled = nil
@@ -207,17 +255,22 @@ final class _KeyIndex {
 
     /// The bytes the in-memory table takes.
     private var bytes: Int {
-        arena.capacity + entries.capacity * MemoryLayout<Entry>.stride + slots.capacity * MemoryLayout<UInt64>.stride
+        arena.capacity + ends.capacity * 4 + primaryKeys.capacity * 8 + files.capacity * 4 + slots.capacity * 8
     }
 
     /// Before adding a key of `length` bytes: whether the growth it brings fits ``budget``. When it does not,
     /// the keys move to disk (and `false` says to add this one there); if that fails they stay in memory.
     private func reserve(adding length: Int) -> Bool {
         guard let budget else { return true }
-        var projected = 0
-        projected += (entries.count == entries.capacity ? max(16, 2 * entries.capacity) : entries.capacity) * MemoryLayout<Entry>.stride
-        projected += arena.count + length > arena.capacity ? max(2 * arena.capacity, arena.count + length) : arena.capacity
-        projected += ((entries.count + 1) * 2 > slots.count ? 2 * slots.count : slots.count) * MemoryLayout<UInt64>.stride
+        func grown(_ capacity: Int, by extra: Int, count: Int) -> Int {
+            count + extra > capacity ? max(16, 2 * capacity, count + extra) : capacity
+        }
+        let count = primaryKeys.count
+        var projected = grown(primaryKeys.capacity, by: 1, count: count) * 8 + grown(files.capacity, by: 1, count: count) * 4
+        if keepsKeys {
+            projected += grown(ends.capacity, by: 1, count: count) * 4 + grown(arena.capacity, by: length, count: arena.count)
+        }
+        projected += ((count + 1) * 10 > slots.count * 7 ? 2 * slots.count : slots.count) * 8
         if projected <= reportedBytes || budget.grow(from: reportedBytes, to: projected) {
             reportedBytes = max(reportedBytes, projected)
             return true
@@ -229,24 +282,36 @@ final class _KeyIndex {
     }
 
     /// Moves every key to a ``_SpilledKeys`` file and frees the in-memory table; `false` if the file fails.
+    /// Without key bytes, each live entry's key is read back from its object first.
     private func spill() -> Bool {
         let store: _SpilledKeys
         do {
             store = try _SpilledKeys()
-            try arena.withUnsafeBytes { arena in
-                for (number, entry) in entries.enumerated() {
-                    let start = Int(entry.start)
-                    try store.add(UnsafeRawBufferPointer(rebasing: arena[start..<start + Int(entry.length)]), entry: number,
-                                  primaryKey: entry.primaryKey, file: entry.file)
+            for entry in primaryKeys.indices {
+                if keepsKeys {
+                    let start = entry == 0 ? 0 : Int(ends[entry - 1])
+                    try arena.withUnsafeBytes { arena in
+                        try store.add(UnsafeRawBufferPointer(rebasing: arena[start..<Int(ends[entry])]), entry: entry,
+                                      primaryKey: primaryKeys[entry], file: files[entry])
+                    }
+                } else if let value = readKey(of: entry) {
+                    var addFailure: SQLiteError?
+                    _KeyBytes.with(value) { key in
+                        do throws(SQLiteError) { try store.add(key, entry: entry, primaryKey: primaryKeys[entry], file: files[entry]) } catch { addFailure = error }
+                    }
+                    if let addFailure { throw addFailure }
                 }
             }
         } catch {
             return false
         }
-        spilledCount = entries.count
+        if failure != nil { return false }
+        spilledCount = primaryKeys.count
         spilled = store
         arena = []
-        entries = []
+        ends = []
+        primaryKeys = []
+        files = []
         slots = []
         mask = 0
         budget?.release(reportedBytes)
@@ -288,7 +353,7 @@ final class _KeyIndex {
     /// Runs a disk operation, keeping its first failure in ``failure``.
     private func record<R>(_ body: () throws(SQLiteError) -> R) -> R? {
         do { return try body() } catch {
-            if failure == nil { failure = error }
+            if failure == nil { failure = "the temporary file its keys moved to, to keep memory flat, could not be read or written: \(error)" }
             return nil
         }
     }
