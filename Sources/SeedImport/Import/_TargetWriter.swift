@@ -18,6 +18,8 @@ final class _TargetWriter {
     private let relationshipNames: [[String]]
     private let entities: [Entity]
     private let keys: [_KeyIndex?]
+    /// Per target, the earlier target whose linked object it is (``_TargetPlan/keyThrough``), or -1.
+    private let keyThrough: [Int]
     private let populates: [[_KeyIndex]]
     private let mappedOrdinals: [[Int]]
     private let links: [_LinkPlan?]
@@ -42,6 +44,9 @@ final class _TargetWriter {
     @exclusivity(unchecked) private var sameRow: [[Int]]
     /// Per target, whether this row inserted its object (rather than updating one a key named).
     @exclusivity(unchecked) private var insertedInRow: [Bool]
+    /// Per keyed target, this row's key entry and whether the key repeats one of this file.
+    @exclusivity(unchecked) private var entryInRow: [Int]
+    @exclusivity(unchecked) private var duplicateInRow: [Bool]
     /// Keys of this row naming objects further down the file: (target, relationship, key).
     @exclusivity(unchecked) private var rowForward: [(target: Int, relationship: Int, key: Value)] = []
     /// Forward references of the file so far, resolved when it has been read.
@@ -66,6 +71,7 @@ final class _TargetWriter {
         relationshipNames = targets.map(\.relationshipNames)
         entities = targets.map(\.entity)
         keys = targets.map(\.key)
+        keyThrough = targets.map { $0.keyThrough ?? -1 }
         populates = targets.map(\.populates)
         mappedOrdinals = targets.map(\.mappedOrdinals)
         links = targets.map(\.link)
@@ -81,6 +87,8 @@ final class _TargetWriter {
         objects = Array(repeating: nil, count: targetCount)
         sameRow = Array(repeating: [], count: targetCount)
         insertedInRow = Array(repeating: false, count: targetCount)
+        entryInRow = Array(repeating: -1, count: targetCount)
+        duplicateInRow = Array(repeating: false, count: targetCount)
         forwardByEntry = Array(repeating: [:], count: targetCount)
     }
 
@@ -152,30 +160,36 @@ final class _TargetWriter {
             if let key = keys[t] {
                 let (entry, isNew) = key.findOrInsert(values[key.ordinal], primaryKey: 0, file: position)
                 insertedInRow[t] = isNew
+                entryInRow[t] = entry
                 if isNew {
                     object = context.insert(entities[t], values: values)
                     key.setPrimaryKey(object.objectID.primaryKey, of: entry)
                     pending.append((key, entry, object))
                     inserted[t] += 1
                 } else {
-                    if key.touch(entry, file: position) == position {
-                        duplicates[t] += 1
-                        if duplicateLines[t].count < reportedLines { duplicateLines[t].append(row.line) }
-                    }
-                    object = try session.existing(key.objectID(entry))
-                    for ordinal in mappedOrdinals[t] { object.setValue(values[ordinal], at: ordinal) }
-                    updated[t] += 1
-                    // This row sets the relationships again: an earlier row's forward reference is void.
-                    if !forwardByEntry[t].isEmpty, var i = forwardByEntry[t].removeValue(forKey: entry) {
-                        let line = forward[i].line
-                        while i < forward.count && forward[i].line == line {
-                            if forward[i].target == t { forward[i].isVoid = true }
-                            i += 1
-                        }
-                    }
+                    duplicateInRow[t] = key.touch(entry, file: position) == position
+                    object = try update(t, key.objectID(entry), values, row)
                 }
                 // The row's forward references are appended next, from forward.count on.
                 if isNew && rowForward.contains(where: { $0.target == t }) { forwardByEntry[t][entry] = forward.count }
+            } else if keyThrough[t] >= 0 {
+                // Keyed like the earlier target this one links to: that object's linked one, if it has one.
+                let via = keyThrough[t]
+                entryInRow[t] = entryInRow[via]
+                var linked: ObjectID?
+                if !insertedInRow[via], let other = objects[via], case .object(let id) = other.value(at: links[t]!.inverseOrdinal!) {
+                    linked = id
+                }
+                if let linked {
+                    insertedInRow[t] = false
+                    duplicateInRow[t] = duplicateInRow[via]
+                    object = try update(t, linked, values, row)
+                } else {
+                    object = context.insert(entities[t], values: values)
+                    insertedInRow[t] = true
+                    inserted[t] += 1
+                    if rowForward.contains(where: { $0.target == t }) { forwardByEntry[t][entryInRow[t]] = forward.count }
+                }
             } else {
                 object = context.insert(entities[t], values: values)
                 insertedInRow[t] = true
@@ -208,6 +222,27 @@ final class _TargetWriter {
         rowsImported += 1
         changes += targetCount
         if changes >= batchSize { try save() }
+    }
+
+    /// Updates the existing object `id` of target `t` with a row's values (an upsert), counting a
+    /// duplicate when the key repeats one of this file.
+    private func update(_ t: Int, _ id: ObjectID, _ values: ContiguousArray<Value>, _ row: _RowChunk.Row) throws -> ManagedObject {
+        if duplicateInRow[t] {
+            duplicates[t] += 1
+            if duplicateLines[t].count < reportedLines { duplicateLines[t].append(row.line) }
+        }
+        let object = try session.existing(id)
+        for ordinal in mappedOrdinals[t] { object.setValue(values[ordinal], at: ordinal) }
+        updated[t] += 1
+        // This row sets the relationships again: an earlier row's forward reference is void.
+        if !forwardByEntry[t].isEmpty, var i = forwardByEntry[t].removeValue(forKey: entryInRow[t]) {
+            let line = forward[i].line
+            while i < forward.count && forward[i].line == line {
+                if forward[i].target == t { forward[i].isVoid = true }
+                i += 1
+            }
+        }
+        return object
     }
 
     /// Saves the batch; the forward references of its rows learn their objects' permanent IDs.
@@ -368,7 +403,8 @@ final class _TargetWriter {
         guard relationship.isOptional else {
             return failure("\(relationshipNames[t][r]) is required, so the row it names must come first (or make the relationship optional to allow forward references)")
         }
-        if let own = keys[t], own.find(rowValues[t][own.ordinal]) != nil {
+        let keyed = keyThrough[t] >= 0 ? keyThrough[t] : t
+        if let own = keys[keyed], own.find(rowValues[keyed][own.ordinal]) != nil {
             return failure("this row updates an existing \(entities[t].name): forward references are kept for new objects only")
         }
         rowValues[t][relationship.ordinal] = .null

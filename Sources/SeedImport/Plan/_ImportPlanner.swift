@@ -18,6 +18,8 @@ struct _ImportPlanner {
     private var problems: [String] = []
     /// Run positions of the files that fill each entity.
     private var fillPositions: [String: [Int]] = [:]
+    /// How many targets, relationships and join sides of the mapping use each index.
+    private var indexUses: [_IndexKey: Int] = [:]
     /// Header names used by the mapping that the header holds more than once (reported once each).
     private var ambiguousColumns = Set<String>()
     /// Null-token lists found unusable, reported once each however many columns use them.
@@ -124,21 +126,25 @@ struct _ImportPlanner {
         // Which index each file needs, to know how long to keep it.
         var lastUse: [_IndexKey: Int] = [:]
         for (position, fileIndex) in order.enumerated() {
+            func use(_ key: _IndexKey) {
+                lastUse[key] = position
+                indexUses[key, default: 0] += 1
+            }
             switch mapping.files[fileIndex].content {
             case .targets(let targets):
                 for target in targets {
-                    if let key = target.key { lastUse[_IndexKey(entity: target.entity, attribute: key)] = position }
+                    if let key = target.key { use(_IndexKey(entity: target.entity, attribute: key)) }
                     guard let entity = entity(target.entity) else { continue }
                     for (name, spec) in target.relationships {
                         if let destination = entity.relationship(named: name)?.destination {
-                            lastUse[_IndexKey(entity: destination, attribute: spec.destinationKey)] = position
+                            use(_IndexKey(entity: destination, attribute: spec.destinationKey))
                         }
                     }
                 }
             case .join(let join):
-                lastUse[_IndexKey(entity: join.entity, attribute: join.sourceKey)] = position
+                use(_IndexKey(entity: join.entity, attribute: join.sourceKey))
                 if let destination = entity(join.entity)?.relationship(named: join.relationship)?.destination {
-                    lastUse[_IndexKey(entity: destination, attribute: join.destinationKey)] = position
+                    use(_IndexKey(entity: destination, attribute: join.destinationKey))
                 }
             }
         }
@@ -385,6 +391,7 @@ struct _ImportPlanner {
             // Link to another target of the same row.
             if let link = target.link {
                 plan.link = planLink(link, entity: entity, targets: targets, self: t, place: place)
+                keyThroughLink(plan, target, targets: targets, file: file)
             }
             // Required to-ones nothing fills.
             for relationship in entity.relationships where !relationship.isToMany && !relationship.isOptional {
@@ -406,6 +413,26 @@ struct _ImportPlanner {
             plan.mappedOrdinals = plan.fields.map(\.ordinal) + plan.relationships.map(\.ordinal)
             file.targets.append(plan)
         }
+    }
+
+    /// A target keyed by the same column as the earlier target it links to one-to-one (a well row into
+    /// `WellSummary` + `WellDetail`, both by `uwi`) finds its object through the link instead of an index
+    /// of its own: the same keys would be held twice. Only when nothing else uses that index.
+    private func keyThroughLink(_ plan: _TargetPlan, _ target: TargetMapping, targets: [TargetMapping], file: _FilePlan) {
+        guard let keyName = target.key, let key = plan.key, let link = plan.link, link.ordinal != nil,
+              link.inverseOrdinal != nil, link.other < plan.index,
+              indexUses[_IndexKey(entity: plan.entity.name, attribute: keyName)] == 1,
+              fillPositions[plan.entity.name] == [file.position], targets.filter({ $0.entity == target.entity }).count == 1,
+              let other = file.targets.first(where: { $0.index == link.other }), let otherKey = other.key,
+              let otherName = targets[link.other].key,
+              let mine = plan.fields.first(where: { $0.ordinal == key.ordinal }),
+              let theirs = other.fields.first(where: { $0.ordinal == otherKey.ordinal }), mine.field == theirs.field,
+              target.columns[keyName] == targets[link.other].columns[otherName],
+              let attribute = plan.entity.attribute(named: keyName), let otherAttribute = other.entity.attribute(named: otherName),
+              attribute.type == otherAttribute.type, attribute.isOptional == otherAttribute.isOptional,
+              attribute.defaultValue == otherAttribute.defaultValue else { return }
+        plan.keyThrough = link.other
+        plan.key = nil
     }
 
     private mutating func planLink(_ link: LinkMapping, entity: Entity, targets: [TargetMapping], self index: Int,

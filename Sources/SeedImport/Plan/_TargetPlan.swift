@@ -147,6 +147,9 @@ final class _TargetPlan {
     var link: _LinkPlan?
     /// The upsert key: the index and the ordinal of the key attribute.
     var key: _KeyIndex?
+    /// The earlier target of the row whose object this one is linked to one-to-one and keyed like:
+    /// this target's object is that object's linked one (no index of its own), or new when that is new.
+    var keyThrough: Int?
     /// Other indexes filled with this target's objects (destination keys of later files).
     var populates: [_KeyIndex] = []
     /// The values a new object starts with (the model's defaults).
