@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import PropertyBased
 @testable import SeedImport
 import Testing
 
@@ -40,5 +41,21 @@ struct ImportKeyCollisionTests {
         let staff = try ImportKeyMemoryTests.staff(scratch)
         #expect(staff[Self.first]?.first == "Ann Updated")
         #expect(staff[Self.second]?.first == "Bob")
+    }
+}
+
+/// The Bloom filter in front of keys moved to disk: never a false "no", rarely a false "maybe".
+@Suite("Import: the Bloom filter of keys on disk")
+struct BloomFilterTests {
+    @Test("every inserted hash is found; absent ones mostly are not, at capacity")
+    func falsePositives() {
+        var random = Xoshiro(seed: (0x9E37_79B9_7F4A_7C15, 0xD1B5_4A32_D192_ED03, 0xABCD_EF01_2345_6789, 0x0123_4567_89AB_CDEF))
+        var filter = _BloomFilter(capacity: 50_000)
+        let inserted = (0..<50_000).map { _ in UInt64.random(in: .min ... .max, using: &random) }
+        for hash in inserted { filter.insert(hash) }
+        #expect(inserted.allSatisfy(filter.mayContain))
+        let absent = (0..<50_000).filter { _ in filter.mayContain(UInt64.random(in: .min ... .max, using: &random)) }.count
+        #expect(absent < 50_000 / 50, "\(absent) false maybes in 50,000 at capacity (about 1 in 200 expected)")
+        #expect(!_BloomFilter(capacity: 0).mayContain(inserted[0]), "an empty filter holds nothing")
     }
 }

@@ -101,6 +101,7 @@ struct ImportLinkedKeyTests {
                 #expect(summary.objects[entity]?.inserted == 3 && summary.objects[entity]?.updated == 3, "\(entity), batch size \(batchSize)")
             }
             #expect(summary.duplicates.map(\.lines) == [[5, 6, 7], [5, 6, 7]], "both targets report the repeated keys")
+            #expect(summary.duplicates.map { "\($0.entity).\($0.key)" }.sorted() == ["Detail.code", "Summary.code"])
         }
     }
 

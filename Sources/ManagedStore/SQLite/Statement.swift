@@ -222,6 +222,17 @@ public final class Statement {
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
+    /// Calls `body` with column `index`'s bytes in place, valid only during the call (empty for NULL).
+    ///
+    /// ```swift
+    /// statement.withBlob(at: 0) { bytes in hasher.combine(bytes: bytes) }
+    /// ```
+    public func withBlob<R>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let bytes = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count))
+    }
+
     /// Column `index` in its own storage class.
     public func value(at index: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, index) {

@@ -95,7 +95,7 @@ public final class SeedImporter {
         var duplicates: [ImportSummary.DuplicateReport] = []
         for file in plan.files {
             for target in file.targets where target.duplicateCount > 0 {
-                duplicates.append(.init(file: file.displayPath, entity: target.entity.name, key: target.key?.attribute ?? "?",
+                duplicates.append(.init(file: file.displayPath, entity: target.entity.name, key: target.keyAttribute ?? "?",
                                         count: target.duplicateCount, lines: target.duplicateLines))
             }
             for target in file.targets {

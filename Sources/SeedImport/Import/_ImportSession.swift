@@ -48,6 +48,9 @@ final class _ImportSession {
             try store.connection.execute("PRAGMA synchronous = OFF")
             try store.connection.execute("PRAGMA cache_size = -\(max(256, options.cacheSizeKiB))")
             try store.connection.execute("PRAGMA temp_store = FILE")
+            // The temporary file is this connection's alone: hold its lock rather than take it per read
+            // (key indexes read keys back one row at a time).
+            try store.connection.execute("PRAGMA locking_mode = EXCLUSIVE")
         } catch let error as StoreError {
             throw ImportError(.store, reason: "cannot create the store: \(error)", file: path)
         } catch {
@@ -116,6 +119,8 @@ final class _ImportSession {
         }
         for item in pending { item.index.setPrimaryKey(item.object.objectID.primaryKey, of: item.entry) }
         pending.removeAll(keepingCapacity: true)
+        // Every entry now holds a permanent key: indexes past their memory share move to disk.
+        for index in plan.indexes.values where index.needsFlush { index.flush() }
     }
 
     /// Throws when a key index failed (its temporary file, or reading a key back): its lookups since may
@@ -140,7 +145,7 @@ final class _ImportSession {
     func finish() throws(ImportError) -> [String: ImportSummary.EntityReport] {
         try checkKeyIndexes()
         for name in keyMemory.spilled {
-            warnings.append("the keys of \(name) outgrew the key memory (\(max(1, keyMemory.limit >> 20)) MiB) and were looked up in a temporary file, which is slower: raise --key-memory to keep them in memory")
+            warnings.append("the keys of \(name) outgrew the key memory (\(max(1, keyMemory.limit >> 20)) MiB) and moved to a temporary file to keep memory flat, which is slower: raise --key-memory to keep them in memory")
         }
         progress.note("building indexes…")
         let start = Clock.now()

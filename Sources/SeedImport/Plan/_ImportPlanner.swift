@@ -332,6 +332,7 @@ struct _ImportPlanner {
                     problem(place, "the key '\(key)' has no column in the file, so every row would have the same key")
                 } else if let index = indexes[_IndexKey(entity: entity.name, attribute: key)] {
                     plan.key = index
+                    plan.keyAttribute = key
                 } else {
                     problem(place, "the key '\(key)' is Binary or Transformable; choose an attribute that can be compared")
                 }

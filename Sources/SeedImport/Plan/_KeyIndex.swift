@@ -4,25 +4,27 @@ import ManagedStore
 /// Key value → object, for one attribute of one entity: how rows find the object a key names (upserts,
 /// relationship columns, join files), across batched saves.
 ///
-/// An open-addressing table of slots, each a key's 32-bit hash (high half) and its entry number (low
-/// half), filled to at most 70%; per entry, the object's primary key and the file that last set it. Entries
-/// keep primary keys: temporary (negative) ones for objects inserted since the last save, replaced by
-/// permanent ones right after each save (``setPrimaryKey(_:of:)``).
+/// In memory: an open-addressing table of slots, each a key's 32-bit hash (high half) and its entry
+/// number (low half), filled to at most 70%; per entry, the object's primary key and the file that last
+/// set it. Entries keep primary keys: temporary (negative) ones for objects inserted since the last save,
+/// replaced by permanent ones right after each save (``setPrimaryKey(_:of:)``).
 ///
 /// A small index also keeps each key's bytes, back to back in one arena, so a hash match is confirmed
 /// with a `memcmp`. Past ``fingerprintThreshold`` entries, when the session gave it a ``keyReader``, it
 /// drops them: a hash match is then confirmed by reading the key back from the object (in the context,
 /// or its saved row). Matches are rare when inserting new keys, which is what a large index mostly does,
-/// so this costs little, and an index takes about 20 bytes per key whatever the keys' length (a
-/// quarter of what the bytes cost for well identifiers).
+/// so this costs little, and an index takes about 20–30 bytes per key whatever the keys' length.
 ///
-/// With a ``budget``, an index whose growth would take the import's indexes past it moves its keys to a
-/// private temporary SQLite file (``_SpilledKeys``) and answers from there, a statement per operation:
-/// slower, but memory stays flat however many distinct keys the input holds. A failure there, or in
-/// reading a key back, is kept in ``failure`` (the operations cannot throw in the row loop); the session
-/// checks it before every save, so nothing is written after one.
+/// With a ``budget``: an index whose growth takes the import's indexes past it is flushed, at the next
+/// save, to a private temporary SQLite file (``_SpilledKeys``), sorted by key so that SQLite's B-tree
+/// takes them in order; memory starts over from empty. Entries below ``base`` live there, and a Bloom
+/// filter of their hashes answers most lookups of new keys without reading the file. Memory stays flat
+/// however many distinct keys the input holds. A failure there, or in reading a key back, is kept in
+/// ``failure`` (the operations cannot throw in the row loop); the session checks it before every save,
+/// so nothing is written after one.
 ///
-/// - Complexity: O(1) expected per lookup and insert; O(key length) hashing; O(log n) once spilled.
+/// - Complexity: O(1) expected per lookup and insert; O(key length) hashing; O(log n) for a lookup
+///   the Bloom filter cannot answer once flushed.
 final class _KeyIndex {
     let entity: Entity
     let attribute: String
@@ -30,16 +32,17 @@ final class _KeyIndex {
     let ordinal: Int
 
     // The row loop touches these on every key: no dynamic exclusivity checks (one task uses an index).
-    /// Key bytes back to back, while ``keepsKeys``; entry `e`'s end at `ends[e]`.
+    /// Key bytes back to back, while ``keepsKeys``; in-memory entry `i`'s end at `ends[i]`.
     @exclusivity(unchecked) private var arena: [UInt8] = []
     @exclusivity(unchecked) private var ends: [UInt32] = []
-    /// Per entry, the object's primary key (negative: temporary, in the batch being built; ``removedKey``).
+    /// Per in-memory entry, the object's primary key (negative: temporary, in the batch being built;
+    /// ``removedKey``).
     @exclusivity(unchecked) private var primaryKeys: [Int64] = []
-    /// Per entry, the position of the file that last set it, to tell duplicates within one file from
-    /// updates across files.
+    /// Per in-memory entry, the position of the file that last set it, to tell duplicates within one
+    /// file from updates across files.
     @exclusivity(unchecked) private var files: [Int32] = []
-    /// Open addressing: each slot holds a key's 32-bit hash (high half) and its entry number (low half),
-    /// so a probe compares hashes without reading the entries; ``emptySlot`` marks a free one.
+    /// Open addressing: each slot holds a key's 32-bit hash (high half) and its in-memory entry number
+    /// (low half), so a probe compares hashes without reading the entries; ``emptySlot`` marks a free one.
     @exclusivity(unchecked) private var slots: [UInt64]
     @exclusivity(unchecked) private var mask: Int
 
@@ -59,15 +62,21 @@ final class _KeyIndex {
     var budget: _KeyMemoryBudget?
     /// The bytes this index has reported to ``budget``.
     private var reportedBytes = 0
-    /// The keys on disk, once this index outgrew its share of ``budget``.
+    /// Entries below this number are in ``spilled``; in-memory entry `i` is entry `base + i`.
+    private(set) var base = 0
+    /// The keys flushed to disk.
     @exclusivity(unchecked) private var spilled: _SpilledKeys?
-    /// Entries on disk (entry numbers go on from the in-memory ones).
-    private var spilledCount = 0
+    /// The hashes of the keys in ``spilled``: a miss means the key is not there.
+    @exclusivity(unchecked) private var bloom = _BloomFilter(capacity: 0)
+    /// Whether the index outgrew its share of ``budget``: it moves to disk at the next save.
+    private(set) var needsFlush = false
+    /// Whether flushing failed to start (no temporary file): the keys then stay in memory.
+    private var cannotFlush = false
     /// The last entry read from disk, which the next call (``objectID(_:)`` after a find) usually wants.
     private var lastSpilled: _SpilledKeys.Row?
-    /// The first failure of the file the keys spilled to, or of reading a key back, in words.
+    /// The first failure of the file the keys moved to, or of reading a key back, in words.
     private(set) var failure: String?
-    /// Whether the keys live on disk.
+    /// Whether some keys live on disk.
     var isSpilled: Bool { spilled != nil }
 
     init(entity: Entity, attribute: String) {
@@ -78,38 +87,40 @@ final class _KeyIndex {
         mask = 1023
     }
 
-    /// The number of keys.
-    var count: Int { spilled == nil ? primaryKeys.count : spilledCount }
+    /// The number of entries.
+    var count: Int { base + primaryKeys.count }
 
     /// The object ID of entry `entry`.
     @inline(__always)
     func objectID(_ entry: Int) -> ObjectID {
-        if spilled != nil { return ObjectID(entityID: entity.id, primaryKey: spilledRow(entry)?.primaryKey ?? Self.removedKey) }
-        return ObjectID(entityID: entity.id, primaryKey: primaryKeys[entry])
+        if entry < base { return ObjectID(entityID: entity.id, primaryKey: spilledRow(entry)?.primaryKey ?? Self.removedKey) }
+        return ObjectID(entityID: entity.id, primaryKey: primaryKeys[entry - base])
     }
 
-    /// Records the permanent primary key an entry's object got at a save.
+    /// Records the permanent primary key an entry's object got at a save (or ``removedKey``).
     @inline(__always)
     func setPrimaryKey(_ key: Int64, of entry: Int) {
-        if let spilled {
-            if lastSpilled?.entry == entry { lastSpilled?.primaryKey = key }
-            record { () throws(SQLiteError) in try spilled.setPrimaryKey(key, of: entry) }
+        if entry < base {
+            guard var row = spilledRow(entry) else { return }
+            row.primaryKey = key
+            updateSpilled(row)
             return
         }
-        primaryKeys[entry] = key
+        primaryKeys[entry - base] = key
     }
 
     /// The file position that last set `entry`; then marks it as set by `position`.
     @inline(__always)
     func touch(_ entry: Int, file position: Int32) -> Int32 {
-        if let spilled {
-            guard let row = spilledRow(entry) else { return position }
-            lastSpilled?.file = position
-            record { () throws(SQLiteError) in try spilled.set(row.primaryKey, file: position, of: entry) }
-            return row.file
+        if entry < base {
+            guard var row = spilledRow(entry) else { return position }
+            let previous = row.file
+            row.file = position
+            updateSpilled(row)
+            return previous
         }
-        let previous = files[entry]
-        files[entry] = position
+        let previous = files[entry - base]
+        files[entry - base] = position
         return previous
     }
 
@@ -119,15 +130,14 @@ final class _KeyIndex {
     /// The entry holding `value`, if any (and its object was not removed).
     @inline(__always)
     func find(_ value: Value) -> Int? {
-        if spilled != nil {
-            return _KeyBytes.with(value) { key in
-                guard let row = spilledRow(key), row.primaryKey != Self.removedKey else { return nil }
-                return row.entry
+        _KeyBytes.with(value) { key in
+            let hash = Self.hash64(key)
+            if let local = find(key, hash: UInt32(truncatingIfNeeded: hash)) {
+                return primaryKeys[local] == Self.removedKey ? nil : base + local
             }
+            guard let row = spilledRow(key, hash: hash), row.primaryKey != Self.removedKey else { return nil }
+            return row.entry
         }
-        guard let entry = _KeyBytes.with(value, { key in find(key, hash: Self.hash(key)) }),
-              primaryKeys[entry] != Self.removedKey else { return nil }
-        return entry
     }
 
     /// Forgets the object of `entry` (its row was rejected after it was written): lookups miss it, and
@@ -138,36 +148,39 @@ final class _KeyIndex {
     @inline(__always)
     func findOrInsert(_ value: Value, primaryKey: Int64, file position: Int32) -> (entry: Int, inserted: Bool) {
         _KeyBytes.with(value) { key in
-            if spilled != nil { return spilledFindOrInsert(key, primaryKey: primaryKey, file: position) }
-            let hash = Self.hash(key)
+            let full = Self.hash64(key)
+            let hash = UInt32(truncatingIfNeeded: full)
             var slot = Int(hash) & mask
             while true {
                 let packed = slots[slot]
                 if packed == Self.emptySlot { break }
-                let entry = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
-                if UInt32(truncatingIfNeeded: packed >> 32) == hash && equals(entry, key) {
+                let local = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
+                if UInt32(truncatingIfNeeded: packed >> 32) == hash && equals(local, key) {
                     // (Only an index that keeps its keys matches a removed entry: it is reused.)
-                    guard primaryKeys[entry] == Self.removedKey else { return (entry, false) }
-                    primaryKeys[entry] = primaryKey
-                    files[entry] = position
-                    return (entry, true)
+                    guard primaryKeys[local] == Self.removedKey else { return (base + local, false) }
+                    primaryKeys[local] = primaryKey
+                    files[local] = position
+                    return (base + local, true)
                 }
                 slot = (slot + 1) & mask
             }
-            if budget != nil && !reserve(adding: keepsKeys ? key.count : 0) {
-                return spilledFindOrInsert(key, primaryKey: primaryKey, file: position)
-            }
-            let entry = primaryKeys.count
+            // On disk, unless removed there (then it is made again in memory, which a flush writes over it).
+            if let row = spilledRow(key, hash: full), row.primaryKey != Self.removedKey { return (row.entry, false) }
+            if budget != nil { reserve(adding: keepsKeys ? key.count : 0) }
+            let local = primaryKeys.count
+            if needsFlush && local == primaryKeys.capacity { reserveForFlush(adding: key.count) }
             primaryKeys.append(primaryKey)
             files.append(position)
             if keepsKeys {
                 arena.append(contentsOf: key)
                 ends.append(UInt32(truncatingIfNeeded: arena.count))
             }
-            slots[slot] = Self.pack(hash, entry)
-            if primaryKeys.count * 10 > slots.count * 7 { grow() }
-            if keepsKeys && keyReader != nil && primaryKeys.count >= fingerprintThreshold { dropKeys() }
-            return (entry, true)
+            slots[slot] = Self.pack(hash, local)
+            // Waiting for a flush, the table fills to 90% rather than doubling just before it empties.
+            if primaryKeys.count * 10 > slots.count * (needsFlush ? 9 : 7) { grow() }
+            // Once keys have gone to disk, memory keeps their bytes: a flush writes them without reading back.
+            if keepsKeys && spilled == nil && keyReader != nil && primaryKeys.count >= fingerprintThreshold { dropKeys() }
+            return (base + local, true)
         }
     }
 
@@ -176,33 +189,33 @@ final class _KeyIndex {
         while true {
             let packed = slots[slot]
             if packed == Self.emptySlot { return nil }
-            let entry = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
-            if UInt32(truncatingIfNeeded: packed >> 32) == hash && equals(entry, key) { return entry }
+            let local = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
+            if UInt32(truncatingIfNeeded: packed >> 32) == hash && equals(local, key) { return local }
             slot = (slot + 1) & mask
         }
     }
 
-    /// Whether entry `entry` holds `key`: its bytes, or (without them) the key its object has now. A
-    /// removed entry's object is gone, so without bytes it matches nothing.
+    /// Whether in-memory entry `local` holds `key`: its bytes, or (without them) the key its object has
+    /// now. A removed entry's object is gone, so without bytes it matches nothing.
     @inline(__always)
-    private func equals(_ entry: Int, _ key: UnsafeRawBufferPointer) -> Bool {
-        guard keepsKeys else { return confirm(entry, key) }
-        let start = entry == 0 ? 0 : Int(ends[entry - 1])
-        guard Int(ends[entry]) - start == key.count else { return false }
+    private func equals(_ local: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        guard keepsKeys else { return confirm(local, key) }
+        let start = local == 0 ? 0 : Int(ends[local - 1])
+        guard Int(ends[local]) - start == key.count else { return false }
         return key.count == 0 || arena.withUnsafeBytes { memcmp($0.baseAddress! + start, key.baseAddress!, key.count) == 0 }
     }
 
-    /// Reads the key of entry `entry`'s object back and compares it with `key`.
-    private func confirm(_ entry: Int, _ key: UnsafeRawBufferPointer) -> Bool {
-        guard let value = readKey(of: entry) else { return false }
+    /// Reads the key of in-memory entry `local`'s object back and compares it with `key`.
+    private func confirm(_ local: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        guard let value = readKey(of: local) else { return false }
         return _KeyBytes.with(value) { stored in
             stored.count == key.count && (key.count == 0 || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0)
         }
     }
 
-    /// The key entry `entry`'s object holds now (``keyReader``); `nil` when removed or unreadable.
-    private func readKey(of entry: Int) -> Value? {
-        let primaryKey = primaryKeys[entry]
+    /// The key in-memory entry `local`'s object holds now (``keyReader``); `nil` when removed or unreadable.
+    private func readKey(of local: Int) -> Value? {
+        let primaryKey = primaryKeys[local]
         guard primaryKey != Self.removedKey, let keyReader else { return nil }
         let id = ObjectID(entityID: entity.id, primaryKey: primaryKey)
         do { return try keyReader(id, ordinal) } catch {
@@ -224,7 +237,7 @@ final class _KeyIndex {
     private static let emptySlot = UInt64.max
 
     @inline(__always)
-    private static func pack(_ hash: UInt32, _ entry: Int) -> UInt64 { UInt64(hash) << 32 | UInt64(UInt32(truncatingIfNeeded: entry)) }
+    private static func pack(_ hash: UInt32, _ local: Int) -> UInt64 { UInt64(hash) << 32 | UInt64(UInt32(truncatingIfNeeded: local)) }
 
     private func grow() {
         let old = slots
@@ -237,31 +250,40 @@ final class _KeyIndex {
         }
     }
 
-    /// Frees the index's memory once no later file needs it.
-    func release() {
+    /// Empties the in-memory table (its entries are on disk, or no longer needed).
+    private func clearMemory() {
         arena = []
         ends = []
         primaryKeys = []
         files = []
+        slots = Array(repeating: Self.emptySlot, count: 1024)
+        mask = 1023
+        keepsKeys = true
+    }
+
+    /// Frees the index's memory once no later file needs it.
+    func release() {
+        clearMemory()
         slots = Array(repeating: Self.emptySlot, count: 16)
         mask = 15
         spilled = nil
+        bloom = _BloomFilter(capacity: 0)
         lastSpilled = nil
         budget?.release(reportedBytes)
         reportedBytes = 0
     }
 
-    // MARK: Memory budget and spilling
+    // MARK: Memory budget and flushing to disk
 
-    /// The bytes the in-memory table takes.
+    /// The bytes the in-memory table and the Bloom filter take.
     private var bytes: Int {
-        arena.capacity + ends.capacity * 4 + primaryKeys.capacity * 8 + files.capacity * 4 + slots.capacity * 8
+        arena.capacity + ends.capacity * 4 + primaryKeys.capacity * 8 + files.capacity * 4 + slots.capacity * 8 + bloom.bytes
     }
 
-    /// Before adding a key of `length` bytes: whether the growth it brings fits ``budget``. When it does not,
-    /// the keys move to disk (and `false` says to add this one there); if that fails they stay in memory.
-    private func reserve(adding length: Int) -> Bool {
-        guard let budget else { return true }
+    /// Before adding a key of `length` bytes: records the growth it brings with ``budget``; when that
+    /// does not fit, the index is marked to move to disk at the next save (and grows until then).
+    private func reserve(adding length: Int) {
+        guard let budget else { return }
         func grown(_ capacity: Int, by extra: Int, count: Int) -> Int {
             count + extra > capacity ? max(16, 2 * capacity, count + extra) : capacity
         }
@@ -270,78 +292,105 @@ final class _KeyIndex {
         if keepsKeys {
             projected += grown(ends.capacity, by: 1, count: count) * 4 + grown(arena.capacity, by: length, count: arena.count)
         }
-        projected += ((count + 1) * 10 > slots.count * 7 ? 2 * slots.count : slots.count) * 8
-        if projected <= reportedBytes || budget.grow(from: reportedBytes, to: projected) {
-            reportedBytes = max(reportedBytes, projected)
-            return true
+        projected += ((count + 1) * 10 > slots.count * 7 ? 2 * slots.count : slots.count) * 8 + bloom.bytes
+        guard projected > reportedBytes else { return }
+        if !budget.grow(from: reportedBytes, to: projected) {
+            budget.force(from: reportedBytes, to: projected)
+            if !cannotFlush { needsFlush = true }
         }
-        if spill() { return false }
-        budget.force(from: reportedBytes, to: projected)
         reportedBytes = projected
-        return true
     }
 
-    /// Moves every key to a ``_SpilledKeys`` file and frees the in-memory table; `false` if the file fails.
-    /// Without key bytes, each live entry's key is read back from its object first.
-    private func spill() -> Bool {
-        let store: _SpilledKeys
-        do {
-            store = try _SpilledKeys()
-            for entry in primaryKeys.indices {
+    /// Grows the entry arrays by an eighth, not double: they empty at the next save.
+    private func reserveForFlush(adding length: Int) {
+        let count = primaryKeys.count + primaryKeys.count / 8 + 16
+        primaryKeys.reserveCapacity(count)
+        files.reserveCapacity(count)
+        if keepsKeys {
+            ends.reserveCapacity(count)
+            arena.reserveCapacity(arena.count + arena.count / 8 + length)
+        }
+    }
+
+    /// Moves the in-memory entries to the disk file, sorted by key a chunk at a time, and adds them to
+    /// the Bloom filter; memory starts over. Called right after a save, when every entry holds a
+    /// permanent primary key. Without key bytes, each live entry's key is read back from its object.
+    func flush() {
+        guard needsFlush else { return }
+        needsFlush = false
+        if spilled == nil {
+            do { spilled = try _SpilledKeys() } catch {
+                cannotFlush = true   // no temporary file: the keys stay in memory
+                return
+            }
+            budget?.noteSpill("\(entity.name).\(attribute)")
+        }
+        guard let spilled else { return }
+        let chunk = 16_384
+        var start = 0
+        while start < primaryKeys.count {
+            let end = min(start + chunk, primaryKeys.count)
+            var rows: [_SpilledKeys.Row] = []
+            rows.reserveCapacity(end - start)
+            for local in start..<end {
+                var key: [UInt8]
                 if keepsKeys {
-                    let start = entry == 0 ? 0 : Int(ends[entry - 1])
-                    try arena.withUnsafeBytes { arena in
-                        try store.add(UnsafeRawBufferPointer(rebasing: arena[start..<Int(ends[entry])]), entry: entry,
-                                      primaryKey: primaryKeys[entry], file: files[entry])
+                    key = Array(arena[(local == 0 ? 0 : Int(ends[local - 1]))..<Int(ends[local])])
+                } else {
+                    guard let value = readKey(of: local) else { continue }   // removed: nothing on disk needs it
+                    key = _KeyBytes.with(value) { Array($0) }
+                }
+                rows.append(_SpilledKeys.Row(entry: base + local, primaryKey: primaryKeys[local], file: files[local], key: key))
+            }
+            rows.sort { a, b in
+                a.key.withUnsafeBytes { a in
+                    b.key.withUnsafeBytes { b in
+                        let common = min(a.count, b.count)
+                        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                        return order < 0 || (order == 0 && a.count < b.count)
                     }
-                } else if let value = readKey(of: entry) {
-                    var addFailure: SQLiteError?
-                    _KeyBytes.with(value) { key in
-                        do throws(SQLiteError) { try store.add(key, entry: entry, primaryKey: primaryKeys[entry], file: files[entry]) } catch { addFailure = error }
-                    }
-                    if let addFailure { throw addFailure }
                 }
             }
-        } catch {
-            return false
+            guard record({ () throws(SQLiteError) in try spilled.put(rows) }) != nil else { return }
+            start = end
         }
-        if failure != nil { return false }
-        spilledCount = primaryKeys.count
-        spilled = store
-        arena = []
-        ends = []
-        primaryKeys = []
-        files = []
-        slots = []
-        mask = 0
-        budget?.release(reportedBytes)
-        budget?.noteSpill("\(entity.name).\(attribute)")
-        reportedBytes = 0
-        return true
+        // The filter holds every key on disk; a larger one is rebuilt from the file.
+        guard let onDisk = record({ () throws(SQLiteError) in try spilled.rowCount() }) else { return }
+        if onDisk > bloom.capacity {
+            var rebuilt = _BloomFilter(capacity: max(4 * onDisk, 1 << 20))
+            guard record({ () throws(SQLiteError) in try spilled.forEachKey { rebuilt.insert(Self.hash64($0)) } }) != nil else { return }
+            bloom = rebuilt
+        } else {
+            for local in primaryKeys.indices {
+                if keepsKeys {
+                    arena.withUnsafeBytes { arena in
+                        let start = local == 0 ? 0 : Int(ends[local - 1])
+                        bloom.insert(Self.hash64(UnsafeRawBufferPointer(rebasing: arena[start..<Int(ends[local])])))
+                    }
+                } else if let value = readKey(of: local) {
+                    _KeyBytes.with(value) { bloom.insert(Self.hash64($0)) }
+                }
+            }
+        }
+        base += primaryKeys.count
+        clearMemory()
+        let now = bytes
+        budget?.release(max(0, reportedBytes - now))
+        reportedBytes = now
     }
 
-    private func spilledFindOrInsert(_ key: UnsafeRawBufferPointer, primaryKey: Int64, file position: Int32) -> (entry: Int, inserted: Bool) {
-        guard let spilled else { return (0, true) }
-        if let row = spilledRow(key) {
-            guard row.primaryKey == Self.removedKey else { return (row.entry, false) }
-            lastSpilled = _SpilledKeys.Row(entry: row.entry, primaryKey: primaryKey, file: position)
-            record { () throws(SQLiteError) in try spilled.set(primaryKey, file: position, of: row.entry) }
-            return (row.entry, true)
+    /// The disk row of `key`, if the Bloom filter does not rule it out.
+    private func spilledRow(_ key: UnsafeRawBufferPointer, hash: UInt64) -> _SpilledKeys.Row? {
+        guard let spilled, bloom.mayContain(hash) else { return nil }
+        if let last = lastSpilled, last.key.count == key.count, last.key.withUnsafeBytes({ memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) {
+            return last
         }
-        let entry = spilledCount
-        spilledCount += 1
-        lastSpilled = _SpilledKeys.Row(entry: entry, primaryKey: primaryKey, file: position)
-        record { () throws(SQLiteError) in try spilled.add(key, entry: entry, primaryKey: primaryKey, file: position) }
-        return (entry, true)
-    }
-
-    private func spilledRow(_ key: UnsafeRawBufferPointer) -> _SpilledKeys.Row? {
-        guard let spilled else { return nil }
         let row = record { () throws(SQLiteError) in try spilled.row(key) } ?? nil
         if let row { lastSpilled = row }
         return row
     }
 
+    /// The disk row of entry `entry`: the last one read (a find comes first), else a search by entry.
     private func spilledRow(_ entry: Int) -> _SpilledKeys.Row? {
         if let last = lastSpilled, last.entry == entry { return last }
         guard let spilled else { return nil }
@@ -350,7 +399,15 @@ final class _KeyIndex {
         return row
     }
 
+    /// Writes a changed disk row back.
+    private func updateSpilled(_ row: _SpilledKeys.Row) {
+        guard let spilled else { return }
+        lastSpilled = row
+        record { () throws(SQLiteError) in try spilled.put([row]) }
+    }
+
     /// Runs a disk operation, keeping its first failure in ``failure``.
+    @discardableResult
     private func record<R>(_ body: () throws(SQLiteError) -> R) -> R? {
         do { return try body() } catch {
             if failure == nil { failure = "the temporary file its keys moved to, to keep memory flat, could not be read or written: \(error)" }
@@ -358,9 +415,13 @@ final class _KeyIndex {
         }
     }
 
-    /// A fast 32-bit hash of a short byte string (8 bytes at a time, multiply and fold).
+    /// A fast 32-bit hash of a short byte string: the low half of ``hash64(_:)``.
     @inline(__always)
-    static func hash(_ key: UnsafeRawBufferPointer) -> UInt32 {
+    static func hash(_ key: UnsafeRawBufferPointer) -> UInt32 { UInt32(truncatingIfNeeded: hash64(key)) }
+
+    /// A fast 64-bit hash of a short byte string (8 bytes at a time, multiply and fold).
+    @inline(__always)
+    static func hash64(_ key: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
         var i = 0
         let count = key.count
@@ -383,7 +444,7 @@ final class _KeyIndex {
         h ^= h >> 32
         h = h &* 0xD6E8_FEB8_6659_FD93
         h ^= h >> 32
-        return UInt32(truncatingIfNeeded: h)
+        return h
     }
 }
 

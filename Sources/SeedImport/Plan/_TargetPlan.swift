@@ -147,6 +147,8 @@ final class _TargetPlan {
     var link: _LinkPlan?
     /// The upsert key: the index and the ordinal of the key attribute.
     var key: _KeyIndex?
+    /// The upsert key's attribute name (also for a target keyed through its link, which has no index).
+    var keyAttribute: String?
     /// The earlier target of the row whose object this one is linked to one-to-one and keyed like:
     /// this target's object is that object's linked one (no index of its own), or new when that is new.
     var keyThrough: Int?
