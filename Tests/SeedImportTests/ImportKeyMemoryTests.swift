@@ -78,3 +78,43 @@ struct ImportKeyMemoryTests {
         #expect(!quiet.warnings.contains { $0.contains("--key-memory") }, "the default budget holds two keys")
     }
 }
+
+/// Whole generated data sets (relationship columns, the one-to-one split, a many-to-many join file)
+/// come out byte for byte the same whether key indexes keep their bytes, read keys back, or move to disk
+/// at every save.
+@Suite("Import: key index modes on the generated data sets")
+struct ImportKeyModesTests {
+    /// Every table's rows, in primary-key order, as text.
+    static func dump(_ path: String) throws -> [String: [String]] {
+        let store = try StoreReader.open(path)
+        var tables: [String: [String]] = [:]
+        for row in try store.connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT IN ('Z_METADATA', 'Z_MODELCACHE')") {
+            guard case .text(let table) = row[0] else { continue }
+            tables[table] = try store.connection.rows("SELECT * FROM \(table) ORDER BY 1, 2").map { $0.map(\.description).joined(separator: "|") }
+        }
+        return tables
+    }
+
+    @Test("wells and banks: the same store in every key index mode", arguments: [DataSetKind.wells, .banks])
+    func sameStore(kind: DataSetKind) throws {
+        let scratch = ImportScratch()
+        let data = try DataSetGenerator.generate(kind, rows: 1_200, into: scratch.url.appendingPathComponent("data"))
+        let mapping = try ImportMapping(contentsOf: data.mappingFile.url.path)
+        let model = try mapping.loadModel()
+        var dumps: [[String: [String]]] = []
+        for (budget, threshold) in [(ImportOptions.defaultKeyIndexMemoryBytes, 32_768), (ImportOptions.defaultKeyIndexMemoryBytes, 1),
+                                    (1, 32_768), (1, 1), (40_000, 64)] {
+            var options = ImportOptions(batchSize: 97)
+            options.keyIndexMemoryBytes = budget
+            options.keyBytesThreshold = threshold
+            let store = scratch.path("S-\(budget)-\(threshold).sqlite")
+            let summary = try SeedImporter(model: model, mapping: mapping, options: options).run(into: store)
+            #expect(summary.rejects == 0)
+            #expect(summary.warnings.contains { $0.contains("key memory") } == (budget < ImportOptions.defaultKeyIndexMemoryBytes),
+                    "budget \(budget): \(summary.warnings)")
+            dumps.append(try Self.dump(store))
+        }
+        #expect(dumps[0].values.reduce(0) { $0 + $1.count } > 2_400)
+        for (i, dump) in dumps.enumerated().dropFirst() { #expect(dump == dumps[0], "mode \(i)") }
+    }
+}
