@@ -59,3 +59,41 @@ struct BloomFilterTests {
         #expect(!_BloomFilter(capacity: 0).mayContain(inserted[0]), "an empty filter holds nothing")
     }
 }
+
+/// The runs keys move to past the key budget: newer rows win, merges keep them, updates find them.
+@Suite("Import: key runs on disk")
+struct SpilledKeysTests {
+    static func add(_ keys: _SpilledKeys, _ rows: [(String, Int64)], entries: Int) throws {
+        let sorted = rows.sorted { $0.0 < $1.0 }
+        try keys.addRun(count: sorted.count) { i, write throws(SQLiteError) in
+            let key = Array(sorted[i].0.utf8)
+            var failure: SQLiteError?
+            key.withUnsafeBytes { bytes in
+                do throws(SQLiteError) { try write(bytes, entries + i, sorted[i].1, 0) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    static func primaryKey(_ keys: _SpilledKeys, _ key: String) throws -> Int64? {
+        var key = key
+        return try key.withUTF8 { bytes in try keys.row(UnsafeRawBufferPointer(bytes), hash: _KeyIndex.hash64(UnsafeRawBufferPointer(bytes))) }?.primaryKey
+    }
+
+    @Test("a key removed in an older run and made again in a newer one: the newer row, before and after merging")
+    func newestWins() throws {
+        let keys = try _SpilledKeys()
+        try Self.add(keys, [("A", _KeyIndex.removedKey), ("B", 2)], entries: 0)
+        try Self.add(keys, [("A", 7), ("C", 3)], entries: 2)
+        #expect(try Self.primaryKey(keys, "A") == 7 && keys.runCount == 2)
+        try Self.add(keys, [("D", 4)], entries: 4)
+        try Self.add(keys, [("E", 5)], entries: 5)
+        #expect(keys.runCount == 1, "four runs of level 0 merged into one")
+        #expect(try ["A", "B", "C", "D", "E", "F"].map { try Self.primaryKey(keys, $0) } == [7, 2, 3, 4, 5, nil])
+        // An update of a row read before the merge finds it in the merged run.
+        var row = try #require(try keys.row(entry: 1))
+        row.primaryKey = 20
+        try keys.update(row)
+        #expect(try Self.primaryKey(keys, "B") == 20)
+    }
+}

@@ -66,8 +66,6 @@ final class _KeyIndex {
     private(set) var base = 0
     /// The keys flushed to disk.
     @exclusivity(unchecked) private var spilled: _SpilledKeys?
-    /// The hashes of the keys in ``spilled``: a miss means the key is not there.
-    @exclusivity(unchecked) private var bloom = _BloomFilter(capacity: 0)
     /// Whether the index outgrew its share of ``budget``: it moves to disk at the next save.
     private(set) var needsFlush = false
     /// Whether flushing failed to start (no temporary file): the keys then stay in memory.
@@ -267,7 +265,6 @@ final class _KeyIndex {
         slots = Array(repeating: Self.emptySlot, count: 16)
         mask = 15
         spilled = nil
-        bloom = _BloomFilter(capacity: 0)
         lastSpilled = nil
         budget?.release(reportedBytes)
         reportedBytes = 0
@@ -277,7 +274,7 @@ final class _KeyIndex {
 
     /// The bytes the in-memory table and the Bloom filter take.
     private var bytes: Int {
-        arena.capacity + ends.capacity * 4 + primaryKeys.capacity * 8 + files.capacity * 4 + slots.capacity * 8 + bloom.bytes
+        arena.capacity + ends.capacity * 4 + primaryKeys.capacity * 8 + files.capacity * 4 + slots.capacity * 8 + (spilled?.bloomBytes ?? 0)
     }
 
     /// Before adding a key of `length` bytes: records the growth it brings with ``budget``; when that
@@ -292,7 +289,7 @@ final class _KeyIndex {
         if keepsKeys {
             projected += grown(ends.capacity, by: 1, count: count) * 4 + grown(arena.capacity, by: length, count: arena.count)
         }
-        projected += ((count + 1) * 10 > slots.count * 7 ? 2 * slots.count : slots.count) * 8 + bloom.bytes
+        projected += ((count + 1) * 10 > slots.count * 7 ? 2 * slots.count : slots.count) * 8 + (spilled?.bloomBytes ?? 0)
         guard projected > reportedBytes else { return }
         if !budget.grow(from: reportedBytes, to: projected) {
             budget.force(from: reportedBytes, to: projected)
@@ -312,9 +309,9 @@ final class _KeyIndex {
         }
     }
 
-    /// Moves the in-memory entries to the disk file, sorted by key a chunk at a time, and adds them to
-    /// the Bloom filter; memory starts over. Called right after a save, when every entry holds a
-    /// permanent primary key. Without key bytes, each live entry's key is read back from its object.
+    /// Moves the in-memory entries to the disk file as a sorted run (``_SpilledKeys``); memory starts
+    /// over. Called right after a save, when every entry holds a permanent primary key. Without key bytes,
+    /// each live entry's key is read back from its object, a chunk at a time (each chunk its own run).
     func flush() {
         guard needsFlush else { return }
         needsFlush = false
@@ -326,50 +323,49 @@ final class _KeyIndex {
             budget?.noteSpill("\(entity.name).\(attribute)")
         }
         guard let spilled else { return }
-        let chunk = 16_384
-        var start = 0
-        while start < primaryKeys.count {
-            let end = min(start + chunk, primaryKeys.count)
-            var rows: [_SpilledKeys.Row] = []
-            rows.reserveCapacity(end - start)
-            for local in start..<end {
-                var key: [UInt8]
-                if keepsKeys {
-                    key = Array(arena[(local == 0 ? 0 : Int(ends[local - 1]))..<Int(ends[local])])
-                } else {
-                    guard let value = readKey(of: local) else { continue }   // removed: nothing on disk needs it
-                    key = _KeyBytes.with(value) { Array($0) }
-                }
-                rows.append(_SpilledKeys.Row(entry: base + local, primaryKey: primaryKeys[local], file: files[local], key: key))
+        lastSpilled = nil
+        if keepsKeys {
+            let order = sortedLocals(0..<primaryKeys.count) { local in
+                let start = local == 0 ? 0 : Int(ends[local - 1])
+                return (start, Int(ends[local]))
             }
-            rows.sort { a, b in
-                a.key.withUnsafeBytes { a in
-                    b.key.withUnsafeBytes { b in
-                        let common = min(a.count, b.count)
-                        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
-                        return order < 0 || (order == 0 && a.count < b.count)
-                    }
-                }
-            }
-            guard record({ () throws(SQLiteError) in try spilled.put(rows) }) != nil else { return }
-            start = end
-        }
-        // The filter holds every key on disk; a larger one is rebuilt from the file.
-        guard let onDisk = record({ () throws(SQLiteError) in try spilled.rowCount() }) else { return }
-        if onDisk > bloom.capacity {
-            var rebuilt = _BloomFilter(capacity: max(4 * onDisk, 1 << 20))
-            guard record({ () throws(SQLiteError) in try spilled.forEachKey { rebuilt.insert(Self.hash64($0)) } }) != nil else { return }
-            bloom = rebuilt
-        } else {
-            for local in primaryKeys.indices {
-                if keepsKeys {
-                    arena.withUnsafeBytes { arena in
+            let written = arena.withUnsafeBytes { arena in
+                record { () throws(SQLiteError) in
+                    try spilled.addRun(count: order.count) { i, write throws(SQLiteError) in
+                        let local = Int(order[i])
                         let start = local == 0 ? 0 : Int(ends[local - 1])
-                        bloom.insert(Self.hash64(UnsafeRawBufferPointer(rebasing: arena[start..<Int(ends[local])])))
+                        try write(UnsafeRawBufferPointer(rebasing: arena[start..<Int(ends[local])]), base + local, primaryKeys[local], files[local])
                     }
-                } else if let value = readKey(of: local) {
-                    _KeyBytes.with(value) { bloom.insert(Self.hash64($0)) }
                 }
+            }
+            guard written != nil else { return }
+        } else {
+            // Keys read back into one buffer per chunk: bounded extra memory, no allocation per key.
+            let chunk = 32_768
+            var buffer: [UInt8] = []
+            var bounds: [(start: Int, end: Int)] = []
+            var locals: [Int] = []
+            for first in stride(from: 0, to: primaryKeys.count, by: chunk) {
+                buffer.removeAll(keepingCapacity: true)
+                bounds.removeAll(keepingCapacity: true)
+                locals.removeAll(keepingCapacity: true)
+                for local in first..<min(first + chunk, primaryKeys.count) {
+                    guard let value = readKey(of: local) else { continue }   // removed: nothing on disk needs it
+                    let start = buffer.count
+                    _KeyBytes.with(value) { buffer.append(contentsOf: $0) }
+                    bounds.append((start, buffer.count))
+                    locals.append(local)
+                }
+                let order = sortedLocals(0..<locals.count, in: buffer) { bounds[$0] }
+                let written = buffer.withUnsafeBytes { buffer in
+                    record { () throws(SQLiteError) in
+                        try spilled.addRun(count: order.count) { i, write throws(SQLiteError) in
+                            let j = Int(order[i]), local = locals[j]
+                            try write(UnsafeRawBufferPointer(rebasing: buffer[bounds[j].start..<bounds[j].end]), base + local, primaryKeys[local], files[local])
+                        }
+                    }
+                }
+                guard written != nil else { return }
             }
         }
         base += primaryKeys.count
@@ -379,13 +375,27 @@ final class _KeyIndex {
         reportedBytes = now
     }
 
-    /// The disk row of `key`, if the Bloom filter does not rule it out.
+    /// The positions `range` sorted by the key bytes `bounds` gives for each (in ``arena`` by default).
+    private func sortedLocals(_ range: Range<Int>, in bytes: [UInt8]? = nil, bounds: (Int) -> (start: Int, end: Int)) -> [Int32] {
+        var order = range.map { Int32($0) }
+        func sort(_ raw: UnsafeRawBufferPointer) {
+            order.sort { a, b in
+                let x = bounds(Int(a)), y = bounds(Int(b))
+                return _SpilledKeys.compare(UnsafeRawBufferPointer(rebasing: raw[x.start..<x.end]),
+                                            UnsafeRawBufferPointer(rebasing: raw[y.start..<y.end])) < 0
+            }
+        }
+        if let bytes { bytes.withUnsafeBytes(sort) } else { arena.withUnsafeBytes(sort) }
+        return order
+    }
+
+    /// The disk row of `key`, if the runs' Bloom filters do not rule it out.
     private func spilledRow(_ key: UnsafeRawBufferPointer, hash: UInt64) -> _SpilledKeys.Row? {
-        guard let spilled, bloom.mayContain(hash) else { return nil }
+        guard let spilled else { return nil }
         if let last = lastSpilled, last.key.count == key.count, last.key.withUnsafeBytes({ memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) {
             return last
         }
-        let row = record { () throws(SQLiteError) in try spilled.row(key) } ?? nil
+        let row = record { () throws(SQLiteError) in try spilled.row(key, hash: hash) } ?? nil
         if let row { lastSpilled = row }
         return row
     }
@@ -403,7 +413,7 @@ final class _KeyIndex {
     private func updateSpilled(_ row: _SpilledKeys.Row) {
         guard let spilled else { return }
         lastSpilled = row
-        record { () throws(SQLiteError) in try spilled.put([row]) }
+        record { () throws(SQLiteError) in try spilled.update(row) }
     }
 
     /// Runs a disk operation, keeping its first failure in ``failure``.

@@ -34,12 +34,15 @@ final class _KeyMemoryBudget {
 }
 
 /// A key index's flushed entries in a private temporary SQLite database: key bytes → entry number,
-/// primary key and file position.
+/// primary key and file position, as sorted runs (a log-structured merge).
 ///
 /// SQLite's empty file name gives a private on-disk database that is deleted when the connection closes;
-/// its page cache is capped, so the memory it takes does not grow with the keys. The table is keyed by
-/// the key bytes (`WITHOUT ROWID`: one B-tree), and ``_KeyIndex`` writes a chunk of entries at a time in
-/// key order, so the tree takes them page by page rather than at random.
+/// its page cache is capped, so the memory it takes does not grow with the keys. Each flush writes its
+/// entries, sorted, as a new run: a `WITHOUT ROWID` table filled in key order, so SQLite appends page
+/// after page. Merging one big tree instead would rewrite all of it at every flush. Once ``fanout`` runs
+/// of one level exist they are merged, in key order, into one run of the next level, so a key is copied
+/// a few times in all and lookups see few runs. Each run has a Bloom filter: a lookup reads only the runs
+/// that may hold the key, newest first (a newer run's row wins).
 final class _SpilledKeys {
     private let connection: Connection
 
@@ -49,7 +52,24 @@ final class _SpilledKeys {
         var primaryKey: Int64
         var file: Int32
         var key: [UInt8]
+        /// The run it was read from (-1: not yet written).
+        var run = -1
     }
+
+    /// One sorted table.
+    private struct Run {
+        let id: Int
+        let level: Int
+        let count: Int
+        let bloom: _BloomFilter
+        var table: String { "run\(id)" }
+    }
+
+    /// Oldest first; levels never increase towards the newest.
+    private var runs: [Run] = []
+    private var nextID = 0
+    /// Runs of one level merged into one of the next.
+    static let fanout = 4
 
     init() throws(SQLiteError) {
         connection = try Connection(path: "")
@@ -58,55 +78,140 @@ final class _SpilledKeys {
             PRAGMA synchronous = OFF;
             PRAGMA cache_size = -1024;
             PRAGMA temp_store = FILE;
-            CREATE TABLE keys (key BLOB PRIMARY KEY, entry INTEGER NOT NULL, pk INTEGER NOT NULL, file INTEGER NOT NULL) WITHOUT ROWID;
             BEGIN;
             """)
     }
 
-    /// The row of `key`, if it was written.
-    func row(_ key: UnsafeRawBufferPointer) throws(SQLiteError) -> Row? {
-        let statement = try connection.cachedStatement("SELECT entry, pk, file FROM keys WHERE key = ?")
-        defer { statement.reset() }
-        let bytes = Array(key)
-        try statement.bind(.blob(bytes), at: 1)
-        guard try statement.step() else { return nil }
-        return Row(entry: Int(statement.int64(at: 0)), primaryKey: statement.int64(at: 1),
-                   file: Int32(truncatingIfNeeded: statement.int64(at: 2)), key: bytes)
+    /// The bytes the runs' Bloom filters take.
+    var bloomBytes: Int { runs.reduce(0) { $0 + $1.bloom.bytes } }
+    /// The number of runs (for tests).
+    var runCount: Int { runs.count }
+
+    /// The newest row of `key` (its `hash` is ``_KeyIndex/hash64(_:)``), if written.
+    func row(_ key: UnsafeRawBufferPointer, hash: UInt64) throws(SQLiteError) -> Row? {
+        var bytes: [UInt8]?
+        for run in runs.reversed() where run.bloom.mayContain(hash) {
+            let statement = try connection.cachedStatement("SELECT entry, pk, file FROM \(run.table) WHERE key = ?")
+            defer { statement.reset() }
+            if bytes == nil { bytes = Array(key) }
+            try statement.bind(.blob(bytes!), at: 1)
+            guard try statement.step() else { continue }
+            return Row(entry: Int(statement.int64(at: 0)), primaryKey: statement.int64(at: 1),
+                       file: Int32(truncatingIfNeeded: statement.int64(at: 2)), key: bytes!, run: run.id)
+        }
+        return nil
     }
 
-    /// The row of entry `entry`: a scan, for the rare call that no lookup by key came before.
+    /// The newest row of entry `entry`: a scan of every run, for the rare call no lookup by key came before.
     func row(entry: Int) throws(SQLiteError) -> Row? {
-        let statement = try connection.cachedStatement("SELECT key, pk, file FROM keys WHERE entry = ?")
-        defer { statement.reset() }
-        statement.bind(Int64(entry), at: 1)
-        guard try statement.step() else { return nil }
-        return Row(entry: entry, primaryKey: statement.int64(at: 1), file: Int32(truncatingIfNeeded: statement.int64(at: 2)),
-                   key: statement.blob(at: 0))
+        for run in runs.reversed() {
+            let statement = try connection.cachedStatement("SELECT key, pk, file FROM \(run.table) WHERE entry = ?")
+            defer { statement.reset() }
+            statement.bind(Int64(entry), at: 1)
+            guard try statement.step() else { continue }
+            return Row(entry: entry, primaryKey: statement.int64(at: 1), file: Int32(truncatingIfNeeded: statement.int64(at: 2)),
+                       key: statement.blob(at: 0), run: run.id)
+        }
+        return nil
     }
 
-    /// Writes `rows`, replacing the rows of their keys (a key removed on disk and made again in memory).
-    func put(_ rows: [Row]) throws(SQLiteError) {
-        let statement = try connection.cachedStatement("INSERT OR REPLACE INTO keys (key, entry, pk, file) VALUES (?, ?, ?, ?)")
-        for row in rows {
-            statement.reset()
-            try statement.bind(.blob(row.key), at: 1)
-            statement.bind(Int64(row.entry), at: 2)
-            statement.bind(row.primaryKey, at: 3)
-            statement.bind(Int64(row.file), at: 4)
-            try statement.run()
+    /// Writes a changed row back into the run it came from (found again by key if that run was merged).
+    func update(_ row: Row) throws(SQLiteError) {
+        var target = runs.first { $0.id == row.run }
+        if target == nil {
+            let key = row.key
+            let found = try key.withUnsafeBufferPointer { key throws(SQLiteError) in
+                try self.row(UnsafeRawBufferPointer(key), hash: _KeyIndex.hash64(UnsafeRawBufferPointer(key)))
+            }
+            target = runs.first { $0.id == found?.run }
+        }
+        guard let target else { return }
+        let statement = try connection.cachedStatement("UPDATE \(target.table) SET pk = ?, file = ? WHERE key = ?")
+        statement.bind(row.primaryKey, at: 1)
+        statement.bind(Int64(row.file), at: 2)
+        try statement.bind(.blob(row.key), at: 3)
+        try statement.run()
+    }
+
+    /// Writes `count` rows as a new run: `row(i)` gives the `i`th in key order (its bytes valid during the
+    /// call). Then merges runs while a level holds ``fanout`` of them.
+    func addRun(count: Int, row: (Int, (UnsafeRawBufferPointer, Int, Int64, Int32) throws(SQLiteError) -> Void) throws(SQLiteError) -> Void) throws(SQLiteError) {
+        guard count > 0 else { return }
+        let id = nextID
+        nextID += 1
+        try connection.execute("CREATE TABLE run\(id) (key BLOB PRIMARY KEY, entry INTEGER NOT NULL, pk INTEGER NOT NULL, file INTEGER NOT NULL) WITHOUT ROWID")
+        let insert = try connection.prepare("INSERT OR REPLACE INTO run\(id) (key, entry, pk, file) VALUES (?, ?, ?, ?)")
+        var bloom = _BloomFilter(capacity: count)
+        for i in 0..<count {
+            try row(i) { key, entry, pk, file throws(SQLiteError) in
+                insert.reset()
+                try insert.bind(.blob(Array(key)), at: 1)
+                insert.bind(Int64(entry), at: 2)
+                insert.bind(pk, at: 3)
+                insert.bind(Int64(file), at: 4)
+                try insert.run()
+                bloom.insert(_KeyIndex.hash64(key))
+            }
+        }
+        runs.append(Run(id: id, level: 0, count: count, bloom: bloom))
+        while runs.count >= Self.fanout, case let level = runs[runs.count - 1].level,
+              runs.suffix(Self.fanout).allSatisfy({ $0.level == level }) {
+            try merge(Array(runs.suffix(Self.fanout)), into: level + 1)
         }
     }
 
-    /// The number of rows (a scan: once per flush).
-    func rowCount() throws(SQLiteError) -> Int {
-        Int(try connection.scalar("SELECT count(*) FROM keys")?.int64 ?? 0)
+    /// Merges `merging` (the newest runs, oldest first) into one run of `level`: a k-way merge of their
+    /// key-ordered scans; of equal keys the newest run's row is kept.
+    private func merge(_ merging: [Run], into level: Int) throws(SQLiteError) {
+        let id = nextID
+        nextID += 1
+        try connection.execute("CREATE TABLE run\(id) (key BLOB PRIMARY KEY, entry INTEGER NOT NULL, pk INTEGER NOT NULL, file INTEGER NOT NULL) WITHOUT ROWID")
+        let insert = try connection.prepare("INSERT INTO run\(id) (key, entry, pk, file) VALUES (?, ?, ?, ?)")
+        var scans: [Statement] = []
+        var live: [Bool] = []
+        for run in merging {
+            let scan = try connection.prepare("SELECT key, entry, pk, file FROM \(run.table) ORDER BY key")
+            scans.append(scan)
+            live.append(try scan.step())
+        }
+        var bloom = _BloomFilter(capacity: merging.reduce(0) { $0 + $1.count })
+        var written = 0
+        while true {
+            // The smallest current key; of equal ones the newest run (highest index).
+            var best = -1
+            for i in scans.indices where live[i] {
+                if best < 0 { best = i; continue }
+                let order = scans[i].withBlob(at: 0) { a in scans[best].withBlob(at: 0) { b in Self.compare(a, b) } }
+                if order <= 0 { best = i }
+            }
+            guard best >= 0 else { break }
+            let key = scans[best].blob(at: 0)
+            insert.reset()
+            try insert.bind(.blob(key), at: 1)
+            insert.bind(scans[best].int64(at: 1), at: 2)
+            insert.bind(scans[best].int64(at: 2), at: 3)
+            insert.bind(scans[best].int64(at: 3), at: 4)
+            try insert.run()
+            key.withUnsafeBytes { bloom.insert(_KeyIndex.hash64($0)) }
+            written += 1
+            // Step every scan standing on this key.
+            for i in scans.indices where live[i] {
+                let same = scans[i].withBlob(at: 0) { a in key.withUnsafeBytes { b in Self.compare(a, b) == 0 } }
+                if same { live[i] = try scans[i].step() }
+            }
+        }
+        for scan in scans { scan.reset() }
+        scans = []
+        for run in merging { try connection.execute("DROP TABLE \(run.table)") }
+        runs.removeLast(merging.count)
+        runs.append(Run(id: id, level: level, count: written, bloom: bloom))
     }
 
-    /// Calls `body` with every key written, in key order (to rebuild a Bloom filter).
-    func forEachKey(_ body: (UnsafeRawBufferPointer) -> Void) throws(SQLiteError) {
-        let statement = try connection.cachedStatement("SELECT key FROM keys")
-        defer { statement.reset() }
-        while try statement.step() { statement.withBlob(at: 0, body) }
+    /// Byte order, shorter first on a common prefix (SQLite's BLOB order).
+    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : Int(memcmp(a.baseAddress!, b.baseAddress!, common))
+        return order != 0 ? order : a.count - b.count
     }
 }
 
