@@ -22,7 +22,14 @@ public struct SpeedCheck: Sendable, Codable {
         case atLeastFaster(Double)
     }
 
+    /// What the medians measure: seconds (the default), or bytes (a memory check).
+    public enum Unit: String, Sendable, Codable {
+        case seconds, bytes
+    }
+
     public var name: String
+    /// `nil` means seconds.
+    public var unit: Unit?
     public var measured: Statistics
     public var reference: Statistics
     public var referenceName: String
@@ -103,9 +110,13 @@ public struct SpeedCheck: Sendable, Codable {
             ratioText = String(format: "%.2fx", ratio)
             spread = range.lowerBound == range.upperBound ? "" : String(format: "%.2f–%.2fx", range.lowerBound, range.upperBound)
         }
-        return [name, Self.seconds(measured.median), "\(referenceName) \(Self.seconds(reference.median))",
+        let format = unit == .bytes ? Self.bytes : Self.seconds
+        return [name, format(measured.median), "\(referenceName) \(format(reference.median))",
                 ratioText, spread, targetText, target == nil ? "" : verdictText]
     }
+
+    /// Bytes as decimal megabytes, as ``ProcessMemory`` prints them.
+    public static func bytes(_ b: Double) -> String { String(format: "%.1f MB", b / 1e6) }
 
     /// Seconds as text with a sensible unit.
     public static func seconds(_ s: Double) -> String {

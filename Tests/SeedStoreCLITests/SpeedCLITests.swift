@@ -10,9 +10,13 @@ struct SpeedCLITests {
         let result = try CLI.run(["speed", "import", "--rows", "2000", "--runs", "1"])
         #expect(result.status == 0 || result.status == 3, "exit \(result.status): \(result.stderr)")
         for line in ["import 2000 wells → Well + Operator", "import 2000 wells → WellSummary + WellDetail + Operator",
-                     "raw libcsv+sqlite3", "peak resident memory"] {
+                     "raw libcsv+sqlite3", "peak resident memory",
+                     "peak memory, demo mapping, 2000 wells (4x the rows)", "500 wells"] {
             #expect(result.stdout.contains(line), "\(line)\n\(result.stdout)")
         }
+        // The memory check prints megabytes, not seconds.
+        let memoryLine = result.stdout.split(separator: "\n").first { $0.hasPrefix("peak memory, demo mapping") }
+        #expect(memoryLine?.contains(" MB ") == true && memoryLine?.contains("≤ 1.20x") == true, "\(memoryLine ?? "")")
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
             #expect(result.stdout.contains("sqlite3 .import + indexes"), "\(result.stdout)")
             #expect(result.stdout.contains("the same without building indexes"))

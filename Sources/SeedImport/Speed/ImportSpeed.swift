@@ -168,6 +168,19 @@ public struct ImportSpeed {
             checks.append(SpeedCheck(name: "import \(rows) \(variant.name)", measured: Statistics(ours), reference: Statistics(raw),
                                      referenceName: "raw libcsv+sqlite3", target: .atMost(1.5), notes: notes))
         }
+        // Flat memory: the demo mapping (every shape) on a quarter of the wells and on all of them, each in
+        // a child process at the defaults (the key budget included).
+        if let executable, rows >= 4 {
+            progress("peak memory: the demo mapping on \(rows / 4) and \(rows) wells")
+            let quarter = try DataSetGenerator.generate(.wells, rows: rows / 4, into: directory.appendingPathComponent("quarter"))
+            let small = try Self.childPeak(executable, mapping: quarter.mappingFile.url, variant: nil, batchSize: batchSize, directory: directory)
+            let large = try Self.childPeak(executable, mapping: generated.mappingFile.url, variant: nil, batchSize: batchSize, directory: directory)
+            var check = SpeedCheck(name: "peak memory, demo mapping, \(rows) wells (4x the rows)", measured: Statistics([Double(large)]),
+                                   reference: Statistics([Double(small)]), referenceName: "\(rows / 4) wells", target: .atMost(1.2),
+                                   notes: ["every shape (Well, WellSummary + WellDetail), default batch size and key memory, in child seedstore imports"])
+            check.unit = .bytes
+            checks.append(check)
+        }
         if hasShell {
             checks.append(SpeedCheck(name: "import \(rows) \(defaultVariant.name)", measured: Statistics(wellTimes),
                                      reference: Statistics(shellTimes), referenceName: "sqlite3 .import", target: .atMost(1.0),
@@ -197,12 +210,15 @@ public struct ImportSpeed {
         return copy
     }
 
-    /// Runs `seedstore import` on a variant in a child process and returns its peak resident memory.
-    static func childPeak(_ executable: URL, mapping: URL, variant: Variant, batchSize: Int, directory: URL) throws -> Int {
+    /// Runs `seedstore import` on a variant (`nil`: the whole mapping) in a child process and returns its
+    /// peak resident memory.
+    static func childPeak(_ executable: URL, mapping: URL, variant: Variant?, batchSize: Int, directory: URL) throws -> Int {
         var json = try JSONSerialization.jsonObject(with: Data(contentsOf: mapping)) as? [String: Any] ?? [:]
-        json["files"] = (json["files"] as? [[String: Any]] ?? []).filter { file in
-            let targets = (file["targets"] as? [[String: Any]] ?? []).compactMap { $0["entity"] as? String }
-            return !targets.isEmpty && targets.allSatisfy(variant.entities.contains)
+        if let variant {
+            json["files"] = (json["files"] as? [[String: Any]] ?? []).filter { file in
+                let targets = (file["targets"] as? [[String: Any]] ?? []).compactMap { $0["entity"] as? String }
+                return !targets.isEmpty && targets.allSatisfy(variant.entities.contains)
+            }
         }
         let variantMapping = mapping.deletingLastPathComponent().appendingPathComponent("variant.mapping.json")
         try JSONSerialization.data(withJSONObject: json).write(to: variantMapping)
