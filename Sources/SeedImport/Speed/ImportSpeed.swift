@@ -177,7 +177,7 @@ public struct ImportSpeed {
             let large = try Self.childPeak(executable, mapping: generated.mappingFile.url, variant: nil, batchSize: batchSize, directory: directory)
             var check = SpeedCheck(name: "peak memory, demo mapping, \(rows) wells (4x the rows)", measured: Statistics([Double(large)]),
                                    reference: Statistics([Double(small)]), referenceName: "\(rows / 4) wells", target: .atMost(1.2),
-                                   notes: ["every shape (Well, WellSummary + WellDetail), default batch size and key memory, in child seedstore imports"])
+                                   notes: ["every shape (Well, WellSummary + WellDetail), reading ahead, default batch size and key memory, in child seedstore imports"])
             check.unit = .bytes
             checks.append(check)
         }
@@ -232,7 +232,8 @@ public struct ImportSpeed {
         process.executableURL = executable
         process.arguments = ["import", "--mapping", variantMapping.path, "--out", store.path, "--progress", "none",
                              "--batch-size", String(batchSize), "--summary-json", summary.path]
-            + (variant == .wellReadingAhead ? ["--read-ahead"] : [])
+            // The whole mapping reads ahead, as on an idle machine: the larger footprint, the same every run.
+            + (variant == .wellReadingAhead || variant == nil ? ["--read-ahead"] : [])
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
