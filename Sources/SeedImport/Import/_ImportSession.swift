@@ -297,6 +297,7 @@ final class _ImportSession {
                     + "The import stopped; \(storeDisplayPath) is unchanged. Fix the row, or re-run with --on-error skip --rejects FILE to set bad rows aside.")
         }
         file.rejects += 1
+        file.rejectedLines.insert(line)
         var reason = failure.reason
         if let columnName { reason = "\(columnName): " + reason }
         if let byteOffset = failure.byteOffset { reason += " (byte offset \(byteOffset))" }

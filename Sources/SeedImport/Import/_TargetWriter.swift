@@ -30,8 +30,12 @@ final class _TargetWriter {
     @exclusivity(unchecked) private var rowsRead = 0
     @exclusivity(unchecked) private var blankRows = 0
     @exclusivity(unchecked) private var rowsImported = 0
-    /// Objects removed through Cascade rules with rejected rows, described for the summary.
+    /// Objects removed through Cascade rules with rejected rows that no key leads back to their rows,
+    /// described for the summary.
     private var cascadedKeys: [String] = []
+    /// The keys of objects removed through Cascade rules, by entity and key attribute: their rows are
+    /// found again in the files and set aside too.
+    private var cascadedKeyValues: [_IndexKey: Set<Value>] = [:]
     @exclusivity(unchecked) private var inserted: [Int]
     @exclusivity(unchecked) private var updated: [Int]
     @exclusivity(unchecked) private var duplicates: [Int]
@@ -303,9 +307,10 @@ final class _TargetWriter {
             }
         }
         try forgetCascaded()
+        try rejectCascadedRows()
         if !cascadedKeys.isEmpty {
             let shown = cascadedKeys.prefix(5).joined(separator: ", ") + (cascadedKeys.count > 5 ? ", …" : "")
-            session.warnings.append("\(file.displayPath): removing rejected rows also removed \(cascadedKeys.count) object\(cascadedKeys.count == 1 ? "" : "s") through Cascade delete rules (\(shown)); the rows they came from are not in the rejects file, and no later row links to them")
+            session.warnings.append("\(file.displayPath): removing rejected rows also removed \(cascadedKeys.count) object\(cascadedKeys.count == 1 ? "" : "s") through Cascade delete rules (\(shown)); they have no key to find their rows by, so those rows are not in the rejects file, and no later row links to them")
             cascadedKeys = []
         }
         for reference in forward where !reference.isVoid && !rejectedLines.contains(reference.line) {
@@ -329,17 +334,61 @@ final class _TargetWriter {
                               hint: "A Deny delete rule keeps a rejected row's object while others point at it; fix the row or relax the rule. Nothing was written.")
         }
         for object in cascaded {
-            var described = false
+            var located = false
             for index in session.plan.indexes.values where index.entity.name == object.entity.name {
                 let value = object.value(at: index.ordinal)
                 guard let entry = index.find(value), index.objectID(entry) == object.objectID else { continue }
                 index.remove(entry)
-                if !described {
-                    cascadedKeys.append("\(object.entity.name).\(index.attribute) \(_ImportSession.describe(value))")
-                    described = true
-                }
+                cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: index.attribute), default: []].insert(value)
+                located = true
             }
-            if !described { cascadedKeys.append("\(object.entity.name) \(object.objectID)") }
+            if !located { cascadedKeys.append("\(object.entity.name) \(object.objectID)") }
+        }
+    }
+
+    /// Sets aside the rows that made objects Cascade rules removed: each file so far that fills their
+    /// entity by the key is read again, and every row with one of their keys goes to the rejects file.
+    /// Rows already set aside are skipped. (Without a key, ``cascadedKeys`` names the objects instead.)
+    private func rejectCascadedRows() throws(ImportError) {
+        guard !cascadedKeyValues.isEmpty else { return }
+        defer { cascadedKeyValues = [:] }
+        for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
+            var wanted: [(target: _TargetPlan, field: _FieldPlan, attribute: String, keys: Set<Value>)] = []
+            for target in plan.targets {
+                guard let attribute = target.keyAttribute,
+                      let keys = cascadedKeyValues[_IndexKey(entity: target.entity.name, attribute: attribute)],
+                      let ordinal = target.entity.columnIndex(of: attribute),
+                      let field = target.fields.first(where: { $0.ordinal == ordinal }) else { continue }
+                wanted.append((target, field, attribute, keys))
+            }
+            guard !wanted.isEmpty else { continue }
+            let trim = plan.options.trim
+            do {
+                let reader = try CSVReader(path: plan.path, dialect: plan.options.dialect)
+                try reader.forEachRawRecord { record in
+                    guard !plan.rejectedLines.contains(record.lineNumber) else { return }
+                    for wanted in wanted where wanted.field.field < record.count {
+                        let key: Value? = record.withBytes(at: wanted.field.field) { raw in
+                            let bytes = trim ? _trimmed(raw) : raw
+                            if wanted.field.nulls.matches(bytes) && !record.isQuoted(at: wanted.field.field) { return nil }
+                            return wanted.field.converter.convert(bytes)
+                        }
+                        guard let key, wanted.keys.contains(key) else { continue }
+                        try session.reject(
+                            plan, line: record.lineNumber,
+                            _RowFailure(field: wanted.field.field, entity: wanted.target.entity.name, attribute: wanted.attribute,
+                                        reason: "its \(wanted.target.entity.name) was removed through a Cascade delete rule when a rejected row of \(file.displayPath) was removed",
+                                        value: key.description),
+                            raw: { reader.lastRecordRawBytes })
+                        if plan === file { rowsImported -= 1 } else { plan.rowsImported -= 1 }
+                        return
+                    }
+                }
+            } catch let error as ImportError {
+                throw error
+            } catch {
+                throw ImportError(.input, reason: "cannot read the file again for rows removed through Cascade rules: \(error)", file: plan.displayPath)
+            }
         }
     }
 

@@ -218,6 +218,8 @@ final class _FilePlan {
     var rowsImported = 0
     var blankRows = 0
     var rejects = 0
+    /// The lines set aside so far, so a row is never set aside twice.
+    var rejectedLines = Set<Int>()
     var joinsAdded = 0
 
     init(mapping: FileMapping, path: String, displayPath: String, position: Int, options: CSVOptions) {
