@@ -97,3 +97,16 @@ struct SpilledKeysTests {
         #expect(try Self.primaryKey(keys, "B") == 20)
     }
 }
+
+@Suite("Import: the set of rejected lines")
+struct LineSetTests {
+    @Test("lines added in and out of order are all found; others are not")
+    func membership() {
+        var set = _LineSet()
+        for line in [3, 5, 9, 4, 12, 2] { set.insert(line) }
+        #expect([2, 3, 4, 5, 9, 12].allSatisfy { set.contains($0) })
+        #expect(![1, 6, 10, 13].contains { set.contains($0) })
+        set.insert(1)
+        #expect(set.contains(1) && set.contains(12))
+    }
+}

@@ -218,8 +218,8 @@ final class _FilePlan {
     var rowsImported = 0
     var blankRows = 0
     var rejects = 0
-    /// The lines set aside so far, so a row is never set aside twice.
-    var rejectedLines = Set<Int>()
+    /// The lines set aside so far, so a row is never set aside twice (8 bytes a reject).
+    var rejectedLines = _LineSet()
     var joinsAdded = 0
 
     init(mapping: FileMapping, path: String, displayPath: String, position: Int, options: CSVOptions) {
@@ -246,4 +246,29 @@ struct _IndexKey: Hashable, Comparable {
     let attribute: String
 
     static func < (lhs: _IndexKey, rhs: _IndexKey) -> Bool { (lhs.entity, lhs.attribute) < (rhs.entity, rhs.attribute) }
+}
+
+/// Line numbers, mostly added in increasing order: a sorted array (sorted again only when a line came
+/// out of order), so a file of many bad rows costs 8 bytes for each.
+struct _LineSet {
+    private var lines: [Int] = []
+    private var sorted = true
+
+    mutating func insert(_ line: Int) {
+        if let last = lines.last, line <= last { sorted = false }
+        lines.append(line)
+    }
+
+    mutating func contains(_ line: Int) -> Bool {
+        if !sorted {
+            lines.sort()
+            sorted = true
+        }
+        var low = 0, high = lines.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lines[middle] < line { low = middle + 1 } else { high = middle }
+        }
+        return low < lines.count && lines[low] == line
+    }
 }
