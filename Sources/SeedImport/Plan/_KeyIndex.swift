@@ -329,7 +329,7 @@ final class _KeyIndex {
                 let start = local == 0 ? 0 : Int(ends[local - 1])
                 return (start, Int(ends[local]))
             }
-            let written = arena.withUnsafeBytes { arena in
+            let written: Void? = arena.withUnsafeBytes { arena in
                 record { () throws(SQLiteError) in
                     try spilled.addRun(count: order.count) { i, write throws(SQLiteError) in
                         let local = Int(order[i])
@@ -357,7 +357,7 @@ final class _KeyIndex {
                     locals.append(local)
                 }
                 let order = sortedLocals(0..<locals.count, in: buffer) { bounds[$0] }
-                let written = buffer.withUnsafeBytes { buffer in
+                let written: Void? = buffer.withUnsafeBytes { buffer in
                     record { () throws(SQLiteError) in
                         try spilled.addRun(count: order.count) { i, write throws(SQLiteError) in
                             let j = Int(order[i]), local = locals[j]
