@@ -36,6 +36,8 @@ final class _TargetWriter {
     /// The keys of objects removed through Cascade rules, by entity and key attribute: their rows are
     /// found again in the files and set aside too.
     private var cascadedKeyValues: [_IndexKey: Set<Value>] = [:]
+    /// Objects Cascade rules removed: forward references of their rows are not set, nor removed again.
+    private var cascadedIDs = Set<ObjectID>()
     @exclusivity(unchecked) private var inserted: [Int]
     @exclusivity(unchecked) private var updated: [Int]
     @exclusivity(unchecked) private var duplicates: [Int]
@@ -315,7 +317,8 @@ final class _TargetWriter {
         }
         for reference in forward where !reference.isVoid && !rejectedLines.contains(reference.line) {
             let relationship = relationshipPlans[reference.target][reference.relationship]
-            guard let id = reference.objects[reference.target], let entry = relationship.index.find(reference.key) else { continue }
+            guard let id = reference.objects[reference.target], !cascadedIDs.contains(id),
+                  let entry = relationship.index.find(reference.key) else { continue }
             try session.existing(id).setValue(.object(relationship.index.objectID(entry)), at: relationship.ordinal)
             changes += 1
             if changes >= batchSize { try save() }
@@ -334,16 +337,33 @@ final class _TargetWriter {
                               hint: "A Deny delete rule keeps a rejected row's object while others point at it; fix the row or relax the rule. Nothing was written.")
         }
         for object in cascaded {
-            var located = false
+            cascadedIDs.insert(object.objectID)
             for index in session.plan.indexes.values where index.entity.name == object.entity.name {
                 let value = object.value(at: index.ordinal)
                 guard let entry = index.find(value), index.objectID(entry) == object.objectID else { continue }
                 index.remove(entry)
-                cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: index.attribute), default: []].insert(value)
+            }
+            // Its rows are found again by the key of a target that fills the entity (one keyed through its
+            // link included); a relationship's index alone does not lead back to a row.
+            var located = false
+            for name in keyAttributes(of: object.entity.name) {
+                guard let ordinal = object.entity.columnIndex(of: name) else { continue }
+                cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: name), default: []].insert(object.value(at: ordinal))
                 located = true
             }
             if !located { cascadedKeys.append("\(object.entity.name) \(object.objectID)") }
         }
+    }
+
+    /// The key attributes of the targets, in this file and the ones before it, that fill `entity`.
+    private func keyAttributes(of entity: String) -> Set<String> {
+        var names = Set<String>()
+        for plan in session.plan.files where plan.position <= file.position {
+            for target in plan.targets where target.entity.name == entity {
+                if let name = target.keyAttribute { names.insert(name) }
+            }
+        }
+        return names
     }
 
     /// Sets aside the rows that made objects Cascade rules removed: each file so far that fills their
@@ -352,6 +372,8 @@ final class _TargetWriter {
     private func rejectCascadedRows() throws(ImportError) {
         guard !cascadedKeyValues.isEmpty else { return }
         defer { cascadedKeyValues = [:] }
+        // The first row of a key inserted its object (files and rows in import order); later ones updated it.
+        var seen: [_IndexKey: Set<Value>] = [:]
         for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
             var wanted: [(target: _TargetPlan, field: _FieldPlan, attribute: String, keys: Set<Value>)] = []
             for target in plan.targets {
@@ -368,9 +390,12 @@ final class _TargetWriter {
                 try reader.forEachRawRecord { record in
                     guard !plan.rejectedLines.contains(record.lineNumber) else { return }
                     for wanted in wanted where wanted.field.field < record.count {
+                        // The key as the import made it: a null token becomes the attribute's default or null.
                         let key: Value? = record.withBytes(at: wanted.field.field) { raw in
                             let bytes = trim ? _trimmed(raw) : raw
-                            if wanted.field.nulls.matches(bytes) && !record.isQuoted(at: wanted.field.field) { return nil }
+                            if wanted.field.nulls.matches(bytes) && !record.isQuoted(at: wanted.field.field) {
+                                return wanted.field.nullValue >= 0 ? wanted.target.nullValues[wanted.field.nullValue] : nil
+                            }
                             return wanted.field.converter.convert(bytes)
                         }
                         guard let key, wanted.keys.contains(key) else { continue }
@@ -381,6 +406,11 @@ final class _TargetWriter {
                                         value: key.description),
                             raw: { reader.lastRecordRawBytes })
                         if plan === file { rowsImported -= 1 } else { plan.rowsImported -= 1 }
+                        if seen[_IndexKey(entity: wanted.target.entity.name, attribute: wanted.attribute), default: []].insert(key).inserted {
+                            wanted.target.inserted -= 1
+                        } else {
+                            wanted.target.updated -= 1
+                        }
                         return
                     }
                 }
@@ -396,7 +426,7 @@ final class _TargetWriter {
     private func removeObjects(of reference: _ForwardReference) throws(ImportError) {
         rowsImported -= 1
         for t in 0..<targetCount {
-            guard let id = reference.objects[t] else { continue }
+            guard let id = reference.objects[t], !cascadedIDs.contains(id) else { continue }
             let object = try session.existing(id)
             if let key = keys[t], let entry = key.find(object.value(at: key.ordinal)) { key.remove(entry) }
             for index in populates[t] {
@@ -441,6 +471,16 @@ final class _TargetWriter {
 
     /// A key naming no object yet, of an entity this file fills: kept for after the file (the slot is
     /// left empty), or the reason it cannot wait.
+    /// Whether this row will update an existing object of target `t` rather than insert one: its key is
+    /// known, or (keyed through its link) the linked target's object exists and already has one linked.
+    private func updatesExisting(_ t: Int) -> Bool {
+        if let own = keys[t] { return own.find(rowValues[t][own.ordinal]) != nil }
+        let via = keyThrough[t]
+        guard via >= 0, let other = keys[via], let entry = other.find(rowValues[via][other.ordinal]),
+              let object = try? session.existing(other.objectID(entry)) else { return false }
+        return !object.value(at: links[t]!.inverseOrdinal!).isNull
+    }
+
     private func forwardReference(_ t: Int, _ r: Int, _ key: Value) -> _RowFailure? {
         let relationship = relationshipPlans[t][r]
         let index = relationship.index
@@ -452,8 +492,7 @@ final class _TargetWriter {
         guard relationship.isOptional else {
             return failure("\(relationshipNames[t][r]) is required, so the row it names must come first (or make the relationship optional to allow forward references)")
         }
-        let keyed = keyThrough[t] >= 0 ? keyThrough[t] : t
-        if let own = keys[keyed], own.find(rowValues[keyed][own.ordinal]) != nil {
+        if updatesExisting(t) {
             return failure("this row updates an existing \(entities[t].name): forward references are kept for new objects only")
         }
         rowValues[t][relationship.ordinal] = .null

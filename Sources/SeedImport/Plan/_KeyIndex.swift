@@ -479,7 +479,10 @@ enum _KeyBytes {
             return data.withUnsafeBytes { body($0) }
         case .object(let id):
             return withUnsafeBytes(of: id.primaryKey) { body($0) }
-        case .null, .decimal, .uri:
+        case .null:
+            // Bytes no UTF-8 text holds, and of no number's length: null is not the text "nil" or "".
+            return withUnsafeBytes(of: UInt16(0xFEFF)) { body($0) }
+        case .decimal, .uri:
             var text = value.description
             return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
         }
