@@ -60,7 +60,8 @@ final class _ImportSession {
         keyMemory = _KeyMemoryBudget(limit: options.keyIndexMemoryBytes)
         for index in plan.indexes.values {
             index.budget = keyMemory
-            index.fingerprintThreshold = options.keyBytesThreshold
+            // Keys read back must be the keys stored, byte for byte, and an object must hold its key.
+            index.fingerprintThreshold = index.readsBackExactly && !index.isPopulated ? options.keyBytesThreshold : .max
             index.keyReader = { [unowned self] id, ordinal throws(StoreError) in try self.currentKey(of: id, at: ordinal) }
         }
     }
@@ -117,7 +118,7 @@ final class _ImportSession {
             throw ImportError(.store, reason: "saving a batch failed: \(error)",
                               hint: "Nothing was written: \(storeDisplayPath) is unchanged.")
         }
-        for item in pending { item.index.setPrimaryKey(item.object.objectID.primaryKey, of: item.entry) }
+        for item in pending { item.index.savedPrimaryKey(item.object.objectID.primaryKey, of: item.entry) }
         pending.removeAll(keepingCapacity: true)
         // Every entry now holds a permanent key: indexes past their memory share move to disk.
         for index in plan.indexes.values where index.needsFlush { index.flush() }
@@ -130,6 +131,36 @@ final class _ImportSession {
             guard let failure = index.failure else { continue }
             throw ImportError(.store, reason: "the key index of \(index.entity.name).\(index.attribute) failed: \(failure)",
                               hint: "Free space in the temporary directory, or raise --key-memory so the keys stay in memory. Nothing was written: \(storeDisplayPath) is unchanged.")
+        }
+    }
+
+    /// Another object that holds `value` in `index`'s attribute now (unsaved changes included), the one
+    /// saved first: who a relationship column finds by a repeated value once the object that had it first
+    /// lets go of it. Byte for byte, as the indexes compare.
+    func firstHolder(of value: Value, in index: _KeyIndex, besides id: ObjectID) throws(ImportError) -> ManagedObject? {
+        let constant: PredicateConstant
+        switch value {
+        case .string(let text): constant = .string(text)
+        case .integer(let number): constant = .int(number)
+        case .double(let number): constant = .double(number)
+        case .decimal(let number): constant = .double(NSDecimalNumber(decimal: number).doubleValue)
+        case .bool(let flag): constant = .bool(flag)
+        case .date(let date): constant = .date(date)
+        case .uuid(let uuid): constant = .uuid(uuid)
+        default: return nil   // null and the types a predicate cannot name: nobody is looked for
+        }
+        do {
+            var request = FetchRequest(entityName: index.entity.name)
+            request.predicate = try FetchPredicate(format: "%K == %@", .keyPath(index.attribute), .value(constant))
+            let holders = try context.fetch(request).filter { $0.objectID != id && !$0.isDeleted && _KeyBytes.equal($0.value(at: index.ordinal), value) }
+            return holders.min { a, b in
+                // Saved objects first, in the order they were saved; then the batch's, in insertion order.
+                let (x, y) = (a.objectID.primaryKey, b.objectID.primaryKey)
+                return (x > 0) != (y > 0) ? x > 0 : (x > 0 ? x < y : x > y)
+            }
+        } catch {
+            throw ImportError(.store, reason: "looking for another \(index.entity.name) with \(index.attribute) \(Self.describe(value)) failed: \(error)",
+                              hint: "Nothing was written: \(storeDisplayPath) is unchanged.")
         }
     }
 

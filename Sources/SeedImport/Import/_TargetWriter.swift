@@ -35,7 +35,7 @@ final class _TargetWriter {
     private var cascadedKeys: [String] = []
     /// The keys of objects removed through Cascade rules, by entity and key attribute: their rows are
     /// found again in the files and set aside too.
-    private var cascadedKeyValues: [_IndexKey: Set<Value>] = [:]
+    private var cascadedKeyValues: [_IndexKey: Set<[UInt8]>] = [:]
     /// Objects Cascade rules removed: forward references of their rows are not set, nor removed again.
     private var cascadedIDs = Set<ObjectID>()
     @exclusivity(unchecked) private var inserted: [Int]
@@ -206,7 +206,8 @@ final class _TargetWriter {
                 if value.isNull { continue }
                 let (entry, isNew) = index.findOrInsert(value, primaryKey: object.objectID.primaryKey, file: position)
                 if !isNew {
-                    index.collisions += 1
+                    // Another object had the value first (an upsert of the same object is no repeat).
+                    if index.objectID(entry) != object.objectID { index.noteRepeated(value) }
                 } else if object.objectID.isTemporary {
                     pending.append((index, entry, object))
                 }
@@ -238,7 +239,13 @@ final class _TargetWriter {
             if duplicateLines[t].count < reportedLines { duplicateLines[t].append(row.line) }
         }
         let object = try session.existing(id)
+        let previous = populates[t].map { object.value(at: $0.ordinal) }
         for ordinal in mappedOrdinals[t] { object.setValue(values[ordinal], at: ordinal) }
+        // A value other files find this object by moved: the old one no longer names it (the new one is
+        // added with the other indexes' values after this).
+        for (i, index) in populates[t].enumerated() where !_KeyBytes.equal(previous[i], object.value(at: index.ordinal)) {
+            try vacate(index, previous[i], of: object)
+        }
         updated[t] += 1
         // This row sets the relationships again: an earlier row's forward reference is void.
         if !forwardByEntry[t].isEmpty, var i = forwardByEntry[t].removeValue(forKey: entryInRow[t]) {
@@ -249,6 +256,17 @@ final class _TargetWriter {
             }
         }
         return object
+    }
+
+    /// `object` no longer holds `value` (an upsert changed it, or it is being removed): if the index
+    /// finds `object` by it, the value passes to the next object that holds it, or to none.
+    private func vacate(_ index: _KeyIndex, _ value: Value, of object: ManagedObject) throws(ImportError) {
+        guard let entry = index.find(value), index.objectID(entry) == object.objectID else { return }
+        index.remove(entry)
+        guard index.isPopulated, index.wasRepeated(value),
+              let holder = try session.firstHolder(of: value, in: index, besides: object.objectID) else { return }
+        let (next, _) = index.findOrInsert(value, primaryKey: holder.objectID.primaryKey, file: position)
+        if holder.objectID.isTemporary { pending.append((index, next, holder)) }
     }
 
     /// Saves the batch; the forward references of its rows learn their objects' permanent IDs.
@@ -339,16 +357,16 @@ final class _TargetWriter {
         for object in cascaded {
             cascadedIDs.insert(object.objectID)
             for index in session.plan.indexes.values where index.entity.name == object.entity.name {
-                let value = object.value(at: index.ordinal)
-                guard let entry = index.find(value), index.objectID(entry) == object.objectID else { continue }
-                index.remove(entry)
+                try vacate(index, object.value(at: index.ordinal), of: object)
             }
             // Its rows are found again by the key of a target that fills the entity (one keyed through its
             // link included); a relationship's index alone does not lead back to a row.
             var located = false
             for name in keyAttributes(of: object.entity.name) {
                 guard let ordinal = object.entity.columnIndex(of: name) else { continue }
-                cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: name), default: []].insert(object.value(at: ordinal))
+                // By bytes, as the key indexes compare (Swift's String == would make "é" and "e\u{301}" one).
+                cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: name), default: []]
+                    .insert(_KeyBytes.with(object.value(at: ordinal)) { Array($0) })
                 located = true
             }
             if !located { cascadedKeys.append("\(object.entity.name) \(object.objectID)") }
@@ -373,9 +391,9 @@ final class _TargetWriter {
         guard !cascadedKeyValues.isEmpty else { return }
         defer { cascadedKeyValues = [:] }
         // The first row of a key inserted its object (files and rows in import order); later ones updated it.
-        var seen: [_IndexKey: Set<Value>] = [:]
+        var seen: [_IndexKey: Set<[UInt8]>] = [:]
         for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
-            var wanted: [(target: _TargetPlan, field: _FieldPlan, attribute: String, keys: Set<Value>)] = []
+            var wanted: [(target: _TargetPlan, field: _FieldPlan, attribute: String, keys: Set<[UInt8]>)] = []
             for target in plan.targets {
                 guard let attribute = target.keyAttribute,
                       let keys = cascadedKeyValues[_IndexKey(entity: target.entity.name, attribute: attribute)],
@@ -398,7 +416,9 @@ final class _TargetWriter {
                             }
                             return wanted.field.converter.convert(bytes)
                         }
-                        guard let key, wanted.keys.contains(key) else { continue }
+                        guard let key else { continue }
+                        let bytes = _KeyBytes.with(key) { Array($0) }
+                        guard wanted.keys.contains(bytes) else { continue }
                         try session.reject(
                             plan, line: record.lineNumber,
                             _RowFailure(field: wanted.field.field, entity: wanted.target.entity.name, attribute: wanted.attribute,
@@ -406,7 +426,7 @@ final class _TargetWriter {
                                         value: key.description),
                             raw: { reader.lastRecordRawBytes })
                         if plan === file { rowsImported -= 1 } else { plan.rowsImported -= 1 }
-                        if seen[_IndexKey(entity: wanted.target.entity.name, attribute: wanted.attribute), default: []].insert(key).inserted {
+                        if seen[_IndexKey(entity: wanted.target.entity.name, attribute: wanted.attribute), default: []].insert(bytes).inserted {
                             wanted.target.inserted -= 1
                         } else {
                             wanted.target.updated -= 1
@@ -429,10 +449,8 @@ final class _TargetWriter {
             guard let id = reference.objects[t], !cascadedIDs.contains(id) else { continue }
             let object = try session.existing(id)
             if let key = keys[t], let entry = key.find(object.value(at: key.ordinal)) { key.remove(entry) }
-            for index in populates[t] {
-                if let entry = index.find(object.value(at: index.ordinal)), index.objectID(entry) == id { index.remove(entry) }
-            }
             context.delete(object)
+            for index in populates[t] { try vacate(index, object.value(at: index.ordinal), of: object) }
             inserted[t] -= 1
             changes += 1
         }

@@ -342,6 +342,7 @@ struct _ImportPlanner {
                 && (lastUse[indexKey] ?? -1) >= file.position {
                 if mapped.contains(indexKey.attribute) {
                     plan.populates.append(index)
+                    index.isPopulated = true
                 } else {
                     problem(place, "relationships elsewhere find \(entity.name) objects by \(indexKey.attribute), which this file does not fill")
                 }

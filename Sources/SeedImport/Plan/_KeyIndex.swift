@@ -53,6 +53,32 @@ final class _KeyIndex {
     /// Reads the current key of an object (its ID, the attribute's ordinal): how an index without key
     /// bytes confirms a hash match. `nil` keeps the bytes however large the index grows.
     var keyReader: ((ObjectID, Int) throws -> Value?)?
+    /// Whether a key read back from a saved row is byte for byte the key that was stored (Decimal keys
+    /// are keyed as the REAL the store keeps). Other types keep their key bytes.
+    var readsBackExactly: Bool {
+        switch entity.attribute(named: attribute)?.type {
+        case .string?, .integer16?, .integer32?, .integer64?, .double?, .float?, .boolean?, .date?, .uuid?, .decimal?: true
+        default: false
+        }
+    }
+    /// Whether other files find this entity's objects by this attribute while a target fills it with
+    /// another key: an upsert may then change the value, and the first object that had it keeps it
+    /// (see ``_TargetWriter``), which only the key bytes remember.
+    var isPopulated = false
+    /// Values more than one object held (``collisions``), by bytes: only these can pass to another
+    /// holder when the first lets go of one, so only these are looked for.
+    private(set) var repeatedValues = Set<[UInt8]>()
+
+    /// Records that another object holds `value` too.
+    func noteRepeated(_ value: Value) {
+        collisions += 1
+        repeatedValues.insert(_KeyBytes.with(value) { Array($0) })
+    }
+
+    /// Whether more than one object held `value` at some point.
+    func wasRepeated(_ value: Value) -> Bool {
+        !repeatedValues.isEmpty && repeatedValues.contains(_KeyBytes.with(value) { Array($0) })
+    }
 
     /// Keys that arrived again for an index that keeps the first object (a destination key that is not
     /// the entity's mapped key).
@@ -105,6 +131,14 @@ final class _KeyIndex {
             return
         }
         primaryKeys[entry - base] = key
+    }
+
+    /// After a save: records the permanent primary key of an entry made in the batch, unless the entry
+    /// was removed since (a value an upsert moved, a rejected row's object).
+    @inline(__always)
+    func savedPrimaryKey(_ key: Int64, of entry: Int) {
+        if entry >= base && primaryKeys[entry - base] == Self.removedKey { return }
+        setPrimaryKey(key, of: entry)
     }
 
     /// The file position that last set `entry`; then marks it as set by `position`.
@@ -460,6 +494,11 @@ final class _KeyIndex {
 
 /// The bytes a ``Value`` is keyed by: UTF-8 for text, the bits for numbers and dates.
 enum _KeyBytes {
+    /// Whether two values are the same key (byte for byte, as the indexes compare).
+    static func equal(_ a: Value, _ b: Value) -> Bool {
+        with(a) { x in with(b) { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+    }
+
     @inline(__always)
     static func with<R>(_ value: Value, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         switch value {
@@ -482,7 +521,12 @@ enum _KeyBytes {
         case .null:
             // Bytes no UTF-8 text holds, and of no number's length: null is not the text "nil" or "".
             return withUnsafeBytes(of: UInt16(0xFEFF)) { body($0) }
-        case .decimal, .uri:
+        case .decimal(let number):
+            // As the store keeps it: a DECIMAL column holds a REAL, so two decimals that differ past about
+            // 15 digits are one value there, and a key read back from a row must equal the key given.
+            let real = NSDecimalNumber(decimal: number).doubleValue
+            return withUnsafeBytes(of: real == 0 ? 0.0 : real) { body($0) }
+        case .uri:
             var text = value.description
             return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
         }
