@@ -85,15 +85,7 @@ struct ImportKeyMemoryTests {
 @Suite("Import: key index modes on the generated data sets")
 struct ImportKeyModesTests {
     /// Every table's rows, in primary-key order, as text.
-    static func dump(_ path: String) throws -> [String: [String]] {
-        let store = try StoreReader.open(path)
-        var tables: [String: [String]] = [:]
-        for row in try store.connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT IN ('Z_METADATA', 'Z_MODELCACHE')") {
-            guard case .text(let table) = row[0] else { continue }
-            tables[table] = try store.connection.rows("SELECT * FROM \(table) ORDER BY 1, 2").map { $0.map(\.description).joined(separator: "|") }
-        }
-        return tables
-    }
+    static func dump(_ path: String) throws -> [String: [String]] { try StoreReader.tables(path) }
 
     @Test("wells and banks: the same store in every key index mode", arguments: [DataSetKind.wells, .banks])
     func sameStore(kind: DataSetKind) throws {

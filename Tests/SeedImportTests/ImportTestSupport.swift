@@ -114,6 +114,18 @@ enum StoreReader {
         return (context, try context.fetchAll(entity))
     }
 
+    /// Every entity and join table's rows, in primary-key order, as text: two stores with the same
+    /// contents give the same dump.
+    static func tables(_ path: String) throws -> [String: [String]] {
+        let store = try open(path)
+        var tables: [String: [String]] = [:]
+        for row in try store.connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT IN ('Z_METADATA', 'Z_MODELCACHE')") {
+            guard case .text(let table) = row[0] else { continue }
+            tables[table] = try store.connection.rows("SELECT * FROM \(table) ORDER BY 1, 2").map { $0.map(\.description).joined(separator: "|") }
+        }
+        return tables
+    }
+
     /// A single value from the store's SQL.
     static func scalar(_ path: String, _ sql: String) throws -> SQLValue? {
         try open(path).connection.scalar(sql)
