@@ -8,6 +8,13 @@ import Testing
 /// key index mode (key bytes in memory; no key bytes, matches confirmed by reading keys back; flushed to
 /// a temporary file at saves), and must be right in every mode.
 enum KeyModes {
+    /// Skip mode with a random batch size (1...9) and reading ahead or not.
+    static func randomSkipOptions(_ random: inout some RandomNumberGenerator) -> ImportOptions {
+        var options = ImportOptions(batchSize: Int.random(in: 1...9, using: &random), onError: .skip)
+        options.readsAhead = Bool.random(using: &random)
+        return options
+    }
+
     /// Everything an import's result is judged by.
     struct Outcome: Equatable {
         var tables: [String: [String]] = [:]
@@ -245,8 +252,7 @@ struct ImportKeyModesEdgeTypedTests {
                 refs += "R\(Int.random(in: 0...i, using: &random)),\(key),\(key)\n"
                 joins += "R\(Int.random(in: 0...i, using: &random)),\(KeyModes.field(spelling()))\n"
             }
-            var options = ImportOptions(batchSize: Int.random(in: 1...9, using: &random), onError: .skip)
-            options.readsAhead = Bool.random(using: &random)
+            let options = KeyModes.randomSkipOptions(&random)
             try KeyModes.compareModes("\(type) \(rule) seed \(seed) batch \(options.batchSize)", model: Self.model(type.type, rule: rule),
                                       mapping: Self.mapping, files: ["things.csv": things, "refs.csv": refs, "ref_things.csv": joins],
                                       options: options, check: Self.linksHoldTheirKeys)
@@ -336,8 +342,7 @@ struct ImportKeyModesEdgePopulatesTests {
                 orders += "O\(i),\(key),\(key)\n"
                 joins += "O\(Int.random(in: 0...i, using: &random)),\(KeyModes.field(sku()))\n"
             }
-            var options = ImportOptions(batchSize: Int.random(in: 1...9, using: &random), onError: .skip)
-            options.readsAhead = Bool.random(using: &random)
+            let options = KeyModes.randomSkipOptions(&random)
             try KeyModes.compareModes("populates \(type) seed \(seed) batch \(options.batchSize)", model: Self.model(type.type),
                                       mapping: Self.mapping,
                                       files: ["items.csv": items, "items2.csv": items2, "orders.csv": orders, "order_items.csv": joins],
@@ -562,8 +567,7 @@ struct ImportKeyModesEdgeStablePopulatesTests {
                 orders += "O\(i),\(key),\(key)\n"
                 joins += "O\(Int.random(in: 0...i, using: &random)),\(KeyModes.field(sku()))\n"
             }
-            var options = ImportOptions(batchSize: Int.random(in: 1...9, using: &random), onError: .skip)
-            options.readsAhead = Bool.random(using: &random)
+            let options = KeyModes.randomSkipOptions(&random)
             try KeyModes.compareModes("stable populates \(type) seed \(seed) batch \(options.batchSize)",
                                       model: ImportKeyModesEdgePopulatesTests.model(type.type),
                                       mapping: ImportKeyModesEdgePopulatesTests.mapping,
