@@ -91,6 +91,20 @@ public final class Statement {
         }
     }
 
+    /// Binds bytes as a blob, copied by SQLite, without an array in between.
+    ///
+    /// ```swift
+    /// try key.withUnsafeBytes { try statement.bindBlob($0, at: 1) }
+    /// ```
+    @inline(__always)
+    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+        // A zero-length blob needs a non-null pointer to be a blob rather than NULL.
+        let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+        let rc = sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(bytes.count), _seedstore_sqlite_transient())
+        if rc != SQLITE_OK { throw connection.error(rc, sql: sql) }
+        if logsBinds { noteBound(.blob(Array(bytes)), index) }
+    }
+
     /// Binds an integer without boxing it in an ``SQLValue``.
     @inline(__always)
     public func bind(_ value: Int64, at index: Int32) {

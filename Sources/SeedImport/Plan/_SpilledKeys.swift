@@ -145,7 +145,7 @@ final class _SpilledKeys {
         for i in 0..<count {
             try row(i) { key, entry, pk, file throws(SQLiteError) in
                 insert.reset()
-                try insert.bind(.blob(Array(key)), at: 1)
+                try insert.bindBlob(key, at: 1)
                 insert.bind(Int64(entry), at: 2)
                 insert.bind(pk, at: 3)
                 insert.bind(Int64(file), at: 4)
