@@ -19,6 +19,8 @@ final class _ImportSession {
     private(set) var saveSeconds = 0.0
     /// Seconds spent building indexes, analysing and finishing the store.
     private(set) var finishSeconds = 0.0
+    /// Indexes made to find another holder of a repeated value (table.attribute → index name).
+    private var lookupIndexes: [String: String] = [:]
     /// The memory the plan's key indexes share before one that grows moves to disk.
     let keyMemory: _KeyMemoryBudget
 
@@ -150,6 +152,14 @@ final class _ImportSession {
         default: return nil   // null and the types a predicate cannot name: nobody is looked for
         }
         do {
+            // The load runs without indexes: the first search by this attribute makes one, so later
+            // searches do not scan the table (dropped before the store's own indexes are built).
+            if lookupIndexes[index.entity.tableName + "." + index.attribute] == nil {
+                let name = "Z_SEEDSTORE_LOOKUP_\(lookupIndexes.count)"
+                let column = index.entity.columns[index.ordinal].columnName
+                try store.connection.execute("CREATE INDEX \(name) ON \(index.entity.tableName) (\(column))")
+                lookupIndexes[index.entity.tableName + "." + index.attribute] = name
+            }
             var request = FetchRequest(entityName: index.entity.name)
             request.predicate = try FetchPredicate(format: "%K == %@", .keyPath(index.attribute), .value(constant))
             let holders = try context.fetch(request).filter { $0.objectID != id && !$0.isDeleted && _KeyBytes.equal($0.value(at: index.ordinal), value) }
@@ -186,6 +196,7 @@ final class _ImportSession {
             // Sorting for the indexes gets a larger cache than loading needed. (Sorter threads, PRAGMA
             // threads, were measured: no faster here, and more CPU.)
             try store.connection.execute("PRAGMA cache_size = -\(max(256, options.indexCacheSizeKiB))")
+            for name in lookupIndexes.values { try store.connection.execute("DROP INDEX \(name)") }
             try store.createIndexes()
             try store.connection.execute("ANALYZE")
             if options.vacuum {
