@@ -71,7 +71,7 @@ struct ImportCommand: ParsableCommand {
     var readAhead: Bool?
 
     @Option(name: .customLong("key-memory"),
-            help: ArgumentHelp("MiB the key indexes (upserts, relationship columns) may take; an index that grows past it moves its keys to a temporary file, sorted, and starts over in memory: about a third slower, but memory stays flat (1 to 1048576; default 12, about 400,000 keys).", valueName: "MiB"))
+            help: ArgumentHelp("MiB the key indexes (upserts, relationship columns) may take; an index that grows past it moves its keys to a temporary file, sorted, and starts over in memory: slower (1.1x at a million wells), but memory stays flat (1 to 1048576; default 12, about 400,000 keys).", valueName: "MiB"))
     var keyMemory: Int = ImportOptions.defaultKeyIndexMemoryBytes >> 20
 
     @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
