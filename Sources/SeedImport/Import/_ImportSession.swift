@@ -162,12 +162,13 @@ final class _ImportSession {
             }
             var request = FetchRequest(entityName: index.entity.name)
             request.predicate = try FetchPredicate(format: "%K == %@", .keyPath(index.attribute), .value(constant))
-            let holders = try context.fetch(request).filter { $0.objectID != id && !$0.isDeleted && _KeyBytes.equal($0.value(at: index.ordinal), value) }
-            return holders.min { a, b in
-                // Saved objects first, in the order they were saved; then the batch's, in insertion order.
-                let (x, y) = (a.objectID.primaryKey, b.objectID.primaryKey)
-                return (x > 0) != (y > 0) ? x > 0 : (x > 0 ? x < y : x > y)
+            // IDs only, in the order SQLite's index gives (saved objects by primary key), then the batch's
+            // unsaved ones; the first that holds the value byte for byte (a predicate compares as SQL does).
+            for candidate in try context.fetchObjectIDs(request) where candidate != id {
+                let holder = try existing(candidate)
+                if !holder.isDeleted && _KeyBytes.equal(holder.value(at: index.ordinal), value) { return holder }
             }
+            return nil
         } catch {
             throw ImportError(.store, reason: "looking for another \(index.entity.name) with \(index.attribute) \(Self.describe(value)) failed: \(error)",
                               hint: "Nothing was written: \(storeDisplayPath) is unchanged.")
