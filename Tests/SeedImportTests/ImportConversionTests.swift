@@ -174,3 +174,26 @@ struct ImportConversionTests {
         #expect(HeaderName.index(of: "6", in: nil, columnCount: 5) == nil)
     }
 }
+
+/// A pivot year far outside four digits overflowed when a two-digit year was read (found by fuzzing):
+/// it is refused where the mapping gives it, with the range.
+@Suite("Import: pivot years")
+struct PivotYearTests {
+    @Test("pivot years outside 1000...9899 are refused, in the format and in the mapping", arguments: [Int.max, Int.min, 999, 9_900, 1_000_000_000_000])
+    func refused(pivot: Int) throws {
+        #expect(throws: DateFormatError.self) { try DateFormat("d-MMM-yy", pivotYear: pivot) }
+        let json = #"{"format": 1, "files": [{"path": "a.csv", "targets": [{"entity": "E", "columns": {"d": {"column": "d", "format": "d-MMM-yy", "pivotYear": \#(pivot)}}}]}]}"#
+        let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(json.utf8), baseDirectory: "/tmp") }
+        #expect(error.description.contains("pivotYear: expected a year from 1000 to 9899"), "\(error)")
+    }
+
+    @Test("the edges of the range read two-digit years")
+    func edges() throws {
+        for pivot in [1000, 9899] {
+            let format = try DateFormat("d-MMM-yy", pivotYear: pivot)
+            var failure: _DateFailure?
+            let seconds = Array("5-Jan-99".utf8).withUnsafeBufferPointer { format.parse($0, failure: &failure) }
+            #expect(seconds != nil && failure == nil, "pivot \(pivot)")
+        }
+    }
+}

@@ -38,6 +38,9 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
         case pattern([_DateToken])
     }
 
+    /// The pivot years a format accepts: four-digit years, so a two-digit year always lands on one.
+    public static let pivotYears = 1000...9899
+
     /// The two-digit-year window used when a format gives none: 1969–2068, as POSIX `strptime`'s `%y`.
     public static let defaultPivotYear = 1969
 
@@ -52,6 +55,10 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``DateFormatError`` with what is wrong.
     public init(_ text: String, pivotYear: Int? = nil) throws(DateFormatError) {
         self.text = text
+        if let pivotYear, !Self.pivotYears.contains(pivotYear) {
+            throw DateFormatError(format: text, reason: "pivotYear \(pivotYear) is not a year from \(Self.pivotYears.lowerBound) to \(Self.pivotYears.upperBound) (two-digit years fall in the hundred years from it, such as 2000)",
+                                  formatIsKnown: true)
+        }
         self.pivotYear = pivotYear ?? Self.defaultPivotYear
         let folded = String(text.lowercased().filter { $0.isLetter || $0.isNumber })
         switch folded {
@@ -140,9 +147,18 @@ public struct DateFormatError: Error, Sendable, Hashable, CustomStringConvertibl
     public let format: String
     /// What is wrong with it.
     public let reason: String
+    /// Whether the format itself is fine and a setting that goes with it is not (the pivot year).
+    public var formatIsKnown = false
+
+    public init(format: String, reason: String, formatIsKnown: Bool = false) {
+        self.format = format
+        self.reason = reason
+        self.formatIsKnown = formatIsKnown
+    }
 
     public var description: String {
-        "unknown date format '\(format)': \(reason). Use iso8601, epoch, epochMilliseconds, or a pattern such as "
+        if formatIsKnown { return "date format '\(format)': \(reason)" }
+        return "unknown date format '\(format)': \(reason). Use iso8601, epoch, epochMilliseconds, or a pattern such as "
             + "yyyy-MM-dd, M/d/yyyy, d-MMM-yy (with \"pivotYear\") or yyyy-MM-dd'T'HH:mm:ssXXX"
     }
 }

@@ -237,7 +237,11 @@ struct _MappingReader {
         }
         var pivot: Int?
         if let raw = object["pivotYear"] {
-            if let year = raw as? Int { pivot = year } else { problem("\(place).pivotYear", "expected a year such as 2000") }
+            if let year = raw as? Int, DateFormat.pivotYears.contains(year) {
+                pivot = year
+            } else {
+                problem("\(place).pivotYear", "expected a year from \(DateFormat.pivotYears.lowerBound) to \(DateFormat.pivotYears.upperBound), such as 2000 (two-digit years fall in the hundred years from it)")
+            }
         }
         let format = string(object["format"], at: "\(place).format")
         if let format {

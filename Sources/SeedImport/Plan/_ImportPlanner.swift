@@ -304,7 +304,10 @@ struct _ImportPlanner {
                         continue
                     }
                 } else if let pivot = spec?.pivotYear, attribute.type == .date {
-                    format = try? DateFormat("iso8601", pivotYear: pivot)
+                    do { format = try DateFormat("iso8601", pivotYear: pivot) } catch {
+                        problem(place, "\(attribute.name): \(error)")
+                        continue
+                    }
                 }
                 let nulls = nullTokens(spec?.nullTokens ?? file.options.nullTokens, place: place, options: file.options)
                 switch _FieldConverter.make(for: attribute, format: format, encoding: file.options.encoding, keepAlive: &plan.keepAlive) {
