@@ -15,7 +15,10 @@ extension ManagedObjectContext {
         guard oldID != newID else { return }
         object.setValue(newID.map(Value.object) ?? .null, at: column)
         guard let (destination, inverse) = self.inverse(of: relationship, from: object.entity) else { return }
-        if let oldID, let old = registered(oldID) {
+        // A one-to-one's former destination holds this object in a column of its own: clear it even when
+        // it is not registered (a saved row the context let go of); a to-many set is derived from this
+        // side's column, so only a loaded one needs the change.
+        if let oldID, let old = inverse.isToMany ? registered(oldID) : self.object(with: oldID) {
             unlink(old, inverse, destination: destination, from: object.objectID)
         }
         guard let newID else { return }
@@ -27,10 +30,11 @@ extension ManagedObjectContext {
             }
         } else if let inverseColumn = destination.columnIndex(of: inverse.name) {
             if new.isFault { new.fireFault() }
-            // One-to-one: the destination's former partner loses it.
-            if case .object(let previous) = new.values[inverseColumn], previous != object.objectID,
-               let partner = registered(previous) {
-                partner.setValue(.null, at: column)
+            // One-to-one: the destination's former partner loses it (faulted in if the context let go of it).
+            if case .object(let previous) = new.values[inverseColumn], previous != object.objectID {
+                let partner = self.object(with: previous)
+                if partner.isFault { partner.fireFault() }
+                if case .object(let current) = partner.values[column], current == new.objectID { partner.setValue(.null, at: column) }
             }
             new.setValue(.object(object.objectID), at: inverseColumn)
         }

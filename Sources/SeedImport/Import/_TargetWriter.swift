@@ -22,6 +22,8 @@ final class _TargetWriter {
     private let keyThrough: [Int]
     private let populates: [[_KeyIndex]]
     private let mappedOrdinals: [[Int]]
+    /// Per target, its one-to-one relationships (positions in its relationship plans).
+    private let oneToOne: [[Int]]
     private let links: [_LinkPlan?]
     private let hasLinks: Bool
     private let hasRelationships: Bool
@@ -80,6 +82,7 @@ final class _TargetWriter {
         keyThrough = targets.map { $0.keyThrough ?? -1 }
         populates = targets.map(\.populates)
         mappedOrdinals = targets.map(\.mappedOrdinals)
+        oneToOne = targets.map(\.oneToOne)
         links = targets.map(\.link)
         hasLinks = links.contains { $0 != nil }
         hasRelationships = relationshipPlans.contains { !$0.isEmpty }
@@ -162,6 +165,15 @@ final class _TargetWriter {
                 }
                 sameRow[t].removeAll(keepingCapacity: true)
             }
+            // One-to-one relationships are set once the object exists, through the context (both sides).
+            var oneToOneValues: [Value] = []
+            if !oneToOne[t].isEmpty {
+                for r in oneToOne[t] {
+                    let ordinal = relationshipPlans[t][r].ordinal
+                    oneToOneValues.append(values[ordinal])
+                    values[ordinal] = .null
+                }
+            }
             let object: ManagedObject
             if let key = keys[t] {
                 let (entry, isNew) = key.findOrInsert(values[key.ordinal], primaryKey: 0, file: position)
@@ -200,6 +212,9 @@ final class _TargetWriter {
                 object = context.insert(entities[t], values: values)
                 insertedInRow[t] = true
                 inserted[t] += 1
+            }
+            for (i, r) in oneToOne[t].enumerated() where !(insertedInRow[t] && oneToOneValues[i].isNull) {
+                try setOneToOne(object, t, r, oneToOneValues[i])
             }
             for index in populates[t] {
                 let value = object.value(at: index.ordinal)
@@ -256,6 +271,15 @@ final class _TargetWriter {
             }
         }
         return object
+    }
+
+    /// Sets one-to-one relationship `r` of target `t` through the context: the destination's column
+    /// and a former partner's follow.
+    private func setOneToOne(_ object: ManagedObject, _ t: Int, _ r: Int, _ value: Value) throws(ImportError) {
+        do { try object.setValue(value, forKey: relationshipNames[t][r]) } catch {
+            throw ImportError(.store, reason: "setting \(entities[t].name).\(relationshipNames[t][r]) failed: \(error)")
+        }
+        changes += 1
     }
 
     /// `object` no longer holds `value` (an upsert changed it, or it is being removed): if the index
@@ -337,8 +361,13 @@ final class _TargetWriter {
             let relationship = relationshipPlans[reference.target][reference.relationship]
             guard let id = reference.objects[reference.target], !cascadedIDs.contains(id),
                   let entry = relationship.index.find(reference.key) else { continue }
-            try session.existing(id).setValue(.object(relationship.index.objectID(entry)), at: relationship.ordinal)
-            changes += 1
+            let object = try session.existing(id)
+            if relationship.isOneToOne {
+                try setOneToOne(object, reference.target, reference.relationship, .object(relationship.index.objectID(entry)))
+            } else {
+                object.setValue(.object(relationship.index.objectID(entry)), at: relationship.ordinal)
+                changes += 1
+            }
             if changes >= batchSize { try save() }
         }
         try save()

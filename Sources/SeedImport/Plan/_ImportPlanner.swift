@@ -386,10 +386,13 @@ struct _ImportPlanner {
                     targets[other].entity == destination.name && targets[other].key == spec.destinationKey
                 }
                 let nulls = nullTokens(spec.nullTokens ?? file.options.nullTokens, place: place, options: file.options)
-                plan.relationships.append(_RelationshipPlan(
+                var relationshipPlan = _RelationshipPlan(
                     field: index, ordinal: ordinal, converter: converter, nulls: nulls, index: keyIndex,
                     isOptional: relationship.isOptional, sameRowTarget: sameRow ?? -1,
-                    destinationInFile: (fillPositions[destination.name] ?? []).contains(file.position)))
+                    destinationInFile: (fillPositions[destination.name] ?? []).contains(file.position))
+                relationshipPlan.isOneToOne = relationship.inverse.flatMap { destination.relationship(named: $0) }.map { !$0.isToMany } ?? false
+                if relationshipPlan.isOneToOne { plan.oneToOne.append(plan.relationships.count) }
+                plan.relationships.append(relationshipPlan)
                 plan.relationshipNames.append(name)
             }
 
@@ -415,7 +418,7 @@ struct _ImportPlanner {
             if plan.fields.isEmpty && plan.relationships.isEmpty && !linked && !hasProblems(place) {
                 problem(place, "no column of the file fills an attribute or relationship of \(entity.name), so every row would make an empty object (\(headerList(file)); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", "))); map them under \"columns\", or check the delimiter and the entity")
             }
-            plan.mappedOrdinals = plan.fields.map(\.ordinal) + plan.relationships.map(\.ordinal)
+            plan.mappedOrdinals = plan.fields.map(\.ordinal) + plan.relationships.filter { !$0.isOneToOne }.map(\.ordinal)
             file.targets.append(plan)
         }
     }

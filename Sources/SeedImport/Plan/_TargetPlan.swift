@@ -108,6 +108,10 @@ struct _RelationshipPlan {
     /// Whether this file fills the destination too, so a key may name a row further down the file: such
     /// a forward reference is resolved when the file has been read (``_TargetWriter``).
     let destinationInFile: Bool
+    /// Whether the inverse is to-one too (one-to-one): the destination then holds this object in a
+    /// column of its own, so the relationship is set through the context, which keeps both sides (and a
+    /// former partner's) in step, not by its column alone.
+    var isOneToOne = false
 
     init(field: Int, ordinal: Int, converter: _FieldConverter, nulls: _NullTokens, index: _KeyIndex, isOptional: Bool,
          sameRowTarget: Int, destinationInFile: Bool) {
@@ -164,8 +168,11 @@ final class _TargetPlan {
     var relationshipNames: [String] = []
     /// Objects the trivially copyable plans point at without retaining them (date formats).
     var keepAlive: [AnyObject] = []
-    /// Ordinals a row sets, for updating an existing object (upserts).
+    /// Ordinals a row sets, for updating an existing object (upserts); one-to-one relationships are set
+    /// apart (``oneToOne``).
     var mappedOrdinals: [Int] = []
+    /// The positions in ``relationships`` of one-to-one relationships.
+    var oneToOne: [Int] = []
 
     var inserted = 0
     var updated = 0
