@@ -1,3 +1,4 @@
+import ManagedStore
 /// Why an import stopped: a bad mapping, a bad row (in abort mode), unreadable input, or a store that
 /// could not be written. It names the place (file, line, column), the entity and attribute, the value and
 /// the reason, and its description says what to do next.
@@ -49,6 +50,9 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
     public var hint: String?
     /// Every problem, for mapping errors that found several.
     public var problems: [String]
+    /// For a save that failed validation: the objects and properties at fault (skip mode removes them
+    /// when removing rejected rows made them invalid).
+    var validationFailures: [ValidationFailure] = []
 
     /// Creates an error.
     public init(

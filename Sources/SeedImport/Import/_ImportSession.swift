@@ -117,8 +117,10 @@ final class _ImportSession {
         defer { saveSeconds += Clock.now() - start }
         // Objects keep their permanent IDs through the reset: record them for later rows' lookups.
         do { try context.saveAndReset() } catch {
-            throw ImportError(.store, reason: "saving a batch failed: \(error)",
-                              hint: "Nothing was written: \(storeDisplayPath) is unchanged.")
+            var failure = ImportError(.store, reason: "saving a batch failed: \(error)",
+                                      hint: "Nothing was written: \(storeDisplayPath) is unchanged.")
+            if case .validation(let failures) = error { failure.validationFailures = failures }
+            throw failure
         }
         for item in pending { item.index.savedPrimaryKey(item.object.objectID.primaryKey, of: item.entry) }
         pending.removeAll(keepingCapacity: true)

@@ -323,7 +323,7 @@ final class _TargetWriter {
         var settled = false
         while !settled {
             settled = true
-            for i in forward.indices where !forward[i].isVoid && !rejectedLines.contains(forward[i].line) {
+            for i in forward.indices where !forward[i].isVoid && !rejectedLines.contains(forward[i].line) && !file.rejectedLines.contains(forward[i].line) {
                 let reference = forward[i]
                 let relationship = relationshipPlans[reference.target][reference.relationship]
                 if relationship.index.find(reference.key) != nil { continue }
@@ -346,7 +346,7 @@ final class _TargetWriter {
                 try removeObjects(of: reference)
                 if changes >= batchSize {
                     try forgetCascaded()
-                    try save()
+                    try saveRemovals()
                 }
             }
         }
@@ -357,7 +357,7 @@ final class _TargetWriter {
             session.warnings.append("\(file.displayPath): removing rejected rows also removed \(cascadedKeys.count) object\(cascadedKeys.count == 1 ? "" : "s") through Cascade delete rules (\(shown)); they have no key to find their rows by, so those rows are not in the rejects file, and no later row links to them")
             cascadedKeys = []
         }
-        for reference in forward where !reference.isVoid && !rejectedLines.contains(reference.line) {
+        for reference in forward where !reference.isVoid && !rejectedLines.contains(reference.line) && !file.rejectedLines.contains(reference.line) {
             let relationship = relationshipPlans[reference.target][reference.relationship]
             guard let id = reference.objects[reference.target], !cascadedIDs.contains(id),
                   let entry = relationship.index.find(reference.key) else { continue }
@@ -368,11 +368,36 @@ final class _TargetWriter {
                 object.setValue(.object(relationship.index.objectID(entry)), at: relationship.ordinal)
                 changes += 1
             }
-            if changes >= batchSize { try save() }
+            if changes >= batchSize { try saveRemovals() }
         }
-        try save()
+        try saveRemovals()
         forward = []
         for t in 0..<targetCount { forwardByEntry[t] = [:] }
+    }
+
+    /// Saves while rejected rows are being removed. In skip mode, objects the removals left invalid (a
+    /// required to-one whose destination a delete rule took) are removed in turn, their rows set aside
+    /// with the others, and the save tried again; anything else still fails the import.
+    private func saveRemovals() throws(ImportError) {
+        while true {
+            do {
+                try save()
+                break
+            } catch {
+                guard session.options.onError == .skip, !error.validationFailures.isEmpty else { throw error }
+                var removed = false
+                for failure in error.validationFailures {
+                    guard let object = context.registeredObject(for: failure.objectID), !object.isDeleted,
+                          !cascadedIDs.contains(object.objectID) else { continue }
+                    context.delete(object)
+                    try forget(object)
+                    removed = true
+                }
+                guard removed else { throw error }
+                try forgetCascaded()
+            }
+        }
+        try rejectCascadedRows()
     }
 
     /// The objects pending removals take with them through Cascade rules: their keys are forgotten, so no
@@ -383,8 +408,14 @@ final class _TargetWriter {
             throw ImportError(.store, reason: "removing rejected rows failed: \(error)",
                               hint: "A Deny delete rule keeps a rejected row's object while others point at it; fix the row or relax the rule. Nothing was written.")
         }
-        for object in cascaded {
-            cascadedIDs.insert(object.objectID)
+        for object in cascaded { try forget(object) }
+    }
+
+    /// Forgets an object removed along with rejected rows: its keys, and (by key) its rows for the
+    /// rejects file, or, without a key, its name for the summary.
+    private func forget(_ object: ManagedObject) throws(ImportError) {
+        cascadedIDs.insert(object.objectID)
+        do {
             for index in session.plan.indexes.values where index.entity.name == object.entity.name {
                 try vacate(index, object.value(at: index.ordinal), of: object)
             }
@@ -451,7 +482,7 @@ final class _TargetWriter {
                         try session.reject(
                             plan, line: record.lineNumber,
                             _RowFailure(field: wanted.field.field, entity: wanted.target.entity.name, attribute: wanted.attribute,
-                                        reason: "its \(wanted.target.entity.name) was removed through a Cascade delete rule when a rejected row of \(file.displayPath) was removed",
+                                        reason: "its \(wanted.target.entity.name) went with the rejected rows of \(file.displayPath) (a Cascade delete rule took it, or an object it requires)",
                                         value: key.description),
                             raw: { reader.lastRecordRawBytes })
                         if plan === file { rowsImported -= 1 } else { plan.rowsImported -= 1 }
