@@ -74,4 +74,36 @@ struct ImportOneToOneTests {
         #expect(pairs["F"] == ["", ""], "F's partner E was removed: \(pairs)")
         #expect(pairs["E"] == nil)
     }
+
+    @Test("a required one-to-one: a row naming a destination another object holds is refused, with the holder")
+    func requiredTaken() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.json", """
+            {"entities":[
+             {"name":"Desk","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"user","destination":"Emp","inverse":"desk"}]},
+             {"name":"Emp","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"desk","destination":"Desk","inverse":"user","optional":false}]}]}
+            """)
+        try scratch.write("desk.csv", "code\nK1\nK2\n")
+        try scratch.write("e.csv", "code,desk\nA,K1\nB,K1\nC,K2\nA,K1\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.json", "files": [
+              {"path": "desk.csv", "targets": [{"entity": "Desk", "key": "code"}]},
+              {"path": "e.csv", "targets": [{"entity": "Emp", "key": "code", "relationships": {"desk": {"column": "desk", "destinationKey": "code"}}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let model = try mapping.loadModel()
+        let error = try #require(throws: ImportError.self) {
+            try SeedImporter(model: model, mapping: mapping, options: ImportOptions()).run(into: scratch.path("s.sqlite"))
+        }
+        #expect(error.line == 3 && error.description.contains("already the desk of another Emp (\"A\")"), "\(error)")
+        var options = ImportOptions(batchSize: 1)
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let summary = try SeedImporter(model: model, mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
+        #expect(summary.rejects == 1, "B's row; A's second row keeps its own desk")
+        let store = try StoreReader.open(scratch.path("s.sqlite"))
+        let rows = try store.connection.rows("SELECT e.ZCODE, d.ZCODE, u.ZCODE FROM ZEMP e JOIN ZDESK d ON e.ZDESK = d.Z_PK JOIN ZEMP u ON d.ZUSER = u.Z_PK ORDER BY e.ZCODE")
+        #expect(rows.map { $0.map(\.description) } == [["'A'", "'K1'", "'A'"], ["'C'", "'K2'", "'C'"]])
+    }
 }

@@ -541,10 +541,28 @@ final class _TargetWriter {
                         reason: "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key)) (the key must name an object of a file imported before this one)",
                         value: key.description)
                 }
-                rowValues[t][relationship.ordinal] = .object(index.objectID(entry))
+                let destination = index.objectID(entry)
+                if relationship.isOneToOne && !relationship.isOptional, let failure = takenPartner(t, r, destination, key) { return failure }
+                rowValues[t][relationship.ordinal] = .object(destination)
             }
         }
         return nil
+    }
+
+    /// A required one-to-one whose destination already belongs to another object: taking it would leave
+    /// that object without its required destination (Core Data's one-to-one moves the destination), so
+    /// the row is refused instead, naming the holder.
+    private func takenPartner(_ t: Int, _ r: Int, _ destination: ObjectID, _ key: Value) -> _RowFailure? {
+        let relationship = relationshipPlans[t][r]
+        guard let object = try? session.existing(destination),
+              case .object(let holder) = object.value(at: relationship.inverseOrdinal) else { return nil }
+        // The row's own object (an upsert keeping its partner) may hold it.
+        if let own = keys[t], let entry = own.find(rowValues[t][own.ordinal]), own.objectID(entry) == holder { return nil }
+        let holderKey = keys[t].flatMap { own in (try? session.existing(holder)).map { $0.value(at: own.ordinal) } }
+        return _RowFailure(
+            field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
+            reason: "\(relationship.index.entity.name) with \(relationship.index.attribute) \(_ImportSession.describe(key)) is already the \(relationshipNames[t][r]) of another \(entities[t].name)\(holderKey.map { " (" + _ImportSession.describe($0) + ")" } ?? ""): the relationship is one-to-one and required, so taking it would leave that one without",
+            value: key.description)
     }
 
     /// A key naming no object yet, of an entity this file fills: kept for after the file (the slot is

@@ -390,7 +390,11 @@ struct _ImportPlanner {
                     field: index, ordinal: ordinal, converter: converter, nulls: nulls, index: keyIndex,
                     isOptional: relationship.isOptional, sameRowTarget: sameRow ?? -1,
                     destinationInFile: (fillPositions[destination.name] ?? []).contains(file.position))
-                relationshipPlan.isOneToOne = relationship.inverse.flatMap { destination.relationship(named: $0) }.map { !$0.isToMany } ?? false
+                if let inverse = relationship.inverse.flatMap({ destination.relationship(named: $0) }), !inverse.isToMany,
+                   let inverseOrdinal = destination.columnIndex(of: inverse.name) {
+                    relationshipPlan.isOneToOne = true
+                    relationshipPlan.inverseOrdinal = inverseOrdinal
+                }
                 if relationshipPlan.isOneToOne { plan.oneToOne.append(plan.relationships.count) }
                 plan.relationships.append(relationshipPlan)
                 plan.relationshipNames.append(name)

@@ -112,6 +112,8 @@ struct _RelationshipPlan {
     /// column of its own, so the relationship is set through the context, which keeps both sides (and a
     /// former partner's) in step, not by its column alone.
     var isOneToOne = false
+    /// For a one-to-one: the destination's column of the inverse.
+    var inverseOrdinal = -1
 
     init(field: Int, ordinal: Int, converter: _FieldConverter, nulls: _NullTokens, index: _KeyIndex, isOptional: Bool,
          sameRowTarget: Int, destinationInFile: Bool) {
