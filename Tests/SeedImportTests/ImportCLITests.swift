@@ -23,6 +23,37 @@ struct ImportCLITests {
         #expect(summary.duplicates.first?.lines == [8])
     }
 
+    @Test("--rejects naming an input, the mapping or the store is refused, and nothing is deleted (found by fuzzing)")
+    func rejectsPathConflicts() throws {
+        let scratch = ImportScratch()
+        let model = ImportFixtures.path("models/import-basics.model.json")
+        try scratch.write("people.csv", try String(contentsOfFile: ImportFixtures.path("csv/people.csv"), encoding: .utf8))
+        try scratch.write("teams.csv", try String(contentsOfFile: ImportFixtures.path("csv/teams.csv"), encoding: .utf8))
+        let good = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("P.sqlite"), "--progress", "none",
+                                      "Person=\(scratch.path("people.csv"))", "Team=\(scratch.path("teams.csv"))"])
+        #expect(good.status == 0, "\(good.errors)")
+        let store = try Data(contentsOf: URL(fileURLWithPath: scratch.path("P.sqlite")))
+        for (rejects, role) in [(scratch.path("people.csv"), "an input file"), (scratch.path("P.sqlite"), "the store (--out)"),
+                                (scratch.url.appendingPathComponent("./teams.csv").path, "an input file")] {
+            let result = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("P.sqlite"), "--progress", "none",
+                                            "--on-error", "skip", "--rejects", rejects,
+                                            "Person=\(scratch.path("people.csv"))", "Team=\(scratch.path("teams.csv"))"])
+            #expect(result.status != 0 && result.errors.contains("is \(role); it would be overwritten"), "\(rejects): \(result.errors)")
+        }
+        #expect(FileManager.default.fileExists(atPath: scratch.path("people.csv")) && FileManager.default.fileExists(atPath: scratch.path("teams.csv")))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("P.sqlite"))) == store, "the store is untouched")
+    }
+
+    @Test("--out naming a directory is refused before the import, leaving nothing behind (found by fuzzing)")
+    func outIsADirectory() throws {
+        let scratch = ImportScratch()
+        try FileManager.default.createDirectory(atPath: scratch.path("Out"), withIntermediateDirectories: true)
+        let result = try ImportCLI.run(["import", "--model", ImportFixtures.path("models/import-basics.model.json"), "--out", scratch.path("Out"),
+                                        "--progress", "none", "Person=\(ImportFixtures.path("csv/people.csv"))", "Team=\(ImportFixtures.path("csv/teams.csv"))"])
+        #expect(result.status == 1 && result.errors.contains("--out names a directory"), "\(result.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.contains("importing") }.isEmpty)
+    }
+
     @Test("Entity=file.csv without a mapping")
     func withoutMapping() throws {
         let scratch = ImportScratch()

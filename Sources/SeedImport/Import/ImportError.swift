@@ -53,6 +53,8 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
     /// For a save that failed validation: the objects and properties at fault (skip mode removes them
     /// when removing rejected rows made them invalid).
     var validationFailures: [ValidationFailure] = []
+    /// The finished store could not be renamed into place and was left at its temporary path.
+    var keepsTemporaryStore = false
 
     /// Creates an error.
     public init(

@@ -51,13 +51,28 @@ public final class SeedImporter {
         }
         let plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
         let storeFile = _StoreFile(target: storePath)
+        let rejectsPath = options.rejectsPath ?? storeFile.target.deletingPathExtension().path + ".rejects.csv"
+        if options.onError == .skip {
+            // The rejects file is replaced: it must not be one of the files the import reads or writes.
+            func same(_ a: String, _ b: String) -> Bool {
+                URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
+                    == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
+            }
+            let inputs: [(path: String?, role: String)] = [(storeFile.target.path, "the store (--out)"), (mapping.source, "the mapping"),
+                                                          (mapping.modelPath, "the model")] + plan.files.map { ($0.path, "an input file") }
+            for input in inputs {
+                guard let path = input.path, same(path, rejectsPath) else { continue }
+                let role = input.role
+                throw ImportError(.mapping, reason: "the rejects file \(rejectsPath) is \(role); it would be overwritten",
+                                  hint: "Give --rejects a path of its own. Nothing was written.")
+            }
+        }
         var warnings = mapping.warnings
         for name in _StoreFile.removeStale(for: storeFile.target) {
             warnings.append("removed \(name), left by an import that did not finish")
         }
         try storeFile.prepare()
         let progress = _ProgressReporter(mode: options.progress, totalBytes: plan.totalBytes, output: options.progressOutput)
-        let rejectsPath = options.rejectsPath ?? storeFile.target.deletingPathExtension().path + ".rejects.csv"
         let rejects = options.onError == .skip ? _RejectsWriter(path: rejectsPath) : nil
         if options.onError == .skip {
             // A rejects file of an earlier run must not pass for this run's (it is written only on a reject).
@@ -82,7 +97,8 @@ public final class SeedImporter {
             finishSeconds += Clock.now() - commitStart
         } catch {
             progress.finish()
-            storeFile.discard()
+            // A complete store that could not be renamed into place is left where the message says.
+            if !error.keepsTemporaryStore { storeFile.discard() }
             rejects?.close()
             // The rows set aside belong to an import that wrote nothing: no rejects file stands for it.
             if let rejects, rejects.count > 0 { try? FileManager.default.removeItem(atPath: rejects.path) }

@@ -51,8 +51,19 @@ struct _StoreFile {
         }
     }
 
+    /// Refuses a target the finished store could never be renamed over (a directory), before the import
+    /// (and again before the rename, which also removes the target's journal files).
+    func checkTarget() throws(ImportError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ImportError(.store, reason: "--out names a directory, not a store file", file: target.path,
+                              hint: "Give a file path such as \(target.appendingPathComponent("Store.sqlite").path). Nothing was written.")
+        }
+    }
+
     /// Removes a temporary file of this process left by an earlier attempt.
     func prepare() throws(ImportError) {
+        try checkTarget()
         discard()
         let directory = target.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -72,14 +83,17 @@ struct _StoreFile {
     /// otherwise apply them to the new file.
     func commit() throws(ImportError) {
         try Self.fsync(temporary.path)
+        try checkTarget()
         for suffix in Self.sideFileSuffixes {
             let side = target.path + suffix
             if FileManager.default.fileExists(atPath: side) { unlink(side) }
         }
         guard rename(temporary.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
-            throw ImportError(.store, reason: "cannot move the finished store into place: \(reason)", file: target.path,
-                              hint: "The complete store was left at \(temporary.path).")
+            var error = ImportError(.store, reason: "cannot move the finished store into place: \(reason)", file: target.path,
+                                    hint: "The complete store was left at \(temporary.path).")
+            error.keepsTemporaryStore = true
+            throw error
         }
         // Make the rename itself durable.
         try? Self.fsync(target.deletingLastPathComponent().path)
