@@ -107,3 +107,34 @@ struct ImportOneToOneTests {
         #expect(rows.map { $0.map(\.description) } == [["'A'", "'K1'", "'A'"], ["'C'", "'K2'", "'C'"]])
     }
 }
+
+/// A one-to-one link between two targets of a row, when one object existed: its former partner lets go.
+@Suite("Import: one-to-one links to an object that existed")
+struct ImportOneToOneLinkTests {
+    @Test("a summary updated by key gets a new detail (keyed otherwise): the old detail lets go", arguments: [1, 10_000])
+    func relink(batchSize: Int) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.json", """
+            {"entities":[
+             {"name":"Summary","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"detail","destination":"Detail","inverse":"summary"}]},
+             {"name":"Detail","attributes":[{"name":"ref","type":"String","optional":false}],
+              "relationships":[{"name":"summary","destination":"Summary","inverse":"detail"}]}]}
+            """)
+        try scratch.write("rows.csv", "code,ref\nS1,D1\nS2,D2\nS1,D3\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.json", "files": [{"path": "rows.csv", "targets": [
+              {"entity": "Summary", "key": "code"},
+              {"entity": "Detail", "key": "ref", "link": {"relationship": "summary", "target": "Summary"}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        _ = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: ImportOptions(batchSize: batchSize))
+            .run(into: scratch.path("s.sqlite"))
+        let store = try StoreReader.open(scratch.path("s.sqlite"))
+        let details = try store.connection.rows("""
+            SELECT d.ZREF, coalesce(s.ZCODE, ''), coalesce(b.ZREF, '') FROM ZDETAIL d
+            LEFT JOIN ZSUMMARY s ON d.ZSUMMARY = s.Z_PK LEFT JOIN ZDETAIL b ON s.ZDETAIL = b.Z_PK ORDER BY d.ZREF
+            """).map { $0.map(\.description) }
+        // D1 lost S1 to D3; every summary points back at the detail that points at it.
+        #expect(details == [["'D1'", "''", "''"], ["'D2'", "'S2'", "'D2'"], ["'D3'", "'S1'", "'D3'"]], "batch size \(batchSize)")
+    }
+}

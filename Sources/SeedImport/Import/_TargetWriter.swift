@@ -234,6 +234,14 @@ final class _TargetWriter {
         if hasLinks {
             for t in 0..<targetCount {
                 guard let link = links[t], let mine = objects[t], let other = objects[link.other] else { continue }
+                if let ordinal = link.ordinal, link.inverseOrdinal != nil, !(insertedInRow[t] && insertedInRow[link.other]) {
+                    // One-to-one with an object that existed: through the context, so a former partner
+                    // of either lets go (two new objects have none, and take the quick way below).
+                    do { try mine.setValue(.object(other.objectID), forKey: entities[t].columns[ordinal].name) } catch {
+                        throw ImportError(.store, reason: "linking \(entities[t].name) to \(entities[link.other].name) failed: \(error)")
+                    }
+                    continue
+                }
                 if let ordinal = link.ordinal { mine.setValue(.object(other.objectID), at: ordinal) }
                 if let inverse = link.inverseOrdinal { other.setValue(.object(mine.objectID), at: inverse) }
                 if let name = link.toManyName { try mine.add(other, toKey: name) }
