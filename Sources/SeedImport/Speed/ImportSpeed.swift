@@ -173,10 +173,14 @@ public struct ImportSpeed {
         if let executable, rows >= 4 {
             progress("peak memory: the demo mapping on \(rows / 4) and \(rows) wells")
             let quarter = try DataSetGenerator.generate(.wells, rows: rows / 4, into: directory.appendingPathComponent("quarter"))
-            let small = try Self.childPeak(executable, mapping: quarter.mappingFile.url, variant: nil, batchSize: batchSize, directory: directory)
-            let large = try Self.childPeak(executable, mapping: generated.mappingFile.url, variant: nil, batchSize: batchSize, directory: directory)
-            var check = SpeedCheck(name: "peak memory, demo mapping, \(rows) wells (4x the rows)", measured: Statistics([Double(large)]),
-                                   reference: Statistics([Double(small)]), referenceName: "\(rows / 4) wells", target: .atMost(1.2),
+            // Peaks vary with how far the reading thread runs ahead: the median of a few runs of each.
+            var small: [Double] = [], large: [Double] = []
+            for _ in 0..<min(runs, 3) {
+                small.append(Double(try Self.childPeak(executable, mapping: quarter.mappingFile.url, variant: nil, batchSize: batchSize, directory: directory)))
+                large.append(Double(try Self.childPeak(executable, mapping: generated.mappingFile.url, variant: nil, batchSize: batchSize, directory: directory)))
+            }
+            var check = SpeedCheck(name: "peak memory, demo mapping, \(rows) wells (4x the rows)", measured: Statistics(large),
+                                   reference: Statistics(small), referenceName: "\(rows / 4) wells", target: .atMost(1.2),
                                    notes: ["every shape (Well, WellSummary + WellDetail), reading ahead, default batch size and key memory, in child seedstore imports"])
             check.unit = .bytes
             checks.append(check)
