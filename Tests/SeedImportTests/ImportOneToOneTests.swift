@@ -137,4 +137,27 @@ struct ImportOneToOneLinkTests {
         // D1 lost S1 to D3; every summary points back at the detail that points at it.
         #expect(details == [["'D1'", "''", "''"], ["'D2'", "'S2'", "'D2'"], ["'D3'", "'S1'", "'D3'"]], "batch size \(batchSize)")
     }
+
+    @Test("a required one-to-one link: a repeated key does not leave the earlier object without it (found by fuzzing)")
+    func requiredLinkKeepsEarlierPartner() throws {
+        let scratch = ImportScratch()
+        // Info has no key, so a repeated cert makes a second Info for the same (updated) Details.
+        try scratch.write("m.json", """
+            {"entities":[
+             {"name":"Details","attributes":[{"name":"cert","type":"String","optional":false}],
+              "relationships":[{"name":"info","destination":"Info","inverse":"details"}]},
+             {"name":"Info","attributes":[{"name":"name","type":"String"}],
+              "relationships":[{"name":"details","destination":"Details","inverse":"info","optional":false}]}]}
+            """)
+        try scratch.write("banks.csv", "cert,name\nC1,First\nC2,Second\nC1,First again\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.json", "files": [{"path": "banks.csv", "targets": [
+              {"entity": "Details", "key": "cert"},
+              {"entity": "Info", "link": {"relationship": "details", "target": "Details"}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: ImportOptions(batchSize: 1))
+            .run(into: scratch.path("s.sqlite"))
+        #expect(summary.objects["Info"]?.stored == 3 && summary.objects["Details"]?.stored == 2)
+        #expect(try StoreReader.scalar(scratch.path("s.sqlite"), "SELECT count(*) FROM ZINFO WHERE ZDETAILS IS NULL") == .integer(0))
+    }
 }

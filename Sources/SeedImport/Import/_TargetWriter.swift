@@ -234,9 +234,13 @@ final class _TargetWriter {
         if hasLinks {
             for t in 0..<targetCount {
                 guard let link = links[t], let mine = objects[t], let other = objects[link.other] else { continue }
-                if let ordinal = link.ordinal, link.inverseOrdinal != nil, !(insertedInRow[t] && insertedInRow[link.other]) {
+                if let ordinal = link.ordinal, let inverse = link.inverseOrdinal, !(insertedInRow[t] && insertedInRow[link.other]),
+                   entities[t].columns[ordinal].relationship?.isOptional ?? false,
+                   entities[link.other].columns[inverse].relationship?.isOptional ?? false {
                     // One-to-one with an object that existed: through the context, so a former partner
-                    // of either lets go (two new objects have none, and take the quick way below).
+                    // of either lets go (two new objects have none, and take the quick way below). Not
+                    // when a former partner would be left without a required one: that partner keeps it,
+                    // as before (several rows naming one destination of a required one-to-one).
                     do { try mine.setValue(.object(other.objectID), forKey: entities[t].columns[ordinal].name) } catch {
                         throw ImportError(.store, reason: "linking \(entities[t].name) to \(entities[link.other].name) failed: \(error)")
                     }
