@@ -110,3 +110,17 @@ struct LineSetTests {
         #expect(set.contains(1) && set.contains(12))
     }
 }
+
+/// An empty text key (a quoted "" is text, not null) in every key index mode.
+@Suite("Import: the empty key")
+struct EmptyKeyTests {
+    @Test("a repeated \"\" key updates one object, kept in memory or moved to disk", arguments: [32_768, 1], [ImportOptions.defaultKeyIndexMemoryBytes, 1])
+    func emptyKey(threshold: Int, budget: Int) throws {
+        var options = ImportOptions(batchSize: 1)
+        options.keyBytesThreshold = threshold
+        options.keyIndexMemoryBytes = budget
+        let (summary, staff, _) = try ImportKeyMemoryTests.run("code,name,manager\n\"\",Ann,\nE1,Bob,\"\"\n\"\",Ann 2,E1\n", options)
+        #expect(summary.objects["Employee"]?.inserted == 2 && summary.objects["Employee"]?.updated == 1)
+        #expect(staff == ["": ["Ann 2", "E1"], "E1": ["Bob", ""]])
+    }
+}

@@ -234,15 +234,13 @@ final class _KeyIndex {
         guard keepsKeys else { return confirm(local, key) }
         let start = local == 0 ? 0 : Int(ends[local - 1])
         guard Int(ends[local]) - start == key.count else { return false }
-        return key.count == 0 || arena.withUnsafeBytes { memcmp($0.baseAddress! + start, key.baseAddress!, key.count) == 0 }
+        return arena.withUnsafeBytes { _KeyBytes.same(UnsafeRawBufferPointer(rebasing: $0[start..<start + key.count]), key) }
     }
 
     /// Reads the key of in-memory entry `local`'s object back and compares it with `key`.
     private func confirm(_ local: Int, _ key: UnsafeRawBufferPointer) -> Bool {
         guard let value = readKey(of: local) else { return false }
-        return _KeyBytes.with(value) { stored in
-            stored.count == key.count && (key.count == 0 || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0)
-        }
+        return _KeyBytes.with(value) { _KeyBytes.same($0, key) }
     }
 
     /// The key in-memory entry `local`'s object holds now (``keyReader``); `nil` when removed or unreadable.
@@ -426,7 +424,7 @@ final class _KeyIndex {
     /// The disk row of `key`, if the runs' Bloom filters do not rule it out.
     private func spilledRow(_ key: UnsafeRawBufferPointer, hash: UInt64) -> _SpilledKeys.Row? {
         guard let spilled else { return nil }
-        if let last = lastSpilled, last.key.count == key.count, last.key.withUnsafeBytes({ memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) {
+        if let last = lastSpilled, last.key.withUnsafeBytes({ _KeyBytes.same($0, key) }) {
             return last
         }
         let row = record { () throws(SQLiteError) in try spilled.row(key, hash: hash) } ?? nil
@@ -496,7 +494,13 @@ final class _KeyIndex {
 enum _KeyBytes {
     /// Whether two values are the same key (byte for byte, as the indexes compare).
     static func equal(_ a: Value, _ b: Value) -> Bool {
-        with(a) { x in with(b) { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+        with(a) { x in with(b) { y in same(x, y) } }
+    }
+
+    /// Whether two keys' bytes are the same (empty ones included).
+    @inline(__always)
+    static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }
 
     @inline(__always)
