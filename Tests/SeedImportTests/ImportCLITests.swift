@@ -44,6 +44,42 @@ struct ImportCLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("P.sqlite"))) == store, "the store is untouched")
     }
 
+    /// `--rejects DIR` once removed the directory and everything in it (a user trial lost `/tmp` this way):
+    /// an earlier rejects file is removed only when it is a regular file.
+    @Test("--rejects naming a directory, a missing folder or a special file never deletes it")
+    func rejectsPathIsNotAFile() throws {
+        let scratch = ImportScratch()
+        let model = ImportFixtures.path("models/import-basics.model.json")
+        let inputs = ["Person=\(ImportFixtures.path("csv/people.csv"))", "Team=\(ImportFixtures.path("csv/teams.csv"))"]
+        func importing(rejects: String) throws -> CLIResult {
+            try ImportCLI.run(["import", "--model", model, "--out", scratch.path("P.sqlite"), "--progress", "none",
+                               "--on-error", "skip", "--rejects", rejects] + inputs)
+        }
+        try FileManager.default.createDirectory(atPath: scratch.path("Kept"), withIntermediateDirectories: true)
+        try scratch.write("Kept/precious.txt", "keep me")
+        let directory = try importing(rejects: scratch.path("Kept"))
+        #expect(directory.status != 0 && directory.errors.contains("--rejects names a directory"), "\(directory.errors)")
+        #expect(try String(contentsOfFile: scratch.path("Kept/precious.txt"), encoding: .utf8) == "keep me")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("P.sqlite")), "refused before the import")
+
+        let missing = try importing(rejects: scratch.path("Nowhere/rejects.csv"))
+        #expect(missing.status != 0 && missing.errors.contains("the folder of the rejects file does not exist"), "\(missing.errors)")
+
+        // A named pipe stands for any special file (/dev/null): these inputs have no rejects, so nothing
+        // opens it, and it must still be there afterwards.
+        #expect(mkfifo(scratch.path("pipe"), 0o644) == 0)
+        let pipe = try importing(rejects: scratch.path("pipe"))
+        #expect(pipe.status == 0, "\(pipe.errors)")
+        var info = stat()
+        #expect(lstat(scratch.path("pipe"), &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe is not removed")
+
+        // An earlier run's regular rejects file still goes, so it cannot pass for this run's.
+        try scratch.write("old.rejects.csv", "stale")
+        let regular = try importing(rejects: scratch.path("old.rejects.csv"))
+        #expect(regular.status == 0, "\(regular.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("old.rejects.csv")))
+    }
+
     @Test("--out naming a directory is refused before the import, leaving nothing behind (found by fuzzing)")
     func outIsADirectory() throws {
         let scratch = ImportScratch()

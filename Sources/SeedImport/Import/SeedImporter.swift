@@ -66,6 +66,7 @@ public final class SeedImporter {
                 throw ImportError(.mapping, reason: "the rejects file \(rejectsPath) is \(role); it would be overwritten",
                                   hint: "Give --rejects a path of its own. Nothing was written.")
             }
+            try _RejectsWriter.check(rejectsPath)
         }
         var warnings = mapping.warnings
         for name in _StoreFile.removeStale(for: storeFile.target) {
@@ -76,7 +77,7 @@ public final class SeedImporter {
         let rejects = options.onError == .skip ? _RejectsWriter(path: rejectsPath) : nil
         if options.onError == .skip {
             // A rejects file of an earlier run must not pass for this run's (it is written only on a reject).
-            try? FileManager.default.removeItem(atPath: rejectsPath)
+            _RejectsWriter.removeEarlier(rejectsPath)
         }
         var counts: [String: ImportSummary.EntityReport] = [:]
         var saveSeconds = 0.0, finishSeconds = 0.0
@@ -101,7 +102,7 @@ public final class SeedImporter {
             if !error.keepsTemporaryStore { storeFile.discard() }
             rejects?.close()
             // The rows set aside belong to an import that wrote nothing: no rejects file stands for it.
-            if let rejects, rejects.count > 0 { try? FileManager.default.removeItem(atPath: rejects.path) }
+            if let rejects, rejects.count > 0 { _RejectsWriter.removeEarlier(rejects.path) }
             throw error
         }
         progress.finish()

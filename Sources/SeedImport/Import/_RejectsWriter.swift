@@ -19,6 +19,41 @@ final class _RejectsWriter {
 
     deinit { close() }
 
+    /// Refuses a rejects path the import could not write, before anything is read: a directory (which
+    /// must never be replaced by a file), a file that is not writable, or a folder that does not exist.
+    static func check(_ path: String) throws(ImportError) {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR {
+                throw ImportError(.mapping, reason: "--rejects names a directory, not a file", file: path,
+                                  hint: "Give a file path such as \(URL(fileURLWithPath: path).appendingPathComponent("rejects.csv").path). Nothing was written.")
+            }
+            if access(path, W_OK) != 0 {
+                throw ImportError(.mapping, reason: "the rejects file cannot be written: \(String(cString: strerror(errno)))", file: path,
+                                  hint: "Give --rejects a path this user can write. Nothing was written.")
+            }
+            return
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ImportError(.mapping, reason: "the folder of the rejects file does not exist", file: path,
+                              hint: "Create \(folder) or give --rejects another path. Nothing was written.")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw ImportError(.mapping, reason: "the rejects file cannot be created in \(folder): \(String(cString: strerror(errno)))", file: path,
+                              hint: "Give --rejects a path this user can write. Nothing was written.")
+        }
+    }
+
+    /// Removes the rejects file of an earlier run at `path` so it cannot pass for this run's: only a
+    /// regular file (never a directory, a device such as `/dev/null`, or the file a symbolic link names).
+    static func removeEarlier(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        unlink(path)
+    }
+
     func write(file: String, line: Int, column: Int?, entity: String?, attribute: String?, value: String?,
                reason: String, raw: [UInt8]) {
         if handle == nil {
@@ -39,8 +74,11 @@ final class _RejectsWriter {
     }
 
     func close() {
-        if let handle { fclose(handle) }
-        handle = nil
+        guard let handle else { return }
+        if ferror(handle) != 0 || fclose(handle) != 0 {
+            if failure == nil { failure = "writing the rejects file \(path) failed: \(String(cString: strerror(errno)))" }
+        }
+        self.handle = nil
     }
 
     private func emit(_ text: String) {
