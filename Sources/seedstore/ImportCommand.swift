@@ -130,7 +130,7 @@ struct ImportCommand: ParsableCommand {
         options.quote = quote.flatMap(CSVOptions.byte)
         options.nullTokens = nullTokens.isEmpty ? nil : nullTokens
         do {
-            let importMapping: ImportMapping
+            var importMapping: ImportMapping
             let objectModel: ObjectModel
             if let mapping {
                 importMapping = try ImportMapping(contentsOf: mapping)
@@ -144,6 +144,8 @@ struct ImportCommand: ParsableCommand {
                 if let quote = options.quote { defaults.quote = quote }
                 importMapping = try ImportMapping.inferred(sources: sources.compactMap(Self.split), model: objectModel, defaults: defaults)
             }
+            // The mapping names the model this import reads (so --out and --rejects cannot replace it).
+            if let model { importMapping.model = URL(fileURLWithPath: model).standardizedFileURL.path }
             let summary = try SeedImporter(model: objectModel, mapping: importMapping, options: options).run(into: out)
             print(summary)
             if let summaryJSON {

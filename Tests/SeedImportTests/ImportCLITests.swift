@@ -80,6 +80,33 @@ struct ImportCLITests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("old.rejects.csv")))
     }
 
+    /// A user trial replaced an input CSV and the model with the store (exit 0).
+    @Test("--out naming an input, the model, the mapping or any file that is not a store is refused, and the file kept")
+    func outIsNotAStore() throws {
+        let scratch = ImportScratch()
+        let people = try scratch.write("people.csv", try String(contentsOfFile: ImportFixtures.path("csv/people.csv"), encoding: .utf8))
+        let teams = try scratch.write("teams.csv", try String(contentsOfFile: ImportFixtures.path("csv/teams.csv"), encoding: .utf8))
+        let model = try scratch.write("m.json", try String(contentsOfFile: ImportFixtures.path("models/import-basics.model.json"), encoding: .utf8))
+        let notes = try scratch.write("notes.txt", "my notes")
+        let inputs = ["Person=\(people)", "Team=\(teams)"]
+        for (out, expected) in [(people, "is an input file"), (model, "is the model"), (notes, "not an SQLite store")] {
+            let before = try Data(contentsOf: URL(fileURLWithPath: out))
+            let result = try ImportCLI.run(["import", "--model", model, "--out", out, "--progress", "none"] + inputs)
+            #expect(result.status != 0 && result.errors.contains(expected), "\(out): \(result.errors)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == before, "\(out) is unchanged")
+        }
+        let mappingPath = try scratch.write("people.mapping.json", try String(contentsOfFile: ImportFixtures.path("mappings/people.mapping.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"../", with: "\"\(ImportFixtures.path("mappings"))/../"))
+        let viaMapping = try ImportCLI.run(["import", "--mapping", mappingPath, "--out", mappingPath, "--progress", "none"])
+        #expect(viaMapping.status != 0 && viaMapping.errors.contains("is the mapping"), "\(viaMapping.errors)")
+        // A store (and an empty file) is still replaced.
+        try scratch.write("empty.sqlite", "")
+        for out in [scratch.path("empty.sqlite"), scratch.path("new.sqlite"), scratch.path("new.sqlite")] {
+            let result = try ImportCLI.run(["import", "--model", model, "--out", out, "--progress", "none"] + inputs)
+            #expect(result.status == 0, "\(out): \(result.errors)")
+        }
+    }
+
     @Test("--out naming a directory is refused before the import, leaving nothing behind (found by fuzzing)")
     func outIsADirectory() throws {
         let scratch = ImportScratch()

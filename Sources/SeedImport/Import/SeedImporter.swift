@@ -52,18 +52,19 @@ public final class SeedImporter {
         let plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
         let storeFile = _StoreFile(target: storePath)
         let rejectsPath = options.rejectsPath ?? storeFile.target.deletingPathExtension().path + ".rejects.csv"
+        let readFiles: [(path: String?, role: String)] = [(mapping.source, "the mapping"), (mapping.modelPath, "the model")]
+            + plan.files.map { ($0.path, "an input file") }
+        // The store replaces what --out names: never a file the import reads.
+        for file in readFiles {
+            guard let path = file.path, _StoreFile.samePath(path, storeFile.target.path) else { continue }
+            throw ImportError(.mapping, reason: "--out \(storePath) is \(file.role); the finished store would replace it",
+                              hint: "Give --out a path of its own. Nothing was written.")
+        }
         if options.onError == .skip {
             // The rejects file is replaced: it must not be one of the files the import reads or writes.
-            func same(_ a: String, _ b: String) -> Bool {
-                URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
-                    == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
-            }
-            let inputs: [(path: String?, role: String)] = [(storeFile.target.path, "the store (--out)"), (mapping.source, "the mapping"),
-                                                          (mapping.modelPath, "the model")] + plan.files.map { ($0.path, "an input file") }
-            for input in inputs {
-                guard let path = input.path, same(path, rejectsPath) else { continue }
-                let role = input.role
-                throw ImportError(.mapping, reason: "the rejects file \(rejectsPath) is \(role); it would be overwritten",
+            for file in [(storeFile.target.path, "the store (--out)")] + readFiles {
+                guard let path = file.path, _StoreFile.samePath(path, rejectsPath) else { continue }
+                throw ImportError(.mapping, reason: "the rejects file \(rejectsPath) is \(file.role); it would be overwritten",
                                   hint: "Give --rejects a path of its own. Nothing was written.")
             }
             try _RejectsWriter.check(rejectsPath)

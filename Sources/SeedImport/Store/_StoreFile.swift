@@ -59,6 +59,22 @@ struct _StoreFile {
             throw ImportError(.store, reason: "--out names a directory, not a store file", file: target.path,
                               hint: "Give a file path such as \(target.appendingPathComponent("Store.sqlite").path). Nothing was written.")
         }
+        // An import replaces a store; any other file (a CSV, a model, a document) is refused. Empty files
+        // pass (a path made with `touch`).
+        if let handle = FileHandle(forReadingAtPath: target.path) {
+            defer { try? handle.close() }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            if !header.isEmpty && header != Data("SQLite format 3\u{0}".utf8) {
+                throw ImportError(.store, reason: "--out names a file that is not an SQLite store; the import would replace it", file: target.path,
+                                  hint: "Give --out a new path, or remove \(target.path) first if it can go. Nothing was written.")
+            }
+        }
+    }
+
+    /// Whether two paths name the same file (after `.`/`..` and symbolic links).
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
+            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Removes a temporary file of this process left by an earlier attempt.
