@@ -85,16 +85,77 @@ struct ImportCascadeTests {
         #expect(summary.files.first { $0.path == "emp.csv" }?.rowsImported == 2)
     }
 
-    @Test("Nullify: the report stays, without its manager, and keeps its tag")
+    /// A user trial found E3 stored without its manager and reported nowhere. Its row names E2: kept, it
+    /// would pass for imported with a value it does not hold, and a fixed rejects file re-imported would
+    /// leave it so. It goes to the rejects file, and so does every row naming it in turn.
+    @Test("Nullify: the row of the report naming a rejected manager is rejected in turn, with why")
     func nullify() throws {
         let scratch = ImportScratch()
         let summary = try Self.run("Nullify", in: scratch)
         let store = scratch.path("s.sqlite")
-        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM (SELECT ZCODE FROM ZEMP ORDER BY ZCODE)") == .text("E1,E3,E4"))
-        #expect(try StoreReader.scalar(store, "SELECT ZMANAGER IS NULL FROM ZEMP WHERE ZCODE = 'E3'") == .integer(1))
-        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS") == .integer(2))
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM (SELECT ZCODE FROM ZEMP ORDER BY ZCODE)") == .text("E1,E4"))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZEMP WHERE ZMANAGER IS NOT NULL AND ZMANAGER NOT IN (SELECT Z_PK FROM ZEMP)") == .integer(0))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS") == .integer(1), "E3's tag row names an Emp that is gone")
+        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains("emp.csv,4,1,Emp,code,E3,\"code: its manager names Emp with code \\\"E2\\\", whose row was rejected\",\"E3,E2\"")
+                || rejects.contains("its manager names Emp with code"), "\(rejects)")
+        #expect(summary.rejects == 3)
+        #expect(summary.files.first { $0.path == "emp.csv" }.map { [$0.rowsRead, $0.rowsImported, $0.rejects] } == [4, 2, 2])
+    }
+
+    @Test("Nullify and No Action: rows naming a rejected row go too, in a chain, and no foreign key dangles",
+          arguments: ["Nullify", "No Action"])
+    func unlinkedChain(rule: String) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.json", """
+            {"entities":[{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"manager","destination":"Emp","inverse":"reports"},
+                {"name":"reports","destination":"Emp","inverse":"manager","toMany":true,"deleteRule":"\(rule)"}]}]}
+            """)
+        // E2 names E9, which never comes; E3 names E2, E5 names E3 (twice, an upsert), E6 names E5. E4 stays.
+        try scratch.write("emp.csv", "code,manager\nE1,\nE2,E9\nE3,E2\nE5,E3\nE4,E1\nE5,E3\nE6,E5\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.json", "files": [
+              {"path": "emp.csv", "targets": [{"entity": "Emp", "key": "code", "relationships": {"manager": {"column": "manager", "destinationKey": "code"}}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        var options = ImportOptions(batchSize: 2)
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
+        let store = scratch.path("s.sqlite")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM (SELECT ZCODE FROM ZEMP ORDER BY ZCODE)") == .text("E1,E4"))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZEMP WHERE ZMANAGER IS NOT NULL AND ZMANAGER NOT IN (SELECT Z_PK FROM ZEMP)") == .integer(0),
+                "no foreign key points at a removed row")
+        let rows = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(rows.map { $0.split(separator: ",")[1] }.sorted() == ["3", "4", "5", "7", "8"], "each line once: \(rows)")
+        #expect(rows.contains { $0.hasPrefix("emp.csv,8,") && $0.contains("its manager names Emp with code") }, "\(rows)")
+        #expect(summary.rejects == 5)
+        #expect(summary.objects["Emp"].map { [$0.inserted, $0.stored] } == [2, 2])
+    }
+
+    /// A destination found by a value that is not its key: when the first holder's row is rejected, the
+    /// value passes to the next holder, and the rows that named the value point at it.
+    @Test("a relationship by a repeated, non-key value moves to the next holder instead of rejecting its rows")
+    func repointByValue() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.json", """
+            {"entities":[{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false},{"name":"nick","type":"String"}],
+              "relationships":[{"name":"buddy","destination":"Emp","inverse":"buddyOf"},{"name":"buddyOf","destination":"Emp","inverse":"buddy","toMany":true},
+                {"name":"mentor","destination":"Emp","inverse":"mentees"},{"name":"mentees","destination":"Emp","inverse":"mentor","toMany":true}]}]}
+            """)
+        // E1 and E2 are both "ace"; E3's mentor is "ace" (E1, the first); E1's buddy E9 never comes.
+        try scratch.write("emp.csv", "code,nick,buddy,mentor\nE1,ace,E9,\nE2,ace,,\nE3,bo,,ace\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.json", "files": [
+              {"path": "emp.csv", "targets": [{"entity": "Emp", "key": "code", "relationships": {
+                "buddy": {"column": "buddy", "destinationKey": "code"}, "mentor": {"column": "mentor", "destinationKey": "nick"}}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
         #expect(summary.rejects == 1)
-        #expect(!summary.warnings.contains { $0.contains("Cascade") })
+        #expect(try StoreReader.scalar(scratch.path("s.sqlite"), "SELECT m.ZCODE FROM ZEMP e JOIN ZEMP m ON e.ZMENTOR = m.Z_PK WHERE e.ZCODE = 'E3'") == .text("E2"))
     }
 
     @Test("Deny: the import stops, writes no store and leaves no rejects file behind")

@@ -35,11 +35,33 @@ final class _TargetWriter {
     /// Objects removed through Cascade rules with rejected rows that no key leads back to their rows,
     /// described for the summary.
     private var cascadedKeys: [String] = []
-    /// The keys of objects removed through Cascade rules, by entity and key attribute: their rows are
-    /// found again in the files and set aside too.
-    private var cascadedKeyValues: [_IndexKey: Set<[UInt8]>] = [:]
-    /// Objects Cascade rules removed: forward references of their rows are not set, nor removed again.
+    /// The keys of objects removed with rejected rows (by Cascade rules, or because they required or
+    /// named such an object), by entity and key attribute, with why: their rows are found again in the
+    /// files and set aside too.
+    private var cascadedKeyValues: [_IndexKey: [[UInt8]: String]] = [:]
+    /// Objects removed with rejected rows: forward references of their rows are not set, nor removed again.
     private var cascadedIDs = Set<ObjectID>()
+    /// Removed objects whose pointers (objects naming them in a relationship column) are not looked for yet.
+    private var unlinkWork: [ManagedObject] = []
+    private var unlinking = false
+    /// Relationships the import fills from a column (this file's and earlier ones'), by destination table.
+    private lazy var filledRelationships: [String: [(source: Entity, name: String, ordinal: Int, column: String, destination: _KeyIndex)]] = {
+        var found: [String: [(source: Entity, name: String, ordinal: Int, column: String, destination: _KeyIndex)]] = [:]
+        for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
+            for target in plan.targets {
+                for (name, relationship) in zip(target.relationshipNames, target.relationships) {
+                    let column = target.entity.columns[relationship.ordinal].columnName
+                    // Cascade and Deny rules act themselves when the destination goes (its pointers go too,
+                    // or the import stops); Nullify, No Action and a missing inverse would keep the row.
+                    let inverse = target.entity.relationship(named: name)?.inverse.flatMap { relationship.index.entity.relationship(named: $0) }
+                    if let rule = inverse?.deleteRule, rule == .cascade || rule == .deny { continue }
+                    guard !(found[relationship.index.entity.tableName] ?? []).contains(where: { $0.source.name == target.entity.name && $0.name == name }) else { continue }
+                    found[relationship.index.entity.tableName, default: []].append((target.entity, name, relationship.ordinal, column, relationship.index))
+                }
+            }
+        }
+        return found
+    }()
     @exclusivity(unchecked) private var inserted: [Int]
     @exclusivity(unchecked) private var updated: [Int]
     @exclusivity(unchecked) private var duplicates: [Int]
@@ -425,8 +447,9 @@ final class _TargetWriter {
 
     /// Forgets an object removed along with rejected rows: its keys, and (by key) its rows for the
     /// rejects file, or, without a key, its name for the summary.
-    private func forget(_ object: ManagedObject) throws(ImportError) {
-        cascadedIDs.insert(object.objectID)
+    private func forget(_ object: ManagedObject, reason: String? = nil) throws(ImportError) {
+        guard cascadedIDs.insert(object.objectID).inserted else { return }
+        let reason = reason ?? "its \(object.entity.name) went with the rejected rows of \(file.displayPath) (a Cascade delete rule took it, or an object it requires)"
         do {
             for index in session.plan.indexes.values where index.entity.name == object.entity.name {
                 try vacate(index, object.value(at: index.ordinal), of: object)
@@ -437,11 +460,64 @@ final class _TargetWriter {
             for name in keyAttributes(of: object.entity.name) {
                 guard let ordinal = object.entity.columnIndex(of: name) else { continue }
                 // By bytes, as the key indexes compare (Swift's String == would make "é" and "e\u{301}" one).
-                cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: name), default: []]
-                    .insert(_KeyBytes.with(object.value(at: ordinal)) { Array($0) })
+                let key = _KeyBytes.with(object.value(at: ordinal)) { Array($0) }
+                if cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: name), default: [:]][key] == nil {
+                    cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: name), default: [:]][key] = reason
+                }
                 located = true
             }
             if !located { cascadedKeys.append("\(object.entity.name) \(object.objectID)") }
+        }
+        try unlinked(object)
+    }
+
+    /// Removes, in turn, the objects whose rows name a removed object in a relationship column: a delete
+    /// rule would clear that relationship (or leave it pointing at nothing) and the row would pass for
+    /// imported with a value it does not hold. Their rows go to the rejects file; so do rows naming them.
+    private func unlinked(_ object: ManagedObject) throws(ImportError) {
+        unlinkWork.append(object)
+        guard !unlinking else { return }
+        unlinking = true
+        defer { unlinking = false }
+        while let removed = unlinkWork.popLast() {
+            guard !removed.objectID.isTemporary, let filled = filledRelationships[removed.entity.tableName] else { continue }
+            for relationship in filled {
+                var pointers: [ObjectID] = []
+                do {
+                    // Every row is saved while removals run (forward references are set afterwards): the
+                    // store's foreign keys still hold what the rows named.
+                    let statement = try session.store.connection.cachedStatement(
+                        "SELECT Z_PK, Z_ENT FROM \(relationship.source.tableName) WHERE \(relationship.column) = ?")
+                    defer { statement.reset() }
+                    statement.bind(removed.objectID.primaryKey, at: 1)
+                    while try statement.step() {
+                        pointers.append(ObjectID(entityID: Int32(truncatingIfNeeded: statement.int64(at: 1)), primaryKey: statement.int64(at: 0)))
+                    }
+                } catch {
+                    throw ImportError(.store, reason: "finding the rows that name a removed \(removed.entity.name) failed: \(error)")
+                }
+                let destination = relationship.destination
+                let value = removed.value(at: destination.ordinal)
+                // A destination found by a value that is not its key: the rows named the value, which another
+                // object may hold now (``vacate`` passed it on). They point at that one instead.
+                if destination.isPopulated, let entry = destination.find(value), destination.objectID(entry) != removed.objectID {
+                    for id in pointers where !cascadedIDs.contains(id) {
+                        let pointer = try session.existing(id)
+                        guard !pointer.isDeleted else { continue }
+                        pointer.setValue(.object(destination.objectID(entry)), at: relationship.ordinal)
+                        changes += 1
+                    }
+                    continue
+                }
+                let named = "\(destination.entity.name) with \(destination.attribute) \(_ImportSession.describe(value))"
+                for id in pointers where !cascadedIDs.contains(id) {
+                    let pointer = try session.existing(id)
+                    guard !pointer.isDeleted else { continue }
+                    context.delete(pointer)
+                    changes += 1
+                    try forget(pointer, reason: "its \(relationship.name) names \(named), whose row was rejected")
+                }
+            }
         }
     }
 
@@ -465,7 +541,7 @@ final class _TargetWriter {
         // The first row of a key inserted its object (files and rows in import order); later ones updated it.
         var seen: [_IndexKey: Set<[UInt8]>] = [:]
         for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
-            var wanted: [(target: _TargetPlan, field: _FieldPlan, attribute: String, keys: Set<[UInt8]>)] = []
+            var wanted: [(target: _TargetPlan, field: _FieldPlan, attribute: String, keys: [[UInt8]: String])] = []
             for target in plan.targets {
                 guard let attribute = target.keyAttribute,
                       let keys = cascadedKeyValues[_IndexKey(entity: target.entity.name, attribute: attribute)],
@@ -490,12 +566,11 @@ final class _TargetWriter {
                         }
                         guard let key else { continue }
                         let bytes = _KeyBytes.with(key) { Array($0) }
-                        guard wanted.keys.contains(bytes) else { continue }
+                        guard let reason = wanted.keys[bytes] else { continue }
                         try session.reject(
                             plan, line: record.lineNumber,
                             _RowFailure(field: wanted.field.field, entity: wanted.target.entity.name, attribute: wanted.attribute,
-                                        reason: "its \(wanted.target.entity.name) went with the rejected rows of \(file.displayPath) (a Cascade delete rule took it, or an object it requires)",
-                                        value: key.description),
+                                        reason: reason, value: key.description),
                             raw: { reader.lastRecordRawBytes })
                         if plan === file { rowsImported -= 1 } else { plan.rowsImported -= 1 }
                         if seen[_IndexKey(entity: wanted.target.entity.name, attribute: wanted.attribute), default: []].insert(bytes).inserted {
@@ -525,6 +600,7 @@ final class _TargetWriter {
             for index in populates[t] { try vacate(index, object.value(at: index.ordinal), of: object) }
             inserted[t] -= 1
             changes += 1
+            try unlinked(object)
         }
     }
 
