@@ -129,6 +129,7 @@ struct ImportCommand: ParsableCommand {
         options.delimiter = delimiter.flatMap(CSVOptions.byte)
         options.quote = quote.flatMap(CSVOptions.byte)
         options.nullTokens = nullTokens.isEmpty ? nil : nullTokens
+        options.removesTemporaryFilesOnSignal = true
         do {
             var importMapping: ImportMapping
             let objectModel: ObjectModel

@@ -43,4 +43,56 @@ struct ImportCrashSafetyTests {
         #expect(!scratch.files.contains { $0.contains(".importing-") })
         #expect(try StoreReader.open(store).count(of: opened.model.entity(named: "WellSummary")!) == 300)
     }
+
+    /// A user trial's Ctrl-C left a 60 MB `.w.sqlite.importing-<pid>` that nothing removed.
+    @Test("SIGINT, SIGTERM or SIGHUP mid-import: the old store is intact and no temporary or rejects file is left",
+          arguments: [SIGINT, SIGTERM, SIGHUP])
+    func interrupted(signal: Int32) throws {
+        let scratch = ImportScratch()
+        let small = try DataSetGenerator.generate(.wells, rows: 300, into: scratch.url.appendingPathComponent("small"))
+        let big = try DataSetGenerator.generate(.wells, rows: 40_000, into: scratch.url.appendingPathComponent("big"))
+        let store = scratch.path("Wells.sqlite")
+        let first = try ImportCLI.run(["import", "--mapping", small.mappingFile.url.path, "--out", store, "--progress", "none"])
+        #expect(first.status == 0, "\(first.errors)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+
+        let process = Process()
+        process.executableURL = ImportFixtures.cli!
+        process.arguments = ["import", "--mapping", big.mappingFile.url.path, "--out", store, "--progress", "none",
+                             "--on-error", "skip", "--rejects", scratch.path("rejects.csv")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let temporary = ".Wells.sqlite.importing-\(process.processIdentifier)"
+        let deadline = Date().addingTimeInterval(30)
+        func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: scratch.path(temporary)))?[.size] as? Int) ?? 0 }
+        while process.isRunning && size() < 200_000 && Date() < deadline { usleep(20_000) }
+        #expect(process.isRunning, "the import was still running when signalled")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "ended by the signal, as without a handler")
+        #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
+        #expect(!scratch.files.contains("rejects.csv"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "the previous store, byte for byte")
+    }
+
+    @Test("a temporary store left by a dead import of another target in the same directory is removed too")
+    func staleOfAnotherTarget() throws {
+        let scratch = ImportScratch()
+        let small = try DataSetGenerator.generate(.wells, rows: 50, into: scratch.url.appendingPathComponent("small"))
+        // A process that has ended: its pid names nobody now.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let stale = ".Other.sqlite.importing-\(gone.processIdentifier)"
+        try scratch.write(stale, "half a store")
+        try scratch.write(stale + "-journal", "its journal")
+        try FileManager.default.createDirectory(atPath: scratch.path(".Dir.importing-\(gone.processIdentifier)"), withIntermediateDirectories: true)
+        let result = try ImportCLI.run(["import", "--mapping", small.mappingFile.url.path, "--out", scratch.path("Wells.sqlite"), "--progress", "none"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("warning: removed \(stale), left by an import that did not finish"), "\(result.output)")
+        #expect(!scratch.files.contains(stale) && !scratch.files.contains(stale + "-journal"))
+        #expect(scratch.files.contains(".Dir.importing-\(gone.processIdentifier)"), "only regular files are removed")
+    }
 }

@@ -62,6 +62,15 @@ public struct ImportOptions: Sendable {
     public var reportedLines: Int
     /// Where progress text goes (standard error by default); tests capture it here.
     public var progressOutput: (@Sendable (String) -> Void)?
+    /// Whether SIGINT, SIGTERM and SIGHUP remove the temporary store (and a rejects file this run
+    /// created) before the process ends. For command-line tools, which the signal ends anyway (the
+    /// `seedstore` CLI sets it); an app that handles these signals itself leaves it off.
+    ///
+    /// ```swift
+    /// var options = ImportOptions()
+    /// options.removesTemporaryFilesOnSignal = true   // Ctrl-C leaves no `.Store.sqlite.importing-<pid>`
+    /// ```
+    public var removesTemporaryFilesOnSignal = false
 
     /// The default ``cacheSizeKiB``: 2 MiB.
     public static let defaultCacheSizeKiB = 2_048

@@ -70,7 +70,7 @@ public final class SeedImporter {
             try _RejectsWriter.check(rejectsPath)
         }
         var warnings = mapping.warnings
-        for name in _StoreFile.removeStale(for: storeFile.target) {
+        for name in _StoreFile.removeStale(in: storeFile.target.deletingLastPathComponent()) {
             warnings.append("removed \(name), left by an import that did not finish")
         }
         try storeFile.prepare()
@@ -80,6 +80,15 @@ public final class SeedImporter {
             // A rejects file of an earlier run must not pass for this run's (it is written only on a reject).
             _RejectsWriter.removeEarlier(rejectsPath)
         }
+        // What a signal removes: the temporary store, and a rejects file only when this run creates it.
+        var interruptPaths: [String] = []
+        if options.removesTemporaryFilesOnSignal {
+            interruptPaths = ([""] + _StoreFile.sideFileSuffixes).map { storeFile.temporary.path + $0 }
+            if options.onError == .skip && !FileManager.default.fileExists(atPath: rejectsPath) { interruptPaths.append(rejectsPath) }
+            _InterruptCleanup.install()
+            interruptPaths.forEach(_InterruptCleanup.register)
+        }
+        defer { interruptPaths.forEach(_InterruptCleanup.unregister) }
         var counts: [String: ImportSummary.EntityReport] = [:]
         var saveSeconds = 0.0, finishSeconds = 0.0
         do {

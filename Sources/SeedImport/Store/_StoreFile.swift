@@ -5,7 +5,8 @@ import Foundation
 /// The store is written to `.<name>.importing-<pid>` in the target's directory and renamed over the
 /// target with rename(2) only when complete (after an fsync), so killing the importer at any moment leaves
 /// the previous store or none, never a half-written one. Temporary files of processes that no longer
-/// exist are removed on the next run.
+/// exist are removed on the next run into that directory, and a SIGINT, SIGTERM or SIGHUP removes this
+/// process's own when ``ImportOptions/removesTemporaryFilesOnSignal`` is set (the CLI sets it).
 struct _StoreFile {
     /// Where the finished store goes.
     let target: URL
@@ -25,23 +26,24 @@ struct _StoreFile {
         target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).importing-\(pid)")
     }
 
-    /// Removes temporary stores (and their side files) left by importers of `target` that are no longer
-    /// running; returns what was removed.
+    /// Removes the temporary stores (and their side files) that importers no longer running left in
+    /// `directory`, for any target; returns what was removed. Only regular files named
+    /// `.<name>.importing-<pid>` (plus a side-file suffix) whose process is gone.
     @discardableResult
-    static func removeStale(for target: URL) -> [String] {
-        let directory = target.deletingLastPathComponent()
-        let prefix = ".\(target.lastPathComponent).importing-"
+    static func removeStale(in directory: URL) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
         var removed: [String] = []
-        for name in names where name.hasPrefix(prefix) {
-            var rest = Substring(name.dropFirst(prefix.count))
+        for name in names where name.hasPrefix(".") {
+            guard let marker = name.range(of: ".importing-", options: .backwards), marker.lowerBound > name.index(after: name.startIndex) else { continue }
+            var rest = name[marker.upperBound...]
             for suffix in sideFileSuffixes where rest.hasSuffix(suffix) { rest = rest.dropLast(suffix.count) }
-            guard let pid = Int32(rest), pid > 0 else { continue }
-            if pid != getpid() && kill(pid, 0) == -1 && errno == ESRCH {
-                if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))) != nil { removed.append(name) }
-            }
+            guard let pid = Int32(rest), pid > 0, pid != getpid(), kill(pid, 0) == -1, errno == ESRCH else { continue }
+            let path = directory.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, unlink(path) == 0 else { continue }
+            removed.append(name)
         }
-        return removed
+        return removed.sorted()
     }
 
     /// Removes the temporary store and its side files (a failed or interrupted import).

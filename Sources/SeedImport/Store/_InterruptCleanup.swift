@@ -1,0 +1,64 @@
+import Foundation
+
+/// Removes this process's temporary files when SIGINT, SIGTERM or SIGHUP ends it (Ctrl-C in a terminal,
+/// a CI job cancelled), then ends the process as the signal would have.
+///
+/// Only async-signal-safe calls run in the handler: `unlink(2)` of paths copied into C strings beforehand,
+/// then `signal(2)` and `raise(3)`. SIGKILL cannot be caught: what it leaves, the next import into the same
+/// directory removes (``_StoreFile/removeStale(in:)``).
+enum _InterruptCleanup {
+    /// The most paths registered at once: the temporary store, its three side files, a rejects file.
+    private static let capacity = 8
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+        return slots
+    }()
+    nonisolated(unsafe) private static var installed = false
+    private static let lock = NSLock()
+
+    /// Installs the handlers (once per process).
+    static func install() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !installed else { return }
+        installed = true
+        _ = slots
+        // A process may start with these blocked (a parent's worker thread spawned it): unblock them, or
+        // they would stay pending while the import runs to the end.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            _ = Foundation.signal(signal) { received in
+                for i in 0..<_InterruptCleanup.capacity {
+                    if let path = _InterruptCleanup.slots[i] { unlink(path) }
+                }
+                _ = Foundation.signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+
+    /// Removes `path` if a signal ends the process before ``unregister(_:)``.
+    static func register(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        for i in 0..<capacity where slots[i] == nil {
+            slots[i] = strdup(path)
+            return
+        }
+    }
+
+    /// Stops removing `path` on a signal (it was moved into place, or removed).
+    static func unregister(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        for i in 0..<capacity {
+            guard let slot = slots[i], String(cString: slot) == path else { continue }
+            slots[i] = nil
+            free(slot)
+        }
+    }
+}
