@@ -185,20 +185,26 @@ final class _SpilledKeys {
                 if order <= 0 { best = i }
             }
             guard best >= 0 else { break }
-            let key = scans[best].blob(at: 0)
+            // The key is bound from the scan's row in place (SQLite copies it): no array per key.
+            let top = scans[best]
             insert.reset()
-            try insert.bind(.blob(key), at: 1)
-            insert.bind(scans[best].int64(at: 1), at: 2)
-            insert.bind(scans[best].int64(at: 2), at: 3)
-            insert.bind(scans[best].int64(at: 3), at: 4)
+            var failure: SQLiteError?
+            top.withBlob(at: 0) { key in
+                do throws(SQLiteError) { try insert.bindBlob(key, at: 1) } catch { failure = error }
+                bloom.insert(_KeyIndex.hash64(key))
+            }
+            if let failure { throw failure }
+            insert.bind(top.int64(at: 1), at: 2)
+            insert.bind(top.int64(at: 2), at: 3)
+            insert.bind(top.int64(at: 3), at: 4)
             try insert.run()
-            key.withUnsafeBytes { bloom.insert(_KeyIndex.hash64($0)) }
             written += 1
-            // Step every scan standing on this key.
-            for i in scans.indices where live[i] {
-                let same = scans[i].withBlob(at: 0) { a in key.withUnsafeBytes { b in Self.compare(a, b) == 0 } }
+            // Older scans standing on this key step past it (their rows lose), then this one does.
+            for i in scans.indices where live[i] && i != best {
+                let same = scans[i].withBlob(at: 0) { a in top.withBlob(at: 0) { b in Self.compare(a, b) == 0 } }
                 if same { live[i] = try scans[i].step() }
             }
+            live[best] = try top.step()
         }
         for scan in scans { scan.reset() }
         scans = []
@@ -222,22 +228,26 @@ struct _BloomFilter {
     /// The keys it was sized for.
     let capacity: Int
     private var words: [UInt64]
-    private let blockMask: Int
+    private let blocks: Int
 
     init(capacity: Int) {
         self.capacity = capacity
-        var blocks = 1
-        while blocks * 512 < capacity * 12 { blocks *= 2 }
+        // Exactly as many blocks as 12 bits a key need (no rounding up to a power of two: at millions of
+        // spilled keys the filters are most of the key memory, and what they take the in-memory part loses).
+        blocks = max(1, (capacity * 12 + 511) / 512)
         words = capacity == 0 ? [] : Array(repeating: 0, count: blocks * 8)
-        blockMask = blocks - 1
     }
+
+    /// The block of a hash: its high 32 bits scaled to the block count (multiply-shift, no division).
+    @inline(__always)
+    private func block(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: ((hash >> 32) &* UInt64(blocks)) >> 32) }
 
     /// The bytes it takes.
     var bytes: Int { words.capacity * 8 }
 
     mutating func insert(_ hash: UInt64) {
         guard !words.isEmpty else { return }
-        let block = Int(truncatingIfNeeded: hash >> 40) & blockMask
+        let block = block(hash)
         var bits = hash &* 0x9E37_79B9_7F4A_7C15
         for _ in 0..<6 {
             let bit = Int(truncatingIfNeeded: bits & 511)
@@ -249,7 +259,7 @@ struct _BloomFilter {
     /// Whether a key with `hash` may have been inserted (`false`: certainly not).
     func mayContain(_ hash: UInt64) -> Bool {
         guard !words.isEmpty else { return false }
-        let block = Int(truncatingIfNeeded: hash >> 40) & blockMask
+        let block = block(hash)
         var bits = hash &* 0x9E37_79B9_7F4A_7C15
         for _ in 0..<6 {
             let bit = Int(truncatingIfNeeded: bits & 511)
