@@ -14,6 +14,9 @@ final class _ImportSession {
     let progress: _ProgressReporter
     /// The target path, for messages ("the store … is unchanged").
     let storeDisplayPath: String
+    /// What a failed import left at the target: "Wells.sqlite is unchanged", or, when there was no store
+    /// there, "no store was created at Wells.sqlite".
+    let targetUntouched: String
     var warnings: [String] = []
     /// Seconds spent saving batches (context save and reset).
     private(set) var saveSeconds = 0.0
@@ -41,6 +44,8 @@ final class _ImportSession {
         self.rejects = rejects
         self.progress = progress
         self.storeDisplayPath = storeDisplayPath
+        targetUntouched = FileManager.default.fileExists(atPath: storeDisplayPath)
+            ? "\(storeDisplayPath) is unchanged" : "no store was created at \(storeDisplayPath)"
         do {
             store = try PersistentStore(path: path, model: model)
             // A bulk load: no index upkeep per row, no journal, no syncing. Safe because the file is
@@ -90,7 +95,7 @@ final class _ImportSession {
             } catch let error as ImportError {
                 throw error
             } catch let error as CSVError {
-                var hint = error.hint + " Nothing was written: \(storeDisplayPath) is unchanged."
+                var hint = error.hint + " Nothing was written: \(targetUntouched)."
                 if error.isRecoverable { hint = error.hint }
                 throw ImportError(.input, reason: error.message, file: file.displayPath, line: error.line,
                                   column: error.column, byteOffset: error.byteOffset, hint: hint)
@@ -118,7 +123,7 @@ final class _ImportSession {
         // Objects keep their permanent IDs through the reset: record them for later rows' lookups.
         do { try context.saveAndReset() } catch {
             var failure = ImportError(.store, reason: "saving a batch failed: \(error)",
-                                      hint: "Nothing was written: \(storeDisplayPath) is unchanged.")
+                                      hint: "Nothing was written: \(targetUntouched).")
             if case .validation(let failures) = error { failure.validationFailures = failures }
             throw failure
         }
@@ -134,7 +139,7 @@ final class _ImportSession {
         for index in plan.indexes.values {
             guard let failure = index.failure else { continue }
             throw ImportError(.store, reason: "the key index of \(index.entity.name).\(index.attribute) failed: \(failure)",
-                              hint: "Free space in the temporary directory, or raise --key-memory so the keys stay in memory. Nothing was written: \(storeDisplayPath) is unchanged.")
+                              hint: "Free space in the temporary directory, or raise --key-memory so the keys stay in memory. Nothing was written: \(targetUntouched).")
         }
     }
 
@@ -173,7 +178,7 @@ final class _ImportSession {
             return nil
         } catch {
             throw ImportError(.store, reason: "looking for another \(index.entity.name) with \(index.attribute) \(Self.describe(value)) failed: \(error)",
-                              hint: "Nothing was written: \(storeDisplayPath) is unchanged.")
+                              hint: "Nothing was written: \(targetUntouched).")
         }
     }
 
@@ -339,7 +344,7 @@ final class _ImportSession {
                 column: failure.field.map { $0 + 1 }, byteOffset: failure.byteOffset, columnName: columnName,
                 entity: failure.entity, attribute: failure.attribute, value: failure.value,
                 hint: (failure.hint.map { $0 + " " } ?? "")
-                    + "The import stopped; \(storeDisplayPath) is unchanged. Fix the row, or re-run with --on-error skip --rejects FILE to set bad rows aside.")
+                    + "The import stopped; \(targetUntouched). Fix the row, or re-run with --on-error skip --rejects FILE to set bad rows aside.")
         }
         file.rejects += 1
         file.rejectedLines.insert(line)
