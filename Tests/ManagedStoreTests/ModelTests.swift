@@ -57,6 +57,24 @@ import Testing
         #expect { _ = try ObjectModel(json: Data("{".utf8), file: "m.json") } throws: { "\($0)".contains("not valid JSON") }
     }
 
+    @Test func jsonSyntaxErrorsNameTheFileLineAndColumn() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("broken.model.json")
+        try Data("""
+            {"entities": [
+              {"name": "Task",
+               "attributes": [{"name": "title" "type": "String"}]}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try ObjectModel(contentsOf: path)
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("invalid model \(path) (1 problem)") && text.contains("not valid JSON at line 3, column 36")
+                && text.contains("missing or extra comma")
+        }
+    }
+
     @Test func versionedModelBundlePicksTheCurrentVersion() throws {
         let model = try ObjectModel(contentsOf: Fixtures.local.appendingPathComponent("models/Versioned.xcdatamodeld").path)
         let note = try #require(model.entity(named: "Note"))

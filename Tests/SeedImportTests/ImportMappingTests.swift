@@ -60,6 +60,25 @@ struct ImportMappingTests {
         }
     }
 
+    @Test("a mapping that is not JSON names the file, line and column")
+    func syntaxErrorHasLineAndColumn() throws {
+        let scratch = ImportScratch()
+        let path = try scratch.write("broken.mapping.json", """
+            {"format": 1,
+             "files": [{"path": "a.csv",
+                        "targets": [{"entity" "A"}]}]}
+            """)
+        do {
+            _ = try ImportMapping(contentsOf: path)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .mapping)
+            #expect(error.line == 3 && error.column == 35)
+            #expect(error.description.hasPrefix("\(path):3:35: the mapping is not valid JSON: invalid value"))
+            #expect(error.description.contains("missing or extra comma"))
+        }
+    }
+
     /// Imports `json` (a mapping relative to fixtures/csv) with the import-basics model; returns the error.
     static func planError(_ json: String) throws -> ImportError? {
         let scratch = ImportScratch()

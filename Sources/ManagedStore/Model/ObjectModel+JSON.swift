@@ -14,8 +14,8 @@ extension ObjectModel {
     /// ```
     public convenience init(json: Data, file: String? = nil) throws(ModelError) {
         let root: Any
-        do { root = try JSONSerialization.jsonObject(with: json) } catch {
-            throw ModelError.file(file ?? "(json)", "not valid JSON: \(error.localizedDescription)")
+        do { root = try JSONSyntaxError.parse(json) } catch {
+            throw ModelError.file(file ?? "(json)", "\(error); \(error.hint)")
         }
         guard let object = root as? [String: Any], let entities = object["entities"] as? [[String: Any]] else {
             throw ModelError.file(file ?? "(json)", "expected an object with an \"entities\" array")

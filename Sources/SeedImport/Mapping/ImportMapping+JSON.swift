@@ -1,5 +1,6 @@
 import CSVStream
 import Foundation
+import ManagedStore
 
 extension ImportMapping {
     /// Reads a mapping file (format 1); paths in it are relative to the file.
@@ -30,6 +31,10 @@ extension ImportMapping {
     public init(json: Data, baseDirectory: String, source: String? = nil) throws(ImportError) {
         var reader = _MappingReader(source: source)
         let parsed = reader.read(json)
+        if let syntax = reader.syntaxError {
+            throw ImportError(.mapping, reason: "the mapping is not valid JSON: \(syntax.reason)", file: source, line: syntax.line, column: syntax.column,
+                              hint: "In the mapping file, \(syntax.hint); see docs/mapping.md for the format.")
+        }
         guard reader.problems.isEmpty, let parsed else {
             throw ImportError(.mapping, reason: "the mapping is not valid (\(reader.problems.count) problem\(reader.problems.count == 1 ? "" : "s"))",
                               file: source, hint: "See docs/mapping.md for the format.", problems: reader.problems)
@@ -42,6 +47,8 @@ extension ImportMapping {
 struct _MappingReader {
     let source: String?
     var problems: [String] = []
+    /// Why the text is not JSON at all, when it is not; nothing else is then read.
+    var syntaxError: JSONSyntaxError?
 
     init(source: String?) { self.source = source }
 
@@ -51,8 +58,8 @@ struct _MappingReader {
 
     mutating func read(_ json: Data) -> (model: String?, defaults: CSVOptions, files: [FileMapping])? {
         let root: Any
-        do { root = try JSONSerialization.jsonObject(with: json) } catch {
-            problem("", "not valid JSON (\(error.localizedDescription))")
+        do { root = try JSONSyntaxError.parse(json) } catch {
+            syntaxError = error
             return nil
         }
         guard let object = root as? [String: Any] else {
