@@ -53,7 +53,7 @@ import Testing
     @Test func jsonErrorsNameTheFile() {
         #expect {
             _ = try ObjectModel(json: Data(#"{"entities": [{"name": "A", "attributes": [{"name": "x", "type": "Integer 99"}]}]}"#.utf8), file: "m.json")
-        } throws: { "\($0)".contains("m.json") && "\($0)".contains("unknown or missing \"type\"") }
+        } throws: { "\($0)".contains("m.json") && "\($0)".contains("unknown \"type\" \"Integer 99\"") }
         #expect { _ = try ObjectModel(json: Data("{".utf8), file: "m.json") } throws: { "\($0)".contains("not valid JSON") }
     }
 
