@@ -53,8 +53,26 @@ import Testing
     @Test func jsonErrorsNameTheFile() {
         #expect {
             _ = try ObjectModel(json: Data(#"{"entities": [{"name": "A", "attributes": [{"name": "x", "type": "Integer 99"}]}]}"#.utf8), file: "m.json")
-        } throws: { "\($0)".contains("m.json") && "\($0)".contains("unknown or missing \"type\"") }
+        } throws: { "\($0)".contains("m.json") && "\($0)".contains("unknown \"type\" \"Integer 99\"") }
         #expect { _ = try ObjectModel(json: Data("{".utf8), file: "m.json") } throws: { "\($0)".contains("not valid JSON") }
+    }
+
+    @Test func jsonSyntaxErrorsNameTheFileLineAndColumn() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("broken.model.json")
+        try Data("""
+            {"entities": [
+              {"name": "Task",
+               "attributes": [{"name": "title" "type": "String"}]}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try ObjectModel(contentsOf: path)
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("invalid model \(path) (1 problem)") && text.contains("not valid JSON at line 3, column 36")
+                && text.contains("missing or extra comma")
+        }
     }
 
     @Test func versionedModelBundlePicksTheCurrentVersion() throws {

@@ -60,6 +60,49 @@ struct ImportMappingTests {
         }
     }
 
+    @Test("an unknown key at any level is named with its place, the nearest key and the keys allowed")
+    func unknownKeysSuggestTheNearest() throws {
+        let json = """
+            {"format": 1, "defaults": {"delimter": ";"},
+             "files": [{"path": "a.csv", "encodng": "utf-8",
+                        "targets": [{"entity": "A", "columns": {"d": {"column": "D", "fromat": "yyyy"}},
+                                     "relationships": {"b": {"column": "B", "destinationKey": "k", "nullToken": ["-"]}}}]},
+                       {"path": "j.csv", "join": {"entity": "A", "relationship": "bs", "sourceColumn": "a", "sourceKey": "k",
+                                                  "destinationColumn": "b", "destinationKey": "k", "zzz": 1}}]}
+            """
+        do {
+            _ = try ImportMapping(json: Data(json.utf8), baseDirectory: "/tmp", source: "keys.mapping.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.problems == [
+                "defaults: unknown key \"delimter\"; did you mean \"delimiter\"? (expected one of delimiter, encoding, header, nullTokens, quote, strict, trim)",
+                "files[0]: unknown key \"encodng\"; did you mean \"encoding\"? (expected one of delimiter, encoding, header, join, nullTokens, path, quote, strict, targets, trim)",
+                "files[0].targets[0].columns.d: unknown key \"fromat\"; did you mean \"format\"? (expected one of column, format, nullTokens, pivotYear)",
+                "files[0].targets[0].relationships.b: unknown key \"nullToken\"; did you mean \"nullTokens\"? (expected one of column, destinationKey, nullTokens)",
+                "files[1].join: unknown key \"zzz\" (expected one of destinationColumn, destinationKey, entity, relationship, sourceColumn, sourceKey)",
+            ])
+        }
+    }
+
+    @Test("a mapping that is not JSON names the file, line and column")
+    func syntaxErrorHasLineAndColumn() throws {
+        let scratch = ImportScratch()
+        let path = try scratch.write("broken.mapping.json", """
+            {"format": 1,
+             "files": [{"path": "a.csv",
+                        "targets": [{"entity" "A"}]}]}
+            """)
+        do {
+            _ = try ImportMapping(contentsOf: path)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .mapping)
+            #expect(error.line == 3 && error.column == 35)
+            #expect(error.description.hasPrefix("\(path):3:35: the mapping is not valid JSON: invalid value"))
+            #expect(error.description.contains("missing or extra comma"))
+        }
+    }
+
     /// Imports `json` (a mapping relative to fixtures/csv) with the import-basics model; returns the error.
     static func planError(_ json: String) throws -> ImportError? {
         let scratch = ImportScratch()

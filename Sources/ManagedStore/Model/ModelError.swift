@@ -16,9 +16,19 @@ public struct ModelError: Error, CustomStringConvertible, Sendable, Equatable {
         public let property: String?
         /// What is wrong and what to do.
         public let message: String
+        /// Where the problem is in the JSON file the model came from (`entities[0] (Well).attributes[3] (uwi)`),
+        /// when it came from one; the description then starts with it instead of `entity.property`.
+        public let place: String?
+
+        init(entity: String, property: String?, message: String, place: String? = nil) {
+            self.entity = entity
+            self.property = property
+            self.message = message
+            self.place = place
+        }
 
         public var description: String {
-            (property.map { "\(entity).\($0)" } ?? entity) + ": " + message
+            (place ?? property.map { "\(entity).\($0)" } ?? entity) + ": " + message
         }
     }
 

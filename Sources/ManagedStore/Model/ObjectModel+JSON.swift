@@ -3,6 +3,10 @@ import Foundation
 extension ObjectModel {
     /// Reads a model from JSON text in SeedStore's model format (see the README's "Model files").
     ///
+    /// Every problem is reported at once, in file order, each with its place in the file
+    /// (`entities[0] (Well).attributes[3] (uwi)`): keys the format does not have (with the nearest
+    /// one), missing or mistyped values, unknown types, then the checks every model gets.
+    ///
     /// For example:
     ///
     /// ```swift
@@ -12,68 +16,17 @@ extension ObjectModel {
     ///     {"name": "priority", "type": "Integer 32", "optional": false, "default": 5}]}]}
     /// """.utf8))
     /// ```
+    /// - Throws: ``ModelError`` listing every problem, naming `file` when given.
     public convenience init(json: Data, file: String? = nil) throws(ModelError) {
         let root: Any
-        do { root = try JSONSerialization.jsonObject(with: json) } catch {
-            throw ModelError.file(file ?? "(json)", "not valid JSON: \(error.localizedDescription)")
+        do { root = try JSONSyntaxError.parse(json) } catch {
+            throw ModelError.file(file ?? "(json)", "\(error); \(error.hint)")
         }
-        guard let object = root as? [String: Any], let entities = object["entities"] as? [[String: Any]] else {
-            throw ModelError.file(file ?? "(json)", "expected an object with an \"entities\" array")
-        }
-        var descriptions: [EntityDescription] = []
-        var problems: [ModelError.Problem] = []
-        for entity in entities {
-            guard let name = entity["name"] as? String else {
-                problems.append(.init(entity: "(unnamed)", property: nil, message: "an entity has no \"name\""))
-                continue
-            }
-            var description = EntityDescription(name)
-            for attribute in entity["attributes"] as? [[String: Any]] ?? [] {
-                let attributeName = attribute["name"] as? String ?? "(unnamed)"
-                guard let typeName = attribute["type"] as? String, let type = AttributeType(name: typeName) else {
-                    problems.append(.init(entity: name, property: attributeName,
-                                          message: "unknown or missing \"type\" \(attribute["type"].map { "\($0)" } ?? ""); use one of " + AttributeType.allCases.map(\.rawValue).joined(separator: ", ")))
-                    continue
-                }
-                var parsed = Attribute(attributeName, type,
-                                       optional: attribute["optional"] as? Bool ?? true,
-                                       indexed: attribute["indexed"] as? Bool ?? false,
-                                       valueTransformerName: attribute["transformer"] as? String)
-                if let raw = attribute["default"], !(raw is NSNull) {
-                    guard let value = Value(jsonDefault: raw, type: type) else {
-                        problems.append(.init(entity: name, property: attributeName,
-                                              message: "the default \(raw) cannot be read as \(type.rawValue)"))
-                        continue
-                    }
-                    parsed.defaultValue = value
-                }
-                description.attributes.append(parsed)
-            }
-            for relationship in entity["relationships"] as? [[String: Any]] ?? [] {
-                let relationshipName = relationship["name"] as? String ?? "(unnamed)"
-                guard let destination = relationship["destination"] as? String else {
-                    problems.append(.init(entity: name, property: relationshipName, message: "missing \"destination\""))
-                    continue
-                }
-                var rule = DeleteRule.nullify
-                if let ruleName = relationship["deleteRule"] as? String {
-                    guard let parsedRule = DeleteRule(name: ruleName) else {
-                        problems.append(.init(entity: name, property: relationshipName,
-                                              message: "unknown delete rule '\(ruleName)'; use nullify, cascade, deny or noAction"))
-                        continue
-                    }
-                    rule = parsedRule
-                }
-                description.relationships.append(Relationship(
-                    relationshipName, to: destination, inverse: relationship["inverse"] as? String,
-                    toMany: relationship["toMany"] as? Bool ?? false, deleteRule: rule,
-                    optional: relationship["optional"] as? Bool ?? true,
-                    minCount: relationship["minCount"] as? Int ?? 0, maxCount: relationship["maxCount"] as? Int ?? 0,
-                    ordered: relationship["ordered"] as? Bool ?? false))
-            }
-            descriptions.append(description)
-        }
+        var reader = _ModelJSONReader()
+        reader.read(root)
+        let problems = reader.allProblems()
         guard problems.isEmpty else { throw ModelError(problems: problems, file: file) }
+        let descriptions = reader.descriptions
         do { try self.init(descriptions) } catch {
             var error = error
             error.file = file

@@ -30,74 +30,11 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
 
     /// Checks `descriptions` and resolves them into a model.
     public init(_ descriptions: [EntityDescription]) throws(ModelError) {
-        var problems: [ModelError.Problem] = []
-        func problem(_ entity: String, _ property: String?, _ message: String) {
-            problems.append(ModelError.Problem(entity: entity, property: property, message: message))
-        }
+        let problems = Self.problems(in: descriptions)
+        guard problems.isEmpty else { throw ModelError(problems: problems.map(\.problem)) }
         var index: [String: Int] = [:]
-        for (i, entity) in descriptions.enumerated() {
-            if !Self.isIdentifier(entity.name) {
-                problem(entity.name, nil, "the entity name is not a valid identifier (letters, digits and '_', not starting with a digit)")
-            }
-            if index[entity.name] != nil {
-                problem(entity.name, nil, "a second entity has this name; entity names must be unique")
-            } else {
-                index[entity.name] = i
-            }
-            var seen: [String: String] = [:]
-            var columns: [String: String] = [:]
-            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
-                if !Self.isIdentifier(name) {
-                    problem(entity.name, name, "the property name is not a valid identifier")
-                }
-                if Self.reservedPropertyNames.contains(name) || name.lowercased().hasPrefix("z_") {
-                    problem(entity.name, name, "'\(name)' is reserved (it clashes with a managed object's own member or a store column); rename it, e.g. '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())\(name.prefix(1).uppercased() + name.dropFirst())'")
-                }
-                if seen[name] != nil {
-                    problem(entity.name, name, "a second property has this name; property names must be unique within an entity")
-                }
-                seen[name] = name
-                let column = "Z" + name.uppercased()
-                if let other = columns[column], other != name {
-                    problem(entity.name, name, "its column \(column) clashes with property '\(other)'; names may not differ only in case")
-                }
-                columns[column] = name
-            }
-            for attribute in entity.attributes {
-                if let value = attribute.defaultValue, !value.fits(attribute.type) {
-                    problem(entity.name, attribute.name, "the default value \(value) (\(value.kindName)) does not fit type \(attribute.type.rawValue)")
-                }
-            }
-        }
-        // Relationships: destinations and inverses.
-        for entity in descriptions {
-            for relationship in entity.relationships {
-                guard let destinationIndex = index[relationship.destination] else {
-                    problem(entity.name, relationship.name, "the destination entity '\(relationship.destination)' does not exist in the model")
-                    continue
-                }
-                if relationship.minCount < 0 || relationship.maxCount < 0
-                    || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount) {
-                    problem(entity.name, relationship.name, "min count \(relationship.minCount) and max count \(relationship.maxCount) do not make a range")
-                }
-                guard let inverseName = relationship.inverse else {
-                    problem(entity.name, relationship.name, "the relationship has no inverse; give it one on \(relationship.destination) (Core Data needs inverses to keep the graph consistent)")
-                    continue
-                }
-                let destination = descriptions[destinationIndex]
-                guard let inverse = destination.relationships.first(where: { $0.name == inverseName }) else {
-                    problem(entity.name, relationship.name, "the inverse '\(inverseName)' is not a relationship of \(destination.name)")
-                    continue
-                }
-                if inverse.destination != entity.name || inverse.inverse != relationship.name {
-                    problem(entity.name, relationship.name, "the inverse \(destination.name).\(inverseName) does not point back (it goes to \(inverse.destination).\(inverse.inverse ?? "nil")); make the two relationships each other's inverse")
-                }
-            }
-        }
-        guard problems.isEmpty else { throw ModelError(problems: problems) }
         // Core Data numbers entities in name order; so do we, so Z_ENT and join-table names match its stores.
         let descriptions = descriptions.sorted { $0.name < $1.name }
-        index = [:]
         for (i, entity) in descriptions.enumerated() { index[entity.name] = i }
 
         // Storage: foreign keys, inverse foreign keys and join tables.
@@ -173,6 +110,87 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "ObjectModel(" + entities.map(\.name).joined(separator: ", ") + ")" }
+
+    /// A problem ``problems(in:)`` found, with the index of its entity in the descriptions and, for a
+    /// property, the property's index among the entity's attributes then its relationships.
+    struct PlacedProblem {
+        let entity: Int
+        let property: Int?
+        let problem: ModelError.Problem
+    }
+
+    /// Every problem with `descriptions`, in model order: names and defaults entity by entity, then
+    /// destinations and inverses.
+    static func problems(in descriptions: [EntityDescription]) -> [PlacedProblem] {
+        var problems: [PlacedProblem] = []
+        func problem(_ i: Int, _ property: Int?, _ message: String) {
+            let entity = descriptions[i]
+            let name = property.map { $0 < entity.attributes.count ? entity.attributes[$0].name : entity.relationships[$0 - entity.attributes.count].name }
+            problems.append(PlacedProblem(entity: i, property: property,
+                                          problem: ModelError.Problem(entity: entity.name, property: name, message: message)))
+        }
+        var index: [String: Int] = [:]
+        for (i, entity) in descriptions.enumerated() {
+            if !Self.isIdentifier(entity.name) {
+                problem(i, nil, "the entity name is not a valid identifier (letters, digits and '_', not starting with a digit)")
+            }
+            if index[entity.name] != nil {
+                problem(i, nil, "a second entity has this name; entity names must be unique")
+            } else {
+                index[entity.name] = i
+            }
+            var seen: Set<String> = []
+            var columns: [String: String] = [:]
+            for (p, name) in (entity.attributes.map(\.name) + entity.relationships.map(\.name)).enumerated() {
+                if !Self.isIdentifier(name) {
+                    problem(i, p, "the property name is not a valid identifier")
+                }
+                if Self.reservedPropertyNames.contains(name) || name.lowercased().hasPrefix("z_") {
+                    problem(i, p, "'\(name)' is reserved (it clashes with a managed object's own member or a store column); rename it, e.g. '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())\(name.prefix(1).uppercased() + name.dropFirst())'")
+                }
+                if !seen.insert(name).inserted {
+                    problem(i, p, "a second property has this name; property names must be unique within an entity")
+                }
+                let column = "Z" + name.uppercased()
+                if let other = columns[column], other != name {
+                    problem(i, p, "its column \(column) clashes with property '\(other)'; names may not differ only in case")
+                }
+                columns[column] = name
+            }
+            for (p, attribute) in entity.attributes.enumerated() {
+                if let value = attribute.defaultValue, !value.fits(attribute.type) {
+                    problem(i, p, "the default value \(value) (\(value.kindName)) does not fit type \(attribute.type.rawValue)")
+                }
+            }
+        }
+        // Relationships: destinations and inverses.
+        for (i, entity) in descriptions.enumerated() {
+            for (r, relationship) in entity.relationships.enumerated() {
+                let p = entity.attributes.count + r
+                guard let destinationIndex = index[relationship.destination] else {
+                    problem(i, p, "the destination entity '\(relationship.destination)' does not exist in the model")
+                    continue
+                }
+                if relationship.minCount < 0 || relationship.maxCount < 0
+                    || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount) {
+                    problem(i, p, "min count \(relationship.minCount) and max count \(relationship.maxCount) do not make a range")
+                }
+                guard let inverseName = relationship.inverse else {
+                    problem(i, p, "the relationship has no inverse; give it one on \(relationship.destination) (Core Data needs inverses to keep the graph consistent)")
+                    continue
+                }
+                let destination = descriptions[destinationIndex]
+                guard let inverse = destination.relationships.first(where: { $0.name == inverseName }) else {
+                    problem(i, p, "the inverse '\(inverseName)' is not a relationship of \(destination.name)")
+                    continue
+                }
+                if inverse.destination != entity.name || inverse.inverse != relationship.name {
+                    problem(i, p, "the inverse \(destination.name).\(inverseName) does not point back (it goes to \(inverse.destination).\(inverse.inverse ?? "nil")); make the two relationships each other's inverse")
+                }
+            }
+        }
+        return problems
+    }
 
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }

@@ -1,5 +1,6 @@
 import CSVStream
 import Foundation
+import ManagedStore
 
 extension ImportMapping {
     /// Reads a mapping file (format 1); paths in it are relative to the file.
@@ -30,6 +31,10 @@ extension ImportMapping {
     public init(json: Data, baseDirectory: String, source: String? = nil) throws(ImportError) {
         var reader = _MappingReader(source: source)
         let parsed = reader.read(json)
+        if let syntax = reader.syntaxError {
+            throw ImportError(.mapping, reason: "the mapping is not valid JSON: \(syntax.reason)", file: source, line: syntax.line, column: syntax.column,
+                              hint: "In the mapping file, \(syntax.hint); see docs/mapping.md for the format.")
+        }
         guard reader.problems.isEmpty, let parsed else {
             throw ImportError(.mapping, reason: "the mapping is not valid (\(reader.problems.count) problem\(reader.problems.count == 1 ? "" : "s"))",
                               file: source, hint: "See docs/mapping.md for the format.", problems: reader.problems)
@@ -42,6 +47,8 @@ extension ImportMapping {
 struct _MappingReader {
     let source: String?
     var problems: [String] = []
+    /// Why the text is not JSON at all, when it is not; nothing else is then read.
+    var syntaxError: JSONSyntaxError?
 
     init(source: String?) { self.source = source }
 
@@ -51,8 +58,8 @@ struct _MappingReader {
 
     mutating func read(_ json: Data) -> (model: String?, defaults: CSVOptions, files: [FileMapping])? {
         let root: Any
-        do { root = try JSONSerialization.jsonObject(with: json) } catch {
-            problem("", "not valid JSON (\(error.localizedDescription))")
+        do { root = try JSONSyntaxError.parse(json) } catch {
+            syntaxError = error
             return nil
         }
         guard let object = root as? [String: Any] else {
@@ -71,6 +78,7 @@ struct _MappingReader {
         var defaults = CSVOptions()
         if let raw = object["defaults"] {
             if let block = raw as? [String: Any] {
+                check(block, allowed: Self.dialectKeys, at: "defaults")
                 defaults = options(block, base: defaults, at: "defaults")
             } else {
                 problem("defaults", "expected an object")
@@ -84,7 +92,7 @@ struct _MappingReader {
         for (i, raw) in files.enumerated() {
             let place = "files[\(i)]"
             guard let file = raw as? [String: Any] else { problem(place, "expected an object"); continue }
-            check(file, allowed: ["path", "encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "targets", "join"], at: place)
+            check(file, allowed: ["path", "targets", "join"] + Self.dialectKeys, at: place)
             guard let path = file["path"] as? String, !path.isEmpty else { problem(place, "\"path\" is missing"); continue }
             let fileOptions = options(file, base: defaults, at: place)
             if let join = file["join"] {
@@ -108,10 +116,8 @@ struct _MappingReader {
         return (model, defaults, parsed)
     }
 
-    private mutating func check(_ object: [String: Any], allowed: Set<String>, at place: String) {
-        for key in object.keys.sorted() where !allowed.contains(key) {
-            problem(place, "unknown key \"\(key)\" (expected one of \(allowed.sorted().joined(separator: ", ")))")
-        }
+    private mutating func check(_ object: [String: Any], allowed: [String], at place: String) {
+        for message in JSONKeys(allowed).problems(in: object) { problem(place, message) }
     }
 
     private mutating func string(_ raw: Any?, at place: String) -> String? {
@@ -128,6 +134,9 @@ struct _MappingReader {
         }
         return list.map { $0 as! String }
     }
+
+    /// The keys ``options(_:base:at:)`` reads, allowed in `defaults` and in each file.
+    static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim"]
 
     /// Reads `delimiter`, `quote`, `strict`, `encoding`, `header`, `nullTokens` and `trim` over `base`.
     mutating func options(_ object: [String: Any], base: CSVOptions, at place: String) -> CSVOptions {
@@ -252,7 +261,7 @@ struct _MappingReader {
 
     private mutating func join(_ object: [String: Any], at place: String) -> JoinMapping? {
         let keys = ["entity", "relationship", "sourceColumn", "sourceKey", "destinationColumn", "destinationKey"]
-        check(object, allowed: Set(keys), at: place)
+        check(object, allowed: keys, at: place)
         var values: [String] = []
         for key in keys {
             guard let value = object[key] as? String, !value.isEmpty else {

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Why a hand-written JSON file (a model, a mapping) does not parse, and where: the line and column
+/// Foundation's parser stopped at, when it says.
+///
+/// Foundation puts the place in the error's debug description only, as "around line 3, column 7"
+/// (Darwin) or "around character 18" (a byte offset, Linux); an offset is turned into a line and
+/// column here, so both read the same.
+///
+/// For example:
+///
+/// ```swift
+/// do { _ = try JSONSyntaxError.parse(Data("{\"a\": [1,,2]}".utf8)) }
+/// catch { print("\(error); \(error.hint)") }
+/// // not valid JSON at line 1, column 10: invalid value; fix the text there (often a missing or extra comma, …)
+/// ```
+package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What the parser found, without the place ("invalid value").
+    package let reason: String
+    /// The line the parser stopped at, from 1, when known.
+    package let line: Int?
+    /// The column the parser stopped at, in characters from 1, when known.
+    package let column: Int?
+
+    /// Parses `data` with `JSONSerialization`, turning its error into one with a line and column.
+    package static func parse(_ data: Data) throws(JSONSyntaxError) -> Any {
+        do { return try JSONSerialization.jsonObject(with: data) } catch {
+            throw JSONSyntaxError(error, in: data)
+        }
+    }
+
+    /// Reads the reason and place out of a Foundation JSON parse error about `data`.
+    package init(_ error: any Error, in data: Data) {
+        let debug = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+        var reason = debug.trimmingCharacters(in: .whitespaces)
+        if reason.hasSuffix(".") { reason.removeLast() }
+        var line: Int?
+        var column: Int?
+        if let range = reason.range(of: #" around line (\d+), column (\d+)$"#, options: .regularExpression) {
+            let numbers = reason[range].split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            line = numbers.first
+            column = numbers.last
+            reason.removeSubrange(range)
+        } else if let range = reason.range(of: #" around character (\d+)$"#, options: .regularExpression) {
+            let offset = Int(reason[range].filter(\.isNumber)) ?? 0
+            (line, column) = Self.place(ofByte: offset, in: data)
+            reason.removeSubrange(range)
+        } else if reason.localizedCaseInsensitiveContains("end of file") {
+            (line, column) = Self.place(ofByte: data.count, in: data)
+        }
+        self.reason = reason.prefix(1).lowercased() + reason.dropFirst()
+        self.line = line
+        self.column = column
+    }
+
+    /// The line and column (both from 1, the column in characters) of the byte at `offset` in `data`.
+    static func place(ofByte offset: Int, in data: Data) -> (line: Int, column: Int) {
+        let bytes = data.prefix(max(0, offset))
+        let line = 1 + bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        let lineStart = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.startIndex
+        return (line, 1 + String(decoding: bytes[lineStart...], as: UTF8.self).count)
+    }
+
+    /// What to do about it, in a phrase that follows the description after a semicolon.
+    package var hint: String {
+        if reason.localizedCaseInsensitiveContains("end of file") {
+            return "the text ends early: close every open object, array and string"
+        }
+        return line == nil ? "check the file is JSON" : "fix the text there (often a missing or extra comma, quote or bracket just before it)"
+    }
+
+    /// The reason and place in one line: "not valid JSON at line 3, column 6: invalid value".
+    package var description: String {
+        "not valid JSON" + (line.map { line in " at line \(line)" + (column.map { ", column \($0)" } ?? "") } ?? "") + ": " + reason
+    }
+}

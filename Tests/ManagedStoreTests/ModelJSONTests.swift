@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import ManagedStore
+
+/// The model JSON format's checks: unknown keys at every level, mistyped values, and every
+/// problem of a file reported together, in file order, each with its place in the file.
+@Suite struct ModelJSONTests {
+    /// The problems reading `json` reports, as printed; empty when it loads.
+    func problems(_ json: String) -> [String] {
+        do { _ = try ObjectModel(json: Data(json.utf8), file: "m.json"); return [] } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    static let entityKeys = "(expected one of attributes, name, relationships)"
+    static let attributeKeys = "(expected one of default, indexed, name, optional, transformer, type)"
+    static let relationshipKeys = "(expected one of deleteRule, destination, inverse, maxCount, minCount, name, optional, ordered, toMany)"
+
+    @Test("an unknown key at the top level names the nearest key")
+    func unknownTopLevelKey() {
+        #expect(problems(#"{"entites": []}"#) == [
+            #"(model): unknown key "entites"; did you mean "entities"? (expected one of entities)"#,
+            #"(model): expected an object with an "entities" array"#,
+        ])
+    }
+
+    @Test("an unknown key in an entity is refused instead of leaving it without attributes")
+    func unknownEntityKey() {
+        #expect(problems(#"{"entities": [{"name": "Well", "atributes": [{"name": "uwi", "type": "String"}]}]}"#) == [
+            #"entities[0] (Well): unknown key "atributes"; did you mean "attributes"? \#(Self.entityKeys)"#,
+        ])
+    }
+
+    @Test("unknown keys in an attribute are refused instead of dropping the setting")
+    func unknownAttributeKeys() {
+        let json = #"""
+            {"entities": [{"name": "Well", "attributes": [
+                {"name": "name", "type": "String"},
+                {"name": "uwi", "type": "String", "optinal": false, "indexd": true, "precision": 3}]}]}
+            """#
+        #expect(problems(json) == [
+            #"entities[0] (Well).attributes[1] (uwi): unknown key "indexd"; did you mean "indexed"? \#(Self.attributeKeys)"#,
+            #"entities[0] (Well).attributes[1] (uwi): unknown key "optinal"; did you mean "optional"? \#(Self.attributeKeys)"#,
+            #"entities[0] (Well).attributes[1] (uwi): unknown key "precision" \#(Self.attributeKeys)"#,
+        ])
+    }
+
+    @Test("an unknown key in a relationship is refused, and its inverse is still checked")
+    func unknownRelationshipKey() {
+        let json = #"""
+            {"entities": [
+              {"name": "Operator", "relationships": [{"name": "wells", "destination": "Well", "inverse": "operator", "toMnay": true}]},
+              {"name": "Well", "relationships": [{"name": "operator", "destination": "Operator", "inverse": "wells"}]}]}
+            """#
+        #expect(problems(json) == [
+            #"entities[0] (Operator).relationships[0] (wells): unknown key "toMnay"; did you mean "toMany"? \#(Self.relationshipKeys)"#,
+        ])
+    }
+
+    @Test("every problem of a file is reported together, in file order, reading and model checks alike")
+    func everyProblemAtOnce() {
+        let json = #"""
+            {"entities": [
+              {"name": "Well",
+               "attributes": [
+                 {"name": "uwi", "type": "Strng", "optional": false},
+                 {"name": "self", "type": "String", "indexed": "yes"},
+                 {"name": "depth", "type": "Double", "default": "deep"}],
+               "relationships": [
+                 {"name": "operator", "destination": "Operator", "inverse": "wells", "deleteRule": "Cascde"},
+                 {"name": "field", "destination": "Field", "inverse": "wells"}]},
+              {"name": "Operator", "attributes": [{"name": "name"}],
+               "relationships": [{"name": "wells", "destination": "Well", "inverse": "operator", "toMany": true}],
+               "abstract": true}]}
+            """#
+        #expect(problems(json) == [
+            #"entities[0] (Well).attributes[0] (uwi): unknown "type" "Strng"; did you mean "String"? (expected one of Integer 16, Integer 32, Integer 64, Decimal, Double, Float, String, Boolean, Date, Binary, Transformable, URI, UUID)"#,
+            #"entities[0] (Well).attributes[1] (self): "indexed" must be true or false, not "yes""#,
+            #"entities[0] (Well).attributes[1] (self): 'self' is reserved (it clashes with a managed object's own member or a store column); rename it, e.g. 'wellSelf'"#,
+            #"entities[0] (Well).attributes[2] (depth): the default "deep" cannot be read as Double"#,
+            #"entities[0] (Well).relationships[0] (operator): unknown "deleteRule" "Cascde"; did you mean "Cascade"? (expected one of Nullify, Cascade, Deny, No Action)"#,
+            #"entities[0] (Well).relationships[1] (field): the destination entity 'Field' does not exist in the model"#,
+            #"entities[1] (Operator): unknown key "abstract" \#(Self.entityKeys)"#,
+            #"entities[1] (Operator).attributes[0] (name): "type" is missing (expected one of Integer 16, Integer 32, Integer 64, Decimal, Double, Float, String, Boolean, Date, Binary, Transformable, URI, UUID)"#,
+        ])
+    }
+
+    @Test("a relationship without a destination is reported once, not again through its inverse")
+    func missingDestinationDoesNotEcho() {
+        let json = #"""
+            {"entities": [
+              {"name": "Well", "relationships": [{"name": "region", "inverse": "wells"}]},
+              {"name": "Region", "relationships": [{"name": "wells", "destination": "Well", "inverse": "region", "toMany": true}]},
+              {"attributes": []}]}
+            """#
+        #expect(problems(json) == [
+            #"entities[0] (Well).relationships[0] (region): "destination" is missing; name the entity it points to"#,
+            #"entities[2]: the entity has no "name"; give it one"#,
+        ])
+    }
+
+    @Test("the error names the file and counts the problems")
+    func errorNamesTheFile() {
+        #expect {
+            _ = try ObjectModel(json: Data(#"{"entities": [{"name": "A", "atributes": [], "relationship": []}]}"#.utf8), file: "m.json")
+        } throws: { error in
+            "\(error)".hasPrefix("invalid model m.json (2 problems)\n  - entities[0] (A): unknown key \"atributes\"")
+        }
+    }
+
+    @Test("every model file in the repository, and what jsonData writes, still loads")
+    func repositoryModelsLoad() throws {
+        let directory = Fixtures.local.appendingPathComponent("models")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        #expect(files.count >= 6)
+        for file in files {
+            let model = try ObjectModel(contentsOf: directory.appendingPathComponent(file).path)
+            let again = try ObjectModel(json: model.jsonData())
+            #expect(again.entityDescriptions == model.entityDescriptions, "\(file)")
+        }
+        // Every key jsonData can write, minCount, maxCount, ordered, transformer and null inverse included.
+        let written = try ObjectModel([
+            EntityDescription("A", attributes: [Attribute("blob", .transformable, valueTransformerName: "JSONValueTransformer"),
+                                                Attribute("n", .integer16, optional: false, defaultValue: .integer(3), indexed: true)],
+                              relationships: [Relationship("bs", to: "B", inverse: "a", toMany: true, minCount: 1, maxCount: 4, ordered: true)]),
+            EntityDescription("B", relationships: [Relationship("a", to: "A", inverse: "bs", deleteRule: .cascade, optional: false)]),
+        ])
+        #expect(try ObjectModel(json: written.jsonData()).entityDescriptions == written.entityDescriptions)
+    }
+}
