@@ -6,6 +6,22 @@ import Testing
 /// Killing an import at any moment leaves the previous store, never a half-written one.
 @Suite("Import: killed imports", .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
 struct ImportCrashSafetyTests {
+    /// Starts `seedstore import` with `arguments` (its `--out` in `scratch` named Wells.sqlite) and returns
+    /// once it is writing its temporary store (200 kB of it), with that file's name.
+    static func startImport(_ arguments: [String], in scratch: ImportScratch) throws -> (Process, temporary: String) {
+        let process = Process()
+        process.executableURL = ImportFixtures.cli!
+        process.arguments = ["import", "--progress", "none"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let temporary = ".Wells.sqlite.importing-\(process.processIdentifier)"
+        let deadline = Date().addingTimeInterval(30)
+        func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: scratch.path(temporary)))?[.size] as? Int) ?? 0 }
+        while process.isRunning && size() < 200_000 && Date() < deadline { usleep(20_000) }
+        return (process, temporary)
+    }
+
     @Test("kill -9 mid-import: the old store is intact, and the next run clears the temporary file")
     func killed() throws {
         let scratch = ImportScratch()
@@ -15,17 +31,8 @@ struct ImportCrashSafetyTests {
         let first = try ImportCLI.run(["import", "--mapping", small.mappingFile.url.path, "--out", store, "--progress", "none"])
         #expect(first.status == 0, "\(first.errors)")
 
-        let process = Process()
-        process.executableURL = ImportFixtures.cli!
-        process.arguments = ["import", "--mapping", big.mappingFile.url.path, "--out", store, "--progress", "none"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let temporary = ".Wells.sqlite.importing-\(process.processIdentifier)"
-        // Wait until the import is writing its temporary store, then a little more, then kill it.
-        let deadline = Date().addingTimeInterval(30)
-        func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: scratch.path(temporary)))?[.size] as? Int) ?? 0 }
-        while process.isRunning && size() < 200_000 && Date() < deadline { usleep(20_000) }
+        let (process, temporary) = try Self.startImport(["--mapping", big.mappingFile.url.path, "--out", store], in: scratch)
+        // A little more writing, then kill it.
         usleep(400_000)
         #expect(process.isRunning, "the import was still running when killed")
         kill(process.processIdentifier, SIGKILL)
@@ -56,17 +63,8 @@ struct ImportCrashSafetyTests {
         #expect(first.status == 0, "\(first.errors)")
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
 
-        let process = Process()
-        process.executableURL = ImportFixtures.cli!
-        process.arguments = ["import", "--mapping", big.mappingFile.url.path, "--out", store, "--progress", "none",
-                             "--on-error", "skip", "--rejects", scratch.path("rejects.csv")]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let temporary = ".Wells.sqlite.importing-\(process.processIdentifier)"
-        let deadline = Date().addingTimeInterval(30)
-        func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: scratch.path(temporary)))?[.size] as? Int) ?? 0 }
-        while process.isRunning && size() < 200_000 && Date() < deadline { usleep(20_000) }
+        let (process, _) = try Self.startImport(["--mapping", big.mappingFile.url.path, "--out", store,
+                                                  "--on-error", "skip", "--rejects", scratch.path("rejects.csv")], in: scratch)
         #expect(process.isRunning, "the import was still running when signalled")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
