@@ -167,6 +167,10 @@ extension ManagedObjectContext {
                     if case .integer(let v) = value, let range = type.integerRange {
                         fail(v > range.upperBound ? .numberTooLarge : .numberTooSmall, name,
                              "is \(v), outside \(type.rawValue)'s range \(range.lowerBound)...\(range.upperBound)")
+                    } else if case .double(let v) = value, type == .float {
+                        let largest = Float.greatestFiniteMagnitude
+                        fail(v > 0 ? .numberTooLarge : .numberTooSmall, name,
+                             "is \(v), outside \(type.rawValue)'s range \(-largest)...\(largest)")
                     } else {
                         fail(.invalidValue, name, "holds a \(value.kindName) (\(value)) where \(type.rawValue) is expected")
                     }

@@ -119,6 +119,8 @@ public final class ManagedObjectContext {
     /// (attributes, then to-one relationships: ``Entity/columns``). The fast path of loaders.
     ///
     /// To-one values set this way do not update inverses held in memory; a save writes them as given.
+    /// Float attributes keep their values rounded to 32 bits (``Value/stored(as:)``), as
+    /// ``ManagedObject/setValue(_:at:)`` keeps them.
     ///
     /// For example:
     ///
@@ -131,6 +133,8 @@ public final class ManagedObjectContext {
         precondition(values.count == entity.columns.count, "\(entity.name) has \(entity.columns.count) columns, \(values.count) values given")
         let id = ObjectID(entityID: entity.id, primaryKey: temporaryKey(nextTemporaryKey))
         nextTemporaryKey += 1
+        var values = values
+        for ordinal in entity.floatOrdinals { values[ordinal] = values[ordinal].stored(as: .float) }
         let object = ManagedObject(entity: entity, id: id, context: self, values: values)
         object.isInserted = true
         insertedList.append(object)
