@@ -95,7 +95,12 @@ extension ManagedObjectContext {
             try saveIntoParent(parent)
             return
         }
-        try inWriteTransaction { try writeChanges() }
+        // A rolled-back save wrote no join rows.
+        let joinRowsBefore = joinRowsInserted
+        do { try inWriteTransaction { try writeChanges() } } catch {
+            joinRowsInserted = joinRowsBefore
+            throw error
+        }
 
         // 5. The store has it: make IDs permanent and snapshots current.
         didSave()
@@ -266,6 +271,7 @@ extension ManagedObjectContext {
             let sql = added ? "INSERT OR IGNORE INTO \(pair.table) (\(first), \(second)) VALUES (?, ?)"
                 : "DELETE FROM \(pair.table) WHERE \(first) = ? AND \(second) = ?"
             try connection.execute(sql, [.integer(permanent(pair.first).primaryKey), .integer(permanent(pair.second).primaryKey)])
+            if added { joinRowsInserted += connection.changes }
         }
     }
 

@@ -50,6 +50,19 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) public internal(set) var faultsFiredFromStore = 0
     /// Objects made from rows since the context was made.
     @exclusivity(unchecked) public internal(set) var objectsMaterialized = 0
+    /// Join-table rows this context's saves have written since it was made: a pair the table already
+    /// held (added again, or added twice) is not counted, so this is what many-to-many adds stored.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let before = context.joinRowsInserted
+    /// try bank.add(tag, toKey: "tags")
+    /// try bank.add(tag, toKey: "tags")   // the same pair: stored once
+    /// try context.save()
+    /// print(context.joinRowsInserted - before)   // 1
+    /// ```
+    public internal(set) var joinRowsInserted = 0
 
     /// Makes a context over `store`.
     public init(store: PersistentStore) {

@@ -25,11 +25,15 @@ public struct ImportSummary: Sendable, Codable {
         public var blankRows: Int
         /// Rows set aside (skip mode).
         public var rejects: Int
-        /// Pairs a join file added.
+        /// Pairs a join file added to the store: a pair repeated in the file, or already stored, counts once.
         public var joins: Int
         /// The entities its rows filled (empty for a join file); `nil` in summaries written before
         /// this was recorded.
         public var entities: [String]?
+
+        /// Of a join file's rows, those whose pair was stored already (repeated in the file, or in the
+        /// store before): they added no row, so ``joins`` counts each pair once.
+        public var repeatedPairs: Int { entities?.isEmpty == true || joins > 0 ? max(0, rowsImported - joins) : 0 }
     }
 
     /// Objects of one entity.
@@ -159,7 +163,14 @@ extension ImportSummary: CustomStringConvertible {
             // A file mapped twice (wells into Well, and into WellSummary + WellDetail) says which pass is which.
             let into = file.entities.map { $0.isEmpty ? "" : " → " + $0.joined(separator: " + ") } ?? ""
             var text = "  \(file.path)\(into): \(g(file.rowsRead)) rows read"
-            if file.joins > 0 { text += ", \(g(file.joins)) pairs joined" } else { text += ", \(g(file.rowsImported)) imported" }
+            if file.joins > 0 || file.entities?.isEmpty == true {
+                text += ", \(g(file.joins)) pairs joined"
+                // A join row whose pair was stored already (earlier in the file or before) adds no row.
+                let repeated = file.repeatedPairs
+                if repeated > 0 { text += " (\(g(repeated)) repeated pair\(repeated == 1 ? "" : "s") stored once)" }
+            } else {
+                text += ", \(g(file.rowsImported)) imported"
+            }
             if file.rejects > 0 { text += ", \(g(file.rejects)) rejected" }
             if file.blankRows > 0 { text += ", \(g(file.blankRows)) blank skipped" }
             lines.append(text)
