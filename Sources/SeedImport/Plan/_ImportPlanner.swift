@@ -24,6 +24,9 @@ struct _ImportPlanner {
     private var ambiguousColumns = Set<String>()
     /// Null-token lists found unusable, reported once each however many columns use them.
     private var badNullTokens = Set<[String]>()
+    /// Problems whose value came from an option rather than the mapping (`--null`), by option, so the
+    /// hint sends the user to the option.
+    private var optionProblems: [String: Int] = [:]
 
     init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions) {
         self.model = model
@@ -36,15 +39,38 @@ struct _ImportPlanner {
         let plan = planner.make()
         guard planner.problems.isEmpty, let plan else {
             let count = planner.problems.count
-            throw ImportError(.mapping, reason: "the mapping does not fit the model or the files (\(count) problem\(count == 1 ? "" : "s"))",
-                              file: mapping.source, hint: "Fix the mapping (see docs/mapping.md); nothing was written.",
-                              problems: planner.problems)
+            let what = planner.optionProblems.values.reduce(0, +) == count ? "the options do not fit the files" : "the mapping does not fit the model or the files"
+            throw ImportError(.mapping, reason: "\(what) (\(count) problem\(count == 1 ? "" : "s"))",
+                              file: mapping.source, hint: planner.hint(problemCount: count), problems: planner.problems)
         }
         return plan
     }
 
     private mutating func problem(_ file: String?, _ message: String) {
         problems.append(file.map { "\($0): \(message)" } ?? message)
+    }
+
+    /// What to fix: the mapping, or the options the faulty values came from (`--null`), or both.
+    private func hint(problemCount: Int) -> String {
+        let options = optionProblems.keys.sorted()
+        let fromOptions = optionProblems.values.reduce(0, +)
+        let values = options.joined(separator: " and ") + " value" + (fromOptions == 1 ? "" : "s")
+        if options.isEmpty { return "Fix the mapping (see docs/mapping.md); nothing was written." }
+        if fromOptions == problemCount { return "Fix the \(values) (see seedstore import --help); nothing was written." }
+        return "Fix the mapping (see docs/mapping.md) and the \(values); nothing was written."
+    }
+
+    /// Where a list of null tokens came from, for messages: the options' (the CLI's `--null`), or the
+    /// mapping's `nullTokens`.
+    private func nullTokensSource(_ tokens: [String]) -> String {
+        tokens == options.nullTokens ? "--null" : "nullTokens"
+    }
+
+    /// A problem with a list of null tokens, counted against `--null` when the list came from it.
+    private mutating func nullTokensProblem(_ tokens: [String], place: String, _ message: String) {
+        let source = nullTokensSource(tokens)
+        if source == "--null" { optionProblems[source, default: 0] += 1 }
+        problem(place, "\(source): " + message)
     }
 
     /// Whether a problem names `place` already (a follow-on one would add nothing).
@@ -219,9 +245,8 @@ struct _ImportPlanner {
                 || (options.trim && (token.first.map { $0 == " " || $0 == "\t" } ?? false || token.last.map { $0 == " " || $0 == "\t" } ?? false))
         }
         if !unmatchable.isEmpty, badNullTokens.insert(tokens + ["\(options.delimiter)/\(options.quote)/\(options.trim)"]).inserted {
-            let source = tokens == options.nullTokens && tokens == self.options.nullTokens ? "--null" : "nullTokens"
             let shown = unmatchable.map { "\"\($0.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t"))\"" }
-            problem(place, "\(source): \(shown.joined(separator: ", ")) can never match: null tokens are compared with unquoted values\(options.trim ? " after trimming spaces and tabs" : ""), which hold no delimiter or line break and do not start with a quote; drop \(unmatchable.count == 1 ? "it" : "them")\(options.trim ? " or trim the token" : "")")
+            nullTokensProblem(tokens, place: place, "\(shown.joined(separator: ", ")) can never match: null tokens are compared with unquoted values\(options.trim ? " after trimming spaces and tabs" : ""), which hold no delimiter or line break and do not start with a quote; drop \(unmatchable.count == 1 ? "it" : "them")\(options.trim ? " or trim the token" : "")")
         }
         guard let packed = _NullTokens(tokens) else {
             let fallback = _NullTokens([""])!
@@ -232,8 +257,7 @@ struct _ImportPlanner {
             for token in tokens where token.utf8.count > _NullTokens.maximumLength {
                 found.append("\"\(token)\" is \(token.utf8.count) bytes")
             }
-            let source = tokens == options.nullTokens ? "--null" : "nullTokens"
-            problem(place, "\(source): at most \(_NullTokens.maximumTokens) tokens besides \"\" are supported, each at most \(_NullTokens.maximumLength) bytes (\(found.joined(separator: "; ")))")
+            nullTokensProblem(tokens, place: place, "at most \(_NullTokens.maximumTokens) tokens besides \"\" are supported, each at most \(_NullTokens.maximumLength) bytes (\(found.joined(separator: "; ")))")
             return fallback
         }
         return packed

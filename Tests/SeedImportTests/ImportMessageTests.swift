@@ -1,0 +1,46 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Messages send the user to what they can change: the option a value came from, the mapping key
+/// that fixes it.
+@Suite("Import: what the messages tell to fix", .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
+struct ImportMessageTests {
+    static let model = """
+        {"entities": [{"name": "E", "attributes": [{"name": "a", "type": "String"}, {"name": "n", "type": "Integer 32"}]}]}
+        """
+
+    /// A scratch directory holding `m.model.json` and `e.csv` (`a,n` rows).
+    static func scratch(_ csv: String = "a,n\nx,1\n") throws -> ImportScratch {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", model)
+        try scratch.write("e.csv", csv)
+        return scratch
+    }
+
+    @Test("a --null token too long, without a mapping file: the hint names --null, not the mapping")
+    func nullOptionWithoutMapping() throws {
+        let scratch = try Self.scratch()
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none",
+                                        "--null", "NOT-AVAILABLE-AT-ALL", "E=e.csv"], directory: scratch.url)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("e.csv → E: --null: at most 4 tokens"), "\(result.errors)")
+        #expect(result.errors.contains("Fix the --null value (see seedstore import --help); nothing was written."), "\(result.errors)")
+        #expect(!result.errors.contains("mapping"), "no mapping was given: \(result.errors)")
+    }
+
+    @Test("the mapping's nullTokens too long: named as nullTokens, and the hint is the mapping")
+    func nullTokensInMapping() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "m.model.json", "defaults": {"nullTokens": ["", "NOT-AVAILABLE-AT-ALL"]},
+             "files": [{"path": "e.csv", "targets": [{"entity": "E"}]}]}
+            """)
+        let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "s.sqlite", "--progress", "none"],
+                                       directory: scratch.url)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("e.csv → E: nullTokens: at most 4 tokens"), "\(result.errors)")
+        #expect(result.errors.contains("Fix the mapping (see docs/mapping.md); nothing was written."), "\(result.errors)")
+    }
+}
