@@ -43,4 +43,18 @@ struct ImportMessageTests {
         #expect(result.errors.contains("e.csv → E: nullTokens: at most 4 tokens"), "\(result.errors)")
         #expect(result.errors.contains("Fix the mapping (see docs/mapping.md); nothing was written."), "\(result.errors)")
     }
+
+    @Test("--delimiter equal to the mapping's quote: the message names the two settings, no comment prefix")
+    func delimiterEqualToQuote() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "m.model.json", "defaults": {"quote": ";"}, "files": [{"path": "e.csv", "targets": [{"entity": "E"}]}]}
+            """)
+        let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "s.sqlite", "--progress", "none",
+                                        "--delimiter", ";"], directory: scratch.url)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("the delimiter and the quote are the same byte (0x3B). Choose a delimiter (--delimiter) and a quote (the mapping's \"quote\") that differ"), "\(result.errors)")
+        #expect(!result.errors.contains("comment"), "\(result.errors)")
+        #expect(result.errors.contains("Fix the mapping (see docs/mapping.md) or the --delimiter value named above"), "\(result.errors)")
+    }
 }

@@ -27,6 +27,8 @@ struct _ImportPlanner {
     /// Problems whose value came from an option rather than the mapping (`--null`), by option, so the
     /// hint sends the user to the option.
     private var optionProblems: [String: Int] = [:]
+    /// Options that clash with the mapping in a problem (`--delimiter` equal to the mapping's quote).
+    private var clashingOptions = Set<String>()
 
     init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions) {
         self.model = model
@@ -52,12 +54,12 @@ struct _ImportPlanner {
 
     /// What to fix: the mapping, or the options the faulty values came from (`--null`), or both.
     private func hint(problemCount: Int) -> String {
-        let options = optionProblems.keys.sorted()
+        let options = Set(optionProblems.keys).union(clashingOptions).sorted()
         let fromOptions = optionProblems.values.reduce(0, +)
-        let values = options.joined(separator: " and ") + " value" + (fromOptions == 1 ? "" : "s")
+        let values = options.joined(separator: " and ") + " value" + (options.count == 1 && fromOptions <= 1 ? "" : "s")
         if options.isEmpty { return "Fix the mapping (see docs/mapping.md); nothing was written." }
         if fromOptions == problemCount { return "Fix the \(values) (see seedstore import --help); nothing was written." }
-        return "Fix the mapping (see docs/mapping.md) and the \(values); nothing was written."
+        return "Fix the mapping (see docs/mapping.md) or the \(values) named above; nothing was written."
     }
 
     /// Where a list of null tokens came from, for messages: the options' (the CLI's `--null`), or the
@@ -227,6 +229,13 @@ struct _ImportPlanner {
         } catch {
             if error.kind == .io {
                 problem(file.displayPath, "cannot open \(file.path): \(error.message)")
+            } else if error.kind == .invalidDialect {
+                // CSVStream's hint names its own settings (a comment prefix); the user sets these two.
+                let delimiter = options.delimiter != nil ? "--delimiter" : "the mapping's \"delimiter\""
+                let quote = options.quote != nil ? "--quote" : "the mapping's \"quote\""
+                for option in [delimiter, quote] where option.hasPrefix("--") { clashingOptions.insert(option) }
+                problem(nil, error.headerProblem(file: file.displayPath, withHint: false)
+                    + ". Choose a delimiter (\(delimiter)) and a quote (\(quote)) that differ from each other and from a line break")
             } else {
                 problem(nil, error.headerProblem(file: file.displayPath, withHint: true))
             }
