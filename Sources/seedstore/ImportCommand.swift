@@ -54,7 +54,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The files' encoding, overriding the mapping: utf-8, windows-1252 or latin1.", valueName: "encoding"))
     var encoding: String?
 
-    @Option(help: ArgumentHelp("The field delimiter, overriding the mapping (one character, \\t, or \\xHH such as \\x01).", valueName: "char"))
+    @Option(help: ArgumentHelp("The field delimiter, overriding the mapping (one character, \\t, or \\xHH such as \\x01; default: ',', or tab for a .tsv file).", valueName: "char"))
     var delimiter: String?
 
     @Option(help: ArgumentHelp("The quote character, overriding the mapping (default \").", valueName: "char"))

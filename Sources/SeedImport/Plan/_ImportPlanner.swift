@@ -193,6 +193,7 @@ struct _ImportPlanner {
             if let delimiter = options.delimiter { fileOptions.delimiter = delimiter }
             if let quote = options.quote { fileOptions.quote = quote }
             if let tokens = options.nullTokens { fileOptions.nullTokens = tokens }
+            fileOptions = fileOptions.forFile(mapping.path)
             let file = _FilePlan(mapping: mapping, path: self.mapping.resolve(mapping.path), displayPath: mapping.path,
                                  position: position, options: fileOptions)
             guard readHeader(file) else { continue }
@@ -291,6 +292,12 @@ struct _ImportPlanner {
         return "the header has: " + header.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
+    /// `; it reads as one column holding ';': …` when the header read as one column names another likely
+    /// delimiter, for the end of a message about the file's columns; else empty.
+    private func delimiterHint(_ file: _FilePlan) -> String {
+        _DelimiterGuess.suggestion(header: file.header, delimiter: file.options.delimiter).map { "; " + $0 } ?? ""
+    }
+
     private mutating func planTargets(_ targets: [TargetMapping], file: _FilePlan, indexes: [_IndexKey: _KeyIndex],
                                       lastUse: [_IndexKey: Int]) {
         for (t, target) in targets.enumerated() {
@@ -324,9 +331,9 @@ struct _ImportPlanner {
                 }
                 guard let index = field(column, in: file) else {
                     if spec != nil {
-                        problem(place, "the column \"\(column)\" named for \(attribute.name) is not in the file (\(headerList(file)))")
+                        problem(place, "the column \"\(column)\" named for \(attribute.name) is not in the file (\(headerList(file)))\(delimiterHint(file))")
                     } else if !attribute.isOptional && attribute.defaultValue == nil {
-                        problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))")
+                        problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))\(delimiterHint(file))")
                     }
                     continue
                 }
@@ -401,7 +408,7 @@ struct _ImportPlanner {
                     continue
                 }
                 guard let index = field(spec.column, in: file) else {
-                    problem(place, "the column \"\(spec.column)\" named for \(name) is not in the file (\(headerList(file)))")
+                    problem(place, "the column \"\(spec.column)\" named for \(name) is not in the file (\(headerList(file)))\(delimiterHint(file))")
                     continue
                 }
                 guard let keyIndex = indexes[_IndexKey(entity: destination.name, attribute: spec.destinationKey)],
@@ -453,7 +460,7 @@ struct _ImportPlanner {
             // does not match (a wrong file, delimiter or entity) rather than what anyone wants.
             let linked = target.link != nil || targets.contains { $0.link?.target == entity.name }
             if plan.fields.isEmpty && plan.relationships.isEmpty && !linked && !hasProblems(place) {
-                problem(place, "no column of the file fills an attribute or relationship of \(entity.name), so every row would make an empty object (\(headerList(file)); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", "))); map them under \"columns\", or check the delimiter and the entity")
+                problem(place, "no column of the file fills an attribute or relationship of \(entity.name), so every row would make an empty object (\(headerList(file)); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", "))); map them under \"columns\", or check the delimiter and the entity\(delimiterHint(file))")
             }
             plan.mappedOrdinals = plan.fields.map(\.ordinal) + plan.relationships.filter { !$0.isOneToOne }.map(\.ordinal)
             file.targets.append(plan)
@@ -526,11 +533,11 @@ struct _ImportPlanner {
             return
         }
         guard let sourceField = field(join.sourceColumn, in: file) else {
-            problem(place, "the sourceColumn \"\(join.sourceColumn)\" is not in the file (\(headerList(file)))")
+            problem(place, "the sourceColumn \"\(join.sourceColumn)\" is not in the file (\(headerList(file)))\(delimiterHint(file))")
             return
         }
         guard let destinationField = field(join.destinationColumn, in: file) else {
-            problem(place, "the destinationColumn \"\(join.destinationColumn)\" is not in the file (\(headerList(file)))")
+            problem(place, "the destinationColumn \"\(join.destinationColumn)\" is not in the file (\(headerList(file)))\(delimiterHint(file))")
             return
         }
         guard let sourceIndex = indexes[_IndexKey(entity: entity.name, attribute: join.sourceKey)],
