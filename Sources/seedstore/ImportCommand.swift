@@ -60,7 +60,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The quote character, overriding the mapping (default \").", valueName: "char"))
     var quote: String?
 
-    @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping; repeat for several (default: empty, NULL, NA).", valueName: "token"))
+    @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping; repeat for several (default: empty, NULL, NA). The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'.", valueName: "token"))
     var nullTokens: [String] = []
 
     @Flag(help: "VACUUM the store after building its indexes.")

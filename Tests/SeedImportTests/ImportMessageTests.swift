@@ -57,4 +57,11 @@ struct ImportMessageTests {
         #expect(!result.errors.contains("comment"), "\(result.errors)")
         #expect(result.errors.contains("Fix the mapping (see docs/mapping.md) or the --delimiter value named above"), "\(result.errors)")
     }
+
+    @Test("--help says --null replaces the default list, and how to keep an empty field null")
+    func nullHelp() throws {
+        let help = try ImportCLI.run(["import", "--help"])
+        let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'."), "\(help.output)")
+    }
 }
