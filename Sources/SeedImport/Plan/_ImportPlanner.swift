@@ -8,6 +8,9 @@ struct _ImportPlan {
     var files: [_FilePlan]
     var indexes: [_IndexKey: _KeyIndex]
     var totalBytes: Int64
+    /// Things found while planning that do not stop the import (a UTF-8 byte-order mark in a file read
+    /// as another encoding), for ``ImportSummary/warnings``.
+    var warnings: [String] = []
 }
 
 /// Turns a mapping, a model and the files' headers into an ``_ImportPlan``, collecting every problem.
@@ -16,6 +19,8 @@ struct _ImportPlanner {
     let mapping: ImportMapping
     let options: ImportOptions
     private var problems: [String] = []
+    /// What the plan's ``_ImportPlan/warnings`` will hold.
+    private var warnings: [String] = []
     /// Run positions of the files that fill each entity.
     private var fillPositions: [String: [Int]] = [:]
     /// How many targets, relationships and join sides of the mapping use each index.
@@ -207,7 +212,7 @@ struct _ImportPlanner {
             file.releases = lastUse.filter { $0.value == position }.map(\.key).sorted()
             files.append(file)
         }
-        return _ImportPlan(files: files, indexes: indexes, totalBytes: total)
+        return _ImportPlan(files: files, indexes: indexes, totalBytes: total, warnings: warnings)
     }
 
     /// Opens the file for its header and size.
@@ -215,6 +220,9 @@ struct _ImportPlanner {
         do {
             let reader = try CSVReader(path: file.path, dialect: file.options.dialect)
             file.size = reader.fileSize ?? 0
+            if let warning = Self.byteOrderMarkWarning(reader, file: file.displayPath, encodingOption: options.encoding != nil) {
+                warnings.append(warning)
+            }
             if file.options.hasHeader {
                 guard let header = reader.header else {
                     problem(file.displayPath, "the file is empty: it has no header row")
@@ -242,6 +250,15 @@ struct _ImportPlanner {
             }
             return false
         }
+    }
+
+    /// A warning when `reader`'s file starts with a UTF-8 byte-order mark but is read as another encoding:
+    /// the mark says the file is UTF-8, so its accented letters would come out garbled.
+    static func byteOrderMarkWarning(_ reader: CSVReader, file: String, encodingOption: Bool) -> String? {
+        let encoding = reader.dialect.encoding
+        guard reader.skippedByteOrderMark, encoding != .utf8 else { return nil }
+        let setting = encodingOption ? "--encoding" : "the mapping's \"encoding\""
+        return "\(file) starts with a UTF-8 byte-order mark but is read as \(encoding.displayName) (\(setting)): the mark says the file is UTF-8, so letters beyond ASCII would come out garbled (é as Ã©); if it is UTF-8, read it as utf-8"
     }
 
     /// Packed null tokens; when they do not fit, a problem (once per list of tokens) and the empty token
