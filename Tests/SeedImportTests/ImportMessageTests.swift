@@ -64,4 +64,40 @@ struct ImportMessageTests {
         let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text.contains("The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'."), "\(help.output)")
     }
+
+    static let dateModel = """
+        {"entities": [{"name": "D", "attributes": [{"name": "a", "type": "String"}, {"name": "when", "type": "Date"}]}]}
+        """
+
+    @Test("a date that is not ISO 8601, without a mapping file: the hint is a mapping with a \"format\"")
+    func dateWithoutMapping() throws {
+        let scratch = ImportScratch()
+        try scratch.write("d.model.json", Self.dateModel)
+        try scratch.write("d.csv", "a,when\nx,13/01/2020\n")
+        let result = try ImportCLI.run(["import", "--model", "d.model.json", "--out", "d.sqlite", "--progress", "none", "D=d.csv"],
+                                       directory: scratch.url)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("""
+            Without a mapping file, dates are read as ISO 8601 (2020-01-13); if the column's dates are written another way, \
+            import with a mapping file that gives the column a "format" ("when": {"column": "when", "format": "dd/MM/yyyy"}; see docs/mapping.md).
+            """), "\(result.errors)")
+    }
+
+    @Test("with a mapping file: the hint is the column's \"format\" when it has none, and nothing more when it has one",
+          arguments: [false, true])
+    func dateWithMapping(hasFormat: Bool) throws {
+        let scratch = ImportScratch()
+        try scratch.write("d.model.json", Self.dateModel)
+        try scratch.write("d.csv", "a,when\nx,13/01/2020\n")
+        let column = hasFormat ? "{\"column\": \"when\", \"format\": \"MM/dd/yyyy\"}" : "\"when\""
+        try scratch.write("d.mapping.json", """
+            {"format": 1, "model": "d.model.json", "files": [{"path": "d.csv", "targets": [{"entity": "D", "columns": {"when": \(column)}}]}]}
+            """)
+        let result = try ImportCLI.run(["import", "--mapping", "d.mapping.json", "--out", "d.sqlite", "--progress", "none"],
+                                       directory: scratch.url)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("unless the column has a \"format\"; if its dates are written another way, give it one in the mapping") == !hasFormat,
+                "\(result.errors)")
+        #expect(!result.errors.contains("Without a mapping file"))
+    }
 }

@@ -252,6 +252,16 @@ struct _ImportPlanner {
         }
     }
 
+    /// What to do about a date that is not ISO 8601 in a column without a `format`: the fix is a mapping
+    /// with one, which an import without a mapping file (`Entity=file.csv`) has to be given first.
+    private func dateFormatHint(attribute: String, column: String) -> String {
+        let example = "\"\(attribute)\": {\"column\": \"\(column)\", \"format\": \"dd/MM/yyyy\"}"
+        if mapping.source == nil {
+            return "Without a mapping file, dates are read as ISO 8601 (2020-01-13); if the column's dates are written another way, import with a mapping file that gives the column a \"format\" (\(example); see docs/mapping.md)."
+        }
+        return "Dates are read as ISO 8601 (2020-01-13) unless the column has a \"format\"; if its dates are written another way, give it one in the mapping (\(example); see docs/mapping.md)."
+    }
+
     /// A warning when `reader`'s file starts with a UTF-8 byte-order mark but is read as another encoding:
     /// the mark says the file is UTF-8, so its accented letters would come out garbled.
     static func byteOrderMarkWarning(_ reader: CSVReader, file: String, encodingOption: Bool) -> String? {
@@ -380,6 +390,8 @@ struct _ImportPlanner {
                         field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
                         nulls: nulls, nullValue: nullValue))
                     plan.attributeNames.append(attribute.name)
+                    plan.conversionHints.append(attribute.type == .date && spec?.format == nil
+                        ? dateFormatHint(attribute: attribute.name, column: file.columnName(index)) : nil)
                     mapped.insert(attribute.name)
                 }
             }
