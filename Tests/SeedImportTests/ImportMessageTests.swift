@@ -100,4 +100,22 @@ struct ImportMessageTests {
                 "\(result.errors)")
         #expect(!result.errors.contains("Without a mapping file"))
     }
+
+    @Test("every row of a file rejected: still exit 0, with a warning right under the first line; not when some rows imported",
+          arguments: [("a,when\nx,13/01/2020\ny,14/01/2020\n\n", true), ("a,when\nx,13/01/2020\ny,2020-01-14\n", false)])
+    func everyRowRejected(csv: String, allRejected: Bool) throws {
+        let scratch = ImportScratch()
+        try scratch.write("d.model.json", Self.dateModel)
+        try scratch.write("d.csv", csv)
+        let result = try ImportCLI.run(["import", "--model", "d.model.json", "--out", "d.sqlite", "--progress", "none",
+                                        "--on-error", "skip", "D=d.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let warning = "  warning: every row of d.csv was rejected (2): check the mapping's formats, the delimiter and the encoding (the reasons are in \(scratch.url.appendingPathComponent("d.rejects.csv").path))"
+        if allRejected {
+            #expect(lines.count > 1 && lines[1] == warning, "\(result.output)")
+        } else {
+            #expect(!result.output.contains("every row"), "\(result.output)")
+        }
+    }
 }

@@ -31,6 +31,10 @@ public struct ImportSummary: Sendable, Codable {
         /// this was recorded.
         public var entities: [String]?
 
+        /// Whether the file had rows and every one was rejected: an import that succeeded in name only,
+        /// usually a format, delimiter or encoding that does not fit the file.
+        public var everyRowRejected: Bool { rejects > 0 && rejects == rowsRead - blankRows }
+
         /// Of a join file's rows, those whose pair was stored already (repeated in the file, or in the
         /// store before): they added no row, so ``joins`` counts each pair once.
         public var repeatedPairs: Int { entities?.isEmpty == true || joins > 0 ? max(0, rowsImported - joins) : 0 }
@@ -159,6 +163,11 @@ extension ImportSummary: CustomStringConvertible {
     public var description: String {
         let g = _ProgressReporter.grouped
         var lines = ["Imported \(store) (\(ProcessMemory.format(storeBytes)))"]
+        // Right under the first line: the import succeeded, but nothing of these files is in the store.
+        for file in files where file.everyRowRejected {
+            let reasons = rejectsFile.map { " (the reasons are in \($0))" } ?? ""
+            lines.append("  warning: every row of \(file.path) was rejected (\(g(file.rejects))): check the mapping's formats, the delimiter and the encoding\(reasons)")
+        }
         for file in files {
             // A file mapped twice (wells into Well, and into WellSummary + WellDetail) says which pass is which.
             let into = file.entities.map { $0.isEmpty ? "" : " → " + $0.joined(separator: " + ") } ?? ""
