@@ -118,6 +118,18 @@ public final class CSVReader {
         header?.map(CSVReader.trimmingWhitespace)
     }
 
+    /// Whether the input started with a UTF-8 byte-order mark (EF BB BF), which the reader skipped. The
+    /// mark says the bytes are UTF-8, whatever ``CSVDialect/encoding`` says: read as Windows-1252 or
+    /// Latin-1, the file's accented letters would come out garbled (`é` as `Ã©`), so a caller may warn.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let reader = try CSVReader(path: "people.csv", dialect: dialect)
+    /// if reader.skippedByteOrderMark && dialect.encoding != .utf8 { print("warning: the file says it is UTF-8") }
+    /// ```
+    public var skippedByteOrderMark: Bool { scanner.skippedByteOrderMark }
+
     /// How many input bytes have been parsed so far (a byte-order mark included), for progress.
     public var bytesRead: Int64 { scanner.bytesConsumed }
 

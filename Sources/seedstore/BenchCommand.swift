@@ -27,13 +27,13 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Scenario families to run, separated by commas (default: all).")
     var scenarios: String?
 
-    @Option(help: "Measured runs per variant (fewer when timings are stable or the budget runs out).")
+    @Option(parsing: .unconditional, help: "Measured runs per variant (fewer when timings are stable or the budget runs out).")
     var runs: Int = 5
 
-    @Option(name: .customLong("time-budget"), help: "Seconds one variant may take once it has 3 runs.")
+    @Option(name: .customLong("time-budget"), parsing: .unconditional, help: "Seconds one variant may take once it has 3 runs.")
     var timeBudget: Double = 5
 
-    @Option(help: "Unmeasured runs before measuring (the counting run already warms caches).")
+    @Option(parsing: .unconditional, help: "Unmeasured runs before measuring (the counting run already warms caches).")
     var warmup: Int = 0
 
     @Option(name: .customLong("scenario-file"), help: "A JSON scenario file naming the entity and properties to use.")
@@ -48,7 +48,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The properties a map needs, separated by commas.")
     var properties: String?
 
-    @Option(name: .customLong("fault-limit"), help: "At most this many objects in the N+1 variants.")
+    @Option(name: .customLong("fault-limit"), parsing: .unconditional, help: "At most this many objects in the N+1 variants.")
     var faultLimit: Int?
 
     @Option(help: "Write the report as JSON.")
@@ -66,7 +66,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Compare with a named baseline (or a report JSON file).")
     var compare: String?
 
-    @Option(help: "With --compare: the timing change, in percent, that counts (counters compare exactly).")
+    @Option(parsing: .unconditional, help: "With --compare: the timing change, in percent, that counts (counters compare exactly).")
     var threshold: Double = 10
 
     @Option(name: .customLong("baseline-dir"), help: "Where named baselines live.")
@@ -78,6 +78,9 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         guard runs >= 1 else { throw ValidationError("--runs takes 1 or more") }
         guard threshold >= 0 else { throw ValidationError("--threshold takes a percentage of 0 or more") }
+        guard warmup >= 0 else { throw ValidationError("--warmup takes 0 or more") }
+        guard timeBudget >= 0 else { throw ValidationError("--time-budget takes seconds, 0 or more") }
+        if let faultLimit, faultLimit < 1 { throw ValidationError("--fault-limit takes 1 or more") }
     }
 
     func run() throws {

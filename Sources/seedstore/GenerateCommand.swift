@@ -33,12 +33,13 @@ struct GenerateCommand: ParsableCommand {
     var kind: DataSetKind
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Rows of the main CSV file (default: 244292 wells, 567 banks, 12 books, 1000 tasks).",
             valueName: "n"))
     var rows: Int?
 
-    @Option(help: "The generator's seed; the same seed gives byte-identical files.")
+    @Option(parsing: .unconditional, help: "The generator's seed; the same seed gives byte-identical files.")
     var seed: UInt64 = 42
 
     @Option(

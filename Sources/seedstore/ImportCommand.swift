@@ -39,7 +39,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The store to write; an existing one is replaced when the import completes.", valueName: "store"))
     var out: String
 
-    @Option(name: .customLong("batch-size"), help: "Objects saved per batch; the context is reset after each.")
+    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: "Objects saved per batch; the context is reset after each.")
     var batchSize: Int = ImportOptions().batchSize
 
     @Option(name: .customLong("on-error"), help: "What a bad row does: abort (stop, store unchanged) or skip (write it to the rejects file).")
@@ -54,13 +54,13 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The files' encoding, overriding the mapping: utf-8, windows-1252 or latin1.", valueName: "encoding"))
     var encoding: String?
 
-    @Option(help: ArgumentHelp("The field delimiter, overriding the mapping (one character, \\t, or \\xHH such as \\x01).", valueName: "char"))
+    @Option(help: ArgumentHelp("The field delimiter, overriding the mapping (one character, \\t, or \\xHH such as \\x01; default: ',', or tab for a .tsv file).", valueName: "char"))
     var delimiter: String?
 
     @Option(help: ArgumentHelp("The quote character, overriding the mapping (default \").", valueName: "char"))
     var quote: String?
 
-    @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping; repeat for several (default: empty, NULL, NA).", valueName: "token"))
+    @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping; repeat for several (default: empty, NULL, NA). The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'.", valueName: "token"))
     var nullTokens: [String] = []
 
     @Flag(help: "VACUUM the store after building its indexes.")
@@ -70,7 +70,7 @@ struct ImportCommand: ParsableCommand {
           help: "Read and convert rows on a second thread while saving on this one (default: when a core is idle).")
     var readAhead: Bool?
 
-    @Option(name: .customLong("key-memory"),
+    @Option(name: .customLong("key-memory"), parsing: .unconditional,
             help: ArgumentHelp("MiB the key indexes (upserts, relationship columns) may take; an index that grows past it moves its keys to a temporary file, sorted, and starts over in memory: slower (1.1x at a million wells), but memory stays flat (1 to 1048576; default 12, about 400,000 keys).", valueName: "MiB"))
     var keyMemory: Int = ImportOptions.defaultKeyIndexMemoryBytes >> 20
 

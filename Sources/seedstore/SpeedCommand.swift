@@ -32,14 +32,19 @@ struct SpeedCommand: ParsableCommand {
     @Argument(help: "Which targets: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")).")
     var suite: Suite = .engine
 
-    @Option(help: "Rows: objects for engine (default 100,000), wells for import (default 244,292).")
+    @Option(parsing: .unconditional, help: "Rows: objects for engine (default 100,000), wells for import (default 244,292).")
     var rows: Int?
 
-    @Option(help: "Measured runs (the median is reported).")
+    @Option(parsing: .unconditional, help: "Measured runs (the median is reported).")
     var runs: Int = 5
 
     @Option(help: "Write the checks as JSON to this file.")
     var json: String?
+
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--runs takes 1 or more, not \(runs).") }
+        if let rows, rows < 1 { throw ValidationError("--rows takes 1 or more, not \(rows).") }
+    }
 
     func run() throws {
         #if DEBUG

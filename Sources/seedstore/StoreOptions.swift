@@ -10,7 +10,7 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "A model to open the store with (.json, .xcdatamodeld or .xcdatamodel); by default the model stored in it, or one read off its tables.")
     var model: String?
 
-    @Option(name: .customLong("sql-debug"), help: "Log SQL to stderr: 1 statements, 2 with bound values, 3 with rows.")
+    @Option(name: .customLong("sql-debug"), parsing: .unconditional, help: "Log SQL to stderr: 1 statements, 2 with bound values, 3 with rows.")
     var sqlDebug: Int?
 
     func validate() throws {

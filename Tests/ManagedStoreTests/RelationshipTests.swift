@@ -68,6 +68,27 @@ import Testing
         #expect(try harness.store.connection.scalar("SELECT count(*) FROM Z_1TAGS") == .integer(1))
     }
 
+    @Test func joinRowsInsertedCountsEachStoredPairOnce() throws {
+        let (_, a) = try bank("A")
+        let (_, b) = try bank("B")
+        let crisis = try context.insert("Tag")
+        crisis["name"] = .string("2008 crisis")
+        try a.add(crisis, toKey: "tags")
+        try a.add(crisis, toKey: "tags")   // the same pair again, in the same save
+        try b.add(crisis, toKey: "tags")
+        try context.save()
+        #expect(context.joinRowsInserted == 2)
+
+        // Added again in a later save (as a seed import does across batches): the table holds it already.
+        let fresh = ManagedObjectContext(store: try harness.reopen())
+        let details = try fresh.fetchAll("FailedBankDetails")
+        let tag = try fresh.fetchAll("Tag")[0]
+        try details[0].add(tag, toKey: "tags")
+        try fresh.save()
+        #expect(fresh.joinRowsInserted == 0)
+        #expect(try harness.store.connection.scalar("SELECT count(*) FROM Z_1TAGS") == .integer(2))
+    }
+
     @Test func cascadeDeletesTheDestination() throws {
         let (info, _) = try bank("Doomed")
         try context.save()

@@ -49,6 +49,8 @@ final class _RecordScanner {
     private(set) var isBlank = false
     /// Bumped for every completed record, so raw views can tell they are stale.
     private(set) var generation = 0
+    /// Whether the input started with a UTF-8 byte-order mark, which was skipped.
+    private(set) var skippedByteOrderMark = false
 
     init(source: _ByteSource, dialect: CSVDialect, chunkSize: Int) throws(CSVError) {
         self.source = source
@@ -206,6 +208,7 @@ final class _RecordScanner {
         }
         if head == [0xEF, 0xBB, 0xBF] {
             chunkOffset = 3
+            skippedByteOrderMark = true
         } else {
             pending = head
         }

@@ -81,10 +81,12 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// Sets the attribute at column ordinal `index` and records the change (no inverse upkeep: use
-    /// ``setValue(_:forKey:)`` or ``setObject(_:forKey:)`` for relationships).
+    /// ``setValue(_:forKey:)`` or ``setObject(_:forKey:)`` for relationships). A Float attribute
+    /// keeps the value rounded to 32 bits (``Value/stored(as:)``).
     @inline(__always)
     public func setValue(_ value: Value, at index: Int) {
         if isFault { fireFault() }
+        let value = entity.stored(value, at: index)
         if isInserted {
             values[index] = value
             return

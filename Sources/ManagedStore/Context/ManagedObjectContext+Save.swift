@@ -95,7 +95,12 @@ extension ManagedObjectContext {
             try saveIntoParent(parent)
             return
         }
-        try inWriteTransaction { try writeChanges() }
+        // A rolled-back save wrote no join rows.
+        let joinRowsBefore = joinRowsInserted
+        do { try inWriteTransaction { try writeChanges() } } catch {
+            joinRowsInserted = joinRowsBefore
+            throw error
+        }
 
         // 5. The store has it: make IDs permanent and snapshots current.
         didSave()
@@ -167,6 +172,10 @@ extension ManagedObjectContext {
                     if case .integer(let v) = value, let range = type.integerRange {
                         fail(v > range.upperBound ? .numberTooLarge : .numberTooSmall, name,
                              "is \(v), outside \(type.rawValue)'s range \(range.lowerBound)...\(range.upperBound)")
+                    } else if case .double(let v) = value, type == .float {
+                        let largest = Float.greatestFiniteMagnitude
+                        fail(v > 0 ? .numberTooLarge : .numberTooSmall, name,
+                             "is \(v), outside \(type.rawValue)'s range \(-largest)...\(largest)")
                     } else {
                         fail(.invalidValue, name, "holds a \(value.kindName) (\(value)) where \(type.rawValue) is expected")
                     }
@@ -262,6 +271,7 @@ extension ManagedObjectContext {
             let sql = added ? "INSERT OR IGNORE INTO \(pair.table) (\(first), \(second)) VALUES (?, ?)"
                 : "DELETE FROM \(pair.table) WHERE \(first) = ? AND \(second) = ?"
             try connection.execute(sql, [.integer(permanent(pair.first).primaryKey), .integer(permanent(pair.second).primaryKey)])
+            if added { joinRowsInserted += connection.changes }
         }
     }
 

@@ -50,6 +50,19 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) public internal(set) var faultsFiredFromStore = 0
     /// Objects made from rows since the context was made.
     @exclusivity(unchecked) public internal(set) var objectsMaterialized = 0
+    /// Join-table rows this context's saves have written since it was made: a pair the table already
+    /// held (added again, or added twice) is not counted, so this is what many-to-many adds stored.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let before = context.joinRowsInserted
+    /// try bank.add(tag, toKey: "tags")
+    /// try bank.add(tag, toKey: "tags")   // the same pair: stored once
+    /// try context.save()
+    /// print(context.joinRowsInserted - before)   // 1
+    /// ```
+    public internal(set) var joinRowsInserted = 0
 
     /// Makes a context over `store`.
     public init(store: PersistentStore) {
@@ -119,6 +132,8 @@ public final class ManagedObjectContext {
     /// (attributes, then to-one relationships: ``Entity/columns``). The fast path of loaders.
     ///
     /// To-one values set this way do not update inverses held in memory; a save writes them as given.
+    /// Float attributes keep their values rounded to 32 bits (``Value/stored(as:)``), as
+    /// ``ManagedObject/setValue(_:at:)`` keeps them.
     ///
     /// For example:
     ///
@@ -131,6 +146,8 @@ public final class ManagedObjectContext {
         precondition(values.count == entity.columns.count, "\(entity.name) has \(entity.columns.count) columns, \(values.count) values given")
         let id = ObjectID(entityID: entity.id, primaryKey: temporaryKey(nextTemporaryKey))
         nextTemporaryKey += 1
+        var values = values
+        for ordinal in entity.floatOrdinals { values[ordinal] = values[ordinal].stored(as: .float) }
         let object = ManagedObject(entity: entity, id: id, context: self, values: values)
         object.isInserted = true
         insertedList.append(object)

@@ -70,6 +70,9 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let toManyRelationships: [Relationship]
     /// Per column, what a save checks: kept small so validating a large save copies nothing.
     let columnRules: [ColumnRule]
+    /// The ordinals of the Float attributes, whose values are rounded to 32 bits as they are set
+    /// (``Value/stored(as:)``); empty for most entities, so other entities pay nothing.
+    let floatOrdinals: [Int]
     /// The values a new object starts with: each attribute's default, or null.
     public let defaultValues: ContiguousArray<Value>
     /// A 32-byte hash of what makes the stored layout: names, types and relationships.
@@ -96,7 +99,10 @@ public final class Entity: Sendable, CustomStringConvertible {
             if let attribute = column.attribute { return .attribute(attribute.type, optional: attribute.isOptional) }
             return .toOne(destination: destinations[column.name] ?? 0, optional: column.relationship?.isOptional ?? true)
         }
-        self.defaultValues = ContiguousArray(columns.map { $0.attribute?.defaultValue ?? .null })
+        self.floatOrdinals = columns.indices.filter { columns[$0].attribute?.type == .float }
+        self.defaultValues = ContiguousArray(columns.map { column in
+            (column.attribute?.defaultValue ?? .null).stored(as: column.attribute?.type ?? .string)
+        })
         self.toManyRelationships = description.relationships.filter(\.isToMany)
         var slots: [String: PropertySlot] = [:]
         for (i, column) in columns.enumerated() { slots[column.name] = .column(i) }
@@ -105,6 +111,16 @@ public final class Entity: Sendable, CustomStringConvertible {
         self.storage = storage
         self.destinations = destinations
         self.versionHash = Self.hash(of: description)
+    }
+
+    /// `value` as the column at `ordinal` holds it: rounded to 32 bits in a Float attribute
+    /// (``Value/stored(as:)``), as it is elsewhere.
+    ///
+    /// - Complexity: O(1); a check of one flag for an entity without Float attributes.
+    @inline(__always)
+    func stored(_ value: Value, at ordinal: Int) -> Value {
+        guard !floatOrdinals.isEmpty, case .attribute(.float, _) = columnRules[ordinal] else { return value }
+        return value.stored(as: .float)
     }
 
     /// Where the property called `name` lives, or `nil` when the entity has none.

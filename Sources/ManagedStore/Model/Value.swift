@@ -83,7 +83,10 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         case (.null, _): true
         case (.integer(let v), .integer16), (.integer(let v), .integer32), (.integer(let v), .integer64):
             type.integerRange!.contains(v)
-        case (.integer, .double), (.integer, .float), (.integer, .decimal), (.double, .double), (.double, .float),
+        case (.double(let v), .float):
+            // Infinity and NaN are Float values too; a finite number that rounds beyond Float's largest is not.
+            !v.isFinite || Float(v).isFinite
+        case (.integer, .double), (.integer, .float), (.integer, .decimal), (.double, .double),
              (.double, .decimal), (.decimal, .decimal), (.decimal, .double):
             true
         case (.bool, .boolean), (.integer, .boolean): true
@@ -91,6 +94,31 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
              (.uuid, .uuid), (.uri, .uri):
             true
         default: false
+        }
+    }
+}
+
+extension Value {
+    /// The value as an attribute of `type` holds it: a number in a Float attribute rounded to 32 bits,
+    /// which is what Core Data writes; any other value, and a number beyond Float's range (which
+    /// ``fits(_:)`` rejects), as it is.
+    ///
+    /// Contexts apply this as values are set or inserted, so a Float attribute reads back what an app
+    /// reading it as `Float` sees; the seed importer applies it as it converts.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// Value.double(16_777_217).stored(as: .float)   // .double(16_777_216)
+    /// Value.double(1e-50).stored(as: .float)        // .double(0)
+    /// ```
+    @inline(__always)
+    public func stored(as type: AttributeType) -> Value {
+        guard type == .float else { return self }
+        switch self {
+        case .double(let v) where fits(.float): return .double(Double(Float(v)))
+        case .integer(let v): return .double(Double(Float(v)))
+        default: return self
         }
     }
 }

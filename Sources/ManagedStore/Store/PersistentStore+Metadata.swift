@@ -98,8 +98,9 @@ extension PersistentStore {
     /// Reads a model off the tables of a store Core Data wrote, when no model is stored or given.
     ///
     /// Entities come from `Z_PRIMARYKEY`; attributes from the columns (`ZTITLE VARCHAR` → `title: String`).
-    /// Names come back lower-cased, since the columns are upper-cased; relationships cannot be told from
-    /// integer columns and read as Integer 64 attributes.
+    /// Entity names are `Z_PRIMARYKEY`'s, as Core Data recorded them (`Book`); attribute names come back
+    /// lower-cased, since the columns are upper-cased; relationships cannot be told from integer columns
+    /// and read as Integer 64 attributes.
     static func inferModel(_ connection: Connection, path: String) throws(StoreError) -> ObjectModel {
         do {
             var descriptions: [EntityDescription] = []

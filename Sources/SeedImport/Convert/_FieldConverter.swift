@@ -10,6 +10,8 @@ enum _FieldConverter: Sendable {
     case string(TextEncoding)
     case integer(min: Int64, max: Int64, type: AttributeType)
     case double
+    /// A Double rounded to 32 bits as a Float attribute holds it; beyond Float's range it does not convert.
+    case float
     case decimal(TextEncoding)
     case boolean
     /// The format is held unretained so the converter copies for free; its plan keeps the box alive.
@@ -31,7 +33,8 @@ enum _FieldConverter: Sendable {
         case .integer16, .integer32, .integer64:
             let range = attribute.type.integerRange!
             return .success(.integer(min: range.lowerBound, max: range.upperBound, type: attribute.type))
-        case .double, .float: return .success(.double)
+        case .double: return .success(.double)
+        case .float: return .success(.float)
         case .decimal: return .success(.decimal(encoding))
         case .boolean: return .success(.boolean)
         case .date:
@@ -67,6 +70,9 @@ enum _FieldConverter: Sendable {
         case .double:
             guard let value = _NumberParser.double(bytes) else { return nil }
             return .double(value)
+        case .float:
+            guard let value = _NumberParser.double(bytes).map(Value.double), value.fits(.float) else { return nil }
+            return value.stored(as: .float)
         case .boolean:
             guard let value = _BooleanParser.parse(bytes) else { return nil }
             return .bool(value)
@@ -105,6 +111,12 @@ enum _FieldConverter: Sendable {
                 return "\(value) is outside \(type.rawValue)'s range \(min)...\(max)"
             }
             return _NumberParser.explain(bytes, integer: true)
+        case .float:
+            if let value = _NumberParser.double(bytes) {
+                let largest = Float.greatestFiniteMagnitude
+                return "\(value) is outside Float's range \(-largest)...\(largest)"
+            }
+            return _NumberParser.explain(bytes, integer: false)
         case .double, .decimal:
             return _NumberParser.explain(bytes, integer: false)
         case .boolean:

@@ -25,11 +25,19 @@ public struct ImportSummary: Sendable, Codable {
         public var blankRows: Int
         /// Rows set aside (skip mode).
         public var rejects: Int
-        /// Pairs a join file added.
+        /// Pairs a join file added to the store: a pair repeated in the file, or already stored, counts once.
         public var joins: Int
         /// The entities its rows filled (empty for a join file); `nil` in summaries written before
         /// this was recorded.
         public var entities: [String]?
+
+        /// Whether the file had rows and every one was rejected: an import that succeeded in name only,
+        /// usually a format, delimiter or encoding that does not fit the file.
+        public var everyRowRejected: Bool { rejects > 0 && rejects == rowsRead - blankRows }
+
+        /// Of a join file's rows, those whose pair was stored already (repeated in the file, or in the
+        /// store before): they added no row, so ``joins`` counts each pair once.
+        public var repeatedPairs: Int { entities?.isEmpty == true || joins > 0 ? max(0, rowsImported - joins) : 0 }
     }
 
     /// Objects of one entity.
@@ -155,11 +163,23 @@ extension ImportSummary: CustomStringConvertible {
     public var description: String {
         let g = _ProgressReporter.grouped
         var lines = ["Imported \(store) (\(ProcessMemory.format(storeBytes)))"]
+        // Right under the first line: the import succeeded, but nothing of these files is in the store.
+        for file in files where file.everyRowRejected {
+            let reasons = rejectsFile.map { " (the reasons are in \($0))" } ?? ""
+            lines.append("  warning: every row of \(file.path) was rejected (\(g(file.rejects))): check the mapping's formats, the delimiter and the encoding\(reasons)")
+        }
         for file in files {
             // A file mapped twice (wells into Well, and into WellSummary + WellDetail) says which pass is which.
             let into = file.entities.map { $0.isEmpty ? "" : " → " + $0.joined(separator: " + ") } ?? ""
             var text = "  \(file.path)\(into): \(g(file.rowsRead)) rows read"
-            if file.joins > 0 { text += ", \(g(file.joins)) pairs joined" } else { text += ", \(g(file.rowsImported)) imported" }
+            if file.joins > 0 || file.entities?.isEmpty == true {
+                text += ", \(g(file.joins)) pairs joined"
+                // A join row whose pair was stored already (earlier in the file or before) adds no row.
+                let repeated = file.repeatedPairs
+                if repeated > 0 { text += " (\(g(repeated)) repeated pair\(repeated == 1 ? "" : "s") stored once)" }
+            } else {
+                text += ", \(g(file.rowsImported)) imported"
+            }
             if file.rejects > 0 { text += ", \(g(file.rejects)) rejected" }
             if file.blankRows > 0 { text += ", \(g(file.blankRows)) blank skipped" }
             lines.append(text)

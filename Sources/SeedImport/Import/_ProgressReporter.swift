@@ -2,7 +2,9 @@ import Foundation
 import Measure
 
 /// Progress on standard error: a bar redrawn in place on a terminal (at most ten times a second), or a
-/// plain line every few seconds for logs. Percent and ETA count bytes over all files of the import.
+/// plain line every few seconds for logs. Percent and ETA count bytes over all files of the import; the
+/// rows next to the file's name are that file's, and once earlier files were read, the rows of all files
+/// follow, labelled (`wells.csv 12,345 rows (256,637 in all)`): a file mapped twice counts once per pass.
 final class _ProgressReporter {
     enum Style { case bar, plain, none }
 
@@ -48,13 +50,19 @@ final class _ProgressReporter {
         let interval = style == .bar ? Self.barInterval : Self.plainInterval
         guard now - lastDraw >= interval else { return }
         lastDraw = now
-        draw(bytes: bytesBefore + bytes, rows: rowsBefore + rows, now: now)
+        draw(bytes: bytesBefore + bytes, fileRows: rows, now: now)
     }
 
-    private func draw(bytes: Int64, rows: Int, now: Double) {
+    /// The current file's rows, then the rows of all files so far when earlier files had some.
+    func rowsText(fileRows: Int) -> String {
+        let text = "\(file) \(Self.grouped(fileRows)) rows"
+        return rowsBefore > 0 ? text + " (\(Self.grouped(rowsBefore + fileRows)) in all)" : text
+    }
+
+    private func draw(bytes: Int64, fileRows: Int, now: Double) {
         let elapsed = now - start
         let fraction = min(1, Double(bytes) / Double(totalBytes))
-        let rate = elapsed > 0 ? Double(rows) / elapsed : 0
+        let rate = elapsed > 0 ? Double(rowsBefore + fileRows) / elapsed : 0
         let eta = fraction > 0.001 ? elapsed * (1 - fraction) / fraction : nil
         let percent = String(format: "%3.0f%%", fraction * 100)
         let etaText = eta.map(Self.duration) ?? "?"
@@ -63,10 +71,10 @@ final class _ProgressReporter {
             let width = 24
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-            output("\r[\(bar)] \(percent)  \(file)  \(Self.grouped(rows)) rows  \(Self.grouped(Int(rate))) rows/s  ETA \(etaText)\u{1B}[K")
+            output("\r[\(bar)] \(percent)  \(rowsText(fileRows: fileRows))  \(Self.grouped(Int(rate))) rows/s  ETA \(etaText)\u{1B}[K")
             drewBar = true
         case .plain:
-            output("import: \(percent.trimmingCharacters(in: .whitespaces)) \(file), \(Self.grouped(rows)) rows, \(Self.grouped(Int(rate))) rows/s, ETA \(etaText)\n")
+            output("import: \(percent.trimmingCharacters(in: .whitespaces)) \(rowsText(fileRows: fileRows)), \(Self.grouped(Int(rate))) rows/s, ETA \(etaText)\n")
         case .none:
             break
         }

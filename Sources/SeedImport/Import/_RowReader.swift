@@ -108,6 +108,7 @@ final class _RowReader: @unchecked Sendable {
     private let relationshipPlans: [[_RelationshipPlan]]
     private let nullValues: [[Value]]
     private let attributeNames: [[String]]
+    private let conversionHints: [[String?]]
     private let relationshipNames: [[String]]
     private let entityNames: [String]
     private let columnCounts: [Int]
@@ -137,6 +138,7 @@ final class _RowReader: @unchecked Sendable {
         relationshipPlans = targets.map(\.relationships)
         nullValues = targets.map(\.nullValues)
         attributeNames = targets.map(\.attributeNames)
+        conversionHints = targets.map(\.conversionHints)
         relationshipNames = targets.map(\.relationshipNames)
         entityNames = targets.map(\.entity.name)
         columnCounts = targets.map(\.defaults.count)
@@ -245,15 +247,18 @@ final class _RowReader: @unchecked Sendable {
                     let failure = record.withBytes(at: field.field) { raw in
                         let bytes = trim ? _trimmed(raw) : raw
                         let reason: String
+                        var hint: String?
                         if !field.nulls.matches(bytes) {
                             reason = field.converter.explain(bytes)
+                            hint = conversionHints[t][f]
                         } else if record.isQuoted(at: field.field) {
                             reason = field.converter.explain(bytes) + " (it is quoted, so it is text, not null: leave it unquoted to mean null)"
+                            hint = conversionHints[t][f]
                         } else {
                             reason = "a value is required (the attribute is not optional and has no default)"
                         }
                         return _RowFailure(field: field.field, entity: entityNames[t], attribute: attributeNames[t][f],
-                                           reason: reason, value: display(bytes))
+                                           reason: reason, value: display(bytes), hint: hint)
                     }
                     chunk.values.removeSubrange(first...)
                     return .failed(failure, raw: reader.lastRecordRawBytes)

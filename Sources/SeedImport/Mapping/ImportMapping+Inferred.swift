@@ -40,7 +40,7 @@ extension ImportMapping {
             }
             let path = source.path.hasPrefix("/") ? source.path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(source.path).path
             do {
-                let reader = try CSVReader(path: path, dialect: defaults.dialect)
+                let reader = try CSVReader(path: path, dialect: defaults.forFile(source.path).dialect)
                 if let header = reader.header {
                     headers.append(header)
                 } else {
@@ -95,10 +95,11 @@ extension ImportMapping {
             }
             let named = header.indices.filter { !header[$0].trimmingCharacters(in: .whitespaces).isEmpty }
             let columns = named.map { "\"\(header[$0])\"" }.joined(separator: ", ")
+            let delimiter = _DelimiterGuess.suggestion(header: header, delimiter: defaults.forFile(source.path).delimiter).map { "; " + $0 } ?? ""
             if used.isEmpty {
-                problems.append("\(source.path): no column of its header matches an attribute of \(entity.name), so every row would make an empty object (the header has: \(columns.isEmpty ? "no named columns" : columns); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))")
+                problems.append("\(source.path): no column of its header matches an attribute of \(entity.name), so every row would make an empty object (the header has: \(columns.isEmpty ? "no named columns" : columns); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)")
             } else if case let unused = named.filter({ !used.contains($0) }), !unused.isEmpty {
-                warnings.append("\(source.path) → \(entity.name): no attribute takes the column\(unused.count == 1 ? "" : "s") \(unused.map { "\"\(header[$0])\"" }.joined(separator: ", ")) (\(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))")
+                warnings.append("\(source.path) → \(entity.name): no attribute takes the column\(unused.count == 1 ? "" : "s") \(unused.map { "\"\(header[$0])\"" }.joined(separator: ", ")) (\(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)")
             }
             targets.append(target)
         }
@@ -111,7 +112,7 @@ extension ImportMapping {
             if let keys = referencedKeys[targets[i].entity], keys.count == 1 { targets[i].key = keys.first }
         }
         let files = zip(sources, targets).map { source, target in
-            FileMapping(path: source.path, options: defaults, content: .targets([target]))
+            FileMapping(path: source.path, options: defaults.forFile(source.path), content: .targets([target]))
         }
         var mapping = ImportMapping(model: nil, defaults: defaults, files: files, baseDirectory: baseDirectory)
         mapping.warnings = warnings

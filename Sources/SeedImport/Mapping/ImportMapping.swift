@@ -66,8 +66,10 @@ public struct ImportMapping: Sendable {
 /// options.nullTokens = ["", "NA"]
 /// ```
 public struct CSVOptions: Sendable, Hashable {
-    /// The field delimiter (`,`).
-    public var delimiter: UInt8
+    /// The field delimiter (`,`; a `.tsv` file with none set reads tab: ``forFile(_:)``).
+    public var delimiter: UInt8 { didSet { isDelimiterSet = true } }
+    /// Whether ``delimiter`` was set (by a mapping, an option or code) rather than left at `,`.
+    public private(set) var isDelimiterSet: Bool
     /// The byte that opens and closes quoted fields (`"`); doubled inside one it stands for itself.
     public var quote: UInt8
     /// Whether a misplaced or unclosed quote is an error (naming line and byte offset) instead of data.
@@ -89,6 +91,7 @@ public struct CSVOptions: Sendable, Hashable {
                 encoding: TextEncoding = .utf8, hasHeader: Bool = true,
                 nullTokens: [String] = CSVOptions.defaultNullTokens, trim: Bool = true) {
         self.delimiter = delimiter
+        self.isDelimiterSet = delimiter != UInt8(ascii: ",")
         self.quote = quote
         self.strict = strict
         self.encoding = encoding
@@ -103,6 +106,22 @@ public struct CSVOptions: Sendable, Hashable {
     /// line ends. The importer trims quoted values itself.
     public var dialect: CSVDialect {
         CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: trim, encoding: encoding, strict: strict)
+    }
+
+    /// The options for the file at `path`: a `.tsv` file (any case) whose delimiter was set nowhere reads
+    /// tab-separated; any other file, or one with a delimiter set, as these options say.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// CSVOptions().forFile("wells.tsv").delimiter   // 0x09
+    /// CSVOptions().forFile("wells.csv").delimiter   // 0x2C (",")
+    /// ```
+    public func forFile(_ path: String) -> CSVOptions {
+        guard !isDelimiterSet, path.lowercased().hasSuffix(".tsv") else { return self }
+        var options = self
+        options.delimiter = 0x09
+        return options
     }
 
     /// The byte a delimiter or quote is written as: one ASCII character, `\t` or `tab`, or `\xHH`

@@ -8,6 +8,9 @@ struct _ImportPlan {
     var files: [_FilePlan]
     var indexes: [_IndexKey: _KeyIndex]
     var totalBytes: Int64
+    /// Things found while planning that do not stop the import (a UTF-8 byte-order mark in a file read
+    /// as another encoding), for ``ImportSummary/warnings``.
+    var warnings: [String] = []
 }
 
 /// Turns a mapping, a model and the files' headers into an ``_ImportPlan``, collecting every problem.
@@ -16,6 +19,8 @@ struct _ImportPlanner {
     let mapping: ImportMapping
     let options: ImportOptions
     private var problems: [String] = []
+    /// What the plan's ``_ImportPlan/warnings`` will hold.
+    private var warnings: [String] = []
     /// Run positions of the files that fill each entity.
     private var fillPositions: [String: [Int]] = [:]
     /// How many targets, relationships and join sides of the mapping use each index.
@@ -24,6 +29,11 @@ struct _ImportPlanner {
     private var ambiguousColumns = Set<String>()
     /// Null-token lists found unusable, reported once each however many columns use them.
     private var badNullTokens = Set<[String]>()
+    /// Problems whose value came from an option rather than the mapping (`--null`), by option, so the
+    /// hint sends the user to the option.
+    private var optionProblems: [String: Int] = [:]
+    /// Options that clash with the mapping in a problem (`--delimiter` equal to the mapping's quote).
+    private var clashingOptions = Set<String>()
 
     init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions) {
         self.model = model
@@ -36,15 +46,38 @@ struct _ImportPlanner {
         let plan = planner.make()
         guard planner.problems.isEmpty, let plan else {
             let count = planner.problems.count
-            throw ImportError(.mapping, reason: "the mapping does not fit the model or the files (\(count) problem\(count == 1 ? "" : "s"))",
-                              file: mapping.source, hint: "Fix the mapping (see docs/mapping.md); nothing was written.",
-                              problems: planner.problems)
+            let what = planner.optionProblems.values.reduce(0, +) == count ? "the options do not fit the files" : "the mapping does not fit the model or the files"
+            throw ImportError(.mapping, reason: "\(what) (\(count) problem\(count == 1 ? "" : "s"))",
+                              file: mapping.source, hint: planner.hint(problemCount: count), problems: planner.problems)
         }
         return plan
     }
 
     private mutating func problem(_ file: String?, _ message: String) {
         problems.append(file.map { "\($0): \(message)" } ?? message)
+    }
+
+    /// What to fix: the mapping, or the options the faulty values came from (`--null`), or both.
+    private func hint(problemCount: Int) -> String {
+        let options = Set(optionProblems.keys).union(clashingOptions).sorted()
+        let fromOptions = optionProblems.values.reduce(0, +)
+        let values = options.joined(separator: " and ") + " value" + (options.count == 1 && fromOptions <= 1 ? "" : "s")
+        if options.isEmpty { return "Fix the mapping (see docs/mapping.md); nothing was written." }
+        if fromOptions == problemCount { return "Fix the \(values) (see seedstore import --help); nothing was written." }
+        return "Fix the mapping (see docs/mapping.md) or the \(values) named above; nothing was written."
+    }
+
+    /// Where a list of null tokens came from, for messages: the options' (the CLI's `--null`), or the
+    /// mapping's `nullTokens`.
+    private func nullTokensSource(_ tokens: [String]) -> String {
+        tokens == options.nullTokens ? "--null" : "nullTokens"
+    }
+
+    /// A problem with a list of null tokens, counted against `--null` when the list came from it.
+    private mutating func nullTokensProblem(_ tokens: [String], place: String, _ message: String) {
+        let source = nullTokensSource(tokens)
+        if source == "--null" { optionProblems[source, default: 0] += 1 }
+        problem(place, "\(source): " + message)
     }
 
     /// Whether a problem names `place` already (a follow-on one would add nothing).
@@ -165,6 +198,7 @@ struct _ImportPlanner {
             if let delimiter = options.delimiter { fileOptions.delimiter = delimiter }
             if let quote = options.quote { fileOptions.quote = quote }
             if let tokens = options.nullTokens { fileOptions.nullTokens = tokens }
+            fileOptions = fileOptions.forFile(mapping.path)
             let file = _FilePlan(mapping: mapping, path: self.mapping.resolve(mapping.path), displayPath: mapping.path,
                                  position: position, options: fileOptions)
             guard readHeader(file) else { continue }
@@ -178,7 +212,7 @@ struct _ImportPlanner {
             file.releases = lastUse.filter { $0.value == position }.map(\.key).sorted()
             files.append(file)
         }
-        return _ImportPlan(files: files, indexes: indexes, totalBytes: total)
+        return _ImportPlan(files: files, indexes: indexes, totalBytes: total, warnings: warnings)
     }
 
     /// Opens the file for its header and size.
@@ -186,6 +220,9 @@ struct _ImportPlanner {
         do {
             let reader = try CSVReader(path: file.path, dialect: file.options.dialect)
             file.size = reader.fileSize ?? 0
+            if let warning = Self.byteOrderMarkWarning(reader, file: file.displayPath, encodingOption: options.encoding != nil) {
+                warnings.append(warning)
+            }
             if file.options.hasHeader {
                 guard let header = reader.header else {
                     problem(file.displayPath, "the file is empty: it has no header row")
@@ -201,11 +238,37 @@ struct _ImportPlanner {
         } catch {
             if error.kind == .io {
                 problem(file.displayPath, "cannot open \(file.path): \(error.message)")
+            } else if error.kind == .invalidDialect {
+                // CSVStream's hint names its own settings (a comment prefix); the user sets these two.
+                let delimiter = options.delimiter != nil ? "--delimiter" : "the mapping's \"delimiter\""
+                let quote = options.quote != nil ? "--quote" : "the mapping's \"quote\""
+                for option in [delimiter, quote] where option.hasPrefix("--") { clashingOptions.insert(option) }
+                problem(nil, error.headerProblem(file: file.displayPath, withHint: false)
+                    + ". Choose a delimiter (\(delimiter)) and a quote (\(quote)) that differ from each other and from a line break")
             } else {
                 problem(nil, error.headerProblem(file: file.displayPath, withHint: true))
             }
             return false
         }
+    }
+
+    /// What to do about a date that is not ISO 8601 in a column without a `format`: the fix is a mapping
+    /// with one, which an import without a mapping file (`Entity=file.csv`) has to be given first.
+    private func dateFormatHint(attribute: String, column: String) -> String {
+        let example = "\"\(attribute)\": {\"column\": \"\(column)\", \"format\": \"dd/MM/yyyy\"}"
+        if mapping.source == nil {
+            return "Without a mapping file, dates are read as ISO 8601 (2020-01-13); if the column's dates are written another way, import with a mapping file that gives the column a \"format\" (\(example); see docs/mapping.md)."
+        }
+        return "Dates are read as ISO 8601 (2020-01-13) unless the column has a \"format\"; if its dates are written another way, give it one in the mapping (\(example); see docs/mapping.md)."
+    }
+
+    /// A warning when `reader`'s file starts with a UTF-8 byte-order mark but is read as another encoding:
+    /// the mark says the file is UTF-8, so its accented letters would come out garbled.
+    static func byteOrderMarkWarning(_ reader: CSVReader, file: String, encodingOption: Bool) -> String? {
+        let encoding = reader.dialect.encoding
+        guard reader.skippedByteOrderMark, encoding != .utf8 else { return nil }
+        let setting = encodingOption ? "--encoding" : "the mapping's \"encoding\""
+        return "\(file) starts with a UTF-8 byte-order mark but is read as \(encoding.displayName) (\(setting)): the mark says the file is UTF-8, so letters beyond ASCII would come out garbled (é as Ã©); if it is UTF-8, read it as utf-8"
     }
 
     /// Packed null tokens; when they do not fit, a problem (once per list of tokens) and the empty token
@@ -219,9 +282,8 @@ struct _ImportPlanner {
                 || (options.trim && (token.first.map { $0 == " " || $0 == "\t" } ?? false || token.last.map { $0 == " " || $0 == "\t" } ?? false))
         }
         if !unmatchable.isEmpty, badNullTokens.insert(tokens + ["\(options.delimiter)/\(options.quote)/\(options.trim)"]).inserted {
-            let source = tokens == options.nullTokens && tokens == self.options.nullTokens ? "--null" : "nullTokens"
             let shown = unmatchable.map { "\"\($0.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t"))\"" }
-            problem(place, "\(source): \(shown.joined(separator: ", ")) can never match: null tokens are compared with unquoted values\(options.trim ? " after trimming spaces and tabs" : ""), which hold no delimiter or line break and do not start with a quote; drop \(unmatchable.count == 1 ? "it" : "them")\(options.trim ? " or trim the token" : "")")
+            nullTokensProblem(tokens, place: place, "\(shown.joined(separator: ", ")) can never match: null tokens are compared with unquoted values\(options.trim ? " after trimming spaces and tabs" : ""), which hold no delimiter or line break and do not start with a quote; drop \(unmatchable.count == 1 ? "it" : "them")\(options.trim ? " or trim the token" : "")")
         }
         guard let packed = _NullTokens(tokens) else {
             let fallback = _NullTokens([""])!
@@ -232,8 +294,7 @@ struct _ImportPlanner {
             for token in tokens where token.utf8.count > _NullTokens.maximumLength {
                 found.append("\"\(token)\" is \(token.utf8.count) bytes")
             }
-            let source = tokens == options.nullTokens ? "--null" : "nullTokens"
-            problem(place, "\(source): at most \(_NullTokens.maximumTokens) tokens besides \"\" are supported, each at most \(_NullTokens.maximumLength) bytes (\(found.joined(separator: "; ")))")
+            nullTokensProblem(tokens, place: place, "at most \(_NullTokens.maximumTokens) tokens besides \"\" are supported, each at most \(_NullTokens.maximumLength) bytes (\(found.joined(separator: "; ")))")
             return fallback
         }
         return packed
@@ -256,6 +317,12 @@ struct _ImportPlanner {
     private func headerList(_ file: _FilePlan) -> String {
         guard let header = file.header else { return "no header; name columns 1...\(file.columnCount)" }
         return "the header has: " + header.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+
+    /// `; it reads as one column holding ';': …` when the header read as one column names another likely
+    /// delimiter, for the end of a message about the file's columns; else empty.
+    private func delimiterHint(_ file: _FilePlan) -> String {
+        _DelimiterGuess.suggestion(header: file.header, delimiter: file.options.delimiter).map { "; " + $0 } ?? ""
     }
 
     private mutating func planTargets(_ targets: [TargetMapping], file: _FilePlan, indexes: [_IndexKey: _KeyIndex],
@@ -291,9 +358,9 @@ struct _ImportPlanner {
                 }
                 guard let index = field(column, in: file) else {
                     if spec != nil {
-                        problem(place, "the column \"\(column)\" named for \(attribute.name) is not in the file (\(headerList(file)))")
+                        problem(place, "the column \"\(column)\" named for \(attribute.name) is not in the file (\(headerList(file)))\(delimiterHint(file))")
                     } else if !attribute.isOptional && attribute.defaultValue == nil {
-                        problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))")
+                        problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))\(delimiterHint(file))")
                     }
                     continue
                 }
@@ -323,6 +390,8 @@ struct _ImportPlanner {
                         field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
                         nulls: nulls, nullValue: nullValue))
                     plan.attributeNames.append(attribute.name)
+                    plan.conversionHints.append(attribute.type == .date && spec?.format == nil
+                        ? dateFormatHint(attribute: attribute.name, column: file.columnName(index)) : nil)
                     mapped.insert(attribute.name)
                 }
             }
@@ -368,7 +437,7 @@ struct _ImportPlanner {
                     continue
                 }
                 guard let index = field(spec.column, in: file) else {
-                    problem(place, "the column \"\(spec.column)\" named for \(name) is not in the file (\(headerList(file)))")
+                    problem(place, "the column \"\(spec.column)\" named for \(name) is not in the file (\(headerList(file)))\(delimiterHint(file))")
                     continue
                 }
                 guard let keyIndex = indexes[_IndexKey(entity: destination.name, attribute: spec.destinationKey)],
@@ -420,7 +489,7 @@ struct _ImportPlanner {
             // does not match (a wrong file, delimiter or entity) rather than what anyone wants.
             let linked = target.link != nil || targets.contains { $0.link?.target == entity.name }
             if plan.fields.isEmpty && plan.relationships.isEmpty && !linked && !hasProblems(place) {
-                problem(place, "no column of the file fills an attribute or relationship of \(entity.name), so every row would make an empty object (\(headerList(file)); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", "))); map them under \"columns\", or check the delimiter and the entity")
+                problem(place, "no column of the file fills an attribute or relationship of \(entity.name), so every row would make an empty object (\(headerList(file)); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", "))); map them under \"columns\", or check the delimiter and the entity\(delimiterHint(file))")
             }
             plan.mappedOrdinals = plan.fields.map(\.ordinal) + plan.relationships.filter { !$0.isOneToOne }.map(\.ordinal)
             file.targets.append(plan)
@@ -493,11 +562,11 @@ struct _ImportPlanner {
             return
         }
         guard let sourceField = field(join.sourceColumn, in: file) else {
-            problem(place, "the sourceColumn \"\(join.sourceColumn)\" is not in the file (\(headerList(file)))")
+            problem(place, "the sourceColumn \"\(join.sourceColumn)\" is not in the file (\(headerList(file)))\(delimiterHint(file))")
             return
         }
         guard let destinationField = field(join.destinationColumn, in: file) else {
-            problem(place, "the destinationColumn \"\(join.destinationColumn)\" is not in the file (\(headerList(file)))")
+            problem(place, "the destinationColumn \"\(join.destinationColumn)\" is not in the file (\(headerList(file)))\(delimiterHint(file))")
             return
         }
         guard let sourceIndex = indexes[_IndexKey(entity: entity.name, attribute: join.sourceKey)],

@@ -166,6 +166,9 @@ final class _TargetPlan {
     var nullValues: [Value] = []
     /// The attribute of each field, by position in ``fields``.
     var attributeNames: [String] = []
+    /// What to do when a field's value does not convert, by position in ``fields``, when something
+    /// specific helps (a date column read as ISO 8601 for want of a `format`); mostly `nil`.
+    var conversionHints: [String?] = []
     /// The name of each relationship, by position in ``relationships``.
     var relationshipNames: [String] = []
     /// Objects the trivially copyable plans point at without retaining them (date formats).

@@ -1,0 +1,53 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// A Float attribute holds 32 bits: values beyond Float's range are rejects, the rest are stored rounded
+/// to Float as Core Data writes them, so an app reading a `Float` gets what the store holds.
+@Suite("Import: Float attributes")
+struct ImportFloatTests {
+    static let model = """
+        {"entities": [
+          {"name": "Sample", "attributes": [{"name": "id", "type": "Integer 32"}, {"name": "f", "type": "Float"},
+                                            {"name": "d", "type": "Double"}]}]}
+        """
+
+    @Test("beyond ±Float.greatestFiniteMagnitude is a reject; the rest is stored Float-rounded; Double is untouched")
+    func rangeAndRounding() throws {
+        let scratch = ImportScratch()
+        try scratch.write("samples.csv", """
+            id,f,d
+            1,1e39,1e39
+            2,16777217,16777217
+            3,1e-50,1e-50
+            4,-3.5e38,1
+            5,0.1,0.1
+            6,3.4028235e38,2
+
+            """)
+        try scratch.write("m.model.json", Self.model)
+        let objectModel = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping.inferred(sources: [("Sample", "samples.csv")], model: objectModel, baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: objectModel, mapping: mapping, options: scratch.skipping()).run(into: scratch.path("s.sqlite"))
+        #expect(summary.rejects == 2, "3.4028235e38 rounds to Float.greatestFiniteMagnitude: in range")
+        let rejects = try ImportRejectsTests.records(scratch.path("rejects.csv"))
+        let reasons = Dictionary(uniqueKeysWithValues: rejects.dropFirst().map { (Int($0[1])!, $0[6]) })
+        #expect(reasons[2] == "f: 1e+39 is outside Float's range -3.4028235e+38...3.4028235e+38")
+        #expect(reasons[5] == "f: -3.5e+38 is outside Float's range -3.4028235e+38...3.4028235e+38")
+
+        func stored(_ id: Int) throws -> (f: Double?, d: Double?) {
+            let rows = try StoreReader.open(scratch.path("s.sqlite")).connection.rows("SELECT ZF, ZD FROM ZSAMPLE WHERE ZID = \(id)")
+            let values = try #require(rows.first, "row \(id) was imported")
+            func real(_ value: SQLValue) -> Double? { if case .real(let v) = value { v } else { nil } }
+            return (real(values[0]), real(values[1]))
+        }
+        #expect(try stored(2).f == 16_777_216, "Float has 24 bits of mantissa")
+        #expect(try stored(2).d == 16_777_217)
+        #expect(try stored(3).f == 0)
+        #expect(try stored(3).d == 1e-50)
+        #expect(try stored(5).f == Double(Float(0.1)))
+        #expect(try stored(5).d == 0.1)
+        #expect(try stored(6).f == Double(Float.greatestFiniteMagnitude))
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import ManagedStore
+@testable import SeedImport
+import Testing
+
+/// A join file's repeated pairs are stored once, and the summary counts what is stored.
+@Suite("Import: repeated join pairs")
+struct ImportJoinRepeatTests {
+    @Test("the summary says how many rows repeated a pair stored once")
+    func summaryLine() {
+        func line(rowsImported: Int, joins: Int) -> String {
+            let file = ImportSummary.FileReport(path: "bank_tags.csv", rowsRead: rowsImported, rowsImported: rowsImported,
+                                                blankRows: 0, rejects: 0, joins: joins, entities: [])
+            let summary = ImportSummary(store: "b.sqlite", files: [file], objects: [:], duplicates: [], rejects: 0, rejectsFile: nil,
+                                        warnings: [], elapsedSeconds: 1, peakMemoryBytes: nil, storeBytes: 0)
+            return summary.description.split(separator: "\n")[1].description
+        }
+        #expect(line(rowsImported: 1_294, joins: 1_293) == "  bank_tags.csv: 1,294 rows read, 1,293 pairs joined (1 repeated pair stored once)")
+        #expect(line(rowsImported: 12, joins: 9) == "  bank_tags.csv: 12 rows read, 9 pairs joined (3 repeated pairs stored once)")
+        #expect(line(rowsImported: 5, joins: 5) == "  bank_tags.csv: 5 rows read, 5 pairs joined")
+        #expect(line(rowsImported: 2, joins: 0) == "  bank_tags.csv: 2 rows read, 0 pairs joined (2 repeated pairs stored once)",
+                "a join file all of whose pairs were stored before is still a join file")
+    }
+
+    /// Counting the pairs stored takes a change in `_ImportSession.runJoin` (another engineer's file): the
+    /// session counts rows, not `ManagedObjectContext.joinRowsInserted`. Once it does, this test's known
+    /// issue stops happening: drop the `withKnownIssue`.
+    @Test("bank_tags.csv with a line repeated: the pairs joined are the join table's rows")
+    func repeatedLine() throws {
+        let scratch = ImportScratch()
+        let data = try DataSetGenerator.generate(.banks, into: scratch.url.appendingPathComponent("data"))
+        let joinFile = data.directory.appendingPathComponent("bank_tags.csv")
+        var text = try String(contentsOf: joinFile, encoding: .utf8)
+        let repeated = try #require(text.split(separator: "\n").dropFirst().first)
+        text += repeated + "\n"
+        try Data(text.utf8).write(to: joinFile)
+
+        let mapping = try ImportMapping(contentsOf: data.mappingFile.url.path)
+        let store = scratch.path("Banks.sqlite")
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: store)
+        let join = try #require(summary.files.first { $0.path == "bank_tags.csv" })
+        let stored = try #require(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS")?.int64)
+        #expect(join.rowsImported == Int(stored) + 1)
+        withKnownIssue("_ImportSession counts join rows, not pairs stored") {
+            #expect(join.joins == Int(stored))
+            #expect(summary.description.contains("pairs joined (1 repeated pair stored once)"))
+        }
+    }
+}

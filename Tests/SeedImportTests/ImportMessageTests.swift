@@ -1,0 +1,121 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Messages send the user to what they can change: the option a value came from, the mapping key
+/// that fixes it.
+@Suite("Import: what the messages tell to fix", .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
+struct ImportMessageTests {
+    static let model = """
+        {"entities": [{"name": "E", "attributes": [{"name": "a", "type": "String"}, {"name": "n", "type": "Integer 32"}]}]}
+        """
+
+    /// A scratch directory holding `m.model.json` and `e.csv` (`a,n` rows).
+    static func scratch(_ csv: String = "a,n\nx,1\n") throws -> ImportScratch {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", model)
+        try scratch.write("e.csv", csv)
+        return scratch
+    }
+
+    @Test("a --null token too long, without a mapping file: the hint names --null, not the mapping")
+    func nullOptionWithoutMapping() throws {
+        let scratch = try Self.scratch()
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none",
+                                        "--null", "NOT-AVAILABLE-AT-ALL", "E=e.csv"], directory: scratch.url)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("e.csv → E: --null: at most 4 tokens"), "\(result.errors)")
+        #expect(result.errors.contains("Fix the --null value (see seedstore import --help); nothing was written."), "\(result.errors)")
+        #expect(!result.errors.contains("mapping"), "no mapping was given: \(result.errors)")
+    }
+
+    @Test("the mapping's nullTokens too long: named as nullTokens, and the hint is the mapping")
+    func nullTokensInMapping() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "m.model.json", "defaults": {"nullTokens": ["", "NOT-AVAILABLE-AT-ALL"]},
+             "files": [{"path": "e.csv", "targets": [{"entity": "E"}]}]}
+            """)
+        let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "s.sqlite", "--progress", "none"],
+                                       directory: scratch.url)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("e.csv → E: nullTokens: at most 4 tokens"), "\(result.errors)")
+        #expect(result.errors.contains("Fix the mapping (see docs/mapping.md); nothing was written."), "\(result.errors)")
+    }
+
+    @Test("--delimiter equal to the mapping's quote: the message names the two settings, no comment prefix")
+    func delimiterEqualToQuote() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "m.model.json", "defaults": {"quote": ";"}, "files": [{"path": "e.csv", "targets": [{"entity": "E"}]}]}
+            """)
+        let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "s.sqlite", "--progress", "none",
+                                        "--delimiter", ";"], directory: scratch.url)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("the delimiter and the quote are the same byte (0x3B). Choose a delimiter (--delimiter) and a quote (the mapping's \"quote\") that differ"), "\(result.errors)")
+        #expect(!result.errors.contains("comment"), "\(result.errors)")
+        #expect(result.errors.contains("Fix the mapping (see docs/mapping.md) or the --delimiter value named above"), "\(result.errors)")
+    }
+
+    @Test("--help says --null replaces the default list, and how to keep an empty field null")
+    func nullHelp() throws {
+        let help = try ImportCLI.run(["import", "--help"])
+        let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'."), "\(help.output)")
+    }
+
+    static let dateModel = """
+        {"entities": [{"name": "D", "attributes": [{"name": "a", "type": "String"}, {"name": "when", "type": "Date"}]}]}
+        """
+
+    @Test("a date that is not ISO 8601, without a mapping file: the hint is a mapping with a \"format\"")
+    func dateWithoutMapping() throws {
+        let scratch = ImportScratch()
+        try scratch.write("d.model.json", Self.dateModel)
+        try scratch.write("d.csv", "a,when\nx,13/01/2020\n")
+        let result = try ImportCLI.run(["import", "--model", "d.model.json", "--out", "d.sqlite", "--progress", "none", "D=d.csv"],
+                                       directory: scratch.url)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("""
+            Without a mapping file, dates are read as ISO 8601 (2020-01-13); if the column's dates are written another way, \
+            import with a mapping file that gives the column a "format" ("when": {"column": "when", "format": "dd/MM/yyyy"}; see docs/mapping.md).
+            """), "\(result.errors)")
+    }
+
+    @Test("with a mapping file: the hint is the column's \"format\" when it has none, and nothing more when it has one",
+          arguments: [false, true])
+    func dateWithMapping(hasFormat: Bool) throws {
+        let scratch = ImportScratch()
+        try scratch.write("d.model.json", Self.dateModel)
+        try scratch.write("d.csv", "a,when\nx,13/01/2020\n")
+        let column = hasFormat ? "{\"column\": \"when\", \"format\": \"MM/dd/yyyy\"}" : "\"when\""
+        try scratch.write("d.mapping.json", """
+            {"format": 1, "model": "d.model.json", "files": [{"path": "d.csv", "targets": [{"entity": "D", "columns": {"when": \(column)}}]}]}
+            """)
+        let result = try ImportCLI.run(["import", "--mapping", "d.mapping.json", "--out", "d.sqlite", "--progress", "none"],
+                                       directory: scratch.url)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("unless the column has a \"format\"; if its dates are written another way, give it one in the mapping") == !hasFormat,
+                "\(result.errors)")
+        #expect(!result.errors.contains("Without a mapping file"))
+    }
+
+    @Test("every row of a file rejected: still exit 0, with a warning right under the first line; not when some rows imported",
+          arguments: [("a,when\nx,13/01/2020\ny,14/01/2020\n\n", true), ("a,when\nx,13/01/2020\ny,2020-01-14\n", false)])
+    func everyRowRejected(csv: String, allRejected: Bool) throws {
+        let scratch = ImportScratch()
+        try scratch.write("d.model.json", Self.dateModel)
+        try scratch.write("d.csv", csv)
+        let result = try ImportCLI.run(["import", "--model", "d.model.json", "--out", "d.sqlite", "--progress", "none",
+                                        "--on-error", "skip", "D=d.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let warning = "  warning: every row of d.csv was rejected (2): check the mapping's formats, the delimiter and the encoding (the reasons are in \(scratch.url.appendingPathComponent("d.rejects.csv").path))"
+        if allRejected {
+            #expect(lines.count > 1 && lines[1] == warning, "\(result.output)")
+        } else {
+            #expect(!result.output.contains("every row"), "\(result.output)")
+        }
+    }
+}
