@@ -52,9 +52,7 @@ struct ImportByteOrderMarkTests {
         }
     }
 
-    /// The summary's warnings come from the mapping and the session; the plan's need one line in
-    /// `SeedImporter.run` (another engineer's file): `warnings += plan.warnings`. Until then this is a
-    /// known issue; once it lands, drop the `withKnownIssue`.
+    /// The plan's warnings reach the summary with the mapping's and the session's.
     @Test("the summary carries the warning")
     func summaryWarning() throws {
         let (scratch, model) = try Self.scratch()
@@ -62,8 +60,6 @@ struct ImportByteOrderMarkTests {
         options.encoding = .windows1252
         let mapping = try ImportMapping.inferred(sources: [("E", "bom.csv")], model: model, baseDirectory: scratch.url.path)
         let summary = try SeedImporter(model: model, mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
-        withKnownIssue("SeedImporter does not pass the plan's warnings on yet") {
-            #expect(summary.warnings.contains { $0.hasPrefix("bom.csv starts with a UTF-8 byte-order mark but is read as Windows-1252") })
-        }
+        #expect(summary.warnings.contains { $0.hasPrefix("bom.csv starts with a UTF-8 byte-order mark but is read as Windows-1252") }, "\(summary.warnings)")
     }
 }

@@ -69,7 +69,7 @@ public final class SeedImporter {
             }
             try _RejectsWriter.check(rejectsPath)
         }
-        var warnings = mapping.warnings
+        var warnings = mapping.warnings + plan.warnings
         for name in _StoreFile.removeStale(in: storeFile.target.deletingLastPathComponent()) {
             warnings.append("removed \(name), left by an import that did not finish")
         }

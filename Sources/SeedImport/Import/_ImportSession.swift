@@ -86,6 +86,8 @@ final class _ImportSession {
             }
             self.reader = reader
             defer { self.reader = nil }
+            // A join file's pairs are counted as the saves store them: a repeated pair is stored once.
+            let joinRowsBefore = context.joinRowsInserted
             do {
                 if let join = file.join {
                     try runJoin(file, join, reader: reader)
@@ -103,6 +105,7 @@ final class _ImportSession {
                 throw ImportError(.input, reason: "\(error)", file: file.displayPath)
             }
             try flush()
+            if file.join != nil { file.joinsAdded = context.joinRowsInserted - joinRowsBefore }
             for key in file.releases { plan.indexes[key]?.release() }
             bytesDone += file.size
             rowsDone += file.rowsRead
@@ -326,7 +329,6 @@ final class _ImportSession {
                                   line: record.lineNumber)
             }
             file.rowsImported += 1
-            file.joinsAdded += 1
             changes += 1
             if changes >= options.batchSize { try flush() }
         }
