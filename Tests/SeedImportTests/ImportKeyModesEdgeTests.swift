@@ -397,7 +397,8 @@ struct ImportKeyModesEdgeFilesTests {
                         "batch \(batchSize): \(outcome.duplicates)")
                 #expect(outcome.objects["Emp"] == [6, 4, 6], "\(outcome.objects)")
                 #expect(outcome.objects["Tag"] == [2, 1, 2])
-                #expect(outcome.files.last == "emp_tags.csv read 5 imported 5 blank 0 rejects 0 joins 5")
+                // B,2 and B,02 name one pair (the labels are the same number): stored, and counted, once.
+                #expect(outcome.files.last == "emp_tags.csv read 5 imported 5 blank 0 rejects 0 joins 4")
             }
         }
     }
