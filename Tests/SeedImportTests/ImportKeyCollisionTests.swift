@@ -90,9 +90,13 @@ struct SpilledKeysTests {
         try Self.add(keys, [("A", 7), ("C", 3)], entries: 2)
         #expect(try Self.primaryKey(keys, "A") == 7 && keys.runCount == 2)
         try Self.add(keys, [("D", 4)], entries: 4)
-        try Self.add(keys, [("E", 5)], entries: 5)
-        #expect(keys.runCount == 1, "four runs of level 0 merged into one")
-        #expect(try ["A", "B", "C", "D", "E", "F"].map { try Self.primaryKey(keys, $0) } == [7, 2, 3, 4, 5, nil])
+        // Fill the level: the last run makes G again, newest of three (the merge keeps its row on ties).
+        try Self.add(keys, [("G", 30)], entries: 5)
+        try Self.add(keys, [("G", 31)], entries: 6)
+        for k in 0..<(_SpilledKeys.fanout - 6) { try Self.add(keys, [("H\(k)", 40 + Int64(k))], entries: 7 + k) }
+        try Self.add(keys, [("E", 5), ("G", 32)], entries: 100)
+        #expect(keys.runCount == 1, "\(_SpilledKeys.fanout) runs of level 0 merged into one")
+        #expect(try ["A", "B", "C", "D", "E", "F", "G"].map { try Self.primaryKey(keys, $0) } == [7, 2, 3, 4, 5, nil, 32])
         // An update of a row read before the merge finds it in the merged run.
         var row = try #require(try keys.row(entry: 1))
         row.primaryKey = 20

@@ -46,7 +46,7 @@ public struct ImportOptions: Sendable {
     /// passes this budget moves its keys, at the next save, to a temporary SQLite file as a sorted run,
     /// and starts over in memory; Bloom filters spare most lookups of new keys the file. Memory stays flat
     /// however many distinct keys the input holds, for an import slower past the budget (on the wells,
-    /// 1.1x the time at a million rows, 1.5–1.8x at four million).
+    /// 1.1x the time at a million rows, 1.4–1.55x at four million).
     /// The default, 12 MiB, keeps about 400,000 keys of one index in memory: the 244,292 wells do not
     /// reach it, and four times as many stay within 20% of their peak.
     public var keyIndexMemoryBytes: Int

@@ -68,8 +68,9 @@ final class _SpilledKeys {
     /// Oldest first; levels never increase towards the newest.
     private var runs: [Run] = []
     private var nextID = 0
-    /// Runs of one level merged into one of the next.
-    static let fanout = 4
+    /// Runs of one level merged into one of the next. At 3.9 million keys, 8 took the merges from 4.4 s
+    /// to 2.5 s against 4, for 0.2 s more lookups (more Bloom filters to ask).
+    static let fanout = 8
 
     init() throws(SQLiteError) {
         connection = try Connection(path: "")
@@ -160,54 +161,26 @@ final class _SpilledKeys {
         }
     }
 
-    /// Merges `merging` (the newest runs, oldest first) into one run of `level`: a k-way merge of their
+    /// Merges `merging` (the newest runs, oldest first) into one run of `level`: a merge of their
     /// key-ordered scans; of equal keys the newest run's row is kept.
     private func merge(_ merging: [Run], into level: Int) throws(SQLiteError) {
         let id = nextID
         nextID += 1
         try connection.execute("CREATE TABLE run\(id) (key BLOB PRIMARY KEY, entry INTEGER NOT NULL, pk INTEGER NOT NULL, file INTEGER NOT NULL) WITHOUT ROWID")
-        let insert = try connection.prepare("INSERT INTO run\(id) (key, entry, pk, file) VALUES (?, ?, ?, ?)")
-        var scans: [Statement] = []
-        var live: [Bool] = []
-        for run in merging {
-            let scan = try connection.prepare("SELECT key, entry, pk, file FROM \(run.table) ORDER BY key")
-            scans.append(scan)
-            live.append(try scan.step())
-        }
+        // One statement, so SQLite merges the runs' key-ordered scans itself (its plan is a MERGE of the
+        // UNION ALL, no sort). Of equal keys the older run's row comes first (the left side of a UNION ALL
+        // merge goes first on ties) and the newer one replaces it.
+        let arms = merging.map { "SELECT key, entry, pk, file FROM \($0.table)" }.joined(separator: " UNION ALL ")
+        try connection.execute("INSERT OR REPLACE INTO run\(id) (key, entry, pk, file) \(arms) ORDER BY key")
+        // Its Bloom filter, from one scan of the new run.
         var bloom = _BloomFilter(capacity: merging.reduce(0) { $0 + $1.count })
         var written = 0
-        while true {
-            // The smallest current key; of equal ones the newest run (highest index).
-            var best = -1
-            for i in scans.indices where live[i] {
-                if best < 0 { best = i; continue }
-                let order = scans[i].withBlob(at: 0) { a in scans[best].withBlob(at: 0) { b in Self.compare(a, b) } }
-                if order <= 0 { best = i }
-            }
-            guard best >= 0 else { break }
-            // The key is bound from the scan's row in place (SQLite copies it): no array per key.
-            let top = scans[best]
-            insert.reset()
-            var failure: SQLiteError?
-            top.withBlob(at: 0) { key in
-                do throws(SQLiteError) { try insert.bindBlob(key, at: 1) } catch { failure = error }
-                bloom.insert(_KeyIndex.hash64(key))
-            }
-            if let failure { throw failure }
-            insert.bind(top.int64(at: 1), at: 2)
-            insert.bind(top.int64(at: 2), at: 3)
-            insert.bind(top.int64(at: 3), at: 4)
-            try insert.run()
+        let scan = try connection.prepare("SELECT key FROM run\(id)")
+        while try scan.step() {
+            scan.withBlob(at: 0) { bloom.insert(_KeyIndex.hash64($0)) }
             written += 1
-            // Older scans standing on this key step past it (their rows lose), then this one does.
-            for i in scans.indices where live[i] && i != best {
-                let same = scans[i].withBlob(at: 0) { a in top.withBlob(at: 0) { b in Self.compare(a, b) == 0 } }
-                if same { live[i] = try scans[i].step() }
-            }
-            live[best] = try top.step()
         }
-        for scan in scans { scan.reset() }
-        scans = []
+        scan.reset()
         for run in merging { try connection.execute("DROP TABLE \(run.table)") }
         runs.removeLast(merging.count)
         runs.append(Run(id: id, level: level, count: written, bloom: bloom))
