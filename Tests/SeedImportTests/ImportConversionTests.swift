@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 import Testing
 @testable import SeedImport
 
@@ -138,6 +139,20 @@ struct ImportConversionTests {
             let text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point)) + "e\(Int.random(in: -30...30, using: &generator))"
             #expect(Self.double(text) == Double(text), "\(text)")
         }
+    }
+
+    /// A user trial found Northwind's `0x151C2F…` photos stored as Base64-decoded garbage.
+    @Test("binary: Base64, or hexadecimal after 0x or \\x (SQL Server and PostgreSQL exports)")
+    func binary() {
+        func convert(_ text: String) -> Value? { Array(text.utf8).withUnsafeBufferPointer { _FieldConverter.binary.convert($0) } }
+        func explain(_ text: String) -> String { Array(text.utf8).withUnsafeBufferPointer { _FieldConverter.binary.explain($0) } }
+        #expect(convert("0x151C2F00") == .data(Data([0x15, 0x1C, 0x2F, 0x00])))
+        #expect(convert("\\xDEADbeef") == .data(Data([0xDE, 0xAD, 0xBE, 0xEF])))
+        #expect(convert("0X") == .data(Data()))
+        #expect(convert("aGVsbG8=") == .data(Data("hello".utf8)), "Base64 as before")
+        #expect(convert("0x123") == nil && explain("0x123").hasPrefix("not hexadecimal"), "an odd number of digits")
+        #expect(convert("0xZZ") == nil && explain("0xZZ").hasPrefix("not hexadecimal"))
+        #expect(convert("***") == nil && explain("***").hasPrefix("not Base64"))
     }
 
     @Test("booleans: true/false, yes/no, y/n, t/f, 1/0 in any case")

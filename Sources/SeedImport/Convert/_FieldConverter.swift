@@ -92,6 +92,9 @@ enum _FieldConverter: Sendable {
             guard let text = try? encoding.decode(bytes), let url = URL(string: text) else { return nil }
             return .uri(url)
         case .binary:
+            // Hexadecimal with SQL Server's `0x` or PostgreSQL's `\x` prefix (their exports), else Base64.
+            if let data = Self.prefixedHex(bytes) { return .data(data) }
+            if Self.isPrefixedHex(bytes) { return nil }
             guard let data = Data(base64Encoded: Data(bytes)) else { return nil }
             return .data(data)
         case .transformable(let encoding, let box):
@@ -130,7 +133,7 @@ enum _FieldConverter: Sendable {
             do { _ = try encoding.decode(bytes) } catch { return error.message }
             return "not a URI"
         case .binary:
-            return "not Base64"
+            return Self.isPrefixedHex(bytes) ? "not hexadecimal: an even number of digits 0-9, a-f after 0x or \\x" : "not Base64 (nor hexadecimal after 0x or \\x)"
         case .transformable(let encoding, let box):
             let box = box.takeUnretainedValue()
             do { _ = try box.transform(bytes, encoding) } catch { return error.message }
@@ -208,4 +211,32 @@ enum _BooleanParser {
 struct _PlanProblem: Error, Sendable {
     let message: String
     init(_ message: String) { self.message = message }
+}
+
+extension _FieldConverter {
+    /// Whether `bytes` start like hexadecimal data: `0x`, `0X` or `\x`.
+    static func isPrefixedHex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 2 && (bytes[0] == UInt8(ascii: "0") || bytes[0] == UInt8(ascii: "\\")) && (bytes[1] | 0x20) == UInt8(ascii: "x")
+    }
+
+    /// The bytes of `0x…`/`\x…` hexadecimal text (an even number of digits, either case), or `nil`.
+    static func prefixedHex(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
+        guard isPrefixedHex(bytes), bytes.count % 2 == 0 else { return nil }
+        func digit(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var data = Data(capacity: (bytes.count - 2) / 2)
+        var i = 2
+        while i < bytes.count {
+            guard let high = digit(bytes[i]), let low = digit(bytes[i + 1]) else { return nil }
+            data.append(high << 4 | low)
+            i += 2
+        }
+        return data
+    }
 }
