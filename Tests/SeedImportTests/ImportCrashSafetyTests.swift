@@ -22,14 +22,20 @@ struct ImportCrashSafetyTests {
         return (process, temporary)
     }
 
-    @Test("kill -9 mid-import: the old store is intact, and the next run clears the temporary file")
-    func killed() throws {
+    /// A store of 300 wells (from `small`) and the data set of 40,000 (`big`) whose import is interrupted.
+    static func storeAndBigInput() throws -> (ImportScratch, small: GeneratedDataSet, big: GeneratedDataSet, store: String) {
         let scratch = ImportScratch()
         let small = try DataSetGenerator.generate(.wells, rows: 300, into: scratch.url.appendingPathComponent("small"))
         let big = try DataSetGenerator.generate(.wells, rows: 40_000, into: scratch.url.appendingPathComponent("big"))
         let store = scratch.path("Wells.sqlite")
         let first = try ImportCLI.run(["import", "--mapping", small.mappingFile.url.path, "--out", store, "--progress", "none"])
         #expect(first.status == 0, "\(first.errors)")
+        return (scratch, small, big, store)
+    }
+
+    @Test("kill -9 mid-import: the old store is intact, and the next run clears the temporary file")
+    func killed() throws {
+        let (scratch, small, big, store) = try Self.storeAndBigInput()
 
         let (process, temporary) = try Self.startImport(["--mapping", big.mappingFile.url.path, "--out", store], in: scratch)
         // A little more writing, then kill it.
@@ -55,12 +61,7 @@ struct ImportCrashSafetyTests {
     @Test("SIGINT, SIGTERM or SIGHUP mid-import: the old store is intact and no temporary or rejects file is left",
           arguments: [SIGINT, SIGTERM, SIGHUP])
     func interrupted(signal: Int32) throws {
-        let scratch = ImportScratch()
-        let small = try DataSetGenerator.generate(.wells, rows: 300, into: scratch.url.appendingPathComponent("small"))
-        let big = try DataSetGenerator.generate(.wells, rows: 40_000, into: scratch.url.appendingPathComponent("big"))
-        let store = scratch.path("Wells.sqlite")
-        let first = try ImportCLI.run(["import", "--mapping", small.mappingFile.url.path, "--out", store, "--progress", "none"])
-        #expect(first.status == 0, "\(first.errors)")
+        let (scratch, small, big, store) = try Self.storeAndBigInput()
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
 
         let (process, _) = try Self.startImport(["--mapping", big.mappingFile.url.path, "--out", store,
