@@ -1,7 +1,7 @@
 import CSVStream
 import Foundation
 import ManagedStore
-import SeedImport
+@testable import SeedImport
 import Testing
 
 /// Skip mode: bad rows go to the rejects file with their line, place, reason and original text.
@@ -111,5 +111,22 @@ struct ImportRejectsTests {
         let (context, teams) = try StoreReader.objects(scratch.path("Teams.sqlite"), "Team")
         #expect(teams.contains { $0["name"] == .string("First\u{2013}Citizens") })
         withExtendedLifetime(context) {}
+    }
+}
+
+/// The rejects file is CSV that reads back: every field holding a delimiter, a quote or a line break is quoted.
+@Suite("Import: quoting in the rejects file")
+struct RejectsQuotingTests {
+    /// A fuzzer found "3\r\n4" written bare: "\r\n" is one Character, equal to neither "\r" nor "\n".
+    @Test("CR LF, CR, LF, commas, quotes and edge spaces are quoted; plain text is not",
+          arguments: ["3\r\n4", "5\r6", "1\n2", "a,b", "say \"hi\"", " lead", "trail "])
+    func quoted(field: String) throws {
+        let quoted = _RejectsWriter.quote(field)
+        #expect(quoted == "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+        let reader = try CSVReader(data: Data(("x," + quoted + ",y\n").utf8), dialect: CSVDialect(hasHeader: false))
+        var fields: [String] = []
+        try reader.forEachRecord { record in fields = record.fields }
+        #expect(fields == ["x", field, "y"], "it reads back")
+        #expect(_RejectsWriter.quote("plain text") == "plain text")
     }
 }

@@ -101,7 +101,8 @@ final class _RejectsWriter {
     }
 
     static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || field.hasPrefix(" ") || field.hasSuffix(" ") else {
+        // By bytes: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) || field.hasPrefix(" ") || field.hasSuffix(" ") else {
             return field
         }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
