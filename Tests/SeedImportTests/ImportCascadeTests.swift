@@ -165,6 +165,19 @@ struct ImportCascadeTests {
         #expect(error.description.contains("Deny"), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("s.sqlite")))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("rejects.csv")), "an import that wrote nothing has no rejects")
+        #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
+    }
+
+    /// A fuzzer found an earlier run's rejects file deleted by a run that then failed: the store stood
+    /// unchanged, its rejects did not.
+    @Test("Deny: an earlier run's rejects file stays as it was when the import stops")
+    func denyKeepsEarlierRejects() throws {
+        let scratch = ImportScratch()
+        try scratch.write("rejects.csv", "file,line,column,entity,attribute,value,reason,raw\nemp.csv,9,1,Emp,code,x,an earlier run,x\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("rejects.csv")))
+        _ = try #require(throws: ImportError.self) { try Self.run("Deny", in: scratch) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("rejects.csv"))) == before)
+        #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
     }
 
     @Test("skip mode: objects that removals leave without a required destination go too, rows and all (found by fuzzing)",

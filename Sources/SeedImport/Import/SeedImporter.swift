@@ -76,15 +76,11 @@ public final class SeedImporter {
         try storeFile.prepare()
         let progress = _ProgressReporter(mode: options.progress, totalBytes: plan.totalBytes, output: options.progressOutput)
         let rejects = options.onError == .skip ? _RejectsWriter(path: rejectsPath) : nil
-        if options.onError == .skip {
-            // A rejects file of an earlier run must not pass for this run's (it is written only on a reject).
-            _RejectsWriter.removeEarlier(rejectsPath)
-        }
-        // What a signal removes: the temporary store, and a rejects file only when this run creates it.
+        // What a signal removes: the temporary store and the rejects being written.
         var interruptPaths: [String] = []
         if options.removesTemporaryFilesOnSignal {
             interruptPaths = ([""] + _StoreFile.sideFileSuffixes).map { storeFile.temporary.path + $0 }
-            if options.onError == .skip && !FileManager.default.fileExists(atPath: rejectsPath) { interruptPaths.append(rejectsPath) }
+            if let rejects, rejects.writingPath != rejects.path { interruptPaths.append(rejects.writingPath) }
             _InterruptCleanup.install()
             interruptPaths.forEach(_InterruptCleanup.register)
         }
@@ -110,14 +106,12 @@ public final class SeedImporter {
             progress.finish()
             // A complete store that could not be renamed into place is left where the message says.
             if !error.keepsTemporaryStore { storeFile.discard() }
-            rejects?.close()
-            // The rows set aside belong to an import that wrote nothing: no rejects file stands for it.
-            if let rejects, rejects.count > 0 { _RejectsWriter.removeEarlier(rejects.path) }
+            // The rows set aside belong to an import that wrote nothing: an earlier run's rejects stay.
+            rejects?.discard()
             throw error
         }
         progress.finish()
-        rejects?.close()
-        if let failure = rejects?.failure { warnings.append(failure) }
+        if let failure = rejects?.commit() { warnings.append(failure) }
 
         var duplicates: [ImportSummary.DuplicateReport] = []
         for file in plan.files {

@@ -4,9 +4,15 @@ import Foundation
 /// record's original bytes, unchanged (in the file's encoding, bytes it does not define included; quoted
 /// as CSV when needed). The other columns are UTF-8.
 ///
-/// The file is created at the first reject, so a clean import leaves none behind.
+/// Like the store, the file is written next to its place (`.<name>.importing-<pid>`, created at the first
+/// reject) and moved there only when the import completes (``commit()``): a failed import leaves an
+/// earlier run's rejects file as it was, and a clean one removes it. A path that is not a regular file
+/// (`/dev/null`, a named pipe) is written directly.
 final class _RejectsWriter {
+    /// Where the rejects go when the import completes.
     let path: String
+    /// Where they are written meanwhile.
+    let writingPath: String
     private var handle: UnsafeMutablePointer<FILE>?
     private(set) var count = 0
     private(set) var failure: String?
@@ -15,6 +21,34 @@ final class _RejectsWriter {
 
     init(path: String) {
         self.path = path
+        var info = stat()
+        if lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+            writingPath = path
+        } else {
+            let url = URL(fileURLWithPath: path)
+            writingPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).importing-\(getpid())").path
+        }
+    }
+
+    /// Moves this run's rejects into place, or, with none, removes an earlier run's file so it cannot
+    /// pass for this run's. Returns what went wrong, if anything.
+    func commit() -> String? {
+        close()
+        guard writingPath != path else { return failure }
+        if count == 0 {
+            Self.removeEarlier(path)
+            return failure
+        }
+        guard rename(writingPath, path) == 0 else {
+            return "cannot move the rejects file into place: \(String(cString: strerror(errno))); they are in \(writingPath)"
+        }
+        return failure
+    }
+
+    /// Removes what this run wrote (the import failed); an earlier run's file stays.
+    func discard() {
+        close()
+        if writingPath != path { Self.removeEarlier(writingPath) }
     }
 
     deinit { close() }
@@ -58,8 +92,8 @@ final class _RejectsWriter {
                reason: String, raw: [UInt8]) {
         if handle == nil {
             guard failure == nil else { return }
-            guard let opened = fopen(path, "w") else {
-                failure = "cannot write the rejects file \(path): \(String(cString: strerror(errno)))"
+            guard let opened = fopen(writingPath, "w") else {
+                failure = "cannot write the rejects file \(writingPath): \(String(cString: strerror(errno)))"
                 return
             }
             handle = opened
