@@ -182,3 +182,40 @@ struct ImportForwardReferenceTests {
         #expect(rejects.contains("previous is required, so the row it names must come first"))
     }
 }
+
+/// A row rejected for one relationship after naming a forward key in another.
+@Suite("Import: a rejected row's forward keys")
+struct ImportRejectedForwardKeyTests {
+    /// A fuzzer found C's forward key X outliving C's reject and blamed, when the file ended, on the next
+    /// row: A, valid, was rejected ("no Tag has code X") and removed.
+    @Test("go with the row: the next row is not blamed for them", arguments: [1, 10_000])
+    func forwardKeysGoWithTheRow(batchSize: Int) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.json", """
+            {"entities":[
+             {"name":"Shelf","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"tags","destination":"Tag","inverse":"shelf","toMany":true}]},
+             {"name":"Tag","attributes":[{"name":"code","type":"String","optional":false},{"name":"n","type":"Integer 32"}],
+              "relationships":[{"name":"mgr","destination":"Tag","inverse":"reports"},
+                               {"name":"reports","destination":"Tag","inverse":"mgr","toMany":true},
+                               {"name":"shelf","destination":"Shelf","inverse":"tags"}]}]}
+            """)
+        try scratch.write("shelves.csv", "code\nS1\n")
+        // C names X (forward: never comes) and then a shelf that does not exist: C is rejected for its shelf.
+        try scratch.write("tags.csv", "code,mgr,shelf,n\nA,,,1\nC,X,NOPE,2\nA,,,3\nB,A,S1,4\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format":1,"model":"m.json","files":[
+             {"path":"shelves.csv","targets":[{"entity":"Shelf","key":"code"}]},
+             {"path":"tags.csv","targets":[{"entity":"Tag","key":"code","relationships":{
+               "mgr":{"column":"mgr","destinationKey":"code"},"shelf":{"column":"shelf","destinationKey":"code"}}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        var options = scratch.skipping(batchSize: batchSize)
+        options.readsAhead = false
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
+        #expect(summary.rejects == 1)
+        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains("tags.csv,3,3,Tag,shelf,NOPE,") && !rejects.contains("no Tag has code"), "\(rejects)")
+        let store = scratch.path("s.sqlite")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE || ':' || ZN, ' ') FROM (SELECT ZCODE, ZN FROM ZTAG ORDER BY ZCODE)") == .text("A:3 B:4"))
+    }
+}

@@ -172,6 +172,8 @@ final class _TargetWriter {
     private func write(_ row: _RowChunk.Row) throws {
         // 1. Relationships: the key values the reader left in the foreign-key slots become objects.
         if hasRelationships, let failure = resolveRelationships() {
+            // Forward keys the row named before the failing one go with it (a later row must not inherit them).
+            rowForward.removeAll(keepingCapacity: true)
             try session.reject(file, line: row.line, failure, raw: { rawBytes(row) })
             return
         }
