@@ -44,6 +44,18 @@ final class _TargetWriter {
     /// Removed objects whose pointers (objects naming them in a relationship column) are not looked for yet.
     private var unlinkWork: [ManagedObject] = []
     private var unlinking = false
+    /// The to-one columns that link targets of one row one-to-one (this file's and earlier ones'), by entity.
+    private lazy var linkedColumns: [String: [Int]] = {
+        var found: [String: Set<Int>] = [:]
+        for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
+            for target in plan.targets {
+                guard let link = target.link else { continue }
+                if let ordinal = link.ordinal { found[target.entity.name, default: []].insert(ordinal) }
+                if let inverse = link.inverseOrdinal { found[plan.targets[link.other].entity.name, default: []].insert(inverse) }
+            }
+        }
+        return found.mapValues { $0.sorted() }
+    }()
     /// Relationships the import fills from a column (this file's and earlier ones'), by destination table.
     private lazy var filledRelationships: [String: [(source: Entity, name: String, ordinal: Int, column: String, destination: _KeyIndex)]] = {
         var found: [String: [(source: Entity, name: String, ordinal: Int, column: String, destination: _KeyIndex)]] = [:]
@@ -385,6 +397,12 @@ final class _TargetWriter {
                     try saveRemovals()
                 }
             }
+            if settled {
+                // Cascade rules may have taken objects that forward keys name: those rows go in turn.
+                let removed = cascadedIDs.count
+                try forgetCascaded()
+                if cascadedIDs.count != removed { settled = false }
+            }
         }
         try forgetCascaded()
         try rejectCascadedRows()
@@ -439,17 +457,22 @@ final class _TargetWriter {
     /// The objects pending removals take with them through Cascade rules: their keys are forgotten, so no
     /// later row or join file links to an object that is gone, and they are named in a summary warning.
     private func forgetCascaded() throws(ImportError) {
-        let cascaded: [ManagedObject]
-        do { cascaded = try context.objectsCascadedByPendingDeletes() } catch {
-            throw ImportError(.store, reason: "removing rejected rows failed: \(error)",
-                              hint: "A Deny delete rule keeps a rejected row's object while others point at it; fix the row or relax the rule. Nothing was written.")
+        // Until nothing new: objects removed for pointing at a cascaded one may cascade further.
+        while true {
+            let cascaded: [ManagedObject]
+            do { cascaded = try context.objectsCascadedByPendingDeletes() } catch {
+                throw ImportError(.store, reason: "removing rejected rows failed: \(error)",
+                                  hint: "A Deny delete rule keeps a rejected row's object while others point at it; fix the row or relax the rule. Nothing was written.")
+            }
+            let new = cascaded.filter { !cascadedIDs.contains($0.objectID) }
+            if new.isEmpty { return }
+            for object in new { try forget(object) }
         }
-        for object in cascaded { try forget(object) }
     }
 
     /// Forgets an object removed along with rejected rows: its keys, and (by key) its rows for the
     /// rejects file, or, without a key, its name for the summary.
-    private func forget(_ object: ManagedObject, reason: String? = nil) throws(ImportError) {
+    private func forget(_ object: ManagedObject, reason: String? = nil, rowRejected: Bool = false) throws(ImportError) {
         guard cascadedIDs.insert(object.objectID).inserted else { return }
         let reason = reason ?? "its \(object.entity.name) went with the rejected rows of \(file.displayPath) (a Cascade delete rule took it, or an object it requires)"
         do {
@@ -468,7 +491,7 @@ final class _TargetWriter {
                 }
                 located = true
             }
-            if !located { cascadedKeys.append("\(object.entity.name) \(object.objectID)") }
+            if !located && !rowRejected { cascadedKeys.append("\(object.entity.name) \(object.objectID)") }
         }
         try unlinked(object)
     }
@@ -482,6 +505,16 @@ final class _TargetWriter {
         unlinking = true
         defer { unlinking = false }
         while let removed = unlinkWork.popLast() {
+            // The objects its row made with it, linked one-to-one (a ShelfInfo with its Shelf): that row is
+            // set aside, so they go too, whatever the delete rule would leave of them.
+            for ordinal in linkedColumns[removed.entity.name] ?? [] {
+                guard case .object(let id) = removed.value(at: ordinal), !cascadedIDs.contains(id) else { continue }
+                let partner = try session.existing(id)
+                guard !partner.isDeleted else { continue }
+                context.delete(partner)
+                changes += 1
+                try forget(partner, reason: "the \(removed.entity.name) its row made went with the rejected rows of \(file.displayPath)", rowRejected: true)
+            }
             guard !removed.objectID.isTemporary, let filled = filledRelationships[removed.entity.tableName] else { continue }
             for relationship in filled {
                 var pointers: [ObjectID] = []

@@ -1,0 +1,80 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Skip mode removing rejected rows in chains that cross delete rules, links and files: every row of a
+/// removed object goes to the rejects file, nothing of it stays in the store, and no key dangles.
+/// (Cases a fuzzer found.)
+@Suite("Import: removals in chains")
+struct ImportRemovalChainTests {
+    static func run(model: String, mapping: String, files: [String: String], in scratch: ImportScratch) throws -> (ImportSummary, rejects: [String], store: String) {
+        try scratch.write("m.json", model)
+        for (name, text) in files { try scratch.write(name, text) }
+        let mapping = try ImportMapping(json: Data(mapping.utf8), baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: scratch.skipping())
+            .run(into: scratch.path("s.sqlite"))
+        let rejects = (try? String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8))?
+            .split(separator: "\n").dropFirst().map(String.init) ?? []
+        return (summary, rejects, scratch.path("s.sqlite"))
+    }
+
+    /// S1's row names a manager that never comes; S2's names S1. Each row also makes a ShelfInfo linked
+    /// one-to-one: both rows go, and so do both infos, whatever Shelf.info's rule would leave of them.
+    @Test("a row rejected in turn takes the objects it made with it, linked one-to-one",
+          arguments: ["Nullify", "No Action", "Cascade"])
+    func linkedObjectsGoWithTheirRow(rule: String) throws {
+        let scratch = ImportScratch()
+        let (summary, rejects, store) = try Self.run(model: """
+            {"entities":[
+             {"name":"Shelf","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"mgr","destination":"Shelf","inverse":"reports"},
+                               {"name":"reports","destination":"Shelf","inverse":"mgr","toMany":true},
+                               {"name":"info","destination":"ShelfInfo","inverse":"host","deleteRule":"\(rule)"}]},
+             {"name":"ShelfInfo","attributes":[{"name":"note","type":"String"}],
+              "relationships":[{"name":"host","destination":"Shelf","inverse":"info"}]}]}
+            """, mapping: """
+            {"format":1,"model":"m.json","files":[
+             {"path":"shelves.csv","targets":[{"entity":"Shelf","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}},
+               {"entity":"ShelfInfo","link":{"relationship":"host","target":"Shelf"}}]}]}
+            """, files: ["shelves.csv": "code,mgr,note\nS1,NOPE,first\nS2,S1,second\nS3,,third\n"], in: scratch)
+        #expect(rejects.map { $0.split(separator: ",")[1] } == ["2", "3"], "\(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZNOTE) FROM ZSHELFINFO") == .text("third"), "rule \(rule)")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZSHELF") == .text("S3"))
+        #expect(!summary.warnings.contains { $0.contains("no key to find their rows") }, "their rows are in the rejects file: \(summary.warnings)")
+    }
+
+    /// C1 is rejected; Cascade takes S1; S2 names S1, so it goes in turn; Cascade then takes C2 from S2,
+    /// and the join file's row for C2 finds no crate.
+    @Test("objects removed for naming a cascaded object cascade in turn, rows and join rows included")
+    func cascadeAfterPointer() throws {
+        let scratch = ImportScratch()
+        let (summary, rejects, store) = try Self.run(model: """
+            {"entities":[
+             {"name":"Shelf","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"mgr","destination":"Shelf","inverse":"reports"},
+                               {"name":"reports","destination":"Shelf","inverse":"mgr","toMany":true},
+                               {"name":"crates","destination":"Crate","inverse":"shelf","toMany":true,"deleteRule":"Cascade"}]},
+             {"name":"Crate","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"shelf","destination":"Shelf","inverse":"crates","deleteRule":"Cascade"},
+                               {"name":"mgr","destination":"Crate","inverse":"reports"},
+                               {"name":"reports","destination":"Crate","inverse":"mgr","toMany":true},
+                               {"name":"tags","destination":"Tag","inverse":"crates","toMany":true}]},
+             {"name":"Tag","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"crates","destination":"Crate","inverse":"tags","toMany":true}]}]}
+            """, mapping: """
+            {"format":1,"model":"m.json","files":[
+             {"path":"shelves.csv","targets":[{"entity":"Shelf","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}}]},
+             {"path":"crates.csv","targets":[{"entity":"Crate","key":"code","relationships":{"shelf":{"column":"shelf","destinationKey":"code"},"mgr":{"column":"mgr","destinationKey":"code"}}}]},
+             {"path":"tags.csv","targets":[{"entity":"Tag","key":"code"}]},
+             {"path":"crate_tags.csv","join":{"entity":"Crate","relationship":"tags","sourceColumn":"crate","sourceKey":"code","destinationColumn":"tag","destinationKey":"code"}}]}
+            """, files: ["shelves.csv": "code,mgr\nS1,\nS2,S1\n", "crates.csv": "code,shelf,mgr\nC1,S1,NOPE\nC2,S2,\n",
+                         "tags.csv": "code\nT1\n", "crate_tags.csv": "crate,tag\nC2,T1\n"], in: scratch)
+        #expect(Set(rejects.map { $0.split(separator: ",").prefix(2).joined(separator: ":") })
+                == ["crates.csv:2", "shelves.csv:2", "shelves.csv:3", "crates.csv:3", "crate_tags.csv:2"], "\(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZCRATE") == .integer(0))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS") == .integer(0), "no join row names a removed crate")
+        #expect(summary.rejects == 5)
+        #expect(summary.files.first { $0.path == "crates.csv" }?.rowsImported == 0)
+    }
+}
