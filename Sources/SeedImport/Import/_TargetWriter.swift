@@ -394,7 +394,7 @@ final class _TargetWriter {
                 try removeObjects(of: reference)
                 if changes >= batchSize {
                     try forgetCascaded()
-                    try saveRemovals()
+                    try saveRemovals(findingRows: false)
                 }
             }
             if settled {
@@ -422,7 +422,7 @@ final class _TargetWriter {
                 object.setValue(.object(relationship.index.objectID(entry)), at: relationship.ordinal)
                 changes += 1
             }
-            if changes >= batchSize { try saveRemovals() }
+            if changes >= batchSize { try saveRemovals(findingRows: false) }
         }
         try saveRemovals()
         forward = []
@@ -431,8 +431,10 @@ final class _TargetWriter {
 
     /// Saves while rejected rows are being removed. In skip mode, objects the removals left invalid (a
     /// required to-one whose destination a delete rule took) are removed in turn, their rows set aside
-    /// with the others, and the save tried again; anything else still fails the import.
-    private func saveRemovals() throws(ImportError) {
+    /// with the others, and the save tried again; anything else still fails the import. The rows of
+    /// removed objects are looked for (a read of the files) only when `findingRows`: once, at the end,
+    /// not at every batch (with a small batch size that was a read of the files per batch).
+    private func saveRemovals(findingRows: Bool = true) throws(ImportError) {
         while true {
             do {
                 try save()
@@ -451,7 +453,7 @@ final class _TargetWriter {
                 try forgetCascaded()
             }
         }
-        try rejectCascadedRows()
+        if findingRows { try rejectCascadedRows() }
     }
 
     /// The objects pending removals take with them through Cascade rules: their keys are forgotten, so no
