@@ -95,7 +95,7 @@ enum _FieldConverter: Sendable {
             // Hexadecimal with SQL Server's `0x` or PostgreSQL's `\x` prefix (their exports), else Base64.
             if let data = Self.prefixedHex(bytes) { return .data(data) }
             if Self.isPrefixedHex(bytes) { return nil }
-            guard let data = Data(base64Encoded: Data(bytes)) else { return nil }
+            guard Self.isStrictBase64(bytes), let data = Data(base64Encoded: Data(bytes)) else { return nil }
             return .data(data)
         case .transformable(let encoding, let box):
             guard let data = try? box.takeUnretainedValue().transform(bytes, encoding) else { return nil }
@@ -214,6 +214,26 @@ struct _PlanProblem: Error, Sendable {
 }
 
 extension _FieldConverter {
+    /// Whether `bytes` are canonical Base64: groups of four from `A-Z a-z 0-9 + /`, with `=` padding only
+    /// at the end (one or two). Foundation's decoder also takes `ab=c` or `====`, which are not data.
+    static func isStrictBase64(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count % 4 == 0 else { return false }
+        var padding = 0
+        for (i, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                if padding > 0 { return false }
+            case UInt8(ascii: "="):
+                guard i >= bytes.count - 2 else { return false }
+                padding += 1
+            default:
+                return false
+            }
+        }
+        return padding < bytes.count || bytes.isEmpty
+    }
+
     /// Whether `bytes` start like hexadecimal data: `0x`, `0X` or `\x`.
     static func isPrefixedHex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count >= 2 && (bytes[0] == UInt8(ascii: "0") || bytes[0] == UInt8(ascii: "\\")) && (bytes[1] | 0x20) == UInt8(ascii: "x")
