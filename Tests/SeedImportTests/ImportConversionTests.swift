@@ -158,6 +158,17 @@ struct ImportConversionTests {
         #expect(convert("") == .data(Data()) && convert("YQ==") == .data(Data("a".utf8)) && convert("YWI=") == .data(Data("ab".utf8)))
     }
 
+    /// A fuzzer found 1e200 refused as "not a number".
+    @Test("decimals a Double reads but Decimal cannot hold are refused as out of range")
+    func decimalRange() {
+        let converter = _FieldConverter.decimal(.utf8)
+        func explain(_ text: String) -> String { Array(text.utf8).withUnsafeBufferPointer { converter.explain($0) } }
+        func convert(_ text: String) -> Value? { Array(text.utf8).withUnsafeBufferPointer { converter.convert($0) } }
+        #expect(convert("1e200") == nil && explain("1e200").contains("outside what Decimal holds"), "\(explain("1e200"))")
+        #expect(convert("12.5") == .decimal(Decimal(string: "12.5")!))
+        #expect(explain("abc").hasPrefix("not a number") || !explain("abc").contains("Decimal holds"))
+    }
+
     @Test("booleans: true/false, yes/no, y/n, t/f, 1/0 in any case")
     func booleans() {
         func parse(_ text: String) -> Bool? { Array(text.utf8).withUnsafeBufferPointer { _BooleanParser.parse($0) } }

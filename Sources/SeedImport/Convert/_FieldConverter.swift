@@ -120,7 +120,11 @@ enum _FieldConverter: Sendable {
                 return "\(value) is outside Float's range \(-largest)...\(largest)"
             }
             return _NumberParser.explain(bytes, integer: false)
-        case .double, .decimal:
+        case .decimal:
+            // A number a Double reads that Decimal cannot hold (about ±3.4e165, 38 digits of mantissa).
+            if let value = _NumberParser.double(bytes) { return "\(value) is outside what Decimal holds (magnitudes from about 1e-128 to 3.4e165)" }
+            return _NumberParser.explain(bytes, integer: false)
+        case .double:
             return _NumberParser.explain(bytes, integer: false)
         case .boolean:
             return "not a boolean (true/false, yes/no, y/n, t/f or 1/0, any case)"
