@@ -517,6 +517,17 @@ final class _TargetWriter {
                 changes += 1
                 try forget(partner, reason: "the \(removed.entity.name) its row made went with the rejected rows of \(file.displayPath)", rowRejected: true)
             }
+            // A one-to-one under No Action: the partner keeps a foreign key to an object that is gone. The
+            // import is taking back the row that linked them, so the partner lets go (as Nullify would).
+            for relationship in removed.entity.relationships where relationship.deleteRule == .noAction && !relationship.isToMany {
+                guard let column = removed.entity.columnIndex(of: relationship.name), case .object(let id) = removed.value(at: column),
+                      let inverse = relationship.inverse, !cascadedIDs.contains(id) else { continue }
+                let partner = try session.existing(id)
+                guard !partner.isDeleted, let inverseColumn = partner.entity.columnIndex(of: inverse),
+                      partner.value(at: inverseColumn) == .object(removed.objectID) else { continue }
+                partner.setValue(.null, at: inverseColumn)
+                changes += 1
+            }
             guard !removed.objectID.isTemporary, let filled = filledRelationships[removed.entity.tableName] else { continue }
             for relationship in filled {
                 var pointers: [ObjectID] = []
