@@ -103,4 +103,23 @@ struct ImportRemovalChainTests {
         #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZNOTE") == .integer(0))
         #expect(try StoreReader.scalar(store, "SELECT ZNOTE IS NULL FROM ZITEM WHERE ZCODE = 'I1'") == .integer(1), "rule \(rule)")
     }
+
+    /// K6 names alt 2 (not a key: E9 and U11 both hold it) further down; X's row is rejected and takes E9
+    /// and U11 with it. Under Cascade the value passed from one cascaded holder to the other (neither is
+    /// marked deleted before the save), and K6 kept a key to E9.
+    @Test("a value whose holders all go leaves no forward key to them, under every rule",
+          arguments: ["Nullify", "Cascade", "No Action"])
+    func repeatedValueHoldersAllGo(rule: String) throws {
+        let scratch = ImportScratch()
+        let (_, rejects, store) = try Self.run(model: """
+            {"entities":[{"name":"Tag","attributes":[{"name":"code","type":"String","optional":false},{"name":"alt","type":"Integer 32"}],
+              "relationships":[{"name":"mgr","destination":"Tag","inverse":"reports"},
+                               {"name":"reports","destination":"Tag","inverse":"mgr","toMany":true,"deleteRule":"\(rule)"}]}]}
+            """, mapping: """
+            {"format":1,"model":"m.json","files":[
+             {"path":"tags.csv","targets":[{"entity":"Tag","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"alt"}}}]}]}
+            """, files: ["tags.csv": "code,alt,mgr\nK6,6,2\nX,4,3\nE9,2,4\nU11,2,4\n"], in: scratch)
+        #expect(rejects.map { $0.split(separator: ",")[1] }.sorted() == ["2", "3", "4", "5"], "rule \(rule): \(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZTAG") == .integer(0))
+    }
 }

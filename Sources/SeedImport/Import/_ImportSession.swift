@@ -149,7 +149,7 @@ final class _ImportSession {
     /// Another object that holds `value` in `index`'s attribute now (unsaved changes included), the one
     /// saved first: who a relationship column finds by a repeated value once the object that had it first
     /// lets go of it. Byte for byte, as the indexes compare.
-    func firstHolder(of value: Value, in index: _KeyIndex, besides id: ObjectID) throws(ImportError) -> ManagedObject? {
+    func firstHolder(of value: Value, in index: _KeyIndex, besides id: ObjectID, leaving: Set<ObjectID> = []) throws(ImportError) -> ManagedObject? {
         let constant: PredicateConstant
         switch value {
         case .string(let text): constant = .string(text)
@@ -174,7 +174,7 @@ final class _ImportSession {
             request.predicate = try FetchPredicate(format: "%K == %@", .keyPath(index.attribute), .value(constant))
             // IDs only, in the order SQLite's index gives (saved objects by primary key), then the batch's
             // unsaved ones; the first that holds the value byte for byte (a predicate compares as SQL does).
-            for candidate in try context.fetchObjectIDs(request) where candidate != id {
+            for candidate in try context.fetchObjectIDs(request) where candidate != id && !leaving.contains(candidate) {
                 let holder = try existing(candidate)
                 if !holder.isDeleted && _KeyBytes.equal(holder.value(at: index.ordinal), value) { return holder }
             }

@@ -336,7 +336,8 @@ final class _TargetWriter {
         guard let entry = index.find(value), index.objectID(entry) == object.objectID else { return }
         index.remove(entry)
         guard index.isPopulated, index.wasRepeated(value),
-              let holder = try session.firstHolder(of: value, in: index, besides: object.objectID) else { return }
+              // Not an object a delete rule is about to take (it is not marked deleted until the save).
+              let holder = try session.firstHolder(of: value, in: index, besides: object.objectID, leaving: cascadedIDs) else { return }
         let (next, _) = index.findOrInsert(value, primaryKey: holder.objectID.primaryKey, file: position)
         if holder.objectID.isTemporary { pending.append((index, next, holder)) }
     }
