@@ -236,7 +236,7 @@ final class _TargetWriter {
                 }
                 if let linked {
                     insertedInRow[t] = false
-                    duplicateInRow[t] = duplicateInRow[via]
+                    duplicateInRow[t] = duplicateInRow[via] && targets[t].reportsDuplicates
                     object = try update(t, linked, values, row)
                 } else {
                     object = context.insert(entities[t], values: values)

@@ -500,6 +500,16 @@ struct _ImportPlanner {
     /// `WellSummary` + `WellDetail`, both by `uwi`) finds its object through the link instead of an index
     /// of its own: the same keys would be held twice. Only when nothing else uses that index.
     private func keyThroughLink(_ plan: _TargetPlan, _ target: TargetMapping, targets: [TargetMapping], file: _FilePlan) {
+        // A target without a key linked one-to-one to an earlier keyed one (a CrateInfo with its Crate): a
+        // row that updates the Crate updates its CrateInfo too, rather than making a second one that takes
+        // the Crate from the first.
+        if target.key == nil, let link = plan.link, link.ordinal != nil, link.inverseOrdinal != nil, link.other < plan.index,
+           targets.filter({ $0.entity == target.entity }).count == 1,
+           let other = file.targets.first(where: { $0.index == link.other }), other.key != nil {
+            plan.keyThrough = link.other
+            plan.reportsDuplicates = false
+            return
+        }
         guard let keyName = target.key, let key = plan.key, let link = plan.link, link.ordinal != nil,
               link.inverseOrdinal != nil, link.other < plan.index,
               indexUses[_IndexKey(entity: plan.entity.name, attribute: keyName)] == 1,

@@ -158,6 +158,9 @@ final class _TargetPlan {
     /// The earlier target of the row whose object this one is linked to one-to-one and keyed like:
     /// this target's object is that object's linked one (no index of its own), or new when that is new.
     var keyThrough: Int?
+    /// Whether a row repeating the key counts as a duplicate in the summary (not for a target without a
+    /// key of its own, found through its link).
+    var reportsDuplicates = true
     /// Other indexes filled with this target's objects (destination keys of later files).
     var populates: [_KeyIndex] = []
     /// The values a new object starts with (the model's defaults).
