@@ -93,8 +93,8 @@ enum _FieldConverter: Sendable {
             return .uri(url)
         case .binary:
             // Hexadecimal with SQL Server's `0x` or PostgreSQL's `\x` prefix (their exports), else Base64.
+            // Hexadecimal only when every character after the prefix is a hex digit: "0XkeoFRK" is Base64.
             if let data = Self.prefixedHex(bytes) { return .data(data) }
-            if Self.isPrefixedHex(bytes) { return nil }
             guard Self.isStrictBase64(bytes), let data = Data(base64Encoded: Data(bytes)) else { return nil }
             return .data(data)
         case .transformable(let encoding, let box):
@@ -137,7 +137,7 @@ enum _FieldConverter: Sendable {
             do { _ = try encoding.decode(bytes) } catch { return error.message }
             return "not a URI"
         case .binary:
-            return Self.isPrefixedHex(bytes) ? "not hexadecimal: an even number of digits 0-9, a-f after 0x or \\x" : "not Base64 (nor hexadecimal after 0x or \\x)"
+            return Self.isPrefixedHex(bytes) ? "neither Base64 nor hexadecimal (an even number of digits 0-9, a-f after 0x or \\x)" : "not Base64 (nor hexadecimal after 0x or \\x)"
         case .transformable(let encoding, let box):
             let box = box.takeUnretainedValue()
             do { _ = try box.transform(bytes, encoding) } catch { return error.message }
