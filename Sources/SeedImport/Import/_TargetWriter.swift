@@ -553,7 +553,11 @@ final class _TargetWriter {
                     for id in pointers where !cascadedIDs.contains(id) {
                         let pointer = try session.existing(id)
                         guard !pointer.isDeleted else { continue }
-                        pointer.setValue(.object(destination.objectID(entry)), at: relationship.ordinal)
+                        // Through the context, so a one-to-one's other side (and a former partner) follows.
+                        let holder = try session.existing(destination.objectID(entry))
+                        do { try pointer.setObject(holder, forKey: relationship.name) } catch {
+                            throw ImportError(.store, reason: "moving \(relationship.source.name).\(relationship.name) to the next holder of a rejected row's value failed: \(error)")
+                        }
                         changes += 1
                     }
                     continue
