@@ -168,4 +168,33 @@ struct ImportOneToOneLinkTests {
                 == .text("C1:First again C2:Second"), "both sides point at each other")
         #expect(summary.duplicates.map(\.entity) == ["Details"], "the repeat is reported once, by its key")
     }
+
+    /// A fuzzer found the keyed Info moved to the second shelf by its foreign key alone: the first shelf
+    /// still named it. The shelf that lets go has an optional side, so the move goes through the context.
+    @Test("a keyed link target taken by a later row leaves its former partner, when that side is optional",
+          arguments: [1, 10_000])
+    func keyedLinkTargetMoves(batchSize: Int) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.json", """
+            {"entities":[
+             {"name":"Shelf","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"info","destination":"Info","inverse":"host"}]},
+             {"name":"Info","attributes":[{"name":"lcode","type":"String","optional":false}],
+              "relationships":[{"name":"host","destination":"Shelf","inverse":"info","optional":false}]}]}
+            """)
+        try scratch.write("s.csv", "code,lcode\nS2,L2\nS3,L2\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.json", "files": [{"path": "s.csv", "targets": [
+              {"entity": "Shelf", "key": "code"},
+              {"entity": "Info", "key": "lcode", "link": {"relationship": "host", "target": "Shelf"}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        _ = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: ImportOptions(batchSize: batchSize))
+            .run(into: scratch.path("s.sqlite"))
+        let store = try StoreReader.open(scratch.path("s.sqlite"))
+        let rows = try store.connection.rows("""
+            SELECT s.ZCODE, coalesce(i.ZLCODE, ''), coalesce(h.ZCODE, '') FROM ZSHELF s
+            LEFT JOIN ZINFO i ON s.ZINFO = i.Z_PK LEFT JOIN ZSHELF h ON i.ZHOST = h.Z_PK ORDER BY s.ZCODE
+            """).map { $0.map(\.description) }
+        #expect(rows == [["'S2'", "''", "''"], ["'S3'", "'L2'", "'S3'"]], "batch size \(batchSize): \(rows)")
+    }
 }

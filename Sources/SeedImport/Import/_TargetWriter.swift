@@ -271,8 +271,8 @@ final class _TargetWriter {
             for t in 0..<targetCount {
                 guard let link = links[t], let mine = objects[t], let other = objects[link.other] else { continue }
                 if let ordinal = link.ordinal, let inverse = link.inverseOrdinal, !(insertedInRow[t] && insertedInRow[link.other]),
-                   entities[t].columns[ordinal].relationship?.isOptional ?? false,
-                   entities[link.other].columns[inverse].relationship?.isOptional ?? false {
+                   Self.partnerMayLetGo(mine, at: ordinal, keeping: other, inverseOptional: entities[link.other].columns[inverse].relationship?.isOptional ?? false),
+                   Self.partnerMayLetGo(other, at: inverse, keeping: mine, inverseOptional: entities[t].columns[ordinal].relationship?.isOptional ?? false) {
                     // One-to-one with an object that existed: through the context, so a former partner
                     // of either lets go (two new objects have none, and take the quick way below). Not
                     // when a former partner would be left without a required one: that partner keeps it,
@@ -292,6 +292,14 @@ final class _TargetWriter {
         rowsImported += 1
         changes += targetCount
         if changes >= batchSize { try save() }
+    }
+
+    /// Whether `object`'s partner at `ordinal` (a one-to-one), if it is not `keeping`, may lose its side of
+    /// the link: that side (the inverse) is optional. A partner left without a required one would make
+    /// the save fail.
+    private static func partnerMayLetGo(_ object: ManagedObject, at ordinal: Int, keeping: ManagedObject, inverseOptional: Bool) -> Bool {
+        guard case .object(let partner) = object.value(at: ordinal), partner != keeping.objectID else { return true }
+        return inverseOptional
     }
 
     /// Updates the existing object `id` of target `t` with a row's values (an upsert), counting a
