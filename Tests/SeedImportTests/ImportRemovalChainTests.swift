@@ -19,6 +19,15 @@ struct ImportRemovalChainTests {
         return (summary, rejects, scratch.path("s.sqlite"))
     }
 
+    /// A Shelf entity with a manager among shelves (mgr/reports) and one more relationship.
+    static func shelf(with relationship: String) -> String {
+        """
+        {"name":"Shelf","attributes":[{"name":"code","type":"String","optional":false}],
+         "relationships":[{"name":"mgr","destination":"Shelf","inverse":"reports"},
+                          {"name":"reports","destination":"Shelf","inverse":"mgr","toMany":true}, \(relationship)]}
+        """
+    }
+
     /// S1's row names a manager that never comes; S2's names S1. Each row also makes a ShelfInfo linked
     /// one-to-one: both rows go, and so do both infos, whatever Shelf.info's rule would leave of them.
     @Test("a row rejected in turn takes the objects it made with it, linked one-to-one",
@@ -27,10 +36,7 @@ struct ImportRemovalChainTests {
         let scratch = ImportScratch()
         let (summary, rejects, store) = try Self.run(model: """
             {"entities":[
-             {"name":"Shelf","attributes":[{"name":"code","type":"String","optional":false}],
-              "relationships":[{"name":"mgr","destination":"Shelf","inverse":"reports"},
-                               {"name":"reports","destination":"Shelf","inverse":"mgr","toMany":true},
-                               {"name":"info","destination":"ShelfInfo","inverse":"host","deleteRule":"\(rule)"}]},
+             \(Self.shelf(with: #"{"name":"info","destination":"ShelfInfo","inverse":"host","deleteRule":"\#(rule)"}"#)),
              {"name":"ShelfInfo","attributes":[{"name":"note","type":"String"}],
               "relationships":[{"name":"host","destination":"Shelf","inverse":"info"}]}]}
             """, mapping: """
@@ -51,10 +57,7 @@ struct ImportRemovalChainTests {
         let scratch = ImportScratch()
         let (summary, rejects, store) = try Self.run(model: """
             {"entities":[
-             {"name":"Shelf","attributes":[{"name":"code","type":"String","optional":false}],
-              "relationships":[{"name":"mgr","destination":"Shelf","inverse":"reports"},
-                               {"name":"reports","destination":"Shelf","inverse":"mgr","toMany":true},
-                               {"name":"crates","destination":"Crate","inverse":"shelf","toMany":true,"deleteRule":"Cascade"}]},
+             \(Self.shelf(with: #"{"name":"crates","destination":"Crate","inverse":"shelf","toMany":true,"deleteRule":"Cascade"}"#)),
              {"name":"Crate","attributes":[{"name":"code","type":"String","optional":false}],
               "relationships":[{"name":"shelf","destination":"Shelf","inverse":"crates","deleteRule":"Cascade"},
                                {"name":"mgr","destination":"Crate","inverse":"reports"},
