@@ -44,14 +44,23 @@ final class _TargetWriter {
     /// Removed objects whose pointers (objects naming them in a relationship column) are not looked for yet.
     private var unlinkWork: [ManagedObject] = []
     private var unlinking = false
-    /// The to-one columns that link targets of one row one-to-one (this file's and earlier ones'), by entity.
+    /// The to-one columns that link targets of one row one-to-one (this file's and earlier ones'), by
+    /// entity: the ones leading to a partner without a key of its own (none, or found through the link),
+    /// which exists only with the removed object. A partner with its own key stays: other rows fill it.
     private lazy var linkedColumns: [String: [Int]] = {
         var found: [String: Set<Int>] = [:]
         for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
             for target in plan.targets {
                 guard let link = target.link else { continue }
-                if let ordinal = link.ordinal { found[target.entity.name, default: []].insert(ordinal) }
-                if let inverse = link.inverseOrdinal { found[plan.targets[link.other].entity.name, default: []].insert(inverse) }
+                let other = plan.targets[link.other]
+                // Keyed by the same column as its partner (a WellDetail with its WellSummary by uwi): the
+                // same rows fill both, so it goes too.
+                func keyField(_ plan: _TargetPlan) -> Int? {
+                    plan.key.flatMap { key in plan.fields.first { $0.ordinal == key.ordinal }?.field }
+                }
+                let sameKey = (keyField(target) != nil && keyField(target) == keyField(other)) || target.keyThrough == link.other
+                if let ordinal = link.ordinal, other.key == nil || sameKey { found[target.entity.name, default: []].insert(ordinal) }
+                if let inverse = link.inverseOrdinal, target.key == nil || sameKey { found[other.entity.name, default: []].insert(inverse) }
             }
         }
         return found.mapValues { $0.sorted() }
