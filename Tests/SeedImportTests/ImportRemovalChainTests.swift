@@ -169,4 +169,36 @@ struct ImportRemovalChainTests {
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZLCODE) FROM ZINFO") == .text("L2"))
         #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZINFO WHERE ZHOST IS NOT NULL AND ZHOST NOT IN (SELECT Z_PK FROM ZNOTE)") == .integer(0))
     }
+
+    /// The join file is read before depts.csv; D1's row is rejected and its Cascade takes Tag T1, and with
+    /// it the pair C1–T1. A fuzzer found that join row still counted as joined and missing from the rejects.
+    @Test("a join row whose pair a later file's removal takes is set aside and no longer counted")
+    func joinRowOfALaterRemoval() throws {
+        let scratch = ImportScratch()
+        let (summary, rejects, store) = try Self.run(model: """
+            {"entities":[
+             {"name":"Tag","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"crates","destination":"Crate","inverse":"tags","toMany":true},
+                               {"name":"depts","destination":"Dept","inverse":"tag","toMany":true}]},
+             {"name":"Crate","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"tags","destination":"Tag","inverse":"crates","toMany":true}]},
+             {"name":"Dept","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"mgr","destination":"Dept","inverse":"reports"},
+                               {"name":"reports","destination":"Dept","inverse":"mgr","toMany":true},
+                               {"name":"tag","destination":"Tag","inverse":"depts","deleteRule":"Cascade"}]}]}
+            """, mapping: """
+            {"format":1,"model":"m.json","files":[
+             {"path":"tags.csv","targets":[{"entity":"Tag","key":"code"}]},
+             {"path":"crates.csv","targets":[{"entity":"Crate","key":"code"}]},
+             {"path":"crate_tags.csv","join":{"entity":"Crate","relationship":"tags","sourceColumn":"crate","sourceKey":"code","destinationColumn":"tag","destinationKey":"code"}},
+             {"path":"depts.csv","targets":[{"entity":"Dept","key":"code","relationships":{
+               "mgr":{"column":"mgr","destinationKey":"code"},"tag":{"column":"tag","destinationKey":"code"}}}]}]}
+            """, files: ["tags.csv": "code\nT1\nT2\n", "crates.csv": "code\nC1\n", "crate_tags.csv": "crate,tag\nC1,T1\nC1,T1\nC1,T2\n",
+                         "depts.csv": "code,mgr,tag\nD1,D9,T1\n"], in: scratch)
+        let files = Set(rejects.map { $0.split(separator: ",").prefix(2).joined(separator: ":") })
+        #expect(files == ["depts.csv:2", "tags.csv:2", "crate_tags.csv:2", "crate_tags.csv:3"], "\(rejects)")
+        let join = try #require(summary.files.first { $0.path == "crate_tags.csv" })
+        #expect(join.rowsImported == 1 && join.joins == 1, "one pair stands: C1-T2")
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS") == .integer(1))
+    }
 }

@@ -657,6 +657,53 @@ final class _TargetWriter {
                 throw ImportError(.input, reason: "cannot read the file again for rows removed through Cascade rules: \(error)", file: plan.displayPath)
             }
         }
+        // Join files read before this one: a pair with a removed object is gone from the join table (the
+        // save takes it), so its row is set aside too and the pair no longer counts.
+        for plan in session.plan.files where plan.position < file.position {
+            guard let join = plan.join else { continue }
+            let sources = cascadedKeyValues[_IndexKey(entity: join.sourceIndex.entity.name, attribute: join.sourceIndex.attribute)]
+            let destinations = cascadedKeyValues[_IndexKey(entity: join.destinationIndex.entity.name, attribute: join.destinationIndex.attribute)]
+            guard sources != nil || destinations != nil else { continue }
+            let trim = plan.options.trim
+            var pairs = Set<[UInt8]>()
+            do {
+                let reader = try CSVReader(path: plan.path, dialect: plan.options.dialect)
+                try reader.forEachRawRecord { record in
+                    guard !plan.rejectedLines.contains(record.lineNumber), record.count > max(join.sourceField, join.destinationField) else { return }
+                    func key(_ field: Int, _ converter: _FieldConverter) -> (value: Value, bytes: [UInt8])? {
+                        let value: Value? = record.withBytes(at: field) { raw in
+                            let bytes = trim ? _trimmed(raw) : raw
+                            if join.nulls.matches(bytes) && !record.isQuoted(at: field) { return nil }
+                            return converter.convert(bytes)
+                        }
+                        return value.map { value in (value, _KeyBytes.with(value) { Array($0) }) }
+                    }
+                    guard let source = key(join.sourceField, join.sourceConverter),
+                          let destination = key(join.destinationField, join.destinationConverter) else { return }
+                    let (reason, field, index, value): (String, Int, _KeyIndex, Value)
+                    if let why = sources?[source.bytes] {
+                        (reason, field, index, value) = (why, join.sourceField, join.sourceIndex, source.value)
+                    } else if let why = destinations?[destination.bytes] {
+                        (reason, field, index, value) = (why, join.destinationField, join.destinationIndex, destination.value)
+                    } else {
+                        return
+                    }
+                    try session.reject(
+                        plan, line: record.lineNumber,
+                        _RowFailure(field: field, entity: index.entity.name, attribute: index.attribute, reason: reason,
+                                    value: value.description),
+                        raw: { reader.lastRecordRawBytes })
+                    plan.rowsImported -= 1
+                    // A repeated pair was stored, and counted, once.
+                    let pair = withUnsafeBytes(of: source.bytes.count) { Array($0) } + source.bytes + destination.bytes
+                    if pairs.insert(pair).inserted { plan.joinsAdded = max(0, plan.joinsAdded - 1) }
+                }
+            } catch let error as ImportError {
+                throw error
+            } catch {
+                throw ImportError(.input, reason: "cannot read the join file again for pairs removed with rejected rows: \(error)", file: plan.displayPath)
+            }
+        }
     }
 
     /// Deletes the objects a rejected row inserted (delete rules apply) and forgets their keys.
