@@ -43,6 +43,9 @@ final class _TargetWriter {
     private var cascadedIDs = Set<ObjectID>()
     /// Removed objects whose pointers (objects naming them in a relationship column) are not looked for yet.
     private var unlinkWork: [ManagedObject] = []
+    /// Objects whose relationship was moved to the next holder of a value, by that holder: the store
+    /// does not show the move until the next save.
+    private var repointed: [ObjectID: [ObjectID]] = [:]
     private var unlinking = false
     /// The to-one columns that link targets of one row one-to-one (this file's and earlier ones'), by
     /// entity: the ones leading to a partner without a key of its own (none, or found through the link),
@@ -562,6 +565,14 @@ final class _TargetWriter {
                 } catch {
                     throw ImportError(.store, reason: "finding the rows that name a removed \(removed.entity.name) failed: \(error)")
                 }
+                // Pointers moved to this object since the last save (not in the store yet), but not those a
+                // move took to another object since (a delete rule may have cleared one: it stays).
+                pointers += repointed[removed.objectID] ?? []
+                pointers = pointers.filter { id in
+                    guard let pointer = try? session.existing(id) else { return false }
+                    if case .object(let current) = pointer.value(at: relationship.ordinal) { return current == removed.objectID }
+                    return true
+                }
                 let destination = relationship.destination
                 let value = removed.value(at: destination.ordinal)
                 // A destination found by a value that is not its key: the rows named the value, which another
@@ -572,6 +583,7 @@ final class _TargetWriter {
                         guard !pointer.isDeleted else { continue }
                         // Through the context, so a one-to-one's other side (and a former partner) follows.
                         let holder = try session.existing(destination.objectID(entry))
+                        repointed[holder.objectID, default: []].append(id)
                         do { try pointer.setObject(holder, forKey: relationship.name) } catch {
                             throw ImportError(.store, reason: "moving \(relationship.source.name).\(relationship.name) to the next holder of a rejected row's value failed: \(error)")
                         }
