@@ -83,9 +83,7 @@ final class _RejectsWriter {
     /// Removes the rejects file of an earlier run at `path` so it cannot pass for this run's: only a
     /// regular file (never a directory, a device such as `/dev/null`, or the file a symbolic link names).
     static func removeEarlier(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
-        unlink(path)
+        _StoreFile.removeRegularFile(path)
     }
 
     func write(file: String, line: Int, column: Int?, entity: String?, attribute: String?, value: String?,

@@ -38,12 +38,18 @@ struct _StoreFile {
             var rest = name[marker.upperBound...]
             for suffix in sideFileSuffixes where rest.hasSuffix(suffix) { rest = rest.dropLast(suffix.count) }
             guard let pid = Int32(rest), pid > 0, pid != getpid(), kill(pid, 0) == -1, errno == ESRCH else { continue }
-            let path = directory.appendingPathComponent(name).path
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, unlink(path) == 0 else { continue }
+            guard removeRegularFile(directory.appendingPathComponent(name).path) else { continue }
             removed.append(name)
         }
         return removed.sorted()
+    }
+
+    /// Removes `path` only if it is a regular file (never a directory, a device, a pipe, or the file a
+    /// symbolic link names); returns whether it did.
+    @discardableResult
+    static func removeRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && unlink(path) == 0
     }
 
     /// Removes the temporary store and its side files (a failed or interrupted import).
