@@ -93,6 +93,9 @@ public final class SeedImporter {
                 let session = try _ImportSession(path: storeFile.temporary.path, model: model, options: options, plan: plan,
                                                   rejects: rejects, progress: progress, storeDisplayPath: storePath)
                 try session.run()
+                // The loaded rows go to disk while the indexes are built, so the final fsync waits for less.
+                let flush = _StoreFile.startFlush(storeFile.temporary.path)
+                defer { flush.wait() }
                 counts = try session.finish()
                 warnings += session.warnings
                 saveSeconds = session.saveSeconds

@@ -121,11 +121,15 @@ final class _RawReferenceLoader {
     /// Commits, builds the store's indexes, ANALYZE, back to a one-file journal, and flushes to disk.
     func finish(indexStatements: [String], path: String) throws {
         try db.exec("COMMIT")
+        // As the importer does: the loaded rows go to disk while the indexes are built.
+        let flush = _StoreFile.startFlush(path)
+        defer { flush.wait() }
         // The importer's index-build cache, so both sides sort alike.
         try db.exec("PRAGMA cache_size = -\(ImportOptions.defaultIndexCacheSizeKiB)")
         for sql in indexStatements { try db.exec(sql) }
         try db.exec("ANALYZE")
         try db.exec("PRAGMA journal_mode = DELETE")
+        flush.wait()
         do { try _StoreFile.fsync(path) } catch { throw _SpeedError(message: error.description) }
     }
 }

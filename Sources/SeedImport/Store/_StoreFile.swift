@@ -123,6 +123,19 @@ struct _StoreFile {
         try? Self.fsync(target.deletingLastPathComponent().path)
     }
 
+    /// Starts writing the loaded store to disk on a helper thread, so the disk works while this thread
+    /// builds indexes; the fsync in ``commit()`` then waits only for the pages written since.
+    ///
+    /// Nothing is promised until ``commit()``: this only moves the disk's work earlier. On the 244,292
+    /// wells (a 50 MB table) the final flush went from 0.1–0.25 s to the index pages alone.
+    ///
+    /// ```swift
+    /// let flush = _StoreFile.startFlush(storeFile.temporary.path)
+    /// defer { flush.wait() }
+    /// try buildIndexes()
+    /// ```
+    static func startFlush(_ path: String) -> _EarlyFlush { _EarlyFlush(path: path) }
+
     static func fsync(_ path: String) throws(ImportError) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
@@ -132,5 +145,31 @@ struct _StoreFile {
         guard Foundation.fsync(descriptor) == 0 else {
             throw ImportError(.store, reason: "cannot flush \(path) to disk: \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+/// An fsync of one file on a helper thread (``_StoreFile/startFlush(_:)``); ``wait()`` joins it.
+/// Failures are left to the final, reported fsync.
+final class _EarlyFlush: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+
+    init(path: String) {
+        let done = self.done
+        let thread = Thread {
+            let descriptor = open(path, O_RDONLY)
+            if descriptor >= 0 {
+                _ = Foundation.fsync(descriptor)
+                close(descriptor)
+            }
+            done.signal()
+        }
+        thread.name = "seedstore-flush"
+        thread.start()
+    }
+
+    /// Waits until the flush has ended.
+    func wait() {
+        done.wait()
+        done.signal()
     }
 }
