@@ -215,8 +215,12 @@ final class _ImportSession {
                 try store.connection.execute("VACUUM")
             }
             try store.connection.execute("PRAGMA journal_mode = DELETE")
+            // The store is this import's own, one entity a table: count(*) without a filter, which SQLite
+            // answers from the smallest index instead of reading every row for its Z_ENT (0.03 s a table
+            // of 244,292 wells).
             for entity in store.model.entities {
-                counts[entity.name] = .init(inserted: 0, updated: 0, stored: try store.count(of: entity))
+                let stored = try store.connection.scalar("SELECT count(*) FROM \(entity.tableName)")?.int64 ?? 0
+                counts[entity.name] = .init(inserted: 0, updated: 0, stored: Int(stored))
             }
         } catch let error as StoreError {
             throw ImportError(.store, reason: "finishing the store failed: \(error)")
