@@ -68,6 +68,25 @@ final class _TargetWriter {
         }
         return found.mapValues { $0.sorted() }
     }()
+    /// The one-to-one link columns of this file's and earlier files' targets, by the entity they point at:
+    /// the column's entity and ordinal, the pointed-at side's column back, and whether the column is optional.
+    private lazy var linkColumnsTo: [String: [(source: Entity, ordinal: Int, back: Int, name: String, isOptional: Bool)]] = {
+        var found: [String: [(source: Entity, ordinal: Int, back: Int, name: String, isOptional: Bool)]] = [:]
+        func add(_ source: Entity, _ ordinal: Int, _ destination: Entity, _ back: Int) {
+            guard let relationship = source.columns[ordinal].relationship,
+                  !(found[destination.name] ?? []).contains(where: { $0.source.name == source.name && $0.ordinal == ordinal }) else { return }
+            found[destination.name, default: []].append((source, ordinal, back, relationship.name, relationship.isOptional))
+        }
+        for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
+            for target in plan.targets {
+                guard let link = target.link, let ordinal = link.ordinal, let inverse = link.inverseOrdinal else { continue }
+                let other = plan.targets[link.other].entity
+                add(target.entity, ordinal, other, inverse)
+                add(other, inverse, target.entity, ordinal)
+            }
+        }
+        return found
+    }()
     /// Relationships the import fills from a column (this file's and earlier ones'), by destination table.
     private lazy var filledRelationships: [String: [(source: Entity, name: String, ordinal: Int, column: String, destination: _KeyIndex)]] = {
         var found: [String: [(source: Entity, name: String, ordinal: Int, column: String, destination: _KeyIndex)]] = [:]
@@ -109,6 +128,11 @@ final class _TargetWriter {
     private var unsavedForward: [(reference: Int, objects: [ManagedObject?])] = []
     /// Per target, key entry → its pending forward reference (a later row with the key replaces it).
     private var forwardByEntry: [[Int: Int]]
+    /// Per keyed target, key entry → the line of the row with forward keys that inserted its object: such a
+    /// row may be rejected once the file has been read.
+    private var insertedByForwardRow: [[Int: Int]]
+    /// Per keyed target, key entry → the later rows that updated an object ``insertedByForwardRow`` holds.
+    private var laterWriters: [[Int: [Int]]]
     /// Re-reads a record's original text for a reject found here (the reader has moved on).
     private var rawReader: CSVReader?
 
@@ -145,6 +169,8 @@ final class _TargetWriter {
         entryInRow = Array(repeating: -1, count: targetCount)
         duplicateInRow = Array(repeating: false, count: targetCount)
         forwardByEntry = Array(repeating: [:], count: targetCount)
+        insertedByForwardRow = Array(repeating: [:], count: targetCount)
+        laterWriters = Array(repeating: [:], count: targetCount)
     }
 
     /// Writes the counts into the plans; returns the objects still waiting for a save.
@@ -238,6 +264,7 @@ final class _TargetWriter {
                 }
                 // The row's forward references are appended next, from forward.count on.
                 if isNew && rowForward.contains(where: { $0.target == t }) { forwardByEntry[t][entry] = forward.count }
+                if isNew && !rowForward.isEmpty { insertedByForwardRow[t][entry] = row.line }
             } else if keyThrough[t] >= 0 {
                 // Keyed like the earlier target this one links to: that object's linked one, if it has one.
                 let via = keyThrough[t]
@@ -322,6 +349,7 @@ final class _TargetWriter {
             if duplicateLines[t].count < reportedLines { duplicateLines[t].append(row.line) }
         }
         let object = try session.existing(id)
+        if keys[t] != nil, insertedByForwardRow[t][entryInRow[t]] != nil { laterWriters[t][entryInRow[t], default: []].append(row.line) }
         let previous = populates[t].map { object.value(at: $0.ordinal) }
         for ordinal in mappedOrdinals[t] { object.setValue(values[ordinal], at: ordinal) }
         // A value other files find this object by moved: the old one no longer names it (the new one is
@@ -549,6 +577,7 @@ final class _TargetWriter {
                 partner.setValue(.null, at: inverseColumn)
                 changes += 1
             }
+            try releaseFormerPartners(of: removed)
             guard !removed.objectID.isTemporary, let filled = filledRelationships[removed.entity.tableName] else { continue }
             for relationship in filled {
                 var pointers: [ObjectID] = []
@@ -598,6 +627,39 @@ final class _TargetWriter {
                     context.delete(pointer)
                     changes += 1
                     try forget(pointer, reason: "its \(relationship.name) names \(named), whose row was rejected")
+                }
+            }
+        }
+    }
+
+    /// Lets go of a removed object on behalf of its *former* one-to-one partners: objects a later row's link
+    /// left pointing at it because their side is required (a link does not strip a partner of a required
+    /// destination). Delete rules reach only the current partner, so their column would name a row that
+    /// is gone: an optional one is cleared, and an object that requires it goes too, its rows set aside.
+    private func releaseFormerPartners(of removed: ManagedObject) throws(ImportError) {
+        guard !removed.objectID.isTemporary, let links = linkColumnsTo[removed.entity.name] else { return }
+        for link in links {
+            var pointers: [ObjectID] = []
+            do {
+                let statement = try session.store.connection.cachedStatement(
+                    "SELECT Z_PK, Z_ENT FROM \(link.source.tableName) WHERE \(link.source.columns[link.ordinal].columnName) = ?")
+                defer { statement.reset() }
+                statement.bind(removed.objectID.primaryKey, at: 1)
+                while try statement.step() {
+                    pointers.append(ObjectID(entityID: Int32(truncatingIfNeeded: statement.int64(at: 1)), primaryKey: statement.int64(at: 0)))
+                }
+            } catch {
+                throw ImportError(.store, reason: "finding the former partners of a removed \(removed.entity.name) failed: \(error)")
+            }
+            for id in pointers where !cascadedIDs.contains(id) && removed.value(at: link.back) != .object(id) {
+                let pointer = try session.existing(id)
+                guard !pointer.isDeleted, pointer.value(at: link.ordinal) == .object(removed.objectID) else { continue }
+                changes += 1
+                if link.isOptional {
+                    pointer.setValue(.null, at: link.ordinal)
+                } else {
+                    context.delete(pointer)
+                    try forget(pointer, reason: "its \(link.name) is required, and its \(removed.entity.name) went with the rejected rows of \(file.displayPath) (a later row had linked that \(removed.entity.name) to another \(pointer.entity.name))")
                 }
             }
         }
@@ -724,6 +786,14 @@ final class _TargetWriter {
         for t in 0..<targetCount {
             guard let id = reference.objects[t], !cascadedIDs.contains(id) else { continue }
             let object = try session.existing(id)
+            // A later row that stands upserted the object: it is that row's now, as if that row had inserted
+            // it (and goes with that row, should it be rejected in turn).
+            if let key = keys[t], let entry = key.find(object.value(at: key.ordinal)), key.objectID(entry) == id,
+               let heir = laterWriters[t][entry]?.first(where: { $0 > reference.line && !file.rejectedLines.contains($0) }) {
+                updated[t] -= 1
+                for j in forward.indices where forward[j].line == heir && forward[j].objects.indices.contains(t) { forward[j].objects[t] = id }
+                continue
+            }
             if let key = keys[t], let entry = key.find(object.value(at: key.ordinal)) { key.remove(entry) }
             context.delete(object)
             for index in populates[t] { try vacate(index, object.value(at: index.ordinal), of: object) }

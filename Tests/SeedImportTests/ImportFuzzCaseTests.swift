@@ -1,0 +1,92 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Skip-mode defects the fuzzer in `scripts/fuzz/` found, each reduced to its case in
+/// `scripts/fuzz/cases/` and named after it. Dept and DeptInfo are linked one-to-one; DeptInfo has a key
+/// of its own (`i_code`), so one row's DeptInfo can be another row's.
+@Suite("Import: fuzzer cases")
+struct ImportFuzzCaseTests {
+    /// Dept (code, a manager among depts, its DeptInfo) and DeptInfo (code, its host Dept).
+    static func deptModel(infoRule: String, hostRule: String, hostRequired: Bool, withEmps: Bool = false) -> String {
+        // Emp: a Dept (Cascade: a removed Emp takes its Dept) and a manager among emps.
+        let emp = """
+            ,{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"dept","destination":"Dept","inverse":"emps","deleteRule":"Cascade"},
+                               {"name":"mgr","destination":"Emp","inverse":"reports"},
+                               {"name":"reports","destination":"Emp","inverse":"mgr","toMany":true}]}
+            """
+        return """
+            {"entities":[
+             {"name":"Dept","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"mgr","destination":"Dept","inverse":"reports"},
+                               {"name":"reports","destination":"Dept","inverse":"mgr","toMany":true},
+                               {"name":"info","destination":"DeptInfo","inverse":"host","deleteRule":"\(infoRule)"}\(withEmps ? #",{"name":"emps","destination":"Emp","inverse":"dept","toMany":true}"# : "")]},
+             {"name":"DeptInfo","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"host","destination":"Dept","inverse":"info","deleteRule":"\(hostRule)","optional":\(!hostRequired)}]}\(withEmps ? emp : "")]}
+            """
+    }
+
+    /// depts.csv fills Dept (by code, `mgr` naming another dept) and its DeptInfo (by `i_code`).
+    static let deptsFile = """
+        {"path":"depts.csv","targets":[
+          {"entity":"Dept","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}},
+          {"entity":"DeptInfo","key":"code","columns":{"code":"i_code"},"link":{"relationship":"host","target":"Dept"}}]}
+        """
+
+    /// Rows: K1 (manager K8, which never comes) makes DeptInfo k101; K2 takes k101 over by its key; K2 again
+    /// moves to k105. K1's row is rejected once the file is read, but k101 is K2's row's now: it stays, and
+    /// only K1's row is set aside.
+    @Test("missing-object-1277: an object a rejected row inserted stays when a later row that stands upserted it")
+    func laterUpsertKeepsTheObject() throws {
+        let scratch = ImportScratch()
+        let (summary, rejects, store) = try ImportRemovalChainTests.run(
+            model: Self.deptModel(infoRule: "No Action", hostRule: "Nullify", hostRequired: false),
+            mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}",
+            files: ["depts.csv": "code,mgr,i_code\nK1,K8,k101\nK2,,k101\nK2,K2,k105\n"], in: scratch)
+        #expect(rejects.map { $0.split(separator: ",")[1] } == ["2"], "\(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE, ' ') FROM (SELECT ZCODE FROM ZDEPTINFO ORDER BY 1)") == .text("k101 k105"))
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZDEPT") == .text("K2"))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPTINFO WHERE ZCODE = 'k105' AND ZHOST = (SELECT Z_PK FROM ZDEPT WHERE ZCODE = 'K2')") == .integer(1))
+        #expect(try StoreReader.scalar(store, "SELECT ZHOST FROM ZDEPTINFO WHERE ZCODE = 'k101'") == .null)
+        #expect(summary.files[0].rowsImported == 2 && summary.files[0].rejects == 1)
+        #expect(summary.objects["DeptInfo"]?.stored == 2)
+    }
+
+    /// The rejected row's object was upserted by a later row that is rejected too: it goes with that one.
+    @Test("missing-object-1277, rejected in turn: the object goes with the later row when that one is rejected too")
+    func laterUpsertRejectedTooTakesTheObject() throws {
+        let scratch = ImportScratch()
+        let (_, rejects, store) = try ImportRemovalChainTests.run(
+            model: Self.deptModel(infoRule: "No Action", hostRule: "Nullify", hostRequired: false),
+            mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}",
+            files: ["depts.csv": "code,mgr,i_code\nK1,K8,k101\nK2,K9,k101\nK3,,k105\n"], in: scratch)
+        #expect(rejects.map { $0.split(separator: ",")[1] }.sorted() == ["2", "3"], "\(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZDEPTINFO") == .text("k105"))
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZDEPT") == .text("K3"))
+    }
+
+    /// Dept 03's first DeptInfo K103 requires its host, so the second row's link to K104 leaves K103
+    /// pointing at 03. The Emp row naming 03 is rejected (its manager never comes) and Cascade takes 03:
+    /// K103 must not be left naming a row that is gone. It requires its host, so it goes too.
+    @Test("dangling-fk-1265: a former partner that requires a removed object goes with it; none dangles",
+          arguments: [true, false])
+    func formerPartnerDoesNotDangle(hostRequired: Bool) throws {
+        let scratch = ImportScratch()
+        let (_, rejects, store) = try ImportRemovalChainTests.run(
+            model: Self.deptModel(infoRule: "No Action", hostRule: "Cascade", hostRequired: hostRequired, withEmps: true),
+            mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + #",{"path":"emps.csv","targets":[{"entity":"Emp","key":"code","relationships":{"dept":{"column":"dept","destinationKey":"code"},"mgr":{"column":"mgr","destinationKey":"code"}}}]}]}"#,
+            files: ["depts.csv": "code,mgr,i_code\n03,,K103\n03,,K104\n", "emps.csv": "code,dept,mgr\nK2,03,K5\n"], in: scratch)
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPTINFO WHERE ZHOST IS NOT NULL AND ZHOST NOT IN (SELECT Z_PK FROM ZDEPT)") == .integer(0))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPT") == .integer(0))
+        if hostRequired {
+            // Both Dept rows are set aside: their Dept went, and with it each DeptInfo.
+            #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPTINFO") == .integer(0))
+            #expect(rejects.count == 3, "\(rejects)")
+        } else {
+            // An optional host let go when the link moved through the context: K103 stays, naming nothing.
+            #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPTINFO WHERE ZCODE = 'K103' AND ZHOST IS NULL") == .integer(1))
+        }
+    }
+}
