@@ -1,0 +1,216 @@
+"""The value oracle: what a CSV field becomes, per docs/mapping.md ("Converting values").
+
+`convert(attr, text, quoted, fmt)` returns the value the store must hold (Python int, float,
+Decimal, bytes, str, None for null), or raises `Bad` (the row must be a reject) or `Unsure` (the
+oracle does not know: the text is outside the forms the generator writes).
+
+Store representation (README, "The store's file layout"): dates as seconds since 2001-01-01 UTC,
+booleans 0/1, Float rounded to 32 bits, Decimal as text with numeric affinity (about 15 digits).
+"""
+
+import base64
+import binascii
+import datetime
+import decimal
+import re
+import struct
+
+NULL_TOKENS = ("", "NULL", "NA")
+EPOCH_2001 = datetime.datetime(2001, 1, 1, tzinfo=datetime.timezone.utc)
+INT_RANGES = {"Integer 16": 2 ** 15, "Integer 32": 2 ** 31, "Integer 64": 2 ** 63}
+INT_RE = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)(\.0+)?$")
+REAL_RE = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?([eE][+-]?\d+)?$")
+ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+ISO_TIME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
+MDY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+EPOCH = re.compile(r"^[+-]?\d+(\.\d+)?$")
+DECIMAL_MAX = decimal.Decimal(2 ** 128 - 1) * decimal.Decimal(10) ** 127
+
+
+class Bad(Exception):
+    """The field makes its row a reject."""
+
+
+class Unsure(Exception):
+    """The oracle cannot tell what the field becomes."""
+
+
+def trim(text):
+    """Spaces and tabs around a value are dropped (the mapping default `trim: true`)."""
+    return text.strip(" \t")
+
+
+def is_null(text, quoted):
+    """An unquoted value equal to a null token (after trimming) is null; a quoted one never is."""
+    return not quoted and trim(text) in NULL_TOKENS
+
+
+def _seconds(dt):
+    """Seconds from 2001-01-01 UTC to an aware datetime, as a float."""
+    return (dt - EPOCH_2001).total_seconds()
+
+
+def _date(y, m, d, hh=0, mm=0, ss=0, frac=0.0, tz=datetime.timezone.utc):
+    """A checked calendar date (Bad when the day or month does not exist)."""
+    try:
+        dt = datetime.datetime(y, m, d, hh, mm, ss, tzinfo=tz)
+    except ValueError as error:
+        raise Bad("no such date: %s" % error)
+    return _seconds(dt) + frac
+
+
+def parse_date(text, fmt):
+    """A Date field in format `fmt` (None: ISO 8601) as seconds since 2001."""
+    if fmt is None or fmt == "iso8601":
+        m = ISO_DATE.match(text)
+        if m:
+            return _date(int(m[1]), int(m[2]), int(m[3]))
+        m = ISO_TIME.match(text)
+        if m:
+            tz = datetime.timezone.utc
+            if m[8] and m[8] != "Z":
+                sign = 1 if m[8][0] == "+" else -1
+                tz = datetime.timezone(sign * datetime.timedelta(hours=int(m[8][1:3]), minutes=int(m[8][4:6])))
+            frac = float(m[7]) if m[7] else 0.0
+            return _date(int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), int(m[6]), frac, tz)
+        if re.match(r"^[a-z]+$", text) or re.match(r"^\d+/\d+/\d+$", text):
+            raise Bad("not a date")
+        raise Unsure("date %r" % text)
+    if fmt == "yyyy-MM-dd":
+        m = ISO_DATE.match(text)
+        if m:
+            return _date(int(m[1]), int(m[2]), int(m[3]))
+        if re.match(r"^[a-z]+$", text):
+            raise Bad("not a date")
+        raise Unsure("date %r" % text)
+    if fmt == "M/d/yyyy":
+        m = MDY.match(text)
+        if m:
+            return _date(int(m[3]), int(m[1]), int(m[2]))
+        if re.match(r"^[a-z]+/", text):
+            raise Bad("not a date")
+        raise Unsure("date %r" % text)
+    if fmt == "epoch":
+        if EPOCH.match(text):
+            return float(text) - 978307200.0
+        if re.match(r"^[a-z]+$", text) or text.count(".") > 1:
+            raise Bad("not a number")
+        raise Unsure("epoch %r" % text)
+    raise Unsure("format %r" % fmt)
+
+
+def _binary(text):
+    """Base64 (canonical) or hexadecimal after 0x or \\x."""
+    if text[:2] in ("0x", "0X", "\\x"):
+        digits = text[2:]
+        if re.match(r"^[0-9a-fA-F]*$", digits):
+            if len(digits) % 2:
+                raise Bad("odd number of hex digits")
+            return bytes.fromhex(digits)
+        if text[:2] == "\\x":
+            raise Bad("not hexadecimal")
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise Bad("not Base64")
+    if base64.b64encode(data).decode() != text:
+        raise Unsure("non-canonical Base64 %r" % text)
+    return data
+
+
+def convert(attr, text, quoted, fmt=None):
+    """The stored value of one field for attribute `attr` (a model attribute dict).
+
+    Null handling (a null in an attribute with a default takes the default; a null in a required
+    attribute without one is Bad) is done here too, so the result is what the column holds.
+    """
+    type_ = attr["type"]
+    if is_null(text, quoted):
+        if "default" in attr:
+            return default_value(attr)
+        if not attr.get("optional", True):
+            raise Bad("null in a required attribute")
+        return None
+    value = trim(text)
+    if type_ == "String":
+        return value
+    if value == "":
+        raise Bad("quoted empty value in a %s attribute" % type_)
+    if type_ in INT_RANGES:
+        if not INT_RE.match(value):
+            raise Bad("not an integer")
+        number = int(value.replace(",", "").split(".")[0])
+        limit = INT_RANGES[type_]
+        if not -limit <= number < limit:
+            raise Bad("out of range")
+        return number
+    if type_ in ("Double", "Float", "Decimal"):
+        if not REAL_RE.match(value):
+            raise Bad("not a number")
+        plain = value.replace(",", "")
+        if type_ == "Decimal":
+            d = decimal.Decimal(plain)
+            if abs(d) > DECIMAL_MAX:
+                raise Bad("out of Decimal's range")
+            return d
+        number = float(plain)
+        if type_ == "Float":
+            try:
+                return struct.unpack("<f", struct.pack("<f", number))[0]
+            except OverflowError:
+                raise Bad("beyond Float's range")
+        return number
+    if type_ == "Boolean":
+        lower = value.lower()
+        if lower in ("true", "yes", "y", "t", "1"):
+            return 1
+        if lower in ("false", "no", "n", "f", "0"):
+            return 0
+        raise Bad("not a boolean")
+    if type_ == "Date":
+        return parse_date(value, fmt)
+    if type_ == "Binary":
+        return _binary(value)
+    raise Unsure("type %s" % type_)
+
+
+def default_value(attr):
+    """The stored form of an attribute's model default (None without one)."""
+    if "default" not in attr:
+        return None
+    d = attr["default"]
+    if attr["type"] == "Boolean":
+        return 1 if d else 0
+    if attr["type"] == "Float":
+        return struct.unpack("<f", struct.pack("<f", float(d)))[0]
+    if attr["type"] in ("Double",):
+        return float(d)
+    return d
+
+
+def key_value(attr, text, quoted):
+    """A key or relationship-key field, converted by the key attribute's type; None when null."""
+    if is_null(text, quoted):
+        return None
+    return convert({"type": attr["type"]}, text, quoted)
+
+
+def same_value(type_, expected, actual):
+    """Whether a stored value matches the oracle's, per type (reals and dates with tolerance)."""
+    if expected is None or actual is None:
+        return expected is None and actual is None
+    if type_ == "Decimal":
+        try:
+            a = decimal.Decimal(str(actual)) if not isinstance(actual, float) else actual
+        except decimal.InvalidOperation:
+            return False
+        e = float(expected)
+        a = float(a)
+        return abs(e - a) <= 1e-14 * max(1.0, abs(e))
+    if type_ == "Date":
+        return isinstance(actual, (int, float)) and abs(float(expected) - float(actual)) <= 1e-6
+    if type_ in ("Double", "Float"):
+        return isinstance(actual, (int, float)) and float(expected) == float(actual)
+    if type_ == "Binary":
+        return bytes(actual) == expected
+    return expected == actual

@@ -1,0 +1,62 @@
+"""Writing a case to disk: model.json, mapping.json and the CSV files as bytes.
+
+The CSV writer is ours (not the `csv` module) so that quoting, CRLF, encodings and raw bytes are
+exactly what the case says; it also reports the line each record starts on, which is how the
+importer's rejects file names rows.
+"""
+
+import json
+import os
+
+
+def encode_field(text, quoted):
+    """One field's text as it appears in the file (before encoding)."""
+    return '"' + text.replace('"', '""') + '"' if quoted else text
+
+
+def record_text(row):
+    """A row (list of [text, quoted], or None for a blank line) as one record's text, no line end."""
+    if row is None:
+        return ""
+    return ",".join(encode_field(t, q) for t, q in row)
+
+
+def file_bytes(f):
+    """The bytes of one CSV file and, per row, the line it starts on (1-based; the header is line 1)."""
+    eol = "\r\n" if f.get("crlf") else "\n"
+    encoding = "cp1252" if f["encoding"] in ("windows-1252", "cp1252") else f["encoding"]
+    parts = [",".join(f["header"]) + eol]
+    line = 2
+    starts = []
+    for row in f["rows"]:
+        starts.append(line)
+        text = record_text(row)
+        line += text.count("\n") + 1
+        parts.append(text + eol)
+    data = "".join(parts).encode(encoding, errors="surrogateescape")
+    return data, starts
+
+
+def record_bytes(f, row):
+    """The bytes of one record in the file's encoding (to check which rows have undefined bytes)."""
+    encoding = "cp1252" if f["encoding"] in ("windows-1252", "cp1252") else f["encoding"]
+    return record_text(row).encode(encoding, errors="surrogateescape")
+
+
+def write_case(case, directory):
+    """Writes model.json, mapping.json and every CSV file of `case` into `directory`.
+
+    Returns {path: [start line of each row]}.
+    """
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "model.json"), "w") as out:
+        json.dump(case["model"], out, indent=1)
+    with open(os.path.join(directory, "mapping.json"), "w") as out:
+        json.dump(case["mapping"], out, indent=1)
+    lines = {}
+    for f in case["files"]:
+        data, starts = file_bytes(f)
+        with open(os.path.join(directory, f["path"]), "wb") as out:
+            out.write(data)
+        lines[f["path"]] = starts
+    return lines

@@ -1,0 +1,106 @@
+"""Running: writes a case to a scratch directory and runs `seedstore import` on it.
+
+Every import runs under `nice -n 19`, one at a time, from inside the case directory with relative
+paths, so the recorded command reproduces as it is.
+"""
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import time
+
+from .csvfiles import write_case
+
+STORE = "store.sqlite"
+DEFAULT_REJECTS = "store.rejects.csv"
+EXPLICIT_REJECTS = "rejects.csv"
+SUMMARY = "summary.json"
+TIMEOUT_SECONDS = 120
+
+
+def command(case, binary="seedstore"):
+    """The import command line for a case (a list of arguments, paths relative to its directory)."""
+    o = case["options"]
+    args = [binary, "import", "--mapping", "mapping.json", "--out", STORE, "--progress", "none",
+            "--summary-json", SUMMARY]
+    if o["on_error"] == "skip":
+        args += ["--on-error", "skip"]
+        if o.get("rejects"):
+            args += ["--rejects", EXPLICIT_REJECTS]
+    args += ["--batch-size", str(o["batch_size"])]
+    if o.get("key_memory"):
+        args += ["--key-memory", str(o["key_memory"])]
+    if o.get("read_ahead") is True:
+        args.append("--read-ahead")
+    elif o.get("read_ahead") is False:
+        args.append("--no-read-ahead")
+    if o.get("encoding_flag"):
+        args += ["--encoding", o["encoding_flag"]]
+    return args
+
+
+def rejects_path(case):
+    """The rejects file the import writes in skip mode (relative to the case directory)."""
+    return EXPLICIT_REJECTS if case["options"].get("rejects") else DEFAULT_REJECTS
+
+
+def _read(path):
+    """A file's bytes, or None when it does not exist."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def _exec(args, cwd):
+    """Runs one import under nice; (returncode, stdout, stderr, timed_out, seconds)."""
+    start = time.time()
+    try:
+        p = subprocess.run(["nice", "-n", "19"] + args, cwd=cwd, capture_output=True, timeout=TIMEOUT_SECONDS)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), False, time.time() - start
+    except subprocess.TimeoutExpired as e:
+        return None, (e.stdout or b"").decode("utf-8", "replace"), (e.stderr or b"").decode("utf-8", "replace"), True, time.time() - start
+
+
+def run_case(case, binary, directory):
+    """Writes the case into `directory` (emptied first) and imports it; returns what happened.
+
+    With `previous_store`, the same import is first run in skip mode (without --summary-json) to
+    leave a store, and a rejects file, in place; their bytes are kept to check that a failed
+    import leaves them as they were.
+    """
+    shutil.rmtree(directory, ignore_errors=True)
+    lines = write_case(case, directory)
+    args = command(case, binary)
+    result = {"lines": lines, "command": command(case), "directory": directory, "imports": 0}
+    if case["options"].get("previous_store"):
+        prev = [a for a in command(dict(case, options=dict(case["options"], on_error="skip")), binary)]
+        i = prev.index("--summary-json")
+        del prev[i:i + 2]
+        rc, _, _, _, _ = _exec(prev, directory)
+        result["imports"] += 1
+        result["previous_rc"] = rc
+    result["store_before"] = _read(os.path.join(directory, STORE))
+    result["rejects_before"] = _read(os.path.join(directory, rejects_path(case)))
+    before = set(os.listdir(directory))
+    rc, out, err, timed_out, seconds = _exec(args, directory)
+    result["imports"] += 1
+    result.update(returncode=rc, stdout=out, stderr=err, timed_out=timed_out, seconds=seconds)
+    result["new_files"] = sorted(set(os.listdir(directory)) - before)
+    result["leftovers"] = sorted(n for n in os.listdir(directory) if ".importing" in n)
+    result["store_after"] = _read(os.path.join(directory, STORE))
+    result["rejects_after"] = _read(os.path.join(directory, rejects_path(case)))
+    summary = _read(os.path.join(directory, SUMMARY)) if rc == 0 else None
+    try:
+        result["summary"] = json.loads(summary) if summary else None
+    except ValueError:
+        result["summary"] = None
+    return result
+
+
+def shell_command(case):
+    """The command as one shell line, for reports."""
+    return " ".join(shlex.quote(a) for a in command(case))
