@@ -133,6 +133,9 @@ final class _TargetWriter {
     private var insertedByForwardRow: [[Int: Int]]
     /// Per keyed target, key entry → the later rows that updated an object ``insertedByForwardRow`` holds.
     private var laterWriters: [[Int: [Int]]]
+    /// Objects a rejected row inserted that were kept for the later rows that upserted them (target, the
+    /// rejected row's line, those rows' lines): they go after all if every one of those rows is rejected.
+    private var keptForLaterRows: [(id: ObjectID, target: Int, line: Int, writers: [Int])] = []
     /// Re-reads a record's original text for a reject found here (the reader has moved on).
     private var rawReader: CSVReader?
 
@@ -474,6 +477,12 @@ final class _TargetWriter {
             if changes >= batchSize { try saveRemovals(findingRows: false) }
         }
         try saveRemovals()
+        // Chains may since have rejected every later row an object was kept for: it goes now, and the rows
+        // naming it follow (a removal may reject more rows, so until nothing changes).
+        while try removeObjectsNoRowKeeps() {
+            try forgetCascaded()
+            try saveRemovals()
+        }
         forward = []
         for t in 0..<targetCount { forwardByEntry[t] = [:] }
     }
@@ -789,8 +798,9 @@ final class _TargetWriter {
             // A later row that stands upserted the object: it is that row's now, as if that row had inserted
             // it (and goes with that row, should it be rejected in turn).
             if let key = keys[t], let entry = key.find(object.value(at: key.ordinal)), key.objectID(entry) == id,
-               let heir = laterWriters[t][entry]?.first(where: { $0 > reference.line && !file.rejectedLines.contains($0) }) {
+               let writers = laterWriters[t][entry], let heir = writers.first(where: { $0 > reference.line && !file.rejectedLines.contains($0) }) {
                 updated[t] -= 1
+                keptForLaterRows.append((id, t, reference.line, writers))
                 for j in forward.indices where forward[j].line == heir && forward[j].objects.indices.contains(t) { forward[j].objects[t] = id }
                 continue
             }
@@ -801,6 +811,29 @@ final class _TargetWriter {
             changes += 1
             try unlinked(object)
         }
+    }
+
+    /// Removes the objects kept for later rows (``keptForLaterRows``) whose later rows were all rejected
+    /// since; returns whether it removed any.
+    private func removeObjectsNoRowKeeps() throws(ImportError) -> Bool {
+        var removed = false
+        var remaining: [(id: ObjectID, target: Int, line: Int, writers: [Int])] = []
+        for kept in keptForLaterRows {
+            if kept.writers.contains(where: { $0 > kept.line && !file.rejectedLines.contains($0) }) {
+                remaining.append(kept)
+                continue
+            }
+            // Gone already when the later row inserted it in turn (its forward reference took it along).
+            guard !cascadedIDs.contains(kept.id), let object = try? session.existing(kept.id), !object.isDeleted else { continue }
+            context.delete(object)
+            inserted[kept.target] -= 1
+            updated[kept.target] += 1
+            changes += 1
+            try forget(object, reason: "its \(object.entity.name) went with the rejected rows of \(file.displayPath) (the row that made it, and every later row with its key, were rejected)", rowRejected: true)
+            removed = true
+        }
+        keptForLaterRows = remaining
+        return removed
     }
 
     /// Turns the keys in foreign-key slots into objects; the failure of the first key that names none.
