@@ -589,20 +589,10 @@ final class _TargetWriter {
             try releaseFormerPartners(of: removed)
             guard !removed.objectID.isTemporary, let filled = filledRelationships[removed.entity.tableName] else { continue }
             for relationship in filled {
-                var pointers: [ObjectID] = []
-                do {
-                    // Every row is saved while removals run (forward references are set afterwards): the
-                    // store's foreign keys still hold what the rows named.
-                    let statement = try session.store.connection.cachedStatement(
-                        "SELECT Z_PK, Z_ENT FROM \(relationship.source.tableName) WHERE \(relationship.column) = ?")
-                    defer { statement.reset() }
-                    statement.bind(removed.objectID.primaryKey, at: 1)
-                    while try statement.step() {
-                        pointers.append(ObjectID(entityID: Int32(truncatingIfNeeded: statement.int64(at: 1)), primaryKey: statement.int64(at: 0)))
-                    }
-                } catch {
-                    throw ImportError(.store, reason: "finding the rows that name a removed \(removed.entity.name) failed: \(error)")
-                }
+                // Every row is saved while removals run (forward references are set afterwards): the
+                // store's foreign keys still hold what the rows named.
+                var pointers = try storedPointers(to: removed, in: relationship.source.tableName, column: relationship.column,
+                                                  finding: "the rows that name a removed \(removed.entity.name)")
                 // Pointers moved to this object since the last save (not in the store yet), but not those a
                 // move took to another object since (a delete rule may have cleared one: it stays).
                 pointers += repointed[removed.objectID] ?? []
@@ -641,6 +631,22 @@ final class _TargetWriter {
         }
     }
 
+    /// The saved objects of `table` whose to-one `column` names `removed`; `finding` words the error.
+    private func storedPointers(to removed: ManagedObject, in table: String, column: String, finding: String) throws(ImportError) -> [ObjectID] {
+        var pointers: [ObjectID] = []
+        do {
+            let statement = try session.store.connection.cachedStatement("SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ?")
+            defer { statement.reset() }
+            statement.bind(removed.objectID.primaryKey, at: 1)
+            while try statement.step() {
+                pointers.append(ObjectID(entityID: Int32(truncatingIfNeeded: statement.int64(at: 1)), primaryKey: statement.int64(at: 0)))
+            }
+        } catch {
+            throw ImportError(.store, reason: "finding \(finding) failed: \(error)")
+        }
+        return pointers
+    }
+
     /// Lets go of a removed object on behalf of its *former* one-to-one partners: objects a later row's link
     /// left pointing at it because their side is required (a link does not strip a partner of a required
     /// destination). Delete rules reach only the current partner, so their column would name a row that
@@ -648,18 +654,8 @@ final class _TargetWriter {
     private func releaseFormerPartners(of removed: ManagedObject) throws(ImportError) {
         guard !removed.objectID.isTemporary, let links = linkColumnsTo[removed.entity.name] else { return }
         for link in links {
-            var pointers: [ObjectID] = []
-            do {
-                let statement = try session.store.connection.cachedStatement(
-                    "SELECT Z_PK, Z_ENT FROM \(link.source.tableName) WHERE \(link.source.columns[link.ordinal].columnName) = ?")
-                defer { statement.reset() }
-                statement.bind(removed.objectID.primaryKey, at: 1)
-                while try statement.step() {
-                    pointers.append(ObjectID(entityID: Int32(truncatingIfNeeded: statement.int64(at: 1)), primaryKey: statement.int64(at: 0)))
-                }
-            } catch {
-                throw ImportError(.store, reason: "finding the former partners of a removed \(removed.entity.name) failed: \(error)")
-            }
+            let pointers = try storedPointers(to: removed, in: link.source.tableName, column: link.source.columns[link.ordinal].columnName,
+                                              finding: "the former partners of a removed \(removed.entity.name)")
             for id in pointers where !cascadedIDs.contains(id) && removed.value(at: link.back) != .object(id) {
                 let pointer = try session.existing(id)
                 guard !pointer.isDeleted, pointer.value(at: link.ordinal) == .object(removed.objectID) else { continue }
