@@ -35,16 +35,21 @@ struct ImportFuzzCaseTests {
           {"entity":"DeptInfo","key":"code","columns":{"code":"i_code"},"link":{"relationship":"host","target":"Dept"}}]}
         """
 
+    /// Imports depts.csv alone (Dept.info No Action, DeptInfo.host optional) in skip mode.
+    static func runDepts(_ csv: String, in scratch: ImportScratch) throws -> (ImportSummary, rejects: [String], store: String) {
+        try ImportRemovalChainTests.run(
+            model: deptModel(infoRule: "No Action", hostRule: "Nullify", hostRequired: false),
+            mapping: #"{"format":1,"model":"m.json","files":["# + deptsFile + "]}",
+            files: ["depts.csv": "code,mgr,i_code\n" + csv], in: scratch)
+    }
+
     /// Rows: K1 (manager K8, which never comes) makes DeptInfo k101; K2 takes k101 over by its key; K2 again
     /// moves to k105. K1's row is rejected once the file is read, but k101 is K2's row's now: it stays, and
     /// only K1's row is set aside.
     @Test("missing-object-1277: an object a rejected row inserted stays when a later row that stands upserted it")
     func laterUpsertKeepsTheObject() throws {
         let scratch = ImportScratch()
-        let (summary, rejects, store) = try ImportRemovalChainTests.run(
-            model: Self.deptModel(infoRule: "No Action", hostRule: "Nullify", hostRequired: false),
-            mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}",
-            files: ["depts.csv": "code,mgr,i_code\nK1,K8,k101\nK2,,k101\nK2,K2,k105\n"], in: scratch)
+        let (summary, rejects, store) = try Self.runDepts("K1,K8,k101\nK2,,k101\nK2,K2,k105\n", in: scratch)
         #expect(rejects.map { $0.split(separator: ",")[1] } == ["2"], "\(rejects)")
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE, ' ') FROM (SELECT ZCODE FROM ZDEPTINFO ORDER BY 1)") == .text("k101 k105"))
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZDEPT") == .text("K2"))
@@ -58,10 +63,7 @@ struct ImportFuzzCaseTests {
     @Test("missing-object-1277, rejected in turn: the object goes with the later row when that one is rejected too")
     func laterUpsertRejectedTooTakesTheObject() throws {
         let scratch = ImportScratch()
-        let (_, rejects, store) = try ImportRemovalChainTests.run(
-            model: Self.deptModel(infoRule: "No Action", hostRule: "Nullify", hostRequired: false),
-            mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}",
-            files: ["depts.csv": "code,mgr,i_code\nK1,K8,k101\nK2,K9,k101\nK3,,k105\n"], in: scratch)
+        let (_, rejects, store) = try Self.runDepts("K1,K8,k101\nK2,K9,k101\nK3,,k105\n", in: scratch)
         #expect(rejects.map { $0.split(separator: ",")[1] }.sorted() == ["2", "3"], "\(rejects)")
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZDEPTINFO") == .text("k105"))
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZDEPT") == .text("K3"))

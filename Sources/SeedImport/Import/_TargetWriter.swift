@@ -352,7 +352,9 @@ final class _TargetWriter {
             if duplicateLines[t].count < reportedLines { duplicateLines[t].append(row.line) }
         }
         let object = try session.existing(id)
-        if keys[t] != nil, insertedByForwardRow[t][entryInRow[t]] != nil { laterWriters[t][entryInRow[t], default: []].append(row.line) }
+        if !insertedByForwardRow[t].isEmpty, keys[t] != nil, insertedByForwardRow[t][entryInRow[t]] != nil {
+            laterWriters[t][entryInRow[t], default: []].append(row.line)
+        }
         let previous = populates[t].map { object.value(at: $0.ordinal) }
         for ordinal in mappedOrdinals[t] { object.setValue(values[ordinal], at: ordinal) }
         // A value other files find this object by moved: the old one no longer names it (the new one is
@@ -479,7 +481,7 @@ final class _TargetWriter {
         try saveRemovals()
         // Chains may since have rejected every later row an object was kept for: it goes now, and the rows
         // naming it follow (a removal may reject more rows, so until nothing changes).
-        while try removeObjectsNoRowKeeps() {
+        while try removeKeptObjectsOfRejectedRows() {
             try forgetCascaded()
             try saveRemovals()
         }
@@ -811,7 +813,7 @@ final class _TargetWriter {
 
     /// Removes the objects kept for later rows (``keptForLaterRows``) whose later rows were all rejected
     /// since; returns whether it removed any.
-    private func removeObjectsNoRowKeeps() throws(ImportError) -> Bool {
+    private func removeKeptObjectsOfRejectedRows() throws(ImportError) -> Bool {
         var removed = false
         var remaining: [(id: ObjectID, target: Int, line: Int, writers: [Int])] = []
         for kept in keptForLaterRows {

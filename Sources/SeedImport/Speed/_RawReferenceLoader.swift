@@ -123,13 +123,13 @@ final class _RawReferenceLoader {
         try db.exec("COMMIT")
         // As the importer does: the loaded rows go to disk while the indexes are built.
         let flush = _StoreFile.startFlush(path)
-        defer { flush.wait() }
+        defer { flush.wait() }   // on an error too: the helper thread never outlives the loader
         // The importer's index-build cache, so both sides sort alike.
         try db.exec("PRAGMA cache_size = -\(ImportOptions.defaultIndexCacheSizeKiB)")
         for sql in indexStatements { try db.exec(sql) }
         try db.exec("ANALYZE")
         try db.exec("PRAGMA journal_mode = DELETE")
-        flush.wait()
+        flush.wait()   // as the importer: its flush ends before the final fsync
         do { try _StoreFile.fsync(path) } catch { throw _SpeedError(message: error.description) }
     }
 }
