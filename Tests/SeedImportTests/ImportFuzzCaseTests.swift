@@ -91,4 +91,24 @@ struct ImportFuzzCaseTests {
             #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPTINFO WHERE ZCODE = 'K103' AND ZHOST IS NULL") == .integer(1))
         }
     }
+
+    /// k19's row takes DeptInfo K111 from k18 and names a manager that never comes. Dept.info is Cascade:
+    /// removing k19 used to take K111 with it, so k18's row was set aside too while k18 stayed. The link
+    /// is taken back first: K111 is k18's again, and only k19's row goes.
+    @Test("extra-object-1246: a taken partner returns to its earlier row before the rejected row's objects go")
+    func takenPartnerReturnsBeforeCascade() throws {
+        let scratch = ImportScratch()
+        let (summary, rejects, store) = try ImportRemovalChainTests.run(
+            model: Self.deptModel(infoRule: "Cascade", hostRule: "Deny", hostRequired: false),
+            mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}",
+            files: ["depts.csv": "code,mgr,i_code\nk15,,K115\nK17,k15,0105\nk18,K17,K111\nk19,K11,K111\n"], in: scratch)
+        #expect(rejects.map { $0.split(separator: ",")[1] } == ["5"], "\(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE, ' ') FROM (SELECT ZCODE FROM ZDEPT ORDER BY Z_PK)") == .text("k15 K17 k18"))
+        #expect(try StoreReader.scalar(store, "SELECT i.ZCODE FROM ZDEPT d JOIN ZDEPTINFO i ON i.Z_PK = d.ZINFO AND i.ZHOST = d.Z_PK WHERE d.ZCODE = 'k18'") == .text("K111"))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPTINFO") == .integer(3))
+        // The rejected row's repeat of K111 is not reported, nor counted as an update.
+        #expect(summary.duplicateCount == 0)
+        #expect(summary.objects["DeptInfo"]?.updated == 0)
+        #expect(summary.files[0].rowsImported == 3)
+    }
 }

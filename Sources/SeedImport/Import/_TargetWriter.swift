@@ -138,6 +138,20 @@ final class _TargetWriter {
     private var keptForLaterRows: [(id: ObjectID, target: Int, line: Int, writers: [Int])] = []
     /// Re-reads a record's original text for a reject found here (the reader has moved on).
     private var rawReader: CSVReader?
+    /// Whether rejected rows are set aside (skip mode): only then can a row be rejected once the file has
+    /// been read, and its changes to earlier objects need keeping.
+    private let takesBackRejectedRows: Bool
+    /// Per object that existed before it, the writes of rows that may be rejected once the file has been
+    /// read (rows with forward keys), and of every later row that wrote the same object: a rejected row's
+    /// changes are taken back from them (``takeBackRejectedWrites(of:leaving:)``).
+    private var writes: [ObjectID: [_Write]] = [:]
+    /// The objects in ``writes`` by the line of a row that wrote them.
+    private var writesByLine: [Int: [ObjectID]] = [:]
+    /// The objects this row wrote so far: their values after the row are read when it ends.
+    private var rowWrites: [ManagedObject] = []
+    /// Unsaved objects whose temporary IDs ``writes`` holds (as a key or in a value): the next save gives
+    /// them permanent ones, which the writes take.
+    private var unsavedInWrites: [(id: ObjectID, object: ManagedObject)] = []
 
     init(session: _ImportSession, file: _FilePlan, pending: [_PendingKey], changes: Int) {
         self.session = session
@@ -174,6 +188,7 @@ final class _TargetWriter {
         forwardByEntry = Array(repeating: [:], count: targetCount)
         insertedByForwardRow = Array(repeating: [:], count: targetCount)
         laterWriters = Array(repeating: [:], count: targetCount)
+        takesBackRejectedRows = session.options.onError == .skip
     }
 
     /// Writes the counts into the plans; returns the objects still waiting for a save.
@@ -292,6 +307,13 @@ final class _TargetWriter {
                 inserted[t] += 1
             }
             for (i, r) in oneToOne[t].enumerated() where !(insertedInRow[t] && oneToOneValues[i].isNull) {
+                if takesBackRejectedRows && (!rowForward.isEmpty || !writes.isEmpty) {
+                    // The object, its partner, the new partner and that one's partner may all change.
+                    let relationship = relationshipPlans[t][r]
+                    if !insertedInRow[t] { try noteWrite(object, line: row.line) }
+                    try noteWrite(object.value(at: relationship.ordinal), line: row.line)
+                    try noteWrite(oneToOneValues[i], line: row.line, partnerAt: relationship.inverseOrdinal)
+                }
                 try setOneToOne(object, t, r, oneToOneValues[i])
             }
             for index in populates[t] {
@@ -312,6 +334,13 @@ final class _TargetWriter {
         if hasLinks {
             for t in 0..<targetCount {
                 guard let link = links[t], let mine = objects[t], let other = objects[link.other] else { continue }
+                if takesBackRejectedRows && !(insertedInRow[t] && insertedInRow[link.other]) && (!rowForward.isEmpty || !writes.isEmpty) {
+                    // Both objects, and the partners either had, may change.
+                    if !insertedInRow[t] { try noteWrite(mine, line: row.line) }
+                    if !insertedInRow[link.other] { try noteWrite(other, line: row.line) }
+                    if let ordinal = link.ordinal { try noteWrite(mine.value(at: ordinal), line: row.line) }
+                    if let inverse = link.inverseOrdinal { try noteWrite(other.value(at: inverse), line: row.line) }
+                }
                 if let ordinal = link.ordinal, let inverse = link.inverseOrdinal, !(insertedInRow[t] && insertedInRow[link.other]),
                    Self.partnerMayLetGo(mine, at: ordinal, keeping: other, inverseOptional: entities[link.other].columns[inverse].relationship?.isOptional ?? false),
                    Self.partnerMayLetGo(other, at: inverse, keeping: mine, inverseOptional: entities[t].columns[ordinal].relationship?.isOptional ?? false) {
@@ -329,6 +358,7 @@ final class _TargetWriter {
                 if let name = link.toManyName { try mine.add(other, toKey: name) }
             }
         }
+        if !rowWrites.isEmpty { endRowWrites() }
         if !rowForward.isEmpty { deferForwardReferences(row) }
         for t in 0..<targetCount { objects[t] = nil }
         rowsImported += 1
@@ -352,6 +382,7 @@ final class _TargetWriter {
             if duplicateLines[t].count < reportedLines { duplicateLines[t].append(row.line) }
         }
         let object = try session.existing(id)
+        if takesBackRejectedRows { try noteWrite(object, line: row.line, target: t) }
         if !insertedByForwardRow[t].isEmpty, keys[t] != nil, insertedByForwardRow[t][entryInRow[t]] != nil {
             laterWriters[t][entryInRow[t], default: []].append(row.line)
         }
@@ -401,6 +432,7 @@ final class _TargetWriter {
         changes = 0
         for (reference, objects) in unsavedForward { forward[reference].objects = objects.map { $0?.objectID } }
         unsavedForward.removeAll(keepingCapacity: true)
+        if !unsavedInWrites.isEmpty { renameSavedInWrites() }
     }
 
     /// Keeps this row's forward references (the slots were left empty) until the file has been read.
@@ -445,6 +477,11 @@ final class _TargetWriter {
                                 reason: "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(reference.key)) in this file or an earlier one",
                                 value: reference.key.description),
                     raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
+                // What the row wrote to earlier objects is taken back before its own objects go: a delete
+                // rule of theirs must not reach an object the row had taken from another.
+                if let written = writesByLine[reference.line] {
+                    try takeBackRejectedWrites(of: written, leaving: Set(reference.objects.compactMap { $0 }))
+                }
                 try removeObjects(of: reference)
                 if changes >= batchSize {
                     try forgetCascaded()
@@ -460,6 +497,9 @@ final class _TargetWriter {
         }
         try forgetCascaded()
         try rejectCascadedRows()
+        // What rows rejected in a chain since wrote to objects that stay is taken back too, before the
+        // accepted rows' forward keys are set (those come after every row, as without the rejected ones).
+        try takeBackRejectedWrites(of: Array(writes.keys), leaving: [])
         if !cascadedKeys.isEmpty {
             let shown = cascadedKeys.prefix(5).joined(separator: ", ") + (cascadedKeys.count > 5 ? ", …" : "")
             session.warnings.append("\(file.displayPath): removing rejected rows also removed \(cascadedKeys.count) object\(cascadedKeys.count == 1 ? "" : "s") through Cascade delete rules (\(shown)); they have no key to find their rows by, so those rows are not in the rejects file, and no later row links to them")
@@ -487,6 +527,9 @@ final class _TargetWriter {
         }
         forward = []
         for t in 0..<targetCount { forwardByEntry[t] = [:] }
+        writes = [:]
+        writesByLine = [:]
+        unsavedInWrites = []
     }
 
     /// Saves while rejected rows are being removed. In skip mode, objects the removals left invalid (a
@@ -834,6 +877,216 @@ final class _TargetWriter {
         return removed
     }
 
+    // MARK: Taking back the writes of rows rejected late
+
+    /// Keeps `object`'s values from before this row changes them, when the row may be rejected once the
+    /// file has been read (it has forward keys) or such a row wrote the object before. `target`: the
+    /// target that updates the object (its update is counted there).
+    private func noteWrite(_ object: ManagedObject, line: Int, target: Int = -1) throws(ImportError) {
+        let id = object.objectID
+        guard !rowForward.isEmpty || (!writes.isEmpty && writes[id] != nil) else { return }
+        if let count = writes[id]?.count, writes[id]![count - 1].line == line {
+            if target >= 0 {
+                writes[id]![count - 1].target = target
+                writes[id]![count - 1].repeatsKey = duplicateInRow[target]
+            }
+            return
+        }
+        writes[id, default: []].append(_Write(line: line, target: target, repeatsKey: target >= 0 && duplicateInRow[target],
+                                              before: snapshot(object)))
+        writesByLine[line, default: []].append(id)
+        if id.isTemporary { unsavedInWrites.append((id, object)) }
+        rowWrites.append(object)
+    }
+
+    /// ``noteWrite(_:line:target:)`` for the object a relationship value names (nothing for null), unless
+    /// this row made it; with `partnerAt`, for that object's one-to-one partner at that column too.
+    private func noteWrite(_ value: Value, line: Int, partnerAt inverse: Int = -1) throws(ImportError) {
+        guard case .object(let id) = value,
+              !rowForward.isEmpty || inverse >= 0 || (!writes.isEmpty && writes[id] != nil) else { return }
+        for k in 0..<targetCount where insertedInRow[k] && objects[k]?.objectID == id { return }
+        let object = try session.existing(id)
+        try noteWrite(object, line: line)
+        if inverse >= 0 { try noteWrite(object.value(at: inverse), line: line) }
+    }
+
+    /// An object's values, each column; an unsaved object a value names is remembered for its permanent ID.
+    private func snapshot(_ object: ManagedObject) -> ContiguousArray<Value> {
+        var values = ContiguousArray<Value>()
+        values.reserveCapacity(object.entity.columns.count)
+        for c in object.entity.columns.indices {
+            let value = object.value(at: c)
+            if case .object(let id) = value, id.isTemporary, let named = context.registeredObject(for: id) {
+                unsavedInWrites.append((id, named))
+            }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// The row has ended: the values it left in the objects it wrote, and the columns it set (an update
+    /// sets every column its target maps, even to the value it had).
+    private func endRowWrites() {
+        for object in rowWrites {
+            let id = object.objectID
+            let last = writes[id]!.count - 1
+            var write = writes[id]![last]
+            write.after = snapshot(object)
+            if write.target >= 0 {
+                write.setColumns = mappedOrdinals[write.target] + oneToOne[write.target].map { relationshipPlans[write.target][$0].ordinal }
+            }
+            for c in write.before.indices where write.before[c] != write.after[c] && !write.setColumns.contains(c) {
+                write.setColumns.append(c)
+            }
+            writes[id]![last] = write
+        }
+        rowWrites.removeAll(keepingCapacity: true)
+    }
+
+    /// After a save: the writes name the objects it saved by their permanent IDs.
+    private func renameSavedInWrites() {
+        var renamed: [ObjectID: ObjectID] = [:]
+        for (id, object) in unsavedInWrites where object.objectID != id { renamed[id] = object.objectID }
+        unsavedInWrites.removeAll(keepingCapacity: true)
+        guard !renamed.isEmpty else { return }
+        func rename(_ values: inout ContiguousArray<Value>) {
+            for c in values.indices {
+                if case .object(let id) = values[c], let new = renamed[id] { values[c] = .object(new) }
+            }
+        }
+        var result: [ObjectID: [_Write]] = [:]
+        for (id, var list) in writes {
+            for i in list.indices {
+                rename(&list[i].before)
+                rename(&list[i].after)
+            }
+            result[renamed[id] ?? id] = list
+        }
+        writes = result
+        for (line, ids) in writesByLine where ids.contains(where: { renamed[$0] != nil }) {
+            writesByLine[line] = ids.map { renamed[$0] ?? $0 }
+        }
+    }
+
+    /// Takes back what rows rejected once the file was read wrote to the objects `ids` that stay. Each
+    /// returns, column by column, to its values before the first of its last run of rejected writes (that
+    /// is, after the last write of a row that stands), where nothing else changed the column since; a
+    /// value naming an object that is gone becomes null. A one-to-one goes back to its former partner
+    /// only if that one is free, or held by an object that is gone or one of `leaving` (the rejected
+    /// row's own objects, about to go). The writes taken back are forgotten: this may run again as more
+    /// rows are rejected.
+    private func takeBackRejectedWrites(of ids: [ObjectID], leaving: Set<ObjectID>) throws(ImportError) {
+        guard !writes.isEmpty else { return }
+        var restored: [ManagedObject] = []
+        for id in Set(ids).sorted(by: { ($0.entityID, $0.primaryKey) < ($1.entityID, $1.primaryKey) }) {
+            guard let list = writes[id] else { continue }
+            let first = (list.lastIndex { !file.rejectedLines.contains($0.line) } ?? -1) + 1
+            guard first < list.count else { continue }
+            writes[id] = first == 0 ? nil : Array(list[..<first])
+            guard !cascadedIDs.contains(id), let object = try? session.existing(id), !object.isDeleted else { continue }
+            // A rejected row's update no longer counts, nor does its key as a repeat.
+            for write in list[first...] where write.target >= 0 {
+                updated[write.target] -= 1
+                guard write.repeatsKey else { continue }
+                duplicates[write.target] -= 1
+                duplicateLines[write.target].removeAll { $0 == write.line }
+            }
+            let before = list[first].before, after = list[list.count - 1].after
+            guard before.count == after.count else { continue }
+            for c in before.indices where before[c] != after[c] {
+                let current = object.value(at: c)
+                // Changed since by something else (but for a delete rule letting go of an object that is
+                // gone): that stays.
+                guard current == after[c] || (current.isNull && isGone(after[c])) else { continue }
+                try restore(object, at: c, to: isGone(before[c]) ? .null : before[c], since: list[first].line, leaving: leaving)
+            }
+            restored.append(object)
+        }
+        for object in restored { try pairOneToOnes(of: object) }
+    }
+
+    /// Whether a value names an object that is gone (removed with rejected rows, or never saved).
+    private func isGone(_ value: Value) -> Bool {
+        guard case .object(let id) = value else { return false }
+        if id.isTemporary || cascadedIDs.contains(id) { return true }
+        guard let object = try? session.existing(id) else { return true }
+        return object.isDeleted
+    }
+
+    /// Sets column `c` of `object` back to `value`: an attribute with the key indexes that find objects by
+    /// it, a relationship through the context (so a one-to-one's other side and the partner's current
+    /// holder follow), unless the partner is held by an object that stays, or a row that stands set its
+    /// side after line `since` (the first write taken back).
+    private func restore(_ object: ManagedObject, at c: Int, to value: Value, since: Int, leaving: Set<ObjectID>) throws(ImportError) {
+        let column = object.entity.columns[c]
+        if let relationship = column.relationship {
+            var value = value
+            if case .object(let partnerID) = value, let back = oneToOneBack(relationship) {
+                let partner = try session.existing(partnerID)
+                let heldElsewhere: Bool
+                if case .object(let holder) = partner.value(at: back), holder != object.objectID,
+                   !leaving.contains(holder), !isGone(.object(holder)) {
+                    heldElsewhere = true
+                } else {
+                    heldElsewhere = writes[partnerID]?.contains { $0.line > since && !file.rejectedLines.contains($0.line) && $0.setColumns.contains(back) } ?? false
+                }
+                if heldElsewhere {
+                    // The former partner is not this object's any more; at least let go of the rejected
+                    // row's object (its delete rules must not reach this one).
+                    guard case .object(let current) = object.value(at: c), leaving.contains(current) || isGone(.object(current)) else { return }
+                    value = .null
+                }
+            }
+            do { try object.setValue(value, forKey: relationship.name) } catch {
+                throw ImportError(.store, reason: "taking back a rejected row's \(object.entity.name).\(relationship.name) failed: \(error)")
+            }
+            changes += 1
+            return
+        }
+        let indexes = session.plan.indexes.values.filter { $0.entity.name == object.entity.name && $0.ordinal == c }
+        for index in indexes { try vacate(index, object.value(at: c), of: object) }
+        object.setValue(value, at: c)
+        changes += 1
+        for index in indexes where !value.isNull {
+            let (entry, isNew) = index.findOrInsert(value, primaryKey: object.objectID.primaryKey, file: position)
+            if !isNew && index.objectID(entry) != object.objectID { index.noteRepeated(value) }
+        }
+    }
+
+    /// The destination's column back, when `relationship` is one-to-one.
+    private func oneToOneBack(_ relationship: Relationship) -> Int? {
+        guard !relationship.isToMany, let inverse = relationship.inverse,
+              let destination = context.model.entity(named: relationship.destination),
+              destination.relationship(named: inverse)?.isToMany == false else { return nil }
+        return destination.columnIndex(of: inverse)
+    }
+
+    /// Makes `object`'s one-to-one pairs whole once its columns were set back: a partner that is gone is
+    /// let go, a partner whose side is free (or names an object that does not hold it) takes it back, and
+    /// a partner another object holds on both sides stays with that one.
+    private func pairOneToOnes(of object: ManagedObject) throws(ImportError) {
+        guard !object.isDeleted else { return }
+        for (c, column) in object.entity.columns.enumerated() {
+            guard let relationship = column.relationship, let back = oneToOneBack(relationship),
+                  case .object(let partnerID) = object.value(at: c) else { continue }
+            changes += 1
+            if isGone(.object(partnerID)) {
+                object.setValue(.null, at: c)
+                continue
+            }
+            let partner = try session.existing(partnerID)
+            if case .object(let holderID) = partner.value(at: back) {
+                if holderID == object.objectID { continue }
+                if !isGone(.object(holderID)), let holder = try? session.existing(holderID),
+                   let column = holder.entity.columnIndex(of: relationship.name), holder.value(at: column) == .object(partnerID) {
+                    object.setValue(.null, at: c)
+                    continue
+                }
+            }
+            partner.setValue(.object(object.objectID), at: back)
+        }
+    }
+
     /// Turns the keys in foreign-key slots into objects; the failure of the first key that names none.
     private func resolveRelationships() -> _RowFailure? {
         for t in 0..<targetCount where !relationshipPlans[t].isEmpty {
@@ -927,4 +1180,17 @@ struct _ForwardReference {
     var objects: [ObjectID?] = []
     /// A later row with the same key set the relationship itself.
     var isVoid = false
+}
+
+/// A row's write to an object that existed before it: the object's values before and after the row.
+struct _Write {
+    let line: Int
+    /// The target that updated the object (its update is counted there), or -1.
+    var target: Int
+    /// Whether the update counted as a repeated key of this file.
+    var repeatsKey: Bool
+    var before: ContiguousArray<Value>
+    var after: ContiguousArray<Value> = []
+    /// The columns the row set (to a new value, or, by an update, to any).
+    var setColumns: [Int] = []
 }
