@@ -13,8 +13,9 @@ come later, for an optional relationship of a row that inserts its object), one-
 moving from an earlier holder (refused when the relationship is required), links between a row's
 targets (a keyless linked target found through the link), join files (pairs stored once).
 
-Rejected rows are not replayed. Objects a rejected row touched that existed before it are marked
-`tainted` (known limitation: a row rejected late leaves its updates to existing objects), and a keyed
+Rejected rows are not replayed. A rejected row with a forward key takes back what it wrote (checked);
+objects another rejected row touched that existed before it are marked `tainted` (known limitation: a
+row rejected late through a chain of removals leaves its updates to existing objects), and a keyed
 link partner with a key column of its own that a rejected row made is noted in `may_remain`.
 """
 
@@ -247,6 +248,7 @@ class Replayer:
         self.lenient_problem = None
 
         def problem(bad, i, rel):
+            bad.target = i
             if not lenient:
                 raise bad
             self.lenient_problem = self.lenient_problem or bad
@@ -329,6 +331,7 @@ class Replayer:
                 rel, other = t["link"]
                 self._link(objs[i], rel, objs[other], both_new=inserted[i] and inserted[other])
         if self.lenient_problem:
+            self.lenient_problem.oid = objs[self.lenient_problem.target].oid
             raise self.lenient_problem
 
     def _link(self, mine, rel, other, both_new):
@@ -394,10 +397,18 @@ class Replayer:
         except RowBad:
             return None
         try:
-            self.resolve(fp, converted)
+            resolved = self.resolve(fp, converted)
             explained = False
         except RowBad:
+            resolved = {}
             explained = True   # bad where the oracle stands too (its keys, a taken one-to-one)
+        # A row with a forward key, rejected once its file was read, takes back what it wrote to objects
+        # that existed before it: nothing it touched is tainted. Other rows rejected late (a chain through
+        # removed objects) still leave their writes (known).
+        # (A key an earlier row rejected late made was there when this row was read: not a forward key.)
+        forward_row = any(isinstance(v, tuple) and v[0] == "forward" and
+                          (self.plan.rel(fp["targets"][i]["entity"], rel)["destination"], v[1]) not in self.rejected_keys
+                          for (i, rel), v in resolved.items())
         w = self.world
         names = set()
         for i, t in enumerate(fp["targets"]):
@@ -408,12 +419,14 @@ class Replayer:
                     self.rejected_keys.add((t["entity"], key))   # rejected late: it existed for a while
                 obj = w.find(t["entity"], key)
                 if obj is not None:
-                    self._taint(obj)
-                elif t["link"] is not None and t["key"]:
+                    if not forward_row:
+                        self._taint(obj)
+                elif t["key"] and (t["link"] is not None or any(u["link"] is not None and u["link"][1] == i for u in fp["targets"])):
+                    # Either side of a link, keyed on its own (limitation 2).
                     w.may_remain.add((t["entity"], key))
             elif t["via"] is not None:
                 obj = self._existing(fp, converted, i)
-                if obj is not None:
+                if obj is not None and not forward_row:
                     self._taint(obj)
             for rel, k in converted[i][2].items():
                 if k is None:
@@ -421,7 +434,7 @@ class Replayer:
                 dest = self.plan.rel(t["entity"], rel)["destination"]
                 names.add((dest, k))
                 obj = w.find(dest, k)
-                if obj is not None and self.plan.one_to_one(t["entity"], rel):
+                if obj is not None and self.plan.one_to_one(t["entity"], rel) and not forward_row:
                     self._taint(obj)
         return None if explained else names
 
@@ -463,6 +476,7 @@ class Replayer:
         rejected rows that are not bad on their own.
         """
         problems, rejected_names = [], {}
+        overwritable = {}   # problem index -> the object of the row's target that named a removed key
         self.lenient = accepted is not None
         for fp in self.plan.files:
             f = self.files[fp["path"]]
@@ -480,8 +494,19 @@ class Replayer:
                         self.apply_row(fp, row, line)
                 except RowBad as bad:
                     problems.append((fp["path"], line, bad.reason, bad.unsure, bad.kind))
+                    if getattr(bad, "oid", None) is not None:
+                        overwritable[len(problems) - 1] = bad.oid
                     if accepted is None:
                         return problems, rejected_names
+            # An accepted row naming an object removed later, whose object a later accepted row of this
+            # file updated: that row set the relationship again (last row wins), so nothing of the named
+            # object is left; rejecting the earlier row too would be as right (review).
+            for k, oid in overwritable.items():
+                path, line, reason, unsure, kind = problems[k]
+                obj = self.world.objects.get(oid)
+                if kind == "removed" and obj is not None and any(p == path and l > line for p, l in obj.origin):
+                    problems[k] = (path, line, reason + " (a later row with its key set it again)", True, kind)
+            overwritable = {}
             for line, reason, kind in self.finish_file(fp):
                 problems.append((fp["path"], line, reason, False, kind))
                 if accepted is None:
