@@ -111,4 +111,23 @@ struct ImportFuzzCaseTests {
         #expect(summary.objects["DeptInfo"]?.updated == 0)
         #expect(summary.files[0].rowsImported == 3)
     }
+
+    /// K8's manager never comes. 035's row names K8 as its manager, so it is rejected in turn (under
+    /// Nullify, for naming a removed Dept; under Cascade, K8 takes 035 along), and it had taken DeptInfo
+    /// K101 from K3. K101 returns to K3 before 035 goes, so Dept.info's Cascade does not take it, and K3's
+    /// row and k23's (naming K3) stand.
+    @Test("accepted-row-names-removed-45225, bad-row-accepted-45669: a row rejected in a chain gives back the partner it took",
+          arguments: ["Nullify", "Cascade"])
+    func chainRejectedRowGivesBackPartner(reportsRule: String) throws {
+        let scratch = ImportScratch()
+        let model = Self.deptModel(infoRule: "Cascade", hostRule: "Cascade", hostRequired: false)
+            .replacingOccurrences(of: #""inverse":"mgr","toMany":true"#, with: #""inverse":"mgr","toMany":true,"deleteRule":"\#(reportsRule)""#)
+        let (_, rejects, store) = try ImportRemovalChainTests.run(
+            model: model, mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}",
+            files: ["depts.csv": "code,mgr,i_code\nK3,,K101\nK8,NOPE1,K122\nk23,K3,k123\n035,K8,K101\n"], in: scratch)
+        #expect(rejects.map { $0.split(separator: ",")[1] }.sorted() == ["3", "5"], "\(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE, ' ') FROM (SELECT ZCODE FROM ZDEPT ORDER BY Z_PK)") == .text("K3 k23"))
+        #expect(try StoreReader.scalar(store, "SELECT i.ZCODE FROM ZDEPT d JOIN ZDEPTINFO i ON i.Z_PK = d.ZINFO AND i.ZHOST = d.Z_PK WHERE d.ZCODE = 'K3'") == .text("K101"))
+        #expect(try StoreReader.scalar(store, "SELECT m.ZCODE FROM ZDEPT d JOIN ZDEPT m ON m.Z_PK = d.ZMGR WHERE d.ZCODE = 'k23'") == .text("K3"))
+    }
 }

@@ -186,4 +186,32 @@ struct ImportLateRejectUndoTests {
         #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZEMP WHERE ZCODE = 'E1' AND ZBADGE IS NULL") == .integer(1))
         #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZEMP") == .integer(1))
     }
+
+    /// Rows without forward keys keep their writes only up to a limit (memory): past it, a row rejected in
+    /// a chain keeps its link, and the summary says so. 035's row (rejected because its manager K8 never
+    /// comes) took K101 from K3; with room for one write, K3's own upsert used it up.
+    @Test("past the limit of kept writes a chain-rejected row's writes stay, and the summary warns",
+          arguments: [1, 50_000])
+    func chainWriteLimit(limit: Int) throws {
+        let scratch = ImportScratch()
+        let model = ImportFuzzCaseTests.deptModel(infoRule: "Cascade", hostRule: "Cascade", hostRequired: false)
+        try scratch.write("m.json", model)
+        try scratch.write("depts.csv", "code,mgr,i_code\nK3,,K101\nK8,NOPE1,K122\nK3,,K101\n035,K8,K101\n")
+        let mapping = try ImportMapping(json: Data((#"{"format":1,"model":"m.json","files":["# + ImportFuzzCaseTests.deptsFile + "]}").utf8),
+                                        baseDirectory: scratch.url.path)
+        var options = scratch.skipping()
+        options.chainWriteLimit = limit
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
+        let store = scratch.path("s.sqlite")
+        let warned = summary.warnings.contains { $0.contains("only among the first \(limit == 1 ? "1" : "50,000") such updates") }
+        if limit == 1 {
+            #expect(warned, "\(summary.warnings)")
+            // K101 went with 035 (Cascade), and both K3 rows with it.
+            #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPTINFO WHERE ZCODE = 'K101'") == .integer(0))
+        } else {
+            #expect(!warned, "\(summary.warnings)")
+            #expect(try StoreReader.scalar(store, "SELECT i.ZCODE FROM ZDEPT d JOIN ZDEPTINFO i ON i.Z_PK = d.ZINFO AND i.ZHOST = d.Z_PK WHERE d.ZCODE = 'K3'") == .text("K101"))
+            #expect(Self.lines(scratch.rejects.split(separator: "\n").dropFirst().map(String.init)) == ["3", "5"])
+        }
+    }
 }

@@ -152,6 +152,26 @@ final class _TargetWriter {
     /// Unsaved objects whose temporary IDs ``writes`` holds (as a key or in a value): the next save gives
     /// them permanent ones, which the writes take.
     private var unsavedInWrites: [(id: ObjectID, object: ManagedObject)] = []
+    /// Whether rows without forward keys keep their writes to earlier objects too: in skip mode, when the
+    /// file fills a relationship from its own rows, a row may be rejected in a chain once the file has been
+    /// read (it names, or is named by, an object removed with a rejected row).
+    private let keepsChainWrites: Bool
+    /// Whether this row keeps its writes to earlier objects.
+    @exclusivity(unchecked) private var rowKeepsWrites = false
+    /// How many writes rows without forward keys kept: past ``ImportOptions/chainWriteLimit`` they keep
+    /// no more (memory).
+    private var chainWrites = 0
+    private let chainWriteLimit: Int
+    /// Objects a row wrote past ``chainWriteLimit`` without keeping the write: their history is not
+    /// whole, so nothing of theirs is taken back.
+    private var unkeptWrites = Set<ObjectID>()
+    /// The lines of the rows that kept writes, by the object of each of their keyed targets: when that
+    /// object is removed, those rows are rejected (found by its key), and their writes are taken back.
+    private var linesByRowObject: [ObjectID: [Int]] = [:]
+    /// Lines whose rows are about to be rejected (their object is being removed).
+    private var doomedLines = Set<Int>()
+    /// How many objects had writes taken back so far.
+    private var objectsTakenBack = 0
 
     init(session: _ImportSession, file: _FilePlan, pending: [_PendingKey], changes: Int) {
         self.session = session
@@ -189,6 +209,8 @@ final class _TargetWriter {
         insertedByForwardRow = Array(repeating: [:], count: targetCount)
         laterWriters = Array(repeating: [:], count: targetCount)
         takesBackRejectedRows = session.options.onError == .skip
+        chainWriteLimit = session.options.chainWriteLimit
+        keepsChainWrites = takesBackRejectedRows && targets.contains { target in target.relationships.contains(where: \.destinationInFile) }
     }
 
     /// Writes the counts into the plans; returns the objects still waiting for a save.
@@ -247,6 +269,9 @@ final class _TargetWriter {
         }
 
         // 2. Insert, or update the object a key names.
+        if takesBackRejectedRows {
+            rowKeepsWrites = !rowForward.isEmpty || (keepsChainWrites && chainWrites < chainWriteLimit && touchesEarlierObjects())
+        }
         for t in 0..<targetCount {
             var values = ContiguousArray<Value>()
             swap(&values, &rowValues[t])
@@ -307,7 +332,7 @@ final class _TargetWriter {
                 inserted[t] += 1
             }
             for (i, r) in oneToOne[t].enumerated() where !(insertedInRow[t] && oneToOneValues[i].isNull) {
-                if takesBackRejectedRows && (!rowForward.isEmpty || !writes.isEmpty) {
+                if takesBackRejectedRows && (rowKeepsWrites || !writes.isEmpty) {
                     // The object, its partner, the new partner and that one's partner may all change.
                     let relationship = relationshipPlans[t][r]
                     if !insertedInRow[t] { try noteWrite(object, line: row.line) }
@@ -334,7 +359,7 @@ final class _TargetWriter {
         if hasLinks {
             for t in 0..<targetCount {
                 guard let link = links[t], let mine = objects[t], let other = objects[link.other] else { continue }
-                if takesBackRejectedRows && !(insertedInRow[t] && insertedInRow[link.other]) && (!rowForward.isEmpty || !writes.isEmpty) {
+                if takesBackRejectedRows && !(insertedInRow[t] && insertedInRow[link.other]) && (rowKeepsWrites || !writes.isEmpty) {
                     // Both objects, and the partners either had, may change.
                     if !insertedInRow[t] { try noteWrite(mine, line: row.line) }
                     if !insertedInRow[link.other] { try noteWrite(other, line: row.line) }
@@ -358,7 +383,7 @@ final class _TargetWriter {
                 if let name = link.toManyName { try mine.add(other, toKey: name) }
             }
         }
-        if !rowWrites.isEmpty { endRowWrites() }
+        if !rowWrites.isEmpty { endRowWrites(row.line) }
         if !rowForward.isEmpty { deferForwardReferences(row) }
         for t in 0..<targetCount { objects[t] = nil }
         rowsImported += 1
@@ -527,9 +552,16 @@ final class _TargetWriter {
         }
         forward = []
         for t in 0..<targetCount { forwardByEntry[t] = [:] }
+        if chainWrites >= chainWriteLimit && file.rejects > 0 {
+            session.warnings.append("\(file.displayPath): rows rejected in a chain once the file was read take back their updates of earlier objects only among the first \(_ProgressReporter.grouped(chainWriteLimit)) such updates (memory); past them, a rejected row's updates to objects that stay remain")
+        }
         writes = [:]
         writesByLine = [:]
         unsavedInWrites = []
+        linesByRowObject = [:]
+        doomedLines = []
+        unkeptWrites = []
+        chainWrites = 0
     }
 
     /// Saves while rejected rows are being removed. In skip mode, objects the removals left invalid (a
@@ -571,6 +603,20 @@ final class _TargetWriter {
             }
             let new = cascaded.filter { !cascadedIDs.contains($0.objectID) }
             if new.isEmpty { return }
+            // What the rows of these objects wrote to earlier objects is taken back first, one object at a
+            // time: a partner given back leaves the closure, which is then computed again.
+            if !writes.isEmpty, !linesByRowObject.isEmpty {
+                var changed = false
+                for object in new where linesByRowObject[object.objectID] != nil {
+                    let before = objectsTakenBack
+                    try takeBackWritesOfRows(of: object)
+                    if objectsTakenBack != before {
+                        changed = true
+                        break
+                    }
+                }
+                if changed { continue }
+            }
             for object in new { try forget(object) }
         }
     }
@@ -579,6 +625,7 @@ final class _TargetWriter {
     /// rejects file, or, without a key, its name for the summary.
     private func forget(_ object: ManagedObject, reason: String? = nil, rowRejected: Bool = false) throws(ImportError) {
         guard cascadedIDs.insert(object.objectID).inserted else { return }
+        if !writes.isEmpty { try takeBackWritesOfRows(of: object) }
         let reason = reason ?? "its \(object.entity.name) went with the rejected rows of \(file.displayPath) (a Cascade delete rule took it, or an object it requires)"
         do {
             for index in session.plan.indexes.values where index.entity.name == object.entity.name {
@@ -884,7 +931,11 @@ final class _TargetWriter {
     /// target that updates the object (its update is counted there).
     private func noteWrite(_ object: ManagedObject, line: Int, target: Int = -1) throws(ImportError) {
         let id = object.objectID
-        guard !rowForward.isEmpty || (!writes.isEmpty && writes[id] != nil) else { return }
+        guard rowKeepsWrites || (!writes.isEmpty && writes[id] != nil) else { return }
+        if !rowKeepsWrites && chainWrites >= chainWriteLimit {
+            unkeptWrites.insert(id)
+            return
+        }
         if let count = writes[id]?.count, writes[id]![count - 1].line == line {
             if target >= 0 {
                 writes[id]![count - 1].target = target
@@ -894,6 +945,7 @@ final class _TargetWriter {
         }
         writes[id, default: []].append(_Write(line: line, target: target, repeatsKey: target >= 0 && duplicateInRow[target],
                                               before: snapshot(object)))
+        if rowForward.isEmpty { chainWrites += 1 }
         writesByLine[line, default: []].append(id)
         if id.isTemporary { unsavedInWrites.append((id, object)) }
         rowWrites.append(object)
@@ -903,7 +955,7 @@ final class _TargetWriter {
     /// this row made it; with `partnerAt`, for that object's one-to-one partner at that column too.
     private func noteWrite(_ value: Value, line: Int, partnerAt inverse: Int = -1) throws(ImportError) {
         guard case .object(let id) = value,
-              !rowForward.isEmpty || inverse >= 0 || (!writes.isEmpty && writes[id] != nil) else { return }
+              rowKeepsWrites || inverse >= 0 || (!writes.isEmpty && writes[id] != nil) else { return }
         for k in 0..<targetCount where insertedInRow[k] && objects[k]?.objectID == id { return }
         let object = try session.existing(id)
         try noteWrite(object, line: line)
@@ -926,7 +978,13 @@ final class _TargetWriter {
 
     /// The row has ended: the values it left in the objects it wrote, and the columns it set (an update
     /// sets every column its target maps, even to the value it had).
-    private func endRowWrites() {
+    private func endRowWrites(_ line: Int) {
+        // The row's keyed objects lead back to it, should one of them be removed.
+        for t in 0..<targetCount where keys[t] != nil {
+            guard let object = objects[t] else { continue }
+            linesByRowObject[object.objectID, default: []].append(line)
+            if object.objectID.isTemporary { unsavedInWrites.append((object.objectID, object)) }
+        }
         for object in rowWrites {
             let id = object.objectID
             let last = writes[id]!.count - 1
@@ -963,6 +1021,9 @@ final class _TargetWriter {
             result[renamed[id] ?? id] = list
         }
         writes = result
+        for (id, new) in renamed {
+            if let lines = linesByRowObject.removeValue(forKey: id) { linesByRowObject[new, default: []] += lines }
+        }
         for (line, ids) in writesByLine where ids.contains(where: { renamed[$0] != nil }) {
             writesByLine[line] = ids.map { renamed[$0] ?? $0 }
         }
@@ -980,7 +1041,12 @@ final class _TargetWriter {
         var restored: [ManagedObject] = []
         for id in Set(ids).sorted(by: { ($0.entityID, $0.primaryKey) < ($1.entityID, $1.primaryKey) }) {
             guard let list = writes[id] else { continue }
-            let first = (list.lastIndex { !file.rejectedLines.contains($0.line) } ?? -1) + 1
+            if leaving.contains(id) || unkeptWrites.contains(id) {
+                // Going itself: nothing to take back.
+                writes[id] = nil
+                continue
+            }
+            let first = (list.lastIndex { !isRejected($0.line) } ?? -1) + 1
             guard first < list.count else { continue }
             writes[id] = first == 0 ? nil : Array(list[..<first])
             guard !cascadedIDs.contains(id), let object = try? session.existing(id), !object.isDeleted else { continue }
@@ -1003,6 +1069,34 @@ final class _TargetWriter {
             restored.append(object)
         }
         for object in restored { try pairOneToOnes(of: object) }
+        objectsTakenBack += restored.count
+    }
+
+    /// Whether the row at `line` was rejected, or is about to be.
+    private func isRejected(_ line: Int) -> Bool {
+        file.rejectedLines.contains(line) || doomedLines.contains(line)
+    }
+
+    /// Whether this row updates an earlier object, or sets a one-to-one to one.
+    private func touchesEarlierObjects() -> Bool {
+        for t in 0..<targetCount {
+            if updatesExisting(t) { return true }
+            for r in oneToOne[t] where !rowValues[t][relationshipPlans[t][r].ordinal].isNull { return true }
+        }
+        return false
+    }
+
+    /// `object` is being removed with rejected rows: the rows that made or updated it as a keyed target
+    /// are rejected (found again by its key), so what they wrote to other earlier objects is taken back
+    /// first, before delete rules run (a partner their link took returns to its earlier object).
+    private func takeBackWritesOfRows(of object: ManagedObject) throws(ImportError) {
+        guard let lines = linesByRowObject.removeValue(forKey: object.objectID), !keyAttributes(of: object.entity.name).isEmpty else { return }
+        doomedLines.formUnion(lines)
+        var leaving: Set<ObjectID> = [object.objectID]
+        for ordinal in linkedColumns[object.entity.name] ?? [] {
+            if case .object(let id) = object.value(at: ordinal) { leaving.insert(id) }
+        }
+        try takeBackRejectedWrites(of: lines.flatMap { writesByLine[$0] ?? [] }, leaving: leaving)
     }
 
     /// Whether a value names an object that is gone (removed with rejected rows, or never saved).
@@ -1028,7 +1122,7 @@ final class _TargetWriter {
                    !leaving.contains(holder), !isGone(.object(holder)) {
                     heldElsewhere = true
                 } else {
-                    heldElsewhere = writes[partnerID]?.contains { $0.line > since && !file.rejectedLines.contains($0.line) && $0.setColumns.contains(back) } ?? false
+                    heldElsewhere = writes[partnerID]?.contains { $0.line > since && !isRejected($0.line) && $0.setColumns.contains(back) } ?? false
                 }
                 if heldElsewhere {
                     // The former partner is not this object's any more; at least let go of the rejected

@@ -361,6 +361,7 @@ def evaluate(case, result):
         accepted = {path: {l for l in dl if (path, l) not in rejected} for path, dl in data_lines.items()}
     sigs += check_accounting(case, result, rejects, data_lines, blank_counts)
     replayer = Replayer(case)
+    replayer.reject_reasons = {(p, l): reason for p, l, reason in rejects}
     replay_problems, rejected_names = replayer.run(lines, accepted)
     unsure = unsure or any(p[3] for p in replay_problems)
     kinds = {"value": "bad-row-accepted", "key": "accepted-row-names-nothing", "removed": "accepted-row-names-removed",

@@ -402,13 +402,19 @@ class Replayer:
         except RowBad:
             resolved = {}
             explained = True   # bad where the oracle stands too (its keys, a taken one-to-one)
-        # A row with a forward key, rejected once its file was read, takes back what it wrote to objects
-        # that existed before it: nothing it touched is tainted. Other rows rejected late (a chain through
-        # removed objects) still leave their writes (known).
+        # A row rejected once its file was read takes back what it wrote to objects that existed before
+        # it: nothing it touched is tainted. That holds for a row with a forward key, and for a row rejected
+        # in a chain in a file that fills a relationship from its own rows; a row of an earlier file
+        # rejected with a later file's rows still leaves its writes (known).
         # (A key an earlier row rejected late made was there when this row was read: not a forward key.)
         forward_row = any(isinstance(v, tuple) and v[0] == "forward" and
                           (self.plan.rel(fp["targets"][i]["entity"], rel)["destination"], v[1]) not in self.rejected_keys
                           for (i, rel), v in resolved.items())
+        reason = getattr(self, "reject_reasons", {}).get((fp["path"], line), "")
+        other_file = any(("rejected rows of %s" % f["path"]) in reason for f in self.plan.files if f["path"] != fp["path"])
+        in_file = any(self.plan.fills(fp, self.plan.rel(t["entity"], rel)["destination"])
+                      for i, t in enumerate(fp["targets"]) for rel in converted[i][2])
+        forward_row = forward_row or (in_file and not other_file)
         w = self.world
         names = set()
         for i, t in enumerate(fp["targets"]):
