@@ -214,4 +214,21 @@ struct ImportLateRejectUndoTests {
             #expect(Self.lines(scratch.rejects.split(separator: "\n").dropFirst().map(String.init)) == ["3", "5"])
         }
     }
+
+    /// K5's row (rejected: its manager never comes) upserts K104's floor. Dept.info is required, so its
+    /// link leaves K4 holding K104 too; K4's later row links K4 to k108 and so touches K104 without
+    /// changing it. That touch is no write of the floor: the floor still returns to 3 (fuzzer case 64593).
+    @Test("a later row that touches an object without setting a column does not keep a rejected row's value")
+    func untouchedColumnIsTakenBack() throws {
+        let scratch = ImportScratch()
+        let model = Self.model.replacingOccurrences(of: #"{"name":"info","destination":"DeptInfo","inverse":"host"}"#,
+                                                    with: #"{"name":"info","destination":"DeptInfo","inverse":"host","optional":false}"#)
+        #expect(model != Self.model)
+        let (_, rejects, store) = try ImportRemovalChainTests.run(
+            model: model, mapping: Self.mapping,
+            files: ["depts.csv": "code,mgr,i_code,floor\nK4,K1,K104,3\nK5,NOPE3,K104,7\nK4,K4,k108,1\n"], in: scratch)
+        #expect(Self.lines(rejects) == ["3"], "\(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT ZFLOOR FROM ZDEPTINFO WHERE ZCODE = 'K104'") == .integer(3))
+        #expect(try Self.info(store, "k108") == "1 K4")
+    }
 }

@@ -1029,44 +1029,52 @@ final class _TargetWriter {
         }
     }
 
-    /// Takes back what rows rejected once the file was read wrote to the objects `ids` that stay. Each
-    /// returns, column by column, to its values before the first of its last run of rejected writes (that
-    /// is, after the last write of a row that stands), where nothing else changed the column since; a
-    /// value naming an object that is gone becomes null. A one-to-one goes back to its former partner
-    /// only if that one is free, or held by an object that is gone or one of `leaving` (the rejected
-    /// row's own objects, about to go). The writes taken back are forgotten: this may run again as more
-    /// rows are rejected.
+    /// Takes back what rows rejected once the file was read wrote to the objects `ids` that stay, column by
+    /// column: of the writes that set a column, the last run of rejected ones is undone (the column
+    /// returns to its value before the first of them, that is, what the last row that stands left it),
+    /// where nothing else changed the column since; a value naming an object that is gone becomes null.
+    /// A one-to-one goes back to its former partner only if that one is free, or held by an object that is
+    /// gone or one of `leaving` (the rejected row's own objects, about to go). Undone writes no longer
+    /// count as setting the column: this may run again as more rows are rejected.
     private func takeBackRejectedWrites(of ids: [ObjectID], leaving: Set<ObjectID>) throws(ImportError) {
         guard !writes.isEmpty else { return }
         var restored: [ManagedObject] = []
         for id in Set(ids).sorted(by: { ($0.entityID, $0.primaryKey) < ($1.entityID, $1.primaryKey) }) {
-            guard let list = writes[id] else { continue }
-            if leaving.contains(id) || unkeptWrites.contains(id) {
-                // Going itself: nothing to take back.
+            guard var list = writes[id], list.contains(where: { !$0.isTakenBack && isRejected($0.line) }) else { continue }
+            // Going itself, or its history is not whole: nothing to take back.
+            guard !leaving.contains(id), !unkeptWrites.contains(id), !cascadedIDs.contains(id),
+                  list.allSatisfy({ $0.before.count == $0.after.count }),
+                  let object = try? session.existing(id), !object.isDeleted else {
                 writes[id] = nil
                 continue
             }
-            let first = (list.lastIndex { !isRejected($0.line) } ?? -1) + 1
-            guard first < list.count else { continue }
-            writes[id] = first == 0 ? nil : Array(list[..<first])
-            guard !cascadedIDs.contains(id), let object = try? session.existing(id), !object.isDeleted else { continue }
             // A rejected row's update no longer counts, nor does its key as a repeat.
-            for write in list[first...] where write.target >= 0 {
+            for i in list.indices where !list[i].isTakenBack && isRejected(list[i].line) {
+                list[i].isTakenBack = true
+                let write = list[i]
+                guard write.target >= 0 else { continue }
                 updated[write.target] -= 1
                 guard write.repeatsKey else { continue }
                 duplicates[write.target] -= 1
                 duplicateLines[write.target].removeAll { $0 == write.line }
             }
-            let before = list[first].before, after = list[list.count - 1].after
-            guard before.count == after.count else { continue }
-            for c in before.indices where before[c] != after[c] {
-                let current = object.value(at: c)
+            var changed = false
+            for c in object.entity.columns.indices {
+                guard let last = list.lastIndex(where: { $0.setColumns.contains(c) }), isRejected(list[last].line) else { continue }
+                var first = last
+                while let previous = list[..<first].lastIndex(where: { $0.setColumns.contains(c) }), isRejected(list[previous].line) {
+                    first = previous
+                }
+                for i in first...last { list[i].setColumns.removeAll { $0 == c } }
+                let current = object.value(at: c), expected = list[last].after[c], value = list[first].before[c]
                 // Changed since by something else (but for a delete rule letting go of an object that is
                 // gone): that stays.
-                guard current == after[c] || (current.isNull && isGone(after[c])) else { continue }
-                try restore(object, at: c, to: isGone(before[c]) ? .null : before[c], since: list[first].line, leaving: leaving)
+                guard value != current, current == expected || (current.isNull && isGone(expected)) else { continue }
+                try restore(object, at: c, to: isGone(value) ? .null : value, since: list[first].line, leaving: leaving)
+                changed = true
             }
-            restored.append(object)
+            writes[id] = list
+            if changed { restored.append(object) }
         }
         for object in restored { try pairOneToOnes(of: object) }
         objectsTakenBack += restored.count
@@ -1283,6 +1291,8 @@ struct _Write {
     var target: Int
     /// Whether the update counted as a repeated key of this file.
     var repeatsKey: Bool
+    /// Whether the row was rejected and the write taken back (its counts too).
+    var isTakenBack = false
     var before: ContiguousArray<Value>
     var after: ContiguousArray<Value> = []
     /// The columns the row set (to a new value, or, by an update, to any).
