@@ -504,13 +504,14 @@ class Replayer:
                         overwritable[len(problems) - 1] = bad.oid
                     if accepted is None:
                         return problems, rejected_names
-            # An accepted row naming an object removed later, whose object a later accepted row of this
-            # file updated: that row set the relationship again (last row wins), so nothing of the named
-            # object is left; rejecting the earlier row too would be as right (review).
+            # An accepted row naming an object removed later (or, to the replay, one that comes later),
+            # whose object a later accepted row of this file updated: that row set the relationship again
+            # (last row wins), so nothing of the named object is left; rejecting the earlier row too
+            # would be as right (review).
             for k, oid in overwritable.items():
                 path, line, reason, unsure, kind = problems[k]
                 obj = self.world.objects.get(oid)
-                if kind == "removed" and obj is not None and any(p == path and l > line for p, l in obj.origin):
+                if kind in ("removed", "forward") and obj is not None and any(p == path and l > line for p, l in obj.origin):
                     problems[k] = (path, line, reason + " (a later row with its key set it again)", True, kind)
             overwritable = {}
             for line, reason, kind in self.finish_file(fp):
