@@ -130,4 +130,37 @@ struct ImportFuzzCaseTests {
         #expect(try StoreReader.scalar(store, "SELECT i.ZCODE FROM ZDEPT d JOIN ZDEPTINFO i ON i.Z_PK = d.ZINFO AND i.ZHOST = d.Z_PK WHERE d.ZCODE = 'K3'") == .text("K101"))
         #expect(try StoreReader.scalar(store, "SELECT m.ZCODE FROM ZDEPT d JOIN ZDEPT m ON m.Z_PK = d.ZMGR WHERE d.ZCODE = 'k23'") == .text("K3"))
     }
+
+    /// Dept.info is required. K2's row links DeptInfo k101, which K1 holds: taking it would leave K1
+    /// without, so the row is refused, naming K1, as Core Data's save would refuse K1. Before, the link
+    /// went through on one side only and left K1 pointing at a DeptInfo that pointed elsewhere.
+    @Test("asymmetric-one-to-one-1740: a link that takes a partner its holder requires refuses the row",
+          arguments: [true, false])
+    func linkTakingRequiredPartnerIsRefused(skipping: Bool) throws {
+        let scratch = ImportScratch()
+        let model = Self.deptModel(infoRule: "Nullify", hostRule: "Nullify", hostRequired: false)
+            .replacingOccurrences(of: #""inverse":"host","deleteRule":"Nullify""#, with: #""inverse":"host","deleteRule":"Nullify","optional":false"#)
+        let mapping = #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}"
+        let rows = "code,mgr,i_code\nK1,,k101\nK2,,k101\nK3,,k103\n"
+        guard skipping else {
+            try scratch.write("m.json", model)
+            try scratch.write("depts.csv", rows)
+            let plan = try ImportMapping(json: Data(mapping.utf8), baseDirectory: scratch.url.path)
+            do {
+                _ = try SeedImporter(model: try plan.loadModel(), mapping: plan).run(into: scratch.path("s.sqlite"))
+                Issue.record("expected the import to stop at line 3")
+            } catch {
+                #expect(error.kind == .badRow)
+                #expect(error.line == 3 && error.columnName == "i_code" && error.entity == "DeptInfo" && error.attribute == "host")
+                #expect(error.reason.contains(#"DeptInfo "k101" is already the info of another Dept ("K1"), which requires it"#), "\(error.reason)")
+            }
+            return
+        }
+        let (_, rejects, store) = try ImportRemovalChainTests.run(model: model, mapping: mapping, files: ["depts.csv": rows], in: scratch)
+        #expect(rejects.map { $0.split(separator: ",")[1] } == ["3"], "\(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE, ' ') FROM (SELECT ZCODE FROM ZDEPT ORDER BY Z_PK)") == .text("K1 K3"))
+        // Every pair is whole on both sides.
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPT d JOIN ZDEPTINFO i ON i.Z_PK = d.ZINFO WHERE i.ZHOST = d.Z_PK") == .integer(2))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPTINFO") == .integer(2))
+    }
 }

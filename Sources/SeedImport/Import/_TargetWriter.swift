@@ -26,6 +26,8 @@ final class _TargetWriter {
     private let oneToOne: [[Int]]
     private let links: [_LinkPlan?]
     private let hasLinks: Bool
+    /// Whether a link has a required side: a row's link may then take a partner its holder requires.
+    private let hasRequiredLinks: Bool
     private let hasRelationships: Bool
 
     // Touched for every row by this thread alone: no dynamic exclusivity checks.
@@ -192,6 +194,12 @@ final class _TargetWriter {
         oneToOne = targets.map(\.oneToOne)
         links = targets.map(\.link)
         hasLinks = links.contains { $0 != nil }
+        let plans = file.targets
+        hasRequiredLinks = plans.contains { plan in
+            guard let link = plan.link, let ordinal = link.ordinal, let inverse = link.inverseOrdinal else { return false }
+            return plan.entity.columns[ordinal].relationship?.isOptional == false
+                || plans[link.other].entity.columns[inverse].relationship?.isOptional == false
+        }
         hasRelationships = relationshipPlans.contains { !$0.isEmpty }
         inserted = Array(repeating: 0, count: targetCount)
         updated = Array(repeating: 0, count: targetCount)
@@ -263,6 +271,11 @@ final class _TargetWriter {
         // 1. Relationships: the key values the reader left in the foreign-key slots become objects.
         if hasRelationships, let failure = resolveRelationships() {
             // Forward keys the row named before the failing one go with it (a later row must not inherit them).
+            rowForward.removeAll(keepingCapacity: true)
+            try session.reject(file, line: row.line, failure, raw: { rawBytes(row) })
+            return
+        }
+        if hasRequiredLinks, let failure = linkTakesRequiredPartner() {
             rowForward.removeAll(keepingCapacity: true)
             try session.reject(file, line: row.line, failure, raw: { rawBytes(row) })
             return
@@ -370,9 +383,9 @@ final class _TargetWriter {
                    Self.partnerMayLetGo(mine, at: ordinal, keeping: other, inverseOptional: entities[link.other].columns[inverse].relationship?.isOptional ?? false),
                    Self.partnerMayLetGo(other, at: inverse, keeping: mine, inverseOptional: entities[t].columns[ordinal].relationship?.isOptional ?? false) {
                     // One-to-one with an object that existed: through the context, so a former partner
-                    // of either lets go (two new objects have none, and take the quick way below). Not
-                    // when a former partner would be left without a required one: that partner keeps it,
-                    // as before (several rows naming one destination of a required one-to-one).
+                    // of either lets go (two new objects have none, and take the quick way below). A
+                    // former partner that requires its side was refused with the row
+                    // (``linkTakesRequiredPartner()``).
                     do { try mine.setValue(.object(other.objectID), forKey: entities[t].columns[ordinal].name) } catch {
                         throw ImportError(.store, reason: "linking \(entities[t].name) to \(entities[link.other].name) failed: \(error)")
                     }
@@ -1240,6 +1253,45 @@ final class _TargetWriter {
 
     /// A key naming no object yet, of an entity this file fills: kept for after the file (the slot is
     /// left empty), or the reason it cannot wait.
+    /// A link of this row that would take a one-to-one partner from an object that requires it: that
+    /// object would be left without (Core Data's save refuses it), so the row is refused, naming it, as a
+    /// relationship column taking a required partner is (``takenPartner(_:_:_:_:)``).
+    private func linkTakesRequiredPartner() -> _RowFailure? {
+        for t in 0..<targetCount {
+            guard let link = links[t], let ordinal = link.ordinal, let inverse = link.inverseOrdinal else { continue }
+            let mine = existingObject(t), other = existingObject(link.other)
+            if mine == nil && other == nil { continue }
+            // (moving: the target whose object changes hands, its object, its column to the holder, the
+            // holder's column back, the target it is linked to now, and the object it would be linked to.)
+            for (moving, object, column, back, holderTarget, keeping) in [(t, mine, ordinal, inverse, link.other, other),
+                                                                          (link.other, other, inverse, ordinal, t, mine)] {
+                guard let object, case .object(let holderID) = object.value(at: column), holderID != keeping?.objectID,
+                      entities[holderTarget].columns[back].relationship?.isOptional == false else { continue }
+                let holderKey = keys[holderTarget].flatMap { key in (try? session.existing(holderID)).map { $0.value(at: key.ordinal) } }
+                let movingKey = keys[moving].map { rowValues[moving][$0.ordinal] }
+                let field = keys[moving].flatMap { key in targets[moving].fields.first { $0.ordinal == key.ordinal }?.field }
+                let name = entities[holderTarget].columns[back].name
+                return _RowFailure(
+                    field: field, entity: entities[moving].name, attribute: entities[moving].columns[column].name,
+                    reason: "\(entities[moving].name)\(movingKey.map { " " + _ImportSession.describe($0) } ?? "") is already the \(name) of another \(entities[holderTarget].name)\(holderKey.map { " (" + _ImportSession.describe($0) + ")" } ?? ""), which requires it: linking it to this row's \(entities[holderTarget].name) would leave that one without",
+                    value: movingKey?.description)
+            }
+        }
+        return nil
+    }
+
+    /// The object target `t` of this row updates (nil: it inserts one): the one its key names, or (keyed
+    /// through its link) the linked target's object's partner.
+    private func existingObject(_ t: Int) -> ManagedObject? {
+        if let own = keys[t] {
+            guard let entry = own.find(rowValues[t][own.ordinal]) else { return nil }
+            return try? session.existing(own.objectID(entry))
+        }
+        let via = keyThrough[t]
+        guard via >= 0, let object = existingObject(via), case .object(let id) = object.value(at: links[t]!.inverseOrdinal!) else { return nil }
+        return try? session.existing(id)
+    }
+
     /// Whether this row will update an existing object of target `t` rather than insert one: its key is
     /// known, or (keyed through its link) the linked target's object exists and already has one linked.
     private func updatesExisting(_ t: Int) -> Bool {

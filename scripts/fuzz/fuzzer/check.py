@@ -380,9 +380,6 @@ def evaluate(case, result):
             sigs += over_rejections(replayer, rejected_names)
     finally:
         store.db.close()
-    # The asymmetric one-to-ones a required link leaves are known (limitation 3).
-    if any(s["kind"] == "asymmetric-one-to-one" for s in sigs) and replayer.world.asymmetric_ok:
-        for s in sigs:
-            if s["kind"] == "asymmetric-one-to-one":
-                s["class"] = "known"
+    # (A link that would leave a required partner one-sided refuses its row since limitation 3 was
+    # fixed: an asymmetric pair is a defect.)
     return sigs

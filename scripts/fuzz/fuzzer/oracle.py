@@ -11,7 +11,8 @@ Semantics modelled (docs/mapping.md): upserts by key (an update sets every mappe
 clears or takes the default), relationship key columns (destination's key; a key of this file may
 come later, for an optional relationship of a row that inserts its object), one-to-one relationships
 moving from an earlier holder (refused when the relationship is required), links between a row's
-targets (a keyless linked target found through the link), join files (pairs stored once).
+targets (a keyless linked target found through the link; refused when it would take a partner from an
+object that requires it), join files (pairs stored once).
 
 Rejected rows are not replayed. A rejected row with a forward key takes back what it wrote (checked);
 objects another rejected row touched that existed before it are marked `tainted` (known limitation: a
@@ -292,6 +293,22 @@ class Replayer:
                     problem(removed, i, rel)
                 else:
                     problem(RowBad("no %s has key %r" % (dest, key), kind="key"), i, rel)
+        # A link that would take a partner from an object whose side is required refuses the row.
+        for i, t in enumerate(fp["targets"]):
+            if not t["link"]:
+                continue
+            rel, other = t["link"]
+            mine, theirs = self._existing(fp, converted, i), self._existing(fp, converted, other)
+            if mine is None and theirs is None:
+                continue
+            _, inverse = self.plan.inverse(t["entity"], rel)
+            mine_holder = mine.rels.get(rel) if mine is not None else None
+            theirs_holder = theirs.rels.get(inverse["name"]) if theirs is not None else None
+            if mine_holder is not None and mine_holder != (theirs.oid if theirs else None) and inverse.get("optional", True) is False:
+                problem(RowBad("link takes a partner its holder requires", kind="taken"), i, rel)
+            elif theirs_holder is not None and theirs_holder != (mine.oid if mine else None) and \
+                    self.plan.rel(t["entity"], rel).get("optional", True) is False:
+                problem(RowBad("link takes a partner its holder requires", kind="taken"), i, rel)
         return out
 
     def apply_row(self, fp, row, line):
@@ -353,7 +370,8 @@ class Replayer:
         if may_let_go:
             w.set_one_to_one(mine, rel, other)
         else:
-            # Known limitation: the former partner keeps its side; the pair is left asymmetric.
+            # Only for a row the importer should have refused (resolve() flags it): the former partner
+            # keeps its side, as the importer's fallback does.
             for oid in (mine.oid, other.oid, former_of_mine, former_of_other):
                 if oid is not None:
                     w.asymmetric_ok.add(oid)
