@@ -70,6 +70,27 @@ final class _TargetWriter {
         }
         return found.mapValues { $0.sorted() }
     }()
+    /// The other link columns of ``linkedColumns``' kind: those leading to a partner with a key of its own,
+    /// which other rows may fill too. It goes only when no row that stands has its key
+    /// (``removeOrphanedPartners()``).
+    private lazy var keyedLinkedColumns: [String: [Int]] = {
+        var found: [String: Set<Int>] = [:]
+        for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
+            for target in plan.targets {
+                guard let link = target.link else { continue }
+                if let ordinal = link.ordinal, !(linkedColumns[target.entity.name] ?? []).contains(ordinal) {
+                    found[target.entity.name, default: []].insert(ordinal)
+                }
+                let other = plan.targets[link.other]
+                if let inverse = link.inverseOrdinal, !(linkedColumns[other.entity.name] ?? []).contains(inverse) {
+                    found[other.entity.name, default: []].insert(inverse)
+                }
+            }
+        }
+        return found.mapValues { $0.sorted() }
+    }()
+    /// Keyed link partners of removed objects, which may have no row left that stands.
+    private var orphanCandidates: [ObjectID] = []
     /// The one-to-one link columns of this file's and earlier files' targets, by the entity they point at:
     /// the column's entity and ordinal, the pointed-at side's column back, and whether the column is optional.
     private lazy var linkColumnsTo: [String: [(source: Entity, ordinal: Int, back: Int, name: String, isOptional: Bool)]] = {
@@ -535,6 +556,10 @@ final class _TargetWriter {
         }
         try forgetCascaded()
         try rejectCascadedRows()
+        while try removeOrphanedPartners() {
+            try forgetCascaded()
+            try rejectCascadedRows()
+        }
         // What rows rejected in a chain since wrote to objects that stay is taken back too, before the
         // accepted rows' forward keys are set (those come after every row, as without the rejected ones).
         try takeBackRejectedWrites(of: Array(writes.keys), leaving: [])
@@ -558,8 +583,12 @@ final class _TargetWriter {
         }
         try saveRemovals()
         // Chains may since have rejected every later row an object was kept for: it goes now, and the rows
-        // naming it follow (a removal may reject more rows, so until nothing changes).
-        while try removeKeptObjectsOfRejectedRows() {
+        // naming it follow, as do keyed partners no row standing made (a removal may reject more rows, so
+        // until nothing changes).
+        while true {
+            let keptRemoved = try removeKeptObjectsOfRejectedRows()
+            let orphansRemoved = try removeOrphanedPartners()
+            guard keptRemoved || orphansRemoved else { break }
             try forgetCascaded()
             try saveRemovals()
         }
@@ -638,6 +667,8 @@ final class _TargetWriter {
     /// rejects file, or, without a key, its name for the summary.
     private func forget(_ object: ManagedObject, reason: String? = nil, rowRejected: Bool = false) throws(ImportError) {
         guard cascadedIDs.insert(object.objectID).inserted else { return }
+        // Its keyed link partners, as they are before its rows' writes are taken back (which may let go of them).
+        noteOrphanCandidates(of: object)
         if !writes.isEmpty { try takeBackWritesOfRows(of: object) }
         let reason = reason ?? "its \(object.entity.name) went with the rejected rows of \(file.displayPath) (a Cascade delete rule took it, or an object it requires)"
         do {
@@ -680,6 +711,7 @@ final class _TargetWriter {
                 changes += 1
                 try forget(partner, reason: "the \(removed.entity.name) its row made went with the rejected rows of \(file.displayPath)", rowRejected: true)
             }
+            noteOrphanCandidates(of: removed)
             // A one-to-one under No Action: the partner keeps a foreign key to an object that is gone. The
             // import is taking back the row that linked them, so the partner lets go (as Nullify would).
             for relationship in removed.entity.relationships where relationship.deleteRule == .noAction && !relationship.isToMany {
@@ -786,6 +818,109 @@ final class _TargetWriter {
         return names
     }
 
+    /// Reads each file so far that fills an entity by one of `indexKeys` again, and calls `body` for every
+    /// row not set aside, with the target and key attribute, the record, and its key as the import made it
+    /// (a null token becomes the attribute's default, or no key) and that key's bytes (the key indexes
+    /// compare bytes). `body` returns whether it is done with the record. `purpose` words a read error.
+    private func forEachKeyedRow(
+        filling indexKeys: Set<_IndexKey>, purpose: String,
+        _ body: (_ plan: _FilePlan, _ target: _TargetPlan, _ field: _FieldPlan, _ attribute: String,
+                 _ record: CSVRawRecord, _ reader: CSVReader, _ key: Value, _ bytes: [UInt8]) throws -> Bool
+    ) throws(ImportError) {
+        for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
+            var wanted: [(target: _TargetPlan, field: _FieldPlan, attribute: String)] = []
+            for target in plan.targets {
+                guard let attribute = target.keyAttribute, indexKeys.contains(_IndexKey(entity: target.entity.name, attribute: attribute)),
+                      let ordinal = target.entity.columnIndex(of: attribute),
+                      let field = target.fields.first(where: { $0.ordinal == ordinal }) else { continue }
+                wanted.append((target, field, attribute))
+            }
+            guard !wanted.isEmpty else { continue }
+            let trim = plan.options.trim
+            do {
+                let reader = try CSVReader(path: plan.path, dialect: plan.options.dialect)
+                try reader.forEachRawRecord { record in
+                    guard !plan.rejectedLines.contains(record.lineNumber) else { return }
+                    for wanted in wanted {
+                        guard let key = Self.key(wanted.field, of: wanted.target, in: record, trim: trim) else { continue }
+                        if try body(plan, wanted.target, wanted.field, wanted.attribute, record, reader, key, _KeyBytes.with(key) { Array($0) }) {
+                            return
+                        }
+                    }
+                }
+            } catch let error as ImportError {
+                throw error
+            } catch {
+                throw ImportError(.input, reason: "cannot read the file again \(purpose): \(error)", file: plan.displayPath)
+            }
+        }
+    }
+
+    /// Notes the keyed link partners of a removed object: ``removeOrphanedPartners()`` looks at them.
+    private func noteOrphanCandidates(of removed: ManagedObject) {
+        for ordinal in keyedLinkedColumns[removed.entity.name] ?? [] {
+            if case .object(let id) = removed.value(at: ordinal), !cascadedIDs.contains(id) { orphanCandidates.append(id) }
+        }
+    }
+
+    /// Removes the keyed link partners of removed objects (``orphanCandidates``) that no row standing has
+    /// the key of (each file so far that fills their entity is read again): only rows set aside made them.
+    /// Returns whether it removed any; rows naming them then go in turn.
+    private func removeOrphanedPartners() throws(ImportError) -> Bool {
+        guard !orphanCandidates.isEmpty else { return false }
+        // The rows of objects removed so far are set aside first: they no longer stand.
+        try rejectCascadedRows()
+        var candidates: [_IndexKey: [[UInt8]: ObjectID]] = [:]
+        for id in orphanCandidates where !cascadedIDs.contains(id) {
+            guard let object = try? session.existing(id), !object.isDeleted else { continue }
+            for name in keyAttributes(of: object.entity.name) {
+                guard let ordinal = object.entity.columnIndex(of: name) else { continue }
+                let key = _KeyBytes.with(object.value(at: ordinal)) { Array($0) }
+                candidates[_IndexKey(entity: object.entity.name, attribute: name), default: [:]][key] = id
+            }
+        }
+        orphanCandidates = []
+        guard !candidates.isEmpty else { return false }
+        var standing = Set<ObjectID>()
+        try forEachKeyedRow(filling: Set(candidates.keys), purpose: "for the partners of rows set aside") {
+            _, target, _, attribute, _, _, _, bytes in
+            if let id = candidates[_IndexKey(entity: target.entity.name, attribute: attribute)]?[bytes] { standing.insert(id) }
+            return false
+        }
+        var removed = false
+        for id in Set(candidates.values.flatMap(\.values)).sorted(by: { ($0.entityID, $0.primaryKey) < ($1.entityID, $1.primaryKey) })
+        where !standing.contains(id) && !cascadedIDs.contains(id) {
+            guard let object = try? session.existing(id), !object.isDeleted else { continue }
+            context.delete(object)
+            changes += 1
+            try forget(object, reason: "every row with its key was set aside with the rejected rows of \(file.displayPath)", rowRejected: true)
+            // Its rows were set aside for its partner's key: it no longer counts as inserted.
+            if let t = targets.indices.first(where: { targets[$0].entity.name == object.entity.name && keys[$0] != nil }) {
+                inserted[t] -= 1
+            } else if let target = session.plan.files.lazy.filter({ $0.position < self.file.position })
+                .flatMap(\.targets).first(where: { $0.entity.name == object.entity.name && $0.key != nil }) {
+                target.inserted -= 1
+            }
+            removed = true
+        }
+        // Rows that stand now may be set aside by later removals: those partners are looked at again.
+        orphanCandidates = Array(standing)
+        return removed
+    }
+
+    /// The key a record holds in `field`, as the import made it: a null token becomes the target's
+    /// default for the attribute, or no key.
+    private static func key(_ field: _FieldPlan, of target: _TargetPlan, in record: CSVRawRecord, trim: Bool) -> Value? {
+        guard field.field < record.count else { return nil }
+        return record.withBytes(at: field.field) { raw in
+            let bytes = trim ? _trimmed(raw) : raw
+            if field.nulls.matches(bytes) && !record.isQuoted(at: field.field) {
+                return field.nullValue >= 0 ? target.nullValues[field.nullValue] : nil
+            }
+            return field.converter.convert(bytes)
+        }
+    }
+
     /// Sets aside the rows that made objects Cascade rules removed: each file so far that fills their
     /// entity by the key is read again, and every row with one of their keys goes to the rejects file.
     /// Rows already set aside are skipped. (Without a key, ``cascadedKeys`` names the objects instead.)
@@ -794,52 +929,33 @@ final class _TargetWriter {
         defer { cascadedKeyValues = [:] }
         // The first row of a key inserted its object (files and rows in import order); later ones updated it.
         var seen: [_IndexKey: Set<[UInt8]>] = [:]
-        for plan in session.plan.files where plan.position <= file.position && plan.join == nil {
-            var wanted: [(target: _TargetPlan, field: _FieldPlan, attribute: String, keys: [[UInt8]: String])] = []
-            for target in plan.targets {
-                guard let attribute = target.keyAttribute,
-                      let keys = cascadedKeyValues[_IndexKey(entity: target.entity.name, attribute: attribute)],
-                      let ordinal = target.entity.columnIndex(of: attribute),
-                      let field = target.fields.first(where: { $0.ordinal == ordinal }) else { continue }
-                wanted.append((target, field, attribute, keys))
+        try forEachKeyedRow(filling: Set(cascadedKeyValues.keys), purpose: "for rows removed through Cascade rules") {
+            plan, target, field, attribute, record, reader, key, bytes in
+            let indexKey = _IndexKey(entity: target.entity.name, attribute: attribute)
+            guard let reason = cascadedKeyValues[indexKey]?[bytes] else { return false }
+            try session.reject(
+                plan, line: record.lineNumber,
+                _RowFailure(field: field.field, entity: target.entity.name, attribute: attribute, reason: reason, value: key.description),
+                raw: { reader.lastRecordRawBytes })
+            if plan === file { rowsImported -= 1 } else { plan.rowsImported -= 1 }
+            if seen[indexKey, default: []].insert(bytes).inserted {
+                target.inserted -= 1
+            } else {
+                target.updated -= 1
             }
-            guard !wanted.isEmpty else { continue }
-            let trim = plan.options.trim
-            do {
-                let reader = try CSVReader(path: plan.path, dialect: plan.options.dialect)
-                try reader.forEachRawRecord { record in
-                    guard !plan.rejectedLines.contains(record.lineNumber) else { return }
-                    for wanted in wanted where wanted.field.field < record.count {
-                        // The key as the import made it: a null token becomes the attribute's default or null.
-                        let key: Value? = record.withBytes(at: wanted.field.field) { raw in
-                            let bytes = trim ? _trimmed(raw) : raw
-                            if wanted.field.nulls.matches(bytes) && !record.isQuoted(at: wanted.field.field) {
-                                return wanted.field.nullValue >= 0 ? wanted.target.nullValues[wanted.field.nullValue] : nil
-                            }
-                            return wanted.field.converter.convert(bytes)
-                        }
-                        guard let key else { continue }
-                        let bytes = _KeyBytes.with(key) { Array($0) }
-                        guard let reason = wanted.keys[bytes] else { continue }
-                        try session.reject(
-                            plan, line: record.lineNumber,
-                            _RowFailure(field: wanted.field.field, entity: wanted.target.entity.name, attribute: wanted.attribute,
-                                        reason: reason, value: key.description),
-                            raw: { reader.lastRecordRawBytes })
-                        if plan === file { rowsImported -= 1 } else { plan.rowsImported -= 1 }
-                        if seen[_IndexKey(entity: wanted.target.entity.name, attribute: wanted.attribute), default: []].insert(bytes).inserted {
-                            wanted.target.inserted -= 1
-                        } else {
-                            wanted.target.updated -= 1
-                        }
-                        return
-                    }
+            // The row's other keyed objects: if no row standing has their keys, they go too.
+            for other in plan.targets where other !== target {
+                guard let index = other.key, let name = other.keyAttribute, let ordinal = other.entity.columnIndex(of: name),
+                      let keyField = other.fields.first(where: { $0.ordinal == ordinal }),
+                      let value = Self.key(keyField, of: other, in: record, trim: plan.options.trim) else { continue }
+                if let entry = index.find(value) {
+                    orphanCandidates.append(index.objectID(entry))
+                } else if index.isReleased, let holder = try session.firstHolder(of: value, in: index, besides: ObjectID(entityID: 0, primaryKey: 0)) {
+                    // An earlier file's index, freed after its last file: the store finds the object.
+                    orphanCandidates.append(holder.objectID)
                 }
-            } catch let error as ImportError {
-                throw error
-            } catch {
-                throw ImportError(.input, reason: "cannot read the file again for rows removed through Cascade rules: \(error)", file: plan.displayPath)
             }
+            return true
         }
         // Join files read before this one: a pair with a removed object is gone from the join table (the
         // save takes it), so its row is set aside too and the pair no longer counts.

@@ -291,8 +291,12 @@ final class _KeyIndex {
         keepsKeys = true
     }
 
+    /// Whether ``release()`` freed the index: it finds nothing any more (the store still can).
+    private(set) var isReleased = false
+
     /// Frees the index's memory once no later file needs it.
     func release() {
+        isReleased = true
         clearMemory()
         slots = Array(repeating: Self.emptySlot, count: 16)
         mask = 15

@@ -362,6 +362,14 @@ def evaluate(case, result):
     sigs += check_accounting(case, result, rejects, data_lines, blank_counts)
     replayer = Replayer(case)
     replayer.reject_reasons = {(p, l): reason for p, l, reason in rejects}
+    # Rows set aside while a later file was imported (the rejects file is written in that order): they
+    # are rejected along with that file's rows, not their own file's.
+    order = {f["path"]: i for i, f in enumerate(case["mapping"]["files"])}
+    seen_files, replayer.cross_file_rejects = set(), set()
+    for p, l, _ in rejects:
+        if any(order.get(q, -1) > order.get(p, -1) for q in seen_files):
+            replayer.cross_file_rejects.add((p, l))
+        seen_files.add(p)
     replay_problems, rejected_names = replayer.run(lines, accepted)
     unsure = unsure or any(p[3] for p in replay_problems)
     kinds = {"value": "bad-row-accepted", "key": "accepted-row-names-nothing", "removed": "accepted-row-names-removed",

@@ -429,7 +429,8 @@ class Replayer:
                           (self.plan.rel(fp["targets"][i]["entity"], rel)["destination"], v[1]) not in self.rejected_keys
                           for (i, rel), v in resolved.items())
         reason = getattr(self, "reject_reasons", {}).get((fp["path"], line), "")
-        other_file = any(("rejected rows of %s" % f["path"]) in reason for f in self.plan.files if f["path"] != fp["path"])
+        other_file = (fp["path"], line) in getattr(self, "cross_file_rejects", set()) or \
+            any(("rejected rows of %s" % f["path"]) in reason for f in self.plan.files if f["path"] != fp["path"])
         in_file = any(self.plan.fills(fp, self.plan.rel(t["entity"], rel)["destination"])
                       for i, t in enumerate(fp["targets"]) for rel in converted[i][2])
         forward_row = forward_row or (in_file and not other_file)
@@ -445,8 +446,9 @@ class Replayer:
                 if obj is not None:
                     if not forward_row:
                         self._taint(obj)
-                elif t["key"] and (t["link"] is not None or any(u["link"] is not None and u["link"][1] == i for u in fp["targets"])):
-                    # Either side of a link, keyed on its own (limitation 2).
+                elif other_file and t["key"] and (t["link"] is not None or any(u["link"] is not None and u["link"][1] == i for u in fp["targets"])):
+                    # Either side of a link, keyed on its own, of a row a later file's rows took along: an
+                    # earlier file's key index may be gone, so the partner is not looked at again (known).
                     w.may_remain.add((t["entity"], key))
             elif t["via"] is not None:
                 obj = self._existing(fp, converted, i)
