@@ -35,11 +35,12 @@ struct ImportFuzzCaseTests {
           {"entity":"DeptInfo","key":"code","columns":{"code":"i_code"},"link":{"relationship":"host","target":"Dept"}}]}
         """
 
-    /// Imports depts.csv alone (Dept.info No Action, DeptInfo.host optional) in skip mode.
-    static func runDepts(_ csv: String, in scratch: ImportScratch) throws -> (ImportSummary, rejects: [String], store: String) {
+    /// Imports depts.csv alone in skip mode (by default Dept.info No Action, DeptInfo.host optional);
+    /// `csv` is the rows after the header.
+    static func runDepts(_ csv: String, model: String = deptModel(infoRule: "No Action", hostRule: "Nullify", hostRequired: false),
+                         in scratch: ImportScratch) throws -> (ImportSummary, rejects: [String], store: String) {
         try ImportRemovalChainTests.run(
-            model: deptModel(infoRule: "No Action", hostRule: "Nullify", hostRequired: false),
-            mapping: #"{"format":1,"model":"m.json","files":["# + deptsFile + "]}",
+            model: model, mapping: #"{"format":1,"model":"m.json","files":["# + deptsFile + "]}",
             files: ["depts.csv": "code,mgr,i_code\n" + csv], in: scratch)
     }
 
@@ -96,10 +97,9 @@ struct ImportFuzzCaseTests {
     @Test("extra-object-1246: a taken partner returns to its earlier row before the rejected row's objects go")
     func takenPartnerReturnsBeforeCascade() throws {
         let scratch = ImportScratch()
-        let (summary, rejects, store) = try ImportRemovalChainTests.run(
-            model: Self.deptModel(infoRule: "Cascade", hostRule: "Deny", hostRequired: false),
-            mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}",
-            files: ["depts.csv": "code,mgr,i_code\nk15,,K115\nK17,k15,0105\nk18,K17,K111\nk19,K11,K111\n"], in: scratch)
+        let (summary, rejects, store) = try Self.runDepts(
+            "k15,,K115\nK17,k15,0105\nk18,K17,K111\nk19,K11,K111\n",
+            model: Self.deptModel(infoRule: "Cascade", hostRule: "Deny", hostRequired: false), in: scratch)
         #expect(rejects.map { $0.split(separator: ",")[1] } == ["5"], "\(rejects)")
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE, ' ') FROM (SELECT ZCODE FROM ZDEPT ORDER BY Z_PK)") == .text("k15 K17 k18"))
         #expect(try StoreReader.scalar(store, "SELECT i.ZCODE FROM ZDEPT d JOIN ZDEPTINFO i ON i.Z_PK = d.ZINFO AND i.ZHOST = d.Z_PK WHERE d.ZCODE = 'k18'") == .text("K111"))
@@ -120,9 +120,7 @@ struct ImportFuzzCaseTests {
         let scratch = ImportScratch()
         let model = Self.deptModel(infoRule: "Cascade", hostRule: "Cascade", hostRequired: false)
             .replacingOccurrences(of: #""inverse":"mgr","toMany":true"#, with: #""inverse":"mgr","toMany":true,"deleteRule":"\#(reportsRule)""#)
-        let (_, rejects, store) = try ImportRemovalChainTests.run(
-            model: model, mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}",
-            files: ["depts.csv": "code,mgr,i_code\nK3,,K101\nK8,NOPE1,K122\nk23,K3,k123\n035,K8,K101\n"], in: scratch)
+        let (_, rejects, store) = try Self.runDepts("K3,,K101\nK8,NOPE1,K122\nk23,K3,k123\n035,K8,K101\n", model: model, in: scratch)
         #expect(rejects.map { $0.split(separator: ",")[1] }.sorted() == ["3", "5"], "\(rejects)")
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE, ' ') FROM (SELECT ZCODE FROM ZDEPT ORDER BY Z_PK)") == .text("K3 k23"))
         #expect(try StoreReader.scalar(store, "SELECT i.ZCODE FROM ZDEPT d JOIN ZDEPTINFO i ON i.Z_PK = d.ZINFO AND i.ZHOST = d.Z_PK WHERE d.ZCODE = 'K3'") == .text("K101"))
@@ -168,10 +166,9 @@ struct ImportFuzzCaseTests {
     @Test("extra-object (limitation 2): keyed partners whose every row was set aside go too")
     func keyedPartnersOfRejectedRowsGo() throws {
         let scratch = ImportScratch()
-        let (summary, rejects, store) = try ImportRemovalChainTests.run(
-            model: Self.deptModel(infoRule: "Nullify", hostRule: "Nullify", hostRequired: false),
-            mapping: #"{"format":1,"model":"m.json","files":["# + Self.deptsFile + "]}",
-            files: ["depts.csv": "code,mgr,i_code\nK1,NOPE,k101\nK2,K1,k102\nK2,K1,k103\nK3,,k104\n"], in: scratch)
+        let (summary, rejects, store) = try Self.runDepts(
+            "K1,NOPE,k101\nK2,K1,k102\nK2,K1,k103\nK3,,k104\n",
+            model: Self.deptModel(infoRule: "Nullify", hostRule: "Nullify", hostRequired: false), in: scratch)
         #expect(rejects.map { $0.split(separator: ",")[1] }.sorted() == ["2", "3", "4"], "\(rejects)")
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZDEPTINFO") == .text("k104"))
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZDEPT") == .text("K3"))
