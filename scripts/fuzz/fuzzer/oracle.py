@@ -14,10 +14,10 @@ moving from an earlier holder (refused when the relationship is required), links
 targets (a keyless linked target found through the link; refused when it would take a partner from an
 object that requires it), join files (pairs stored once).
 
-Rejected rows are not replayed. A rejected row with a forward key takes back what it wrote (checked);
-objects another rejected row touched that existed before it are marked `tainted` (known limitation: a
-row rejected late through a chain of removals leaves its updates to existing objects), and a keyed
-link partner with a key column of its own that a rejected row made is noted in `may_remain`.
+Rejected rows are not replayed. A row rejected once its own file was read (a forward key, or a chain
+within the file) takes back what it wrote (checked). Objects a row of an earlier file rejected along
+with a later file's rows touched are marked `tainted` (known limitation: such a row leaves its updates
+to existing objects), and its keyed link partners are noted in `may_remain`.
 """
 
 from . import convert
