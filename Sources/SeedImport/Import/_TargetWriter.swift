@@ -165,8 +165,9 @@ final class _TargetWriter {
     /// been read, and its changes to earlier objects need keeping.
     private let takesBackRejectedRows: Bool
     /// Per object that existed before it, the writes of rows that may be rejected once the file has been
-    /// read (rows with forward keys), and of every later row that wrote the same object: a rejected row's
-    /// changes are taken back from them (``takeBackRejectedWrites(of:leaving:)``).
+    /// read (rows with forward keys, and in ``keepsChainWrites`` files rows touching earlier objects), and
+    /// of every later row that wrote the same object: a rejected row's changes are taken back from them
+    /// (``takeBackRejectedWrites(of:leaving:)``).
     private var writes: [ObjectID: [_Write]] = [:]
     /// The objects in ``writes`` by the line of a row that wrote them.
     private var writesByLine: [Int: [ObjectID]] = [:]
@@ -1055,9 +1056,9 @@ final class _TargetWriter {
 
     // MARK: Taking back the writes of rows rejected late
 
-    /// Keeps `object`'s values from before this row changes them, when the row may be rejected once the
-    /// file has been read (it has forward keys) or such a row wrote the object before. `target`: the
-    /// target that updates the object (its update is counted there).
+    /// Keeps `object`'s values from before this row changes them, when the row keeps its writes
+    /// (``rowKeepsWrites``: it may be rejected once the file has been read) or such a row wrote the object
+    /// before. `target`: the target that updates the object (its update is counted there).
     private func noteWrite(_ object: ManagedObject, line: Int, target: Int = -1) throws(ImportError) {
         let id = object.objectID
         guard rowKeepsWrites || (!writes.isEmpty && writes[id] != nil) else { return }
