@@ -15,24 +15,33 @@ struct ImportMemoryTests {
         mapping["files"] = Array((mapping["files"] as! [Any]).prefix(2))   // operators.csv, wells.csv → Well
         let mappingPath = data.directory.appendingPathComponent("well.mapping.json").path
         try JSONSerialization.data(withJSONObject: mapping).write(to: URL(fileURLWithPath: mappingPath))
-        let summaryPath = scratch.path("summary-\(rows).json")
-        let result = try ImportCLI.run([
-            "import", "--mapping", mappingPath, "--out", scratch.path("Wells-\(rows).sqlite"), "--progress", "none",
-            "--batch-size", "1000", "--summary-json", summaryPath,
-        ] + (keyMemory.map { ["--key-memory", String($0)] } ?? []))
-        #expect(result.status == 0, "\(result.errors)")
-        let summary = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: URL(fileURLWithPath: summaryPath)))
+        let summary = try importInChild(
+            ["--mapping", mappingPath, "--out", scratch.path("Wells-\(rows).sqlite"), "--batch-size", "1000"]
+                + (keyMemory.map { ["--key-memory", String($0)] } ?? []),
+            summary: scratch.path("summary-\(rows).json"))
         #expect(summary.objects["Well"]?.stored == rows)
         return try #require(summary.peakMemoryBytes)
+    }
+
+    /// Runs `seedstore import` with `arguments` in a child process, without progress; returns the summary
+    /// it writes to `summaryPath`.
+    static func importInChild(_ arguments: [String], summary summaryPath: String) throws -> ImportSummary {
+        let result = try ImportCLI.run(["import"] + arguments + ["--progress", "none", "--summary-json", summaryPath])
+        #expect(result.status == 0, "\(result.errors)")
+        return try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: URL(fileURLWithPath: summaryPath)))
     }
 
     /// At the defaults: 60,000 wells take the uwi index past the size where it drops the key bytes.
     @Test("four times the rows, less than 1.2 times the peak memory")
     func flat() throws {
         let scratch = ImportScratch()
-        let small = try Self.peak(rows: 15_000, in: scratch)
-        let large = try Self.peak(rows: 60_000, in: scratch)
-        #expect(Double(large) < 1.2 * Double(small), "peak \(large) bytes for 60,000 rows vs \(small) for 15,000")
+        try Self.expectFlat(15_000, 60_000, "wells") { try Self.peak(rows: $0, in: scratch) }
+    }
+
+    /// Expects the peak for `large` to stay under 1.2 times the one for `small`.
+    static func expectFlat(_ small: Int, _ large: Int, _ unit: String, peak: (Int) throws -> Int) throws {
+        let (smallPeak, largePeak) = (try peak(small), try peak(large))
+        #expect(Double(largePeak) < 1.2 * Double(smallPeak), "peak \(largePeak) bytes for \(large) \(unit) vs \(smallPeak) for \(small)")
     }
 
     /// With a 1 MiB key budget the uwi index moves to disk again and again (at every save past the
@@ -40,8 +49,40 @@ struct ImportMemoryTests {
     @Test("four times the distinct keys, with a key budget, less than 1.2 times the peak memory")
     func flatKeys() throws {
         let scratch = ImportScratch()
-        let small = try Self.peak(rows: 15_000, keyMemory: 1, in: scratch)
-        let large = try Self.peak(rows: 60_000, keyMemory: 1, in: scratch)
-        #expect(Double(large) < 1.2 * Double(small), "peak \(large) bytes for 60,000 rows vs \(small) for 15,000")
+        try Self.expectFlat(15_000, 60_000, "wells") { try Self.peak(rows: $0, keyMemory: 1, in: scratch) }
+    }
+
+    /// In skip mode a file that fills a relationship from its own rows keeps its rows' writes to earlier
+    /// objects, to take them back should a row be rejected in a chain: only within a budget. Every key
+    /// comes twice with new text in ten columns, so every second row is an upsert that is kept.
+    static func skipPeak(keys: Int, in scratch: ImportScratch) throws -> Int {
+        let directory = scratch.url.appendingPathComponent("chain-\(keys)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let columns = (0..<10).map { "f\($0)" }
+        let model = #"{"entities":[{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false}"#
+            + columns.map { #",{"name":"\#($0)","type":"String"}"# }.joined()
+            + #"],"relationships":[{"name":"mgr","destination":"Emp","inverse":"reports"},{"name":"reports","destination":"Emp","inverse":"mgr","toMany":true}]}]}"#
+        try model.write(to: directory.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
+        try #"{"format":1,"model":"m.json","files":[{"path":"emps.csv","targets":[{"entity":"Emp","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}}]}]}"#
+            .write(to: directory.appendingPathComponent("map.json"), atomically: true, encoding: .utf8)
+        var csv = "code,mgr," + columns.joined(separator: ",") + "\n"
+        for row in 0..<(2 * keys) {
+            let key = row % keys
+            csv += "E\(key),\(key > 0 ? "E\(key - 1)" : ""),"
+            csv += (0..<10).map { "text of row \(row) column \($0)" }.joined(separator: ",") + "\n"
+        }
+        try csv.write(to: directory.appendingPathComponent("emps.csv"), atomically: true, encoding: .utf8)
+        let summary = try importInChild(
+            ["--mapping", directory.appendingPathComponent("map.json").path, "--out", directory.appendingPathComponent("s.sqlite").path,
+             "--on-error", "skip", "--no-read-ahead"],
+            summary: directory.appendingPathComponent("summary.json").path)
+        #expect(summary.objects["Emp"]?.stored == keys)
+        return try #require(summary.peakMemoryBytes)
+    }
+
+    @Test("skip mode: the writes kept for chain rejections stay within their budget (four times the upserts, less than 1.2 times the peak)")
+    func flatChainWrites() throws {
+        let scratch = ImportScratch()
+        try Self.expectFlat(10_000, 40_000, "keys (two rows each)") { try Self.skipPeak(keys: $0, in: scratch) }
     }
 }

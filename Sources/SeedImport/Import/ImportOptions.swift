@@ -53,9 +53,10 @@ public struct ImportOptions: Sendable {
     /// The keys past which an index drops their bytes (``keyIndexMemoryBytes``); tests set it low to
     /// take that path with a few rows.
     package var keyBytesThreshold = 32_768
-    /// How many writes to earlier objects by rows without forward keys a file keeps, in skip mode, to
-    /// take back should such a row be rejected in a chain; tests set it low to pass it with a few rows.
-    package var chainWriteLimit = 50_000
+    /// About how many bytes of writes to earlier objects by rows without forward keys a file keeps, in
+    /// skip mode, to take back should such a row be rejected in a chain (16 MiB, as estimated); tests
+    /// set it low to pass it with a few rows.
+    package var chainWriteBytes = 16 << 20
     /// Whether records are read and converted on a second thread while this one inserts and saves.
     /// The work splits about in half, so with a core to spare an import takes up to a third less time;
     /// without one (a busy machine) the hand-over and cross-thread allocation cost more than they save.

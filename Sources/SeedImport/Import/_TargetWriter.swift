@@ -182,11 +182,11 @@ final class _TargetWriter {
     private let keepsChainWrites: Bool
     /// Whether this row keeps its writes to earlier objects.
     @exclusivity(unchecked) private var rowKeepsWrites = false
-    /// How many writes rows without forward keys kept: past ``ImportOptions/chainWriteLimit`` they keep
-    /// no more (memory).
-    private var chainWrites = 0
-    private let chainWriteLimit: Int
-    /// Objects a row wrote past ``chainWriteLimit`` without keeping the write: their history is not
+    /// About how many bytes the writes of rows without forward keys take: past
+    /// ``ImportOptions/chainWriteBytes`` (``chainWriteBudget``) they keep no more.
+    private var chainWriteBytes = 0
+    private let chainWriteBudget: Int
+    /// Objects a row wrote past ``chainWriteBudget`` without keeping the write: their history is not
     /// whole, so nothing of theirs is taken back.
     private var unkeptWrites = Set<ObjectID>()
     /// The lines of the rows that kept writes, by the object of each of their keyed targets: when that
@@ -239,7 +239,7 @@ final class _TargetWriter {
         insertedByForwardRow = Array(repeating: [:], count: targetCount)
         laterWriters = Array(repeating: [:], count: targetCount)
         takesBackRejectedRows = session.options.onError == .skip
-        chainWriteLimit = session.options.chainWriteLimit
+        chainWriteBudget = session.options.chainWriteBytes
         keepsChainWrites = takesBackRejectedRows && targets.contains { target in target.relationships.contains(where: \.destinationInFile) }
     }
 
@@ -305,7 +305,7 @@ final class _TargetWriter {
 
         // 2. Insert, or update the object a key names.
         if takesBackRejectedRows {
-            rowKeepsWrites = !rowForward.isEmpty || (keepsChainWrites && chainWrites < chainWriteLimit && touchesEarlierObjects())
+            rowKeepsWrites = !rowForward.isEmpty || (keepsChainWrites && chainWriteBytes < chainWriteBudget && touchesEarlierObjects())
         }
         for t in 0..<targetCount {
             var values = ContiguousArray<Value>()
@@ -595,8 +595,8 @@ final class _TargetWriter {
         }
         forward = []
         for t in 0..<targetCount { forwardByEntry[t] = [:] }
-        if chainWrites >= chainWriteLimit && file.rejects > 0 {
-            session.warnings.append("\(file.displayPath): rows rejected in a chain once the file was read take back their updates of earlier objects only among the first \(_ProgressReporter.grouped(chainWriteLimit)) such updates (memory); past them, a rejected row's updates to objects that stay remain")
+        if chainWriteBytes >= chainWriteBudget && file.rejects > 0 {
+            session.warnings.append("\(file.displayPath): rows rejected in a chain once the file was read take back their updates of earlier objects only for the first \(chainWriteBudget >= 1 << 20 ? "\(chainWriteBudget >> 20) MB" : "\(chainWriteBudget) bytes") of such updates (memory); past them, a rejected row's updates to objects that stay remain")
         }
         writes = [:]
         writesByLine = [:]
@@ -604,7 +604,7 @@ final class _TargetWriter {
         linesByRowObject = [:]
         doomedLines = []
         unkeptWrites = []
-        chainWrites = 0
+        chainWriteBytes = 0
     }
 
     /// Saves while rejected rows are being removed. In skip mode, objects the removals left invalid (a
@@ -1062,7 +1062,7 @@ final class _TargetWriter {
     private func noteWrite(_ object: ManagedObject, line: Int, target: Int = -1) throws(ImportError) {
         let id = object.objectID
         guard rowKeepsWrites || (!writes.isEmpty && writes[id] != nil) else { return }
-        if !rowKeepsWrites && chainWrites >= chainWriteLimit {
+        if !rowKeepsWrites && chainWriteBytes >= chainWriteBudget {
             unkeptWrites.insert(id)
             return
         }
@@ -1075,7 +1075,6 @@ final class _TargetWriter {
         }
         writes[id, default: []].append(_Write(line: line, target: target, repeatsKey: target >= 0 && duplicateInRow[target],
                                               before: snapshot(object)))
-        if rowForward.isEmpty { chainWrites += 1 }
         writesByLine[line, default: []].append(id)
         if id.isTemporary { unsavedInWrites.append((id, object)) }
         rowWrites.append(object)
@@ -1119,13 +1118,17 @@ final class _TargetWriter {
             let id = object.objectID
             let last = writes[id]!.count - 1
             var write = writes[id]![last]
-            write.after = snapshot(object)
+            let after = snapshot(object)
             if write.target >= 0 {
                 write.setColumns = mappedOrdinals[write.target] + oneToOne[write.target].map { relationshipPlans[write.target][$0].ordinal }
             }
-            for c in write.before.indices where write.before[c] != write.after[c] && !write.setColumns.contains(c) {
-                write.setColumns.append(c)
+            // Only the columns the row changed keep their values (memory).
+            for c in write.before.indices where write.before[c] != after[c] {
+                write.changes.append((c, write.before[c], after[c]))
+                if !write.setColumns.contains(c) { write.setColumns.append(c) }
             }
+            write.before = []
+            if rowForward.isEmpty { chainWriteBytes += write.estimatedBytes }
             writes[id]![last] = write
         }
         rowWrites.removeAll(keepingCapacity: true)
@@ -1145,8 +1148,13 @@ final class _TargetWriter {
         var result: [ObjectID: [_Write]] = [:]
         for (id, var list) in writes {
             for i in list.indices {
-                rename(&list[i].before)
-                rename(&list[i].after)
+                for k in list[i].changes.indices {
+                    for side in 0..<2 {
+                        let value = side == 0 ? list[i].changes[k].before : list[i].changes[k].after
+                        guard case .object(let old) = value, let new = renamed[old] else { continue }
+                        if side == 0 { list[i].changes[k].before = .object(new) } else { list[i].changes[k].after = .object(new) }
+                    }
+                }
             }
             result[renamed[id] ?? id] = list
         }
@@ -1173,7 +1181,6 @@ final class _TargetWriter {
             guard var list = writes[id], list.contains(where: { !$0.isTakenBack && isRejected($0.line) }) else { continue }
             // Going itself, or its history is not whole: nothing to take back.
             guard !leaving.contains(id), !unkeptWrites.contains(id), !cascadedIDs.contains(id),
-                  list.allSatisfy({ $0.before.count == $0.after.count }),
                   let object = try? session.existing(id), !object.isDeleted else {
                 writes[id] = nil
                 continue
@@ -1196,7 +1203,10 @@ final class _TargetWriter {
                     first = previous
                 }
                 for i in first...last { list[i].setColumns.removeAll { $0 == c } }
-                let current = object.value(at: c), expected = list[last].after[c], value = list[first].before[c]
+                // The value before the run's first change of the column, and after its last.
+                guard let value = list[first...last].lazy.compactMap({ $0.change(of: c) }).first?.before,
+                      let expected = list[first...last].reversed().lazy.compactMap({ $0.change(of: c) }).first?.after else { continue }
+                let current = object.value(at: c)
                 // Changed since by something else (but for a delete rule letting go of an object that is
                 // gone): that stays.
                 guard value != current, current == expected || (current.isNull && isGone(expected)) else { continue }
@@ -1462,8 +1472,29 @@ struct _Write {
     var repeatsKey: Bool
     /// Whether the row was rejected and the write taken back (its counts too).
     var isTakenBack = false
+    /// The object's values before the row, while the row is being written.
     var before: ContiguousArray<Value>
-    var after: ContiguousArray<Value> = []
+    /// The columns the row changed, with their values before and after it.
+    var changes: [(column: Int, before: Value, after: Value)] = []
     /// The columns the row set (to a new value, or, by an update, to any).
     var setColumns: [Int] = []
+
+    /// The change the row made to column `c`, if any.
+    func change(of c: Int) -> (before: Value, after: Value)? {
+        changes.first { $0.column == c }.map { ($0.before, $0.after) }
+    }
+
+    /// About how much memory the write holds: its entries, and a long string's or data's heap block
+    /// with the allocator's rounding and the pages such long-lived blocks keep from being returned
+    /// (measured: about twice the bytes themselves).
+    var estimatedBytes: Int {
+        func bytes(_ value: Value) -> Int {
+            switch value {
+            case .string(let text): return text.utf8.count > 15 ? 2 * (48 + text.utf8.count) : 24
+            case .data(let data): return 2 * (48 + data.count)
+            default: return 24
+            }
+        }
+        return 256 + setColumns.count * 8 + changes.reduce(0) { $0 + 8 + bytes($1.before) + bytes($1.after) }
+    }
 }
