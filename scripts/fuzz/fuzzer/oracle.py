@@ -433,7 +433,7 @@ class Replayer:
             any(("rejected rows of %s" % f["path"]) in reason for f in self.plan.files if f["path"] != fp["path"])
         in_file = any(self.plan.fills(fp, self.plan.rel(t["entity"], rel)["destination"])
                       for i, t in enumerate(fp["targets"]) for rel in converted[i][2])
-        forward_row = forward_row or (in_file and not other_file)
+        forward_row = (forward_row or in_file) and not other_file
         w = self.world
         names = set()
         for i, t in enumerate(fp["targets"]):
