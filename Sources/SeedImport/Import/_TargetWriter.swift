@@ -1378,8 +1378,6 @@ final class _TargetWriter {
             value: key.description)
     }
 
-    /// A key naming no object yet, of an entity this file fills: kept for after the file (the slot is
-    /// left empty), or the reason it cannot wait.
     /// A link of this row that would take a one-to-one partner from an object that requires it: that
     /// object would be left without (Core Data's save refuses it), so the row is refused, naming it, as a
     /// relationship column taking a required partner is (``takenPartner(_:_:_:_:)``).
@@ -1407,28 +1405,26 @@ final class _TargetWriter {
         return nil
     }
 
-    /// The object target `t` of this row updates (nil: it inserts one): the one its key names, or (keyed
-    /// through its link) the linked target's object's partner.
+    /// The ID of the object target `t` of this row updates (nil: it inserts one): the one its key names,
+    /// or (keyed through its link) the linked target's object's partner.
+    private func existingObjectID(_ t: Int) -> ObjectID? {
+        if let own = keys[t] { return own.find(rowValues[t][own.ordinal]).map { own.objectID($0) } }
+        let via = keyThrough[t]
+        guard via >= 0, let viaID = existingObjectID(via), let object = try? session.existing(viaID),
+              case .object(let id) = object.value(at: links[t]!.inverseOrdinal!) else { return nil }
+        return id
+    }
+
+    /// The object target `t` of this row updates (nil: it inserts one).
     private func existingObject(_ t: Int) -> ManagedObject? {
-        if let own = keys[t] {
-            guard let entry = own.find(rowValues[t][own.ordinal]) else { return nil }
-            return try? session.existing(own.objectID(entry))
-        }
-        let via = keyThrough[t]
-        guard via >= 0, let object = existingObject(via), case .object(let id) = object.value(at: links[t]!.inverseOrdinal!) else { return nil }
-        return try? session.existing(id)
+        existingObjectID(t).flatMap { try? session.existing($0) }
     }
 
-    /// Whether this row will update an existing object of target `t` rather than insert one: its key is
-    /// known, or (keyed through its link) the linked target's object exists and already has one linked.
-    private func updatesExisting(_ t: Int) -> Bool {
-        if let own = keys[t] { return own.find(rowValues[t][own.ordinal]) != nil }
-        let via = keyThrough[t]
-        guard via >= 0, let other = keys[via], let entry = other.find(rowValues[via][other.ordinal]),
-              let object = try? session.existing(other.objectID(entry)) else { return false }
-        return !object.value(at: links[t]!.inverseOrdinal!).isNull
-    }
+    /// Whether this row will update an existing object of target `t` rather than insert one.
+    private func updatesExisting(_ t: Int) -> Bool { existingObjectID(t) != nil }
 
+    /// A key naming no object yet, of an entity this file fills: kept for after the file (the slot is
+    /// left empty), or the reason it cannot wait.
     private func forwardReference(_ t: Int, _ r: Int, _ key: Value) -> _RowFailure? {
         let relationship = relationshipPlans[t][r]
         let index = relationship.index
