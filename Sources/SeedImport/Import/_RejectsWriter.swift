@@ -7,12 +7,15 @@ import Foundation
 /// Like the store, the file is written next to its place (`.<name>.importing-<pid>`, created at the first
 /// reject) and moved there only when the import completes (``commit()``): a failed import leaves an
 /// earlier run's rejects file as it was, and a clean one removes it. A path that is not a regular file
-/// (`/dev/null`, a named pipe) is written directly.
+/// (`/dev/null`, a named pipe) gets the rows when the import completes, from a spool file in the
+/// temporary directory: an import that runs again (``restart()``) must be able to take back what it wrote.
 final class _RejectsWriter {
     /// Where the rejects go when the import completes.
     let path: String
     /// Where they are written meanwhile.
     let writingPath: String
+    /// Whether `path` is not a regular file: the rows are copied there, not renamed.
+    private let copiesOut: Bool
     private var handle: UnsafeMutablePointer<FILE>?
     private(set) var count = 0
     private(set) var failure: String?
@@ -22,8 +25,9 @@ final class _RejectsWriter {
     init(path: String) {
         self.path = path
         var info = stat()
-        if lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
-            writingPath = path
+        copiesOut = lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG
+        if copiesOut {
+            writingPath = FileManager.default.temporaryDirectory.appendingPathComponent(".seedstore-rejects-\(UUID().uuidString).importing-\(getpid())").path
         } else {
             let url = URL(fileURLWithPath: path)
             writingPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).importing-\(getpid())").path
@@ -34,7 +38,11 @@ final class _RejectsWriter {
     /// pass for this run's. Returns what went wrong, if anything.
     func commit() -> String? {
         close()
-        guard writingPath != path else { return failure }
+        if copiesOut {
+            defer { Self.removeEarlier(writingPath) }
+            guard count > 0 else { return failure }
+            return copyOut() ?? failure
+        }
         if count == 0 {
             Self.removeEarlier(path)
             return failure
@@ -45,10 +53,39 @@ final class _RejectsWriter {
         return failure
     }
 
+    /// Copies the spool file to `path` (a device or a pipe); returns what went wrong, if anything.
+    private func copyOut() -> String? {
+        guard let source = fopen(writingPath, "r") else {
+            return "cannot read the spooled rejects \(writingPath): \(String(cString: strerror(errno)))"
+        }
+        defer { fclose(source) }
+        guard let target = fopen(path, "w") else {
+            return "cannot write the rejects to \(path): \(String(cString: strerror(errno)))"
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var failed = false
+        while !failed {
+            let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, source) }
+            if read == 0 { break }
+            failed = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, read, target) } != read
+        }
+        if fclose(target) != 0 || failed || ferror(source) != 0 {
+            return "writing the rejects to \(path) failed: \(String(cString: strerror(errno)))"
+        }
+        return nil
+    }
+
     /// Removes what this run wrote (the import failed); an earlier run's file stays.
     func discard() {
         close()
-        if writingPath != path { Self.removeEarlier(writingPath) }
+        Self.removeEarlier(writingPath)
+    }
+
+    /// Forgets the rows written so far: the import runs again and sets its rows aside anew.
+    func restart() {
+        discard()
+        count = 0
+        failure = nil
     }
 
     deinit { close() }
