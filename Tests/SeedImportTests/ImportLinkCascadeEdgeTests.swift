@@ -392,7 +392,8 @@ struct ImportLinkCascadeEdgeTests {
                 "\(outcome.rejects)")
         #expect(outcome.summary.files.map { "\($0.path) \($0.rowsRead) \($0.rowsImported) \($0.rejects)" } == ["emp1.csv 3 1 2", "emp.csv 4 1 3"])
         #expect(outcome.summary.rejects == 5)
-        #expect(outcome.summary.warnings.isEmpty, "\(outcome.summary.warnings)")
+        // Rows of an earlier file went with the later one's: the import ran again without them.
+        #expect(outcome.summary.warnings.count == 1 && outcome.summary.warnings[0].contains("the import ran 2 times"), "\(outcome.summary.warnings)")
     }
 
     @Test("a row already rejected for a bad value that carries a cascaded key is written once", arguments: [1, 10_000])

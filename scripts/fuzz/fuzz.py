@@ -3,6 +3,7 @@
 
     python3 scripts/fuzz/fuzz.py run --minutes 10 --start 1 [--bin PATH]
     python3 scripts/fuzz/fuzz.py one SEED [--bin PATH] [--keep]
+    python3 scripts/fuzz/fuzz.py case NAME... [--bin PATH]      # reduced cases under cases/
     python3 scripts/fuzz/fuzz.py minimize SEED [--kind KIND] [--bin PATH]
 
 Standard library only. Scratch files go under $FUZZ_WORK (default /tmp/fuzzwork).
@@ -112,6 +113,17 @@ def cmd_one(args):
         json.dump(case, f, indent=1)
 
 
+def cmd_case(args):
+    """Re-checks reduced cases (cases/<name>/case.json) with the current binary: their signals now."""
+    for name in args.names:
+        path = name if os.path.isdir(name) else os.path.join(HERE, "cases", name)
+        with open(os.path.join(path, "case.json")) as f:
+            case = json.load(f)
+        sigs, result = evaluate_case(case, args.bin, os.path.join(WORK, "case"))
+        worst = sorted({"%s/%s" % (s["class"], s["kind"]) for s in sigs})
+        print("%s: exit %s, %s" % (os.path.basename(path.rstrip("/")), result["returncode"], ", ".join(worst) or "no signals"))
+
+
 def cmd_minimize(args):
     """Minimizes one seed's failing case and writes it to cases/<kind>-<seed>/."""
     case = apply_overrides(gen.generate(args.seed), args)
@@ -134,6 +146,8 @@ def main(argv=None):
     o = sub.add_parser("one", help="re-run one seed verbosely")
     o.add_argument("seed", type=int)
     o.add_argument("-v", "--verbose", action="store_true", help="print the importer's output")
+    c = sub.add_parser("case", help="re-check reduced cases with the current binary")
+    c.add_argument("names", nargs="+", help="directories under cases/ (or paths)")
     m = sub.add_parser("minimize", help="reduce one seed's failing case")
     m.add_argument("seed", type=int)
     m.add_argument("--kind", help="the signal kind to keep (default: the first defect's)")
@@ -143,11 +157,11 @@ def main(argv=None):
         q.add_argument("--on-error", choices=["skip", "abort"])
         q.add_argument("--batch-size", type=int)
         q.add_argument("--key-memory", type=int)
-    for q in (r, o, m):
+    for q in (r, o, m, c):
         q.add_argument("--bin", default=DEFAULT_BIN, help="the seedstore binary (default: .build/release/seedstore)")
     args = p.parse_args(argv)
     args.bin = os.path.abspath(args.bin)
-    {"run": cmd_run, "one": cmd_one, "minimize": cmd_minimize}[args.command](args)
+    {"run": cmd_run, "one": cmd_one, "case": cmd_case, "minimize": cmd_minimize}[args.command](args)
 
 
 if __name__ == "__main__":

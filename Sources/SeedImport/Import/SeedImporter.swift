@@ -32,6 +32,9 @@ public final class SeedImporter {
     /// How to import it.
     public var options: ImportOptions
 
+    /// The most runs an import makes when rows rejected late call for a run without them.
+    static let maxRuns = 4
+
     public init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions = ImportOptions()) {
         self.model = model
         self.mapping = mapping
@@ -49,7 +52,7 @@ public final class SeedImporter {
         guard options.batchSize >= 1 else {
             throw ImportError(.mapping, reason: "the batch size must be at least 1 (got \(options.batchSize))")
         }
-        let plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
+        var plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
         let storeFile = _StoreFile(target: storePath)
         let rejectsPath = options.rejectsPath ?? storeFile.target.deletingPathExtension().path + ".rejects.csv"
         let readFiles: [(path: String?, role: String)] = [(mapping.source, "the mapping"), (mapping.modelPath, "the model")]
@@ -88,11 +91,25 @@ public final class SeedImporter {
         var counts: [String: ImportSummary.EntityReport] = [:]
         var saveSeconds = 0.0, finishSeconds = 0.0
         do {
+            // Rows rejected late (once their file had been read) that may have changed what later rows
+            // found run the import again without them, until a run needs no other (at most `maxRuns`).
+            var excluded: [Int: [Int: _RowFailure]] = [:]
+            var runs = 1
+            var lasting = Set<String>()
             // The session (context, store, connection) goes away before the file is flushed and renamed.
-            func load() throws(ImportError) {
+            func load() throws(ImportError) -> Bool {
+                for file in plan.files { file.excluded = excluded[file.position] ?? [:] }
                 let session = try _ImportSession(path: storeFile.temporary.path, model: model, options: options, plan: plan,
                                                   rejects: rejects, progress: progress, storeDisplayPath: storePath)
                 try session.run()
+                lasting.formUnion(session.lastingWarnings)
+                if session.needsRerun && runs < Self.maxRuns {
+                    for (position, lines) in session.lateRejects { excluded[position, default: [:]].merge(lines) { first, _ in first } }
+                    return false
+                }
+                if session.needsRerun {
+                    warnings.append("rows rejected once their file had been read changed objects other rows used, and \(Self.maxRuns) runs without them did not settle: some of what those rows changed may remain")
+                }
                 // The loaded rows go to disk while the indexes are built, so the final fsync waits for less.
                 let flush = _StoreFile.startFlush(storeFile.temporary.path)
                 defer { flush.wait() }
@@ -100,8 +117,21 @@ public final class SeedImporter {
                 warnings += session.warnings
                 saveSeconds = session.saveSeconds
                 finishSeconds = session.finishSeconds
+                return true
             }
-            try load()
+            while try !load() {
+                runs += 1
+                let rows = excluded.values.reduce(0) { $0 + $1.count }
+                progress.note("running again without the \(rows) row\(rows == 1 ? "" : "s") rejected once their file had been read…")
+                storeFile.discard()
+                rejects?.restart()
+                plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
+            }
+            warnings += lasting.sorted()
+            if runs > 1 {
+                let rows = excluded.values.reduce(0) { $0 + $1.count }
+                warnings.append("\(rows) row\(rows == 1 ? "" : "s") rejected once \(rows == 1 ? "its" : "their") file had been read had changed objects that other rows used (an update, a one-to-one partner, or a row of another file): the import ran \(runs) times, leaving them out from the start, so nothing of theirs remains")
+            }
             let commitStart = Clock.now()
             try storeFile.commit()
             finishSeconds += Clock.now() - commitStart

@@ -18,6 +18,8 @@ final class _ImportSession {
     /// there, "no store was created at Wells.sqlite".
     let targetUntouched: String
     var warnings: [String] = []
+    /// Warnings about what a run did that another run of the import (``needsRerun``) cannot undo.
+    var lastingWarnings = Set<String>()
     /// Seconds spent saving batches (context save and reset).
     private(set) var saveSeconds = 0.0
     /// Seconds spent building indexes, analysing and finishing the store.
@@ -26,6 +28,16 @@ final class _ImportSession {
     private var lookupIndexes: [String: String] = [:]
     /// The memory the plan's key indexes share before one that grows moves to disk.
     let keyMemory: _KeyMemoryBudget
+    /// The file whose rows are being settled once it has been read (forward keys, chains): rows rejected
+    /// meanwhile are rejected late, after later rows saw what they wrote.
+    var settling: _FilePlan?
+    /// Rows rejected late, by file position and line, with why: a new run leaves them out from the start.
+    private(set) var lateRejects: [Int: [Int: _RowFailure]] = [:]
+    /// Whether a row rejected late may have changed what later rows found: an object that existed before it
+    /// (an upsert, a one-to-one partner), an object a later row then upserted, or a row of an earlier file.
+    /// Taking its writes back cannot undo what later rows did because of them (accepted, or refused, in one
+    /// pass), so the import runs again without the rows rejected late (``SeedImporter``).
+    var needsRerun = false
 
     /// Objects inserted since the last save whose index entries still hold temporary keys.
     @exclusivity(unchecked) private var pending: [_PendingKey] = []
@@ -287,6 +299,10 @@ final class _ImportSession {
                 file.blankRows += 1
                 return
             }
+            if let failure = file.excluded[record.lineNumber] {
+                try reject(file, record, failure)
+                return
+            }
             if let failure = _RowFailure(validating: record, file: file, owner: join.owner(of:)) {
                 try reject(file, record, failure)
                 return
@@ -354,6 +370,10 @@ final class _ImportSession {
         }
         file.rejects += 1
         file.rejectedLines.insert(line)
+        if let settling {
+            lateRejects[file.position, default: [:]][line] = failure
+            if file !== settling || file.touchedLines.contains(line) { needsRerun = true }
+        }
         var reason = failure.reason
         if let columnName { reason = "\(columnName): " + reason }
         if let byteOffset = failure.byteOffset { reason += " (byte offset \(byteOffset))" }

@@ -119,6 +119,8 @@ final class _RowReader: @unchecked Sendable {
     /// Per field, the first target's entity and attribute (or relationship) it fills; `nil` for a column
     /// nothing reads. For messages about bytes the encoding does not define.
     private let fieldOwners: [(entity: String, attribute: String)?]
+    /// Rows an earlier run rejected late: set aside here with the same reason.
+    private let excluded: [Int: _RowFailure]
     /// The chunk being filled.
     @exclusivity(unchecked) private var chunk = _RowChunk()
 
@@ -155,6 +157,7 @@ final class _RowReader: @unchecked Sendable {
             }
         }
         fieldOwners = owners
+        excluded = file.excluded
     }
 
     /// Reads on a thread of its own, handing chunks to the queue; ``waitUntilDone()`` waits for its end.
@@ -212,6 +215,7 @@ final class _RowReader: @unchecked Sendable {
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
     private func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
         if record.isEmptyRow(trimming: trim, delimiter: delimiter) { return .blank }
+        if !excluded.isEmpty, let failure = excluded[record.lineNumber] { return .failed(failure, raw: reader.lastRecordRawBytes) }
         // Every column, read or not: a byte the encoding does not define makes the row bad; so does text
         // after a closing quote, checked first as it also explains a wrong field count (swallowed lines).
         if let failure = _RowFailure(validating: record, file: file, owner: { $0 < fieldOwners.count ? fieldOwners[$0] : nil }) {

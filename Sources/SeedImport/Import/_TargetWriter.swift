@@ -304,6 +304,7 @@ final class _TargetWriter {
         }
 
         // 2. Insert, or update the object a key names.
+        var touchesEarlier = false
         if takesBackRejectedRows {
             rowKeepsWrites = !rowForward.isEmpty || (keepsChainWrites && chainWriteBytes < chainWriteBudget && touchesEarlierObjects())
         }
@@ -339,6 +340,7 @@ final class _TargetWriter {
                 } else {
                     duplicateInRow[t] = key.touch(entry, file: position) == position
                     object = try update(t, key.objectID(entry), values, row)
+                    touchesEarlier = true
                 }
                 // The row's forward references are appended next, from forward.count on.
                 if isNew && rowForward.contains(where: { $0.target == t }) { forwardByEntry[t][entry] = forward.count }
@@ -355,6 +357,7 @@ final class _TargetWriter {
                     insertedInRow[t] = false
                     duplicateInRow[t] = duplicateInRow[via] && targets[t].reportsDuplicates
                     object = try update(t, linked, values, row)
+                    touchesEarlier = true
                 } else {
                     object = context.insert(entities[t], values: values)
                     insertedInRow[t] = true
@@ -367,6 +370,7 @@ final class _TargetWriter {
                 inserted[t] += 1
             }
             for (i, r) in oneToOne[t].enumerated() where !(insertedInRow[t] && oneToOneValues[i].isNull) {
+                touchesEarlier = true
                 if takesBackRejectedRows && (rowKeepsWrites || !writes.isEmpty) {
                     // The object, its partner, the new partner and that one's partner may all change.
                     let relationship = relationshipPlans[t][r]
@@ -419,6 +423,7 @@ final class _TargetWriter {
             }
         }
         if !rowWrites.isEmpty { endRowWrites(row.line) }
+        if touchesEarlier && takesBackRejectedRows { file.touchedLines.insert(row.line) }
         if !rowForward.isEmpty { deferForwardReferences(row) }
         for t in 0..<targetCount { objects[t] = nil }
         rowsImported += 1
@@ -512,6 +517,8 @@ final class _TargetWriter {
     /// writing them to the rejects file; a row pointing at a removed object is then rejected in turn).
     func resolveForwardReferences() throws(ImportError) {
         guard !forward.isEmpty else { return }
+        session.settling = file
+        defer { session.settling = nil }
         try save()
         var rejectedLines = Set<Int>()
         var settled = false
@@ -566,6 +573,8 @@ final class _TargetWriter {
         try takeBackRejectedWrites(of: Array(writes.keys), leaving: [])
         if !cascadedKeys.isEmpty {
             let shown = cascadedKeys.prefix(5).joined(separator: ", ") + (cascadedKeys.count > 5 ? ", …" : "")
+            // Their rows stand, which the store would not show: a run without the rejected rows keeps them.
+            session.needsRerun = true
             session.warnings.append("\(file.displayPath): removing rejected rows also removed \(cascadedKeys.count) object\(cascadedKeys.count == 1 ? "" : "s") through Cascade delete rules (\(shown)); they have no key to find their rows by, so those rows are not in the rejects file, and no later row links to them")
             cascadedKeys = []
         }
@@ -596,7 +605,7 @@ final class _TargetWriter {
         forward = []
         for t in 0..<targetCount { forwardByEntry[t] = [:] }
         if chainWriteBytes >= chainWriteBudget && file.rejects > 0 {
-            session.warnings.append("\(file.displayPath): rows rejected in a chain once the file was read take back their updates of earlier objects only for the first \(chainWriteBudget >= 1 << 20 ? "\(chainWriteBudget >> 20) MB" : "\(chainWriteBudget) bytes") of such updates (memory); past them, a rejected row's updates to objects that stay remain")
+            session.lastingWarnings.insert("\(file.displayPath): past the first \(chainWriteBudget >= 1 << 20 ? "\(chainWriteBudget >> 20) MB" : "\(chainWriteBudget) bytes") of updates kept for rows rejected in a chain once the file was read (memory), such a row's updates are not taken back before its objects go: a Cascade delete rule may then take an object it had taken from a row that stands, and set that row aside too")
         }
         writes = [:]
         writesByLine = [:]
@@ -1019,6 +1028,8 @@ final class _TargetWriter {
                let writers = laterWriters[t][entry], let heir = writers.first(where: { $0 > reference.line && !file.rejectedLines.contains($0) }) {
                 updated[t] -= 1
                 keptForLaterRows.append((id, t, reference.line, writers))
+                // The later row updated what the rejected one made: without it, that row inserts.
+                session.needsRerun = true
                 for j in forward.indices where forward[j].line == heir && forward[j].objects.indices.contains(t) { forward[j].objects[t] = id }
                 continue
             }

@@ -236,6 +236,12 @@ final class _FilePlan {
     /// The lines set aside so far, so a row is never set aside twice (8 bytes a reject).
     var rejectedLines = _LineSet()
     var joinsAdded = 0
+    /// Rows an earlier run of this import rejected once their file had been read, by line, with why: this
+    /// run sets them aside as it reads them, before they change anything (see ``_ImportSession/needsRerun``).
+    var excluded: [Int: _RowFailure] = [:]
+    /// In skip mode, the rows that changed an object that existed before them (an upsert, a one-to-one
+    /// partner): rejecting one of them late calls for a run without it.
+    var touchedLines = _LineSet()
 
     init(mapping: FileMapping, path: String, displayPath: String, position: Int, options: CSVOptions) {
         self.mapping = mapping

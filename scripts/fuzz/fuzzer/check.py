@@ -257,8 +257,7 @@ def compare(case, replayer, store, unsure):
                                    "%s %r (rows %s) is not in the store" % (name, ident, objs[0].origin)))
         for ident, pks in actual.items():
             if ident not in expected:
-                known = ident[0] == "key" and (name, ident[1]) in world.may_remain
-                cls = cls_unsure or ("known" if known or _touches_tainted(world, ident) else "defect")
+                cls = cls_unsure or ("known" if _touches_tainted(world, ident) else "defect")
                 sigs.append(signal("extra-object", cls, "%s %r (Z_PK %s) is in the store, no accepted row makes it"
                                    % (name, ident, pks)))
         idents[name] = (expected, actual)
@@ -361,15 +360,6 @@ def evaluate(case, result):
         accepted = {path: {l for l in dl if (path, l) not in rejected} for path, dl in data_lines.items()}
     sigs += check_accounting(case, result, rejects, data_lines, blank_counts)
     replayer = Replayer(case)
-    replayer.reject_reasons = {(p, l): reason for p, l, reason in rejects}
-    # Rows set aside while a later file was imported (the rejects file is written in that order): they
-    # are rejected along with that file's rows, not their own file's.
-    order = {f["path"]: i for i, f in enumerate(case["mapping"]["files"])}
-    seen_files, replayer.cross_file_rejects = set(), set()
-    for p, l, _ in rejects:
-        if any(order.get(q, -1) > order.get(p, -1) for q in seen_files):
-            replayer.cross_file_rejects.add((p, l))
-        seen_files.add(p)
     replay_problems, rejected_names = replayer.run(lines, accepted)
     unsure = unsure or any(p[3] for p in replay_problems)
     kinds = {"value": "bad-row-accepted", "key": "accepted-row-names-nothing", "removed": "accepted-row-names-removed",

@@ -14,10 +14,8 @@ moving from an earlier holder (refused when the relationship is required), links
 targets (a keyless linked target found through the link; refused when it would take a partner from an
 object that requires it), join files (pairs stored once).
 
-Rejected rows are not replayed. A row rejected once its own file was read (a forward key, or a chain
-within the file) takes back what it wrote (checked). Objects a row of an earlier file rejected along
-with a later file's rows touched are marked `tainted` (known limitation: such a row leaves its updates
-to existing objects), and its keyed link partners are noted in `may_remain`.
+Rejected rows are not replayed, and leave nothing (checked): a row rejected once its own file was read
+(a forward key, or a chain) takes back what it wrote, or the import runs again without it.
 """
 
 from . import convert
@@ -115,7 +113,6 @@ class World:
         self.objects = {}
         self.index = {}           # entity → {key value: oid}
         self.pairs = set()        # (src oid, relationship, dst oid)
-        self.may_remain = set()   # (entity, key) a rejected row made as a keyed link partner
         self.asymmetric_ok = set()  # oids a required one-to-one link may leave asymmetric (known)
         self.next_oid = 1
 
@@ -403,7 +400,7 @@ class Replayer:
     # -- rejected rows (skip mode) ----------------------------------------------------------------
 
     def note_rejected(self, fp, row, line):
-        """A row the importer rejected: taints the existing objects it would have touched.
+        """A row the importer rejected: notes the keys it made for a while.
 
         Returns None when the row is bad where the replay stands, else the set of keys it names
         (for the over-rejection heuristic).
@@ -420,20 +417,9 @@ class Replayer:
         except RowBad:
             resolved = {}
             explained = True   # bad where the oracle stands too (its keys, a taken one-to-one)
-        # A row rejected once its file was read takes back what it wrote to objects that existed before
-        # it: nothing it touched is tainted. That holds for a row with a forward key, and for a row rejected
-        # in a chain in a file that fills a relationship from its own rows; a row of an earlier file
-        # rejected with a later file's rows still leaves its writes (known).
-        # (A key an earlier row rejected late made was there when this row was read: not a forward key.)
-        forward_row = any(isinstance(v, tuple) and v[0] == "forward" and
-                          (self.plan.rel(fp["targets"][i]["entity"], rel)["destination"], v[1]) not in self.rejected_keys
-                          for (i, rel), v in resolved.items())
-        reason = getattr(self, "reject_reasons", {}).get((fp["path"], line), "")
-        other_file = (fp["path"], line) in getattr(self, "cross_file_rejects", set()) or \
-            any(("rejected rows of %s" % f["path"]) in reason for f in self.plan.files if f["path"] != fp["path"])
-        in_file = any(self.plan.fills(fp, self.plan.rel(t["entity"], rel)["destination"])
-                      for i, t in enumerate(fp["targets"]) for rel in converted[i][2])
-        forward_row = (forward_row or in_file) and not other_file
+        # A rejected row leaves nothing: rejected once its file was read, it takes back what it wrote, or
+        # the import runs again without it (a row of an earlier file, an update or partner later rows
+        # used). Nothing it touched is tainted.
         w = self.world
         names = set()
         for i, t in enumerate(fp["targets"]):
@@ -442,26 +428,9 @@ class Replayer:
                 names.add((t["entity"], key))
                 if w.find(t["entity"], key) is None and not explained:
                     self.rejected_keys.add((t["entity"], key))   # rejected late: it existed for a while
-                obj = w.find(t["entity"], key)
-                if obj is not None:
-                    if not forward_row:
-                        self._taint(obj)
-                elif other_file and t["key"] and (t["link"] is not None or any(u["link"] is not None and u["link"][1] == i for u in fp["targets"])):
-                    # Either side of a link, keyed on its own, of a row a later file's rows took along: an
-                    # earlier file's key index may be gone, so the partner is not looked at again (known).
-                    w.may_remain.add((t["entity"], key))
-            elif t["via"] is not None:
-                obj = self._existing(fp, converted, i)
-                if obj is not None and not forward_row:
-                    self._taint(obj)
             for rel, k in converted[i][2].items():
-                if k is None:
-                    continue
-                dest = self.plan.rel(t["entity"], rel)["destination"]
-                names.add((dest, k))
-                obj = w.find(dest, k)
-                if obj is not None and self.plan.one_to_one(t["entity"], rel) and not forward_row:
-                    self._taint(obj)
+                if k is not None:
+                    names.add((self.plan.rel(t["entity"], rel)["destination"], k))
         return None if explained else names
 
     def _taint(self, obj):
