@@ -69,6 +69,23 @@ struct ImportRerunTests {
         #expect(summary.warnings.contains { $0.contains("the import ran 3 times") }, "\(summary.warnings)")
     }
 
+    /// The same case with fewer runs allowed: the last run's result stays, and the summary says so.
+    @Test("past the most runs, the last run's store stays and the summary warns", arguments: [1, 2, 3])
+    func runLimit(maxRuns: Int) throws {
+        let scratch = ImportScratch()
+        let mapping = try Self.fuzzCase("accepted-row-takes-required-247841", into: scratch)
+        var options = scratch.skipping()
+        options.maxRuns = maxRuns
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
+        let stopped = summary.warnings.contains { $0.contains("stopped running again without them after \(maxRuns) run") }
+        #expect(stopped == (maxRuns < 3), "\(summary.warnings)")
+        #expect(summary.warnings.contains { $0.contains("the import ran \(maxRuns) times") } == (maxRuns > 1), "\(summary.warnings)")
+        // Run 1 rejects row 3 only; run 2 row 4 too (refused as it reads it), then rows 2 and 5 (see above).
+        let expected = [1: ["depts.csv:3"], 2: ["depts.csv:2", "depts.csv:3", "depts.csv:4", "depts.csv:5"],
+                        3: ["depts.csv:2", "depts.csv:3", "depts.csv:5"]]
+        #expect(try Self.rejectedLines(scratch.path("rejects.csv")) == expected[maxRuns])
+    }
+
     /// A rejects path that is not a regular file gets the rows when the import completes (spooled): a
     /// second run must not repeat the first run's rows there.
     @Test("a named pipe as the rejects file gets the final run's rows once")

@@ -57,6 +57,9 @@ public struct ImportOptions: Sendable {
     /// skip mode, to take back should such a row be rejected in a chain (16 MiB, as estimated); tests
     /// set it low to pass it with a few rows.
     package var chainWriteBytes = 16 << 20
+    /// The most runs an import makes, in skip mode, when rows rejected late changed what later rows found
+    /// (each run leaves out the rows rejected late before it); tests set it low to reach the limit.
+    package var maxRuns = 4
     /// Whether records are read and converted on a second thread while this one inserts and saves.
     /// The work splits about in half, so with a core to spare an import takes up to a third less time;
     /// without one (a busy machine) the hand-over and cross-thread allocation cost more than they save.

@@ -32,9 +32,6 @@ public final class SeedImporter {
     /// How to import it.
     public var options: ImportOptions
 
-    /// The most runs an import makes when rows rejected late call for a run without them.
-    static let maxRuns = 4
-
     public init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions = ImportOptions()) {
         self.model = model
         self.mapping = mapping
@@ -103,12 +100,12 @@ public final class SeedImporter {
                                                   rejects: rejects, progress: progress, storeDisplayPath: storePath)
                 try session.run()
                 lasting.formUnion(session.lastingWarnings)
-                if session.needsRerun && runs < Self.maxRuns {
+                if session.needsRerun && runs < options.maxRuns {
                     for (position, lines) in session.lateRejects { excluded[position, default: [:]].merge(lines) { first, _ in first } }
                     return false
                 }
                 if session.needsRerun {
-                    warnings.append("rows rejected once their file had been read changed objects other rows used, and \(Self.maxRuns) runs without them did not settle: some of what those rows changed may remain")
+                    warnings.append("rows rejected once their file had been read changed objects other rows used, and the import stopped running again without them after \(runs) run\(runs == 1 ? "" : "s"): some of what the last run's rejected rows changed may remain")
                 }
                 // The loaded rows go to disk while the indexes are built, so the final fsync waits for less.
                 let flush = _StoreFile.startFlush(storeFile.temporary.path)
