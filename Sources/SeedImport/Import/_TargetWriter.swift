@@ -423,7 +423,9 @@ final class _TargetWriter {
             }
         }
         if !rowWrites.isEmpty { endRowWrites(row.line) }
-        if touchesEarlier && takesBackRejectedRows { file.touchedLines.insert(row.line) }
+        // Only a file that fills a relationship from its own rows rejects rows late (a later file's rows
+        // taking one along run the import again anyway).
+        if touchesEarlier && keepsChainWrites { file.touchedLines.insert(row.line) }
         if !rowForward.isEmpty { deferForwardReferences(row) }
         for t in 0..<targetCount { objects[t] = nil }
         rowsImported += 1

@@ -239,8 +239,9 @@ final class _FilePlan {
     /// Rows an earlier run of this import rejected once their file had been read, by line, with why: this
     /// run sets them aside as it reads them, before they change anything (see ``_ImportSession/needsRerun``).
     var excluded: [Int: _RowFailure] = [:]
-    /// In skip mode, the rows that changed an object that existed before them (an upsert, a one-to-one
-    /// partner): rejecting one of them late calls for a run without it.
+    /// In skip mode, in a file that fills a relationship from its own rows, the rows that changed an object
+    /// that existed before them (an upsert, a one-to-one partner): rejecting one of them late calls for a
+    /// run without it.
     var touchedLines = _LineSet()
 
     init(mapping: FileMapping, path: String, displayPath: String, position: Int, options: CSVOptions) {
