@@ -86,6 +86,41 @@ struct ImportRerunTests {
         #expect(try Self.rejectedLines(scratch.path("rejects.csv")) == expected[maxRuns])
     }
 
+    /// N1 (notes.csv) names a manager that never comes; Cascade (Note.crate) takes crate C1, made by
+    /// crates.csv row 2, whose tag pair is crate_tags.csv row 2: both earlier files' rows go with N1's.
+    /// The second run sets the join row aside as it reads it, with the first run's reason, and C2's pair stays.
+    @Test("a join row of an earlier file rejected with a later file's rows is set aside as the next run reads it")
+    func joinRowOfEarlierFile() throws {
+        let scratch = ImportScratch()
+        let (summary, rejects, store) = try ImportRemovalChainTests.run(model: """
+            {"entities":[
+             {"name":"Crate","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"tags","destination":"Tag","inverse":"crates","toMany":true},
+                               {"name":"notes","destination":"Note","inverse":"crate","toMany":true}]},
+             {"name":"Tag","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"crates","destination":"Crate","inverse":"tags","toMany":true}]},
+             {"name":"Note","attributes":[{"name":"code","type":"String","optional":false}],
+              "relationships":[{"name":"crate","destination":"Crate","inverse":"notes","deleteRule":"Cascade"},
+                               {"name":"mgr","destination":"Note","inverse":"reports"},
+                               {"name":"reports","destination":"Note","inverse":"mgr","toMany":true}]}]}
+            """, mapping: """
+            {"format":1,"model":"m.json","files":[
+             {"path":"crates.csv","targets":[{"entity":"Crate","key":"code"}]},
+             {"path":"tags.csv","targets":[{"entity":"Tag","key":"code"}]},
+             {"path":"crate_tags.csv","join":{"entity":"Crate","relationship":"tags","sourceColumn":"crate","sourceKey":"code","destinationColumn":"tag","destinationKey":"code"}},
+             {"path":"notes.csv","targets":[{"entity":"Note","key":"code","relationships":{"crate":{"column":"crate","destinationKey":"code"},"mgr":{"column":"mgr","destinationKey":"code"}}}]}]}
+            """, files: ["crates.csv": "code\nC1\nC2\n", "tags.csv": "code\nT1\n", "crate_tags.csv": "crate,tag\nC1,T1\nC2,T1\n",
+                         "notes.csv": "code,crate,mgr\nN1,C1,NOPE\nN2,C2,\n"], in: scratch)
+        #expect(rejects.map { $0.split(separator: ",").prefix(2).joined(separator: ":") }.sorted()
+                == ["crate_tags.csv:2", "crates.csv:2", "notes.csv:2"], "\(rejects)")
+        #expect(rejects.contains { $0.hasPrefix("crate_tags.csv,2,") && $0.contains("went with the rejected rows of notes.csv") }, "\(rejects)")
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZCRATE") == .text("C2"))
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS") == .integer(1))
+        #expect(summary.files.map(\.rowsImported) == [1, 1, 1, 1])
+        #expect(summary.files[2].joins == 1)
+        #expect(summary.warnings.contains { $0.contains("the import ran 2 times") }, "\(summary.warnings)")
+    }
+
     /// A rejects path that is not a regular file gets the rows when the import completes (spooled): a
     /// second run must not repeat the first run's rows there.
     @Test("a named pipe as the rejects file gets the final run's rows once")
