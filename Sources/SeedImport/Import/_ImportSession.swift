@@ -85,6 +85,11 @@ final class _ImportSession {
         }
     }
 
+    /// Frees the objects of saved batches off the saving thread (reading ahead, with a core to spare).
+    private static let reclaimQueue = DispatchQueue(label: "seedstore.reclaim")
+    /// The batch being freed there: the next waits for it, so at most one batch is held past its save.
+    private var reclaiming: DispatchWorkItem?
+
     // MARK: Running
 
     func run() throws(ImportError) {
@@ -143,7 +148,19 @@ final class _ImportSession {
             throw failure
         }
         for item in pending { item.index.savedPrimaryKey(item.object.objectID.primaryKey, of: item.entry) }
-        pending.removeAll(keepingCapacity: true)
+        if options.readsAhead {
+            // Freeing a batch's objects and values (memory the reading thread allocated) took about 5% of
+            // the saving thread's time: another thread does it (0.92 → 0.84 s for the 244,292 wells).
+            reclaiming?.wait()
+            let batch = _Garbage(pending)
+            pending = []
+            pending.reserveCapacity(options.batchSize)
+            let work = DispatchWorkItem { batch.drop() }
+            reclaiming = work
+            Self.reclaimQueue.async(execute: work)
+        } else {
+            pending.removeAll(keepingCapacity: true)
+        }
         // Every entry now holds a permanent key: indexes past their memory share move to disk.
         for index in plan.indexes.values where index.needsFlush { index.flush() }
     }
@@ -397,6 +414,14 @@ final class _ImportSession {
         if case .string(let text) = value { return "\"\(text)\"" }
         return value.description
     }
+}
+
+/// A saved batch's objects, handed to another thread to be freed there. Nothing else touches them
+/// once handed over (the context was reset), so only their reference counts cross threads.
+final class _Garbage: @unchecked Sendable {
+    private var items: [_PendingKey]
+    init(_ items: [_PendingKey]) { self.items = items }
+    func drop() { items = [] }
 }
 
 /// An object inserted since the last save, and the index entry that must learn its permanent key.
