@@ -42,7 +42,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("batch-size"), parsing: .unconditional, help: "Objects saved per batch; the context is reset after each.")
     var batchSize: Int = ImportOptions().batchSize
 
-    @Option(name: .customLong("on-error"), help: "What a bad row does: abort (stop, store unchanged) or skip (write it to the rejects file; when a row rejected once its file was read had changed objects later rows used, the import runs again without it).")
+    @Option(name: .customLong("on-error"), help: "What a bad row does: abort (stop, store unchanged) or skip (write it to the rejects file, with the rows naming a key only rejected rows make; every other row stands, and the import runs again when removing rejected rows took others along).")
     var onError: ErrorPolicy = .abort
 
     @Option(help: ArgumentHelp("The rejects CSV in skip mode (default: next to the store, named after it without its extension: Wells.sqlite → Wells.rejects.csv).", valueName: "file"))

@@ -128,7 +128,9 @@ struct ImportCascadeTests {
                 "no foreign key points at a removed row")
         let rows = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
         #expect(rows.map { $0.split(separator: ",")[1] }.sorted() == ["3", "4", "5", "7", "8"], "each line once: \(rows)")
-        #expect(rows.contains { $0.hasPrefix("emp.csv,8,") && $0.contains("its manager names Emp with code") }, "\(rows)")
+        // E5's second row updates E5, so the import runs again without the rows set aside: each names what
+        // only rows set aside make.
+        #expect(rows.contains { $0.hasPrefix("emp.csv,8,") && $0.contains("no Emp has code \"\"E5\"\" but in rows set aside") }, "\(rows)")
         #expect(summary.rejects == 5)
         #expect(summary.objects["Emp"].map { [$0.inserted, $0.stored] } == [2, 2])
     }
@@ -180,7 +182,10 @@ struct ImportCascadeTests {
         #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
     }
 
-    @Test("skip mode: objects that removals leave without a required destination go too, rows and all (found by fuzzing)",
+    /// E2 is rejected (its manager Z never comes). In one pass, Cascade (Emp.dept) took D1 with it, which
+    /// left E1 without its required dept: the save failed until E1 went too (found by fuzzing). E1's and
+    /// D1's rows hold nothing wrong, so the import runs again without E2's row, and they stand.
+    @Test("skip mode: objects a removal leaves without a required destination do not fail the save, and their rows stand",
           arguments: [1, 10_000])
     func invalidatedByRemovals(batchSize: Int) throws {
         let scratch = ImportScratch()
@@ -211,12 +216,13 @@ struct ImportCascadeTests {
         options.rejectsPath = scratch.path("rejects.csv")
         let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
         let store = scratch.path("s.sqlite")
-        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM (SELECT ZCODE FROM ZEMP ORDER BY ZCODE)") == .text("E3"))
-        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZDEPT") == .text("D2"))
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM (SELECT ZCODE FROM ZEMP ORDER BY ZCODE)") == .text("E1,E3"))
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM (SELECT ZCODE FROM ZDEPT ORDER BY ZCODE)") == .text("D1,D2"))
         let lines = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
             .map { $0.split(separator: ",").prefix(2).joined(separator: ",") }
-        #expect(lines.sorted() == ["dept.csv,2", "emp.csv,2", "emp.csv,3"], "\(lines)")
-        #expect(summary.rejects == 3)
-        #expect(summary.files.map { $0.rowsImported } == [1, 1])
+        #expect(lines.sorted() == ["emp.csv,3"], "\(lines)")
+        #expect(summary.rejects == 1)
+        #expect(summary.files.map { $0.rowsImported } == [2, 2])
+        #expect(summary.warnings.contains { $0.contains("the import ran 2 times") }, "\(summary.warnings)")
     }
 }

@@ -88,24 +88,28 @@ public final class SeedImporter {
         var counts: [String: ImportSummary.EntityReport] = [:]
         var saveSeconds = 0.0, finishSeconds = 0.0
         do {
-            // Rows rejected late (once their file had been read) that may have changed what later rows
-            // found run the import again without them, until a run needs no other (at most `maxRuns`).
+            // Rows rejected late (once their file had been read) that changed what other rows found, or took
+            // other rows along (a Cascade, the other rows of an object removed), run the import again
+            // without the rows rejected for themselves, until a run needs no other (at most `maxRuns`).
             var excluded: [Int: [Int: _RowFailure]] = [:]
             var runs = 1
-            var lasting = Set<String>()
             // The session (context, store, connection) goes away before the file is flushed and renamed.
             func load() throws(ImportError) -> Bool {
                 for file in plan.files { file.excluded = excluded[file.position] ?? [:] }
                 let session = try _ImportSession(path: storeFile.temporary.path, model: model, options: options, plan: plan,
                                                   rejects: rejects, progress: progress, storeDisplayPath: storePath)
                 try session.run()
-                lasting.formUnion(session.lastingWarnings)
-                if session.needsRerun && runs < options.maxRuns {
-                    for (position, lines) in session.lateRejects { excluded[position, default: [:]].merge(lines) { first, _ in first } }
-                    return false
-                }
-                if session.needsRerun {
-                    warnings.append("rows rejected once their file had been read changed objects other rows used, and the import stopped running again without them after \(runs) run\(runs == 1 ? "" : "s"): some of what the last run's rejected rows changed may remain")
+                if !session.lateRejects.isEmpty {
+                    // Rows taken along with rows rejected for themselves are decided again by a run without those.
+                    let own = try session.ownCauseRejects()
+                    let lateCount = session.lateRejects.values.reduce(0) { $0 + $1.count }
+                    if session.needsRerun || own.values.reduce(0, { $0 + $1.count }) < lateCount {
+                        guard runs >= options.maxRuns else {
+                            for (position, lines) in own { excluded[position, default: [:]].merge(lines) { first, _ in first } }
+                            return false
+                        }
+                        warnings.append("rows rejected once their file had been read changed or took along what other rows made, and the import stopped running again without them after \(runs) run\(runs == 1 ? "" : "s"): some of what the last run's rejected rows changed or took along remains (see the rejects file)")
+                    }
                 }
                 // The loaded rows go to disk while the indexes are built, so the final fsync waits for less.
                 let flush = _StoreFile.startFlush(storeFile.temporary.path)
@@ -124,10 +128,9 @@ public final class SeedImporter {
                 rejects?.restart()
                 plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
             }
-            warnings += lasting.sorted()
             if runs > 1 {
                 let rows = excluded.values.reduce(0) { $0 + $1.count }
-                warnings.append("\(rows) row\(rows == 1 ? "" : "s") rejected once \(rows == 1 ? "its" : "their") file had been read had changed objects that other rows used (an update, a one-to-one partner, or a row of another file): the import ran \(runs) times, leaving them out from the start, so nothing of theirs remains")
+                warnings.append("the import ran \(runs) times: \(rows) row\(rows == 1 ? "" : "s") rejected once \(rows == 1 ? "its" : "their") file had been read (a forward key that never came, or a key only such rows make) had changed or taken along what other rows made, so the import started again without \(rows == 1 ? "it" : "them"), and the store holds what the other rows make")
             }
             let commitStart = Clock.now()
             try storeFile.commit()

@@ -18,8 +18,6 @@ final class _ImportSession {
     /// there, "no store was created at Wells.sqlite".
     let targetUntouched: String
     var warnings: [String] = []
-    /// Warnings about what a run did that another run of the import (``needsRerun``) cannot undo.
-    var lastingWarnings = Set<String>()
     /// Seconds spent saving batches (context save and reset).
     private(set) var saveSeconds = 0.0
     /// Seconds spent building indexes, analysing and finishing the store.
@@ -31,12 +29,16 @@ final class _ImportSession {
     /// The file whose rows are being settled once it has been read (forward keys, chains): rows rejected
     /// meanwhile are rejected late, after later rows saw what they wrote.
     var settling: _FilePlan?
-    /// Rows rejected late, by file position and line, with why: a new run leaves them out from the start.
+    /// Rows rejected late, by file position and line, with why.
     private(set) var lateRejects: [Int: [Int: _RowFailure]] = [:]
+    /// Of ``lateRejects``, the rows whose own forward key never came.
+    private(set) var lateRoots: [Int: Set<Int>] = [:]
     /// Whether a row rejected late may have changed what later rows found: an object that existed before it
-    /// (an upsert, a one-to-one partner), an object a later row then upserted, or a row of an earlier file.
-    /// Taking its writes back cannot undo what later rows did because of them (accepted, or refused, in one
-    /// pass), so the import runs again without the rows rejected late (``SeedImporter``).
+    /// (an upsert, a one-to-one partner), an object a later row then upserted, a row of an earlier file, or
+    /// an object without a key a Cascade took. Taking its writes back cannot undo what later rows did
+    /// because of them (accepted, or refused, in one pass), so the import runs again without the rows
+    /// rejected for themselves (``ownCauseRejects()``, ``SeedImporter``). Rows taken along (late rejects
+    /// that are not such rows) call for another run too.
     var needsRerun = false
 
     /// Objects inserted since the last save whose index entries still hold temporary keys.
@@ -316,10 +318,6 @@ final class _ImportSession {
                 file.blankRows += 1
                 return
             }
-            if let failure = file.excluded[record.lineNumber] {
-                try reject(file, record, failure)
-                return
-            }
             if let failure = _RowFailure(validating: record, file: file, owner: join.owner(of:)) {
                 try reject(file, record, failure)
                 return
@@ -375,7 +373,7 @@ final class _ImportSession {
     // MARK: Bad rows
 
     /// A bad row: abort with an ``ImportError``, or write it to the rejects file with its original bytes.
-    func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, raw: () -> [UInt8]) throws(ImportError) {
+    func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, ownKey: Bool = false, raw: () -> [UInt8]) throws(ImportError) {
         let columnName = failure.field.map { file.columnName($0) }
         guard options.onError == .skip, let rejects else {
             throw ImportError(
@@ -389,6 +387,7 @@ final class _ImportSession {
         file.rejectedLines.insert(line)
         if let settling {
             lateRejects[file.position, default: [:]][line] = failure
+            if ownKey { lateRoots[file.position, default: []].insert(line) }
             if file !== settling || file.touchedLines.contains(line) { needsRerun = true }
         }
         var reason = failure.reason

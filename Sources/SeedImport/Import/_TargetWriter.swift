@@ -545,7 +545,7 @@ final class _TargetWriter {
                                 attribute: relationshipNames[reference.target][reference.relationship],
                                 reason: "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(reference.key)) in this file or an earlier one",
                                 value: reference.key.description),
-                    raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
+                    ownKey: true, raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
                 // What the row wrote to earlier objects is taken back before its own objects go: a delete
                 // rule of theirs must not reach an object the row had taken from another.
                 if let written = writesByLine[reference.line] {
@@ -606,9 +606,6 @@ final class _TargetWriter {
         }
         forward = []
         for t in 0..<targetCount { forwardByEntry[t] = [:] }
-        if chainWriteBytes >= chainWriteBudget && file.rejects > 0 {
-            session.lastingWarnings.insert("\(file.displayPath): past the first \(chainWriteBudget >= 1 << 20 ? "\(chainWriteBudget >> 20) MB" : "\(chainWriteBudget) bytes") of updates kept for rows rejected in a chain once the file was read (memory), such a row's updates are not taken back before its objects go: a Cascade delete rule may then take an object it had taken from a row that stands, and set that row aside too")
-        }
         writes = [:]
         writesByLine = [:]
         unsavedInWrites = []
@@ -922,7 +919,7 @@ final class _TargetWriter {
 
     /// The key a record holds in `field`, as the import made it: a null token becomes the target's
     /// default for the attribute, or no key.
-    private static func key(_ field: _FieldPlan, of target: _TargetPlan, in record: CSVRawRecord, trim: Bool) -> Value? {
+    static func key(_ field: _FieldPlan, of target: _TargetPlan, in record: CSVRawRecord, trim: Bool) -> Value? {
         guard field.field < record.count else { return nil }
         return record.withBytes(at: field.field) { raw in
             let bytes = trim ? _trimmed(raw) : raw
