@@ -47,12 +47,12 @@ extension _ImportSession {
                 for (line, keys) in lines where own[position]?.contains(line) != true { candidates.formUnion(keys.map(\.key)) }
             }
             guard !candidates.isEmpty else { break }
-            // Made by a row that may stand: not rejected as it was read, and not rejected for itself.
+            // Made by a row that may stand in the next run: any row not rejected for itself. (A row rejected
+            // as it was read may stand then too: a key it named, or a partner it would take, may change.)
             var made = Set<_NamedKey>()
             try forEachRecord(purpose: "for the keys rows that may stand make") { file, record in
                 let line = record.lineNumber
-                if own[file.position]?.contains(line) == true { return }
-                if file.rejectedLines.contains(line) && lateRejects[file.position]?[line] == nil { return }
+                if own[file.position]?.contains(line) == true || (excluded(file, line)) { return }
                 for target in file.targets {
                     guard let attribute = target.keyAttribute, let ordinal = target.entity.columnIndex(of: attribute),
                           let field = target.fields.first(where: { $0.ordinal == ordinal }),
@@ -90,6 +90,9 @@ extension _ImportSession {
             return relationship.converter.convert(bytes)
         }
     }
+
+    /// Whether an earlier run set the row aside for itself (this run read it as rejected).
+    private func excluded(_ file: _FilePlan, _ line: Int) -> Bool { file.excluded[line] != nil }
 
     /// Reads every file with targets again, calling `body` for each record.
     private func forEachRecord(purpose: String, _ body: (_FilePlan, CSVRawRecord) throws -> Void) throws(ImportError) {
