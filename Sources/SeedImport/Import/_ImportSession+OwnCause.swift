@@ -10,12 +10,13 @@ struct _NamedKey: Hashable {
 }
 
 extension _ImportSession {
-    /// Of the rows this run rejected late, those rejected for what they hold themselves: a forward key
-    /// that never came (``lateRoots``), or a key that only such rows make (found by reading the files
-    /// again, until nothing changes). The others went along with them (a Cascade rule, the other rows of
-    /// an object removed, a partner): a run without the first kind decides them again.
+    /// Of the rows this run rejected late, those rejected for what they hold themselves: they name a key
+    /// (a forward key that never came, among them) that no row may make in the next run but such rows
+    /// (found by reading the files again, until nothing changes). The others went along with them (a
+    /// Cascade rule, the other rows of an object removed, a partner), or named a key a row refused in
+    /// this run may make in the next: a run without the first kind decides them again.
     func ownCauseRejects() throws(ImportError) -> [Int: [Int: _RowFailure]] {
-        var own = lateRoots
+        var own: [Int: Set<Int>] = [:]
         // Why a row that names a key only such rows make is set aside (its first run's reason may be another).
         var reasons: [Int: [Int: _RowFailure]] = [:]
         // The keys each other late row names, by file position and line, with where and what for the reason.
@@ -24,8 +25,7 @@ extension _ImportSession {
             target.keyAttribute.map { _IndexKey(entity: target.entity.name, attribute: $0) }
         })
         try forEachRecord(purpose: "for the keys rows rejected late name") { file, record in
-            guard let late = lateRejects[file.position], late[record.lineNumber] != nil,
-                  own[file.position]?.contains(record.lineNumber) != true else { return }
+            guard let late = lateRejects[file.position], late[record.lineNumber] != nil else { return }
             var keys: [(key: _NamedKey, failure: _RowFailure)] = []
             for target in file.targets {
                 for (r, relationship) in target.relationships.enumerated() {
@@ -47,12 +47,15 @@ extension _ImportSession {
                 for (line, keys) in lines where own[position]?.contains(line) != true { candidates.formUnion(keys.map(\.key)) }
             }
             guard !candidates.isEmpty else { break }
-            // Made by a row that may stand in the next run: any row not rejected for itself. (A row rejected
-            // as it was read may stand then too: a key it named, or a partner it would take, may change.)
+            // Made by a row that may stand in the next run: any row not rejected for itself, or for what it
+            // holds. (A row refused as it was read for a key it named, or a partner it would take, may stand.)
             var made = Set<_NamedKey>()
             try forEachRecord(purpose: "for the keys rows that may stand make") { file, record in
                 let line = record.lineNumber
-                if own[file.position]?.contains(line) == true || (excluded(file, line)) { return }
+                if own[file.position]?.contains(line) == true || excluded(file, line) { return }
+                // Rejected as it was read for what it holds (a value, the field count): it stays rejected.
+                if file.rejectedLines.contains(line) && lateRejects[file.position]?[line] == nil
+                    && contextualRejects[file.position]?.contains(line) != true { return }
                 for target in file.targets {
                     guard let attribute = target.keyAttribute, let ordinal = target.entity.columnIndex(of: attribute),
                           let field = target.fields.first(where: { $0.ordinal == ordinal }),
@@ -72,10 +75,14 @@ extension _ImportSession {
             }
             if !added { break }
         }
+        // Every root's key has a row that may make it in the next run, which may then reject the same rows:
+        // the roots go, so each run leaves out more.
+        if own.isEmpty { own = lateRoots }
         var result: [Int: [Int: _RowFailure]] = [:]
         for (position, lines) in lateRejects {
             for (line, failure) in lines where own[position]?.contains(line) == true {
-                result[position, default: [:]][line] = reasons[position]?[line] ?? failure
+                let root = lateRoots[position]?.contains(line) == true
+                result[position, default: [:]][line] = root ? failure : reasons[position]?[line] ?? failure
             }
         }
         return result

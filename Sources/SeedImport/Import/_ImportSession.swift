@@ -33,6 +33,9 @@ final class _ImportSession {
     private(set) var lateRejects: [Int: [Int: _RowFailure]] = [:]
     /// Of ``lateRejects``, the rows whose own forward key never came.
     private(set) var lateRoots: [Int: Set<Int>] = [:]
+    /// Rows refused as they were read for what other rows made (a key that names nothing, a partner they
+    /// would take): in another run they may stand. In skip mode only.
+    private(set) var contextualRejects: [Int: Set<Int>] = [:]
     /// Whether a row rejected late may have changed what later rows found: an object that existed before it
     /// (an upsert, a one-to-one partner), an object a later row then upserted, a row of an earlier file, or
     /// an object without a key a Cascade took. Taking its writes back cannot undo what later rows did
@@ -373,7 +376,8 @@ final class _ImportSession {
     // MARK: Bad rows
 
     /// A bad row: abort with an ``ImportError``, or write it to the rejects file with its original bytes.
-    func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, ownKey: Bool = false, raw: () -> [UInt8]) throws(ImportError) {
+    func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, ownKey: Bool = false, contextual: Bool = false,
+                raw: () -> [UInt8]) throws(ImportError) {
         let columnName = failure.field.map { file.columnName($0) }
         guard options.onError == .skip, let rejects else {
             throw ImportError(
@@ -385,6 +389,7 @@ final class _ImportSession {
         }
         file.rejects += 1
         file.rejectedLines.insert(line)
+        if contextual { contextualRejects[file.position, default: []].insert(line) }
         if let settling {
             lateRejects[file.position, default: [:]][line] = failure
             if ownKey { lateRoots[file.position, default: []].insert(line) }

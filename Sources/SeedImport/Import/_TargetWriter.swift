@@ -294,12 +294,12 @@ final class _TargetWriter {
         if hasRelationships, let failure = resolveRelationships() {
             // Forward keys the row named before the failing one go with it (a later row must not inherit them).
             rowForward.removeAll(keepingCapacity: true)
-            try session.reject(file, line: row.line, failure, raw: { rawBytes(row) })
+            try session.reject(file, line: row.line, failure, contextual: takesBackRejectedRows, raw: { rawBytes(row) })
             return
         }
         if hasRequiredLinks, let failure = linkTakesRequiredPartner() {
             rowForward.removeAll(keepingCapacity: true)
-            try session.reject(file, line: row.line, failure, raw: { rawBytes(row) })
+            try session.reject(file, line: row.line, failure, contextual: takesBackRejectedRows, raw: { rawBytes(row) })
             return
         }
 
