@@ -24,8 +24,11 @@ extension _ImportSession {
         let keyAttributes = Set(plan.files.flatMap(\.targets).compactMap { target in
             target.keyAttribute.map { _IndexKey(entity: target.entity.name, attribute: $0) }
         })
+        // Rows refused as they were read for a key they named may make their own key in the next run only
+        // if what they name may be made then: they go through the same test, though only late rows are left out.
         try forEachRecord(purpose: "for the keys rows rejected late name") { file, record in
-            guard let late = lateRejects[file.position], late[record.lineNumber] != nil else { return }
+            let line = record.lineNumber
+            guard lateRejects[file.position]?[line] != nil || contextualRejects[file.position]?.contains(line) == true else { return }
             var keys: [(key: _NamedKey, failure: _RowFailure)] = []
             for target in file.targets {
                 for (r, relationship) in target.relationships.enumerated() {
@@ -39,7 +42,7 @@ extension _ImportSession {
                     keys.append((_NamedKey(entity: index.entity.name, attribute: index.attribute, bytes: _KeyBytes.with(value) { Array($0) }), failure))
                 }
             }
-            if !keys.isEmpty { named[file.position, default: [:]][record.lineNumber] = keys }
+            if !keys.isEmpty { named[file.position, default: [:]][line] = keys }
         }
         while true {
             var candidates = Set<_NamedKey>()
@@ -77,7 +80,8 @@ extension _ImportSession {
         }
         // Every root's key has a row that may make it in the next run, which may then reject the same rows:
         // the roots go, so each run leaves out more.
-        if own.isEmpty { own = lateRoots }
+        let ownLate = own.contains { position, lines in lines.contains { lateRejects[position]?[$0] != nil } }
+        if !ownLate { own = lateRoots }
         var result: [Int: [Int: _RowFailure]] = [:]
         for (position, lines) in lateRejects {
             for (line, failure) in lines where own[position]?.contains(line) == true {
