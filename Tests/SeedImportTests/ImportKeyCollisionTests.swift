@@ -116,6 +116,26 @@ struct LineSetTests {
         set.insert(1)
         #expect(set.contains(1) && set.contains(12))
     }
+
+    /// Any order of insertion (repeats, runs going down, past the merge of lines out of order) finds
+    /// exactly what a `Set` finds.
+    @Test("any insertion order finds what a Set finds")
+    func matchesSet() async {
+        let lines = Gen.int(in: 1...400).array(of: 0...300)
+        await propertyCheck(input: lines, Gen.bool) { inserted, descending in
+            var set = _LineSet()
+            var reference = Set<Int>()
+            // Half the cases add a falling run after the random lines, as a chain settled from its end does.
+            let all = descending ? inserted + (1...200).reversed() : inserted
+            for line in all {
+                set.insert(line)
+                reference.insert(line)
+                #expect(set.contains(line))
+            }
+            let wrong = (0...401).filter { set.contains($0) != reference.contains($0) }
+            #expect(wrong.isEmpty, "\(all)")
+        }
+    }
 }
 
 /// An empty text key (a quoted "" is text, not null) in every key index mode.

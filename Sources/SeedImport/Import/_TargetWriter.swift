@@ -43,6 +43,10 @@ final class _TargetWriter {
     private var cascadedKeyValues: [_IndexKey: [[UInt8]: String]] = [:]
     /// Objects removed with rejected rows: forward references of their rows are not set, nor removed again.
     private var cascadedIDs = Set<ObjectID>()
+    /// While forward references are settled: the hashes of the values removed from indexes since the
+    /// pass began. Only a forward key among them can have gone missing since it was found, so a chain of N
+    /// rejections does not look every forward key up N times.
+    private var vacatedKeys: Set<UInt64>?
     /// Removed objects whose pointers (objects naming them in a relationship column) are not looked for yet.
     private var unlinkWork: [ManagedObject] = []
     /// Objects whose relationship was moved to the next holder of a value, by that holder: the store
@@ -486,12 +490,22 @@ final class _TargetWriter {
     private func vacate(_ index: _KeyIndex, _ value: Value, of object: ManagedObject) throws(ImportError) {
         guard let entry = index.find(value), index.objectID(entry) == object.objectID else { return }
         index.remove(entry)
+        noteVacated(value)
         guard index.isPopulated, index.wasRepeated(value),
               // Not an object a delete rule is about to take (it is not marked deleted until the save).
               let holder = try session.firstHolder(of: value, in: index, besides: object.objectID, leaving: cascadedIDs) else { return }
         let (next, _) = index.findOrInsert(value, primaryKey: holder.objectID.primaryKey, file: position)
         if holder.objectID.isTemporary { pending.append((index, next, holder)) }
     }
+
+    /// Remembers, while forward references are settled, that `value` left an index.
+    @inline(__always)
+    private func noteVacated(_ value: Value) {
+        if vacatedKeys != nil { vacatedKeys!.insert(Self.hash(of: value)) }
+    }
+
+    /// A key's hash, as the key indexes compute it from its bytes.
+    private static func hash(of value: Value) -> UInt64 { _KeyBytes.with(value) { _KeyIndex.hash64($0) } }
 
     /// Saves the batch; the forward references of its rows learn their objects' permanent IDs.
     private func save() throws(ImportError) {
@@ -524,9 +538,34 @@ final class _TargetWriter {
         try save()
         var rejectedLines = Set<Int>()
         var settled = false
+        // From the second pass: the forward references by their key's hash, to look up only the keys
+        // removed from an index since the last pass began (a hash shared by another key costs a lookup).
+        var byHash: [(hash: UInt64, reference: Int)]?
+        defer { vacatedKeys = nil }
         while !settled {
             settled = true
-            for i in forward.indices where !forward[i].isVoid && !rejectedLines.contains(forward[i].line) && !file.rejectedLines.contains(forward[i].line) {
+            var order: [Int] = []
+            if let vacated = vacatedKeys {
+                let sorted = byHash ?? forward.indices.map { (Self.hash(of: forward[$0].key), $0) }.sorted { $0.hash < $1.hash }
+                byHash = sorted
+                order = []
+                for hash in vacated {
+                    var low = 0, high = sorted.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if sorted[middle].hash < hash { low = middle + 1 } else { high = middle }
+                    }
+                    while low < sorted.count && sorted[low].hash == hash {
+                        order.append(sorted[low].reference)
+                        low += 1
+                    }
+                }
+                order.sort()
+            } else {
+                order = Array(forward.indices)
+            }
+            vacatedKeys = []
+            for i in order where !forward[i].isVoid && !rejectedLines.contains(forward[i].line) && !file.rejectedLines.contains(forward[i].line) {
                 let reference = forward[i]
                 let relationship = relationshipPlans[reference.target][reference.relationship]
                 if relationship.index.find(reference.key) != nil { continue }
@@ -1032,7 +1071,10 @@ final class _TargetWriter {
                 for j in forward.indices where forward[j].line == heir && forward[j].objects.indices.contains(t) { forward[j].objects[t] = id }
                 continue
             }
-            if let key = keys[t], let entry = key.find(object.value(at: key.ordinal)) { key.remove(entry) }
+            if let key = keys[t], let entry = key.find(object.value(at: key.ordinal)) {
+                key.remove(entry)
+                noteVacated(object.value(at: key.ordinal))
+            }
             context.delete(object)
             for index in populates[t] { try vacate(index, object.value(at: index.ordinal), of: object) }
             inserted[t] -= 1

@@ -270,27 +270,50 @@ struct _IndexKey: Hashable, Comparable {
     static func < (lhs: _IndexKey, rhs: _IndexKey) -> Bool { (lhs.entity, lhs.attribute) < (rhs.entity, rhs.attribute) }
 }
 
-/// Line numbers, mostly added in increasing order: a sorted array (sorted again only when a line came
-/// out of order), so a file of many bad rows costs 8 bytes for each.
+/// Line numbers, mostly added in increasing order: a sorted array, so a file of many bad rows costs 8
+/// bytes for each. Lines that come out of order wait in a small set and are merged in once it holds an
+/// eighth as many, so lines added in decreasing order (a chain of rejections settled from its end) do
+/// not sort the array again at every lookup.
 struct _LineSet {
     private var lines: [Int] = []
-    private var sorted = true
+    private var outOfOrder = Set<Int>()
 
     mutating func insert(_ line: Int) {
-        if let last = lines.last, line <= last { sorted = false }
-        lines.append(line)
+        if let last = lines.last, line <= last {
+            guard !contains(line) else { return }
+            outOfOrder.insert(line)
+            if outOfOrder.count > 64 + lines.count / 8 { merge() }
+        } else {
+            lines.append(line)
+        }
     }
 
-    mutating func contains(_ line: Int) -> Bool {
-        if !sorted {
-            lines.sort()
-            sorted = true
-        }
+    func contains(_ line: Int) -> Bool {
+        if !outOfOrder.isEmpty && outOfOrder.contains(line) { return true }
         var low = 0, high = lines.count
         while low < high {
             let middle = (low + high) / 2
             if lines[middle] < line { low = middle + 1 } else { high = middle }
         }
         return low < lines.count && lines[low] == line
+    }
+
+    /// Merges the waiting lines into the sorted array.
+    private mutating func merge() {
+        let waiting = outOfOrder.sorted()
+        outOfOrder = []
+        var merged: [Int] = []
+        merged.reserveCapacity(lines.count + waiting.count)
+        var i = 0, j = 0
+        while i < lines.count || j < waiting.count {
+            if j == waiting.count || i < lines.count && lines[i] < waiting[j] {
+                merged.append(lines[i])
+                i += 1
+            } else {
+                merged.append(waiting[j])
+                j += 1
+            }
+        }
+        lines = merged
     }
 }
