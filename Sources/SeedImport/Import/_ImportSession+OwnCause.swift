@@ -1,6 +1,12 @@
 import CSVStream
 import ManagedStore
 
+/// A row of a file, by the file's position in the plan and the row's line.
+struct _RowRef: Hashable {
+    let position: Int
+    let line: Int
+}
+
 /// A key a row names in a relationship column, or makes as a keyed target: entity, key attribute, and
 /// the key's bytes (as the key indexes compare).
 struct _NamedKey: Hashable {
@@ -12,14 +18,12 @@ struct _NamedKey: Hashable {
 extension _ImportSession {
     /// Of the rows this run rejected late, those rejected for what they hold themselves: they name a key
     /// (a forward key that never came, among them) that no row may make in the next run but such rows
-    /// (found by reading the files again, until nothing changes). The others went along with them (a
+    /// (found by reading the files twice: the keys those rows name, then who makes them). The others went along with them (a
     /// Cascade rule, the other rows of an object removed, a partner), or named a key a row refused in
     /// this run may make in the next: a run without the first kind decides them again.
     func ownCauseRejects() throws(ImportError) -> [Int: [Int: _RowFailure]] {
         var own: [Int: Set<Int>] = [:]
-        // Why a row that names a key only such rows make is set aside (its first run's reason may be another).
-        var reasons: [Int: [Int: _RowFailure]] = [:]
-        // The keys each other late row names, by file position and line, with where and what for the reason.
+        // The keys each late row (or row refused for a key) names, by file position and line, with where and what for the reason.
         var named: [Int: [Int: [(key: _NamedKey, failure: _RowFailure)]]] = [:]
         let keyAttributes = Set(plan.files.flatMap(\.targets).compactMap { target in
             target.keyAttribute.map { _IndexKey(entity: target.entity.name, attribute: $0) }
@@ -44,19 +48,16 @@ extension _ImportSession {
             }
             if !keys.isEmpty { named[file.position, default: [:]][line] = keys }
         }
-        while true {
-            var candidates = Set<_NamedKey>()
-            for (position, lines) in named {
-                for (line, keys) in lines where own[position]?.contains(line) != true { candidates.formUnion(keys.map(\.key)) }
-            }
-            guard !candidates.isEmpty else { break }
-            // Made by a row that may stand in the next run: any row not rejected for itself, or for what it
-            // holds. (A row refused as it was read for a key it named, or a partner it would take, may stand.)
-            var made = Set<_NamedKey>()
+        // Who may make each key those rows name, read once: rows not rejected for themselves (nor left out by
+        // an earlier run), nor rejected as they were read for what they hold (a value, the field count). A
+        // row refused as it was read for a key it named, or a partner it would take, may stand.
+        var candidates = Set<_NamedKey>()
+        for lines in named.values { for keys in lines.values { candidates.formUnion(keys.map(\.key)) } }
+        var makers: [_NamedKey: Set<_RowRef>] = [:]
+        if !candidates.isEmpty {
             try forEachRecord(purpose: "for the keys rows that may stand make") { file, record in
                 let line = record.lineNumber
-                if own[file.position]?.contains(line) == true || excluded(file, line) { return }
-                // Rejected as it was read for what it holds (a value, the field count): it stays rejected.
+                if excluded(file, line) { return }
                 if file.rejectedLines.contains(line) && lateRejects[file.position]?[line] == nil
                     && contextualRejects[file.position]?.contains(line) != true { return }
                 for target in file.targets {
@@ -64,19 +65,31 @@ extension _ImportSession {
                           let field = target.fields.first(where: { $0.ordinal == ordinal }),
                           let value = _TargetWriter.key(field, of: target, in: record, trim: file.options.trim) else { continue }
                     let key = _NamedKey(entity: target.entity.name, attribute: attribute, bytes: _KeyBytes.with(value) { Array($0) })
-                    if candidates.contains(key) { made.insert(key) }
+                    if candidates.contains(key) { makers[key, default: []].insert(_RowRef(position: file.position, line: line)) }
                 }
             }
-            var added = false
-            for (position, lines) in named {
-                for (line, keys) in lines where own[position]?.contains(line) != true {
-                    guard let gone = keys.first(where: { !made.contains($0.key) }) else { continue }
-                    own[position, default: []].insert(line)
-                    reasons[position, default: [:]][line] = gone.failure
-                    added = true
+        }
+        // A row naming a key no maker left may make is rejected for itself and makes nothing, which may leave
+        // other keys without makers: a work list of such keys, each row and key visited once.
+        var namers: [_NamedKey: [_RowRef]] = [:]
+        for (position, lines) in named {
+            for (line, keys) in lines { for key in keys { namers[key.key, default: []].append(_RowRef(position: position, line: line)) } }
+        }
+        var makes: [_RowRef: [_NamedKey]] = [:]
+        var liveMakers: [_NamedKey: Int] = [:]
+        for (key, rows) in makers {
+            liveMakers[key] = rows.count
+            for row in rows { makes[row, default: []].append(key) }
+        }
+        var unmade = candidates.filter { liveMakers[$0, default: 0] == 0 }.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        while let key = unmade.popLast() {
+            for row in namers[key] ?? [] where own[row.position]?.contains(row.line) != true {
+                own[row.position, default: []].insert(row.line)
+                for made in makes[row] ?? [] {
+                    liveMakers[made, default: 0] -= 1
+                    if liveMakers[made] == 0 { unmade.append(made) }
                 }
             }
-            if !added { break }
         }
         // Every root's key has a row that may make it in the next run, which may then reject the same rows:
         // the roots go, so each run leaves out more.
@@ -85,8 +98,11 @@ extension _ImportSession {
         var result: [Int: [Int: _RowFailure]] = [:]
         for (position, lines) in lateRejects {
             for (line, failure) in lines where own[position]?.contains(line) == true {
+                // A root keeps its reason; another row's is the first key it names (in column order) that no
+                // row left may make (its first run's reason may be another).
                 let root = lateRoots[position]?.contains(line) == true
-                result[position, default: [:]][line] = root ? failure : reasons[position]?[line] ?? failure
+                let unmade = root ? nil : named[position]?[line]?.first { liveMakers[$0.key, default: 0] == 0 }
+                result[position, default: [:]][line] = unmade?.failure ?? failure
             }
         }
         return result
