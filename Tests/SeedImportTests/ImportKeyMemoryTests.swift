@@ -77,6 +77,33 @@ struct ImportKeyMemoryTests {
         let (quiet, _, _) = try Self.run("code,name,manager\nA,Ann,B\nB,Bob,\n", ImportOptions())
         #expect(!quiet.warnings.contains { $0.contains("--key-memory") }, "the default budget holds two keys")
     }
+
+    /// E0 names E1 as its manager, E1 names E2, …, each a forward key; E150 names a code no row has. The
+    /// chain is settled from its break back to E0, one link a pass, across batch saves, with key bytes kept
+    /// in memory, dropped (confirmed by reading the store), or moved to disk: rows E0…E150 are rejected,
+    /// each naming the next, and E151…E299 stand, linked.
+    @Test("a chain of forward keys broken in the middle is rejected back to its start in every key index mode",
+          arguments: [(32_768, ImportOptions.defaultKeyIndexMemoryBytes), (1, ImportOptions.defaultKeyIndexMemoryBytes), (1, 1)])
+    func brokenChain(threshold: Int, budget: Int) throws {
+        var csv = "code,name,manager\n"
+        for i in 0..<300 { csv += "E\(i),Name \(i),\(i == 150 ? "NOPE" : i == 299 ? "" : "E\(i + 1)")\n" }
+        var options = ImportOptions(batchSize: 7)
+        options.onError = .skip
+        options.keyBytesThreshold = threshold
+        options.keyIndexMemoryBytes = budget
+        let (summary, staff, rejected) = try Self.run(csv, options)
+        #expect(summary.rejects == 151)
+        let standing = staff.keys.sorted { Int($0.dropFirst())! < Int($1.dropFirst())! }
+        #expect(standing == (151..<300).map { "E\($0)" })
+        #expect(staff["E151"] == ["Name 151", "E152"] && staff["E299"] == ["Name 299", ""])
+        let lines = rejected.split(separator: "\n").dropFirst()
+        let rejectedLines = Set(lines.map { Int($0.split(separator: ",")[1])! })
+        #expect(rejectedLines == Set(2...152))
+        let lastLink = lines.first { $0.split(separator: ",")[1] == "152" }.map(String.init) ?? ""
+        #expect(lastLink.contains("NOPE"), "\(lastLink)")
+        let firstLink = lines.first { $0.split(separator: ",")[1] == "2" }.map(String.init) ?? ""
+        #expect(firstLink.contains("E1"), "\(firstLink)")
+    }
 }
 
 /// Whole generated data sets (relationship columns, the one-to-one split, a many-to-many join file)
