@@ -35,6 +35,45 @@ let benchmarks: @Sendable () -> Void = {
         try? FileManager.default.removeItem(atPath: target)
     }
 
+    // Skip mode settling rejections late: 20,000 employees, each naming the next as manager (a forward
+    // key), the last naming one that never comes, so the whole chain is rejected from its end, one link a
+    // pass. Each pass must look up only what the last removed: every key each pass was quadratic.
+    let chainDirectory = WellsFixture.directory(rows: rows).appendingPathComponent("chain-\(getpid())")
+    let chainRows = 20_000
+    let chainMapping: ImportMapping
+    do {
+        try FileManager.default.createDirectory(at: chainDirectory, withIntermediateDirectories: true)
+        var csv = "code,name,manager\n"
+        for i in 0..<chainRows { csv += "E\(i),Name \(i),\(i + 1 < chainRows ? "E\(i + 1)" : "NOPE")\n" }
+        try csv.write(to: chainDirectory.appendingPathComponent("employees.csv"), atomically: true, encoding: .utf8)
+        try """
+            {"entities":[{"name":"Employee","attributes":[{"name":"code","type":"String","optional":false},{"name":"name","type":"String"}],
+              "relationships":[{"name":"manager","destination":"Employee","inverse":"reports"},
+                               {"name":"reports","destination":"Employee","inverse":"manager","toMany":true}]}]}
+            """.write(to: chainDirectory.appendingPathComponent("model.json"), atomically: true, encoding: .utf8)
+        try """
+            {"format":1,"model":"model.json","files":[{"path":"employees.csv","targets":[{"entity":"Employee","key":"code",
+              "relationships":{"manager":{"column":"manager","destinationKey":"code"}}}]}]}
+            """.write(to: chainDirectory.appendingPathComponent("mapping.json"), atomically: true, encoding: .utf8)
+        chainMapping = try ImportMapping(contentsOf: chainDirectory.appendingPathComponent("mapping.json").path)
+    } catch { fixtureFailure("writing the chain CSV", error) }
+    let chainModel: ObjectModel
+    do { chainModel = try chainMapping.loadModel() } catch { fixtureFailure("the chain's model", error) }
+    let rejectsCounter = BenchmarkMetric.custom("rows rejected", polarity: .prefersSmaller, useScalingFactor: false)
+
+    Benchmark("Import a \(chainRows)-row chain of forward keys rejected from its end (skip mode)",
+              configuration: SeedStoreBenchmark.configuration(counters: [recordsRead, rejectsCounter], maxSeconds: 5, maxIterations: 10)) { benchmark in
+        let store = chainDirectory.appendingPathComponent("chain.sqlite").path
+        let options = ImportOptions(onError: .skip, rejectsPath: chainDirectory.appendingPathComponent("rejects.csv").path)
+        benchmark.startMeasurement()
+        let summary: ImportSummary
+        do { summary = try SeedImporter(model: chainModel, mapping: chainMapping, options: options).run(into: store) } catch { fixtureFailure("the chain import", error) }
+        benchmark.stopMeasurement()
+        benchmark.measurement(recordsRead, summary.rowsRead)
+        benchmark.measurement(rejectsCounter, summary.rejects)
+        try? FileManager.default.removeItem(atPath: store)
+    }
+
     Benchmark("Parse the wells CSV with CSVStream") { benchmark in
         var count = 0
         do {
