@@ -310,10 +310,13 @@ def _touches_tainted(world, ident):
     return False
 
 
-def over_rejections(replayer, rejected_names):
+def over_rejections(replayer, rejected_names, stands_alone=None):
     """Rejected rows the oracle cannot explain: good on their own, and every key they name exists at
     the end. A rejected row takes no other row with it (docs/mapping.md), so that is a defect, but
-    for a row sharing a key with another rejected row (review: a forward key of the same key's rows)."""
+    for a row sharing a key with another rejected row (review: a forward key of the same key's rows),
+    and for a row with no fixpoint (review): `stands_alone(path, line)` replays the accepted rows with
+    this one back, and a problem there (the row refuses the row that makes its key, say) means that
+    setting it aside is the stable answer (over-rejected-1425567, over-rejected-1936462)."""
     sigs = []
     world = replayer.world
     all_names = {}
@@ -328,6 +331,10 @@ def over_rejections(replayer, rejected_names):
             shared = any(len(all_names[n]) > 1 for n in names)
             missing = any(world.find(e, k) is None for e, k in names)
             if not missing:
+                if not shared and stands_alone is not None and not stands_alone(path, line):
+                    sigs.append(signal("over-rejected", "review",
+                                       "%s:%d rejected; with it back, the replay rejects it too (no fixpoint)" % (path, line)))
+                    continue
                 sigs.append(signal("over-rejected", "review" if shared else "defect",
                                    "%s:%d rejected, the oracle finds no reason" % (path, line)))
     return sigs
@@ -377,7 +384,20 @@ def evaluate(case, result):
                 sigs.append(signal("summary-stored", "defect", "%s: summary stored %d, table has %d" % (name, s["stored"], len(store.objects[name]))))
         sigs += compare(case, replayer, store, unsure)
         if accepted is not None:
-            sigs += over_rejections(replayer, rejected_names)
+            def stands_alone(path, line):
+                # The accepted rows with this one back; rows the replay then finds bad are refused in
+                # turn, until the replay finds none (the row stands) or finds the row itself bad.
+                back = {p: set(ls) | ({line} if p == path else set()) for p, ls in accepted.items()}
+                for _ in range(20):
+                    problems, _ = Replayer(case).run(lines, back)
+                    if not problems:
+                        return True
+                    if any(p[0] == path and p[1] == line for p in problems):
+                        return False
+                    for p in problems:
+                        back[p[0]].discard(p[1])
+                return True
+            sigs += over_rejections(replayer, rejected_names, stands_alone)
     finally:
         store.db.close()
     # (A link that would leave a required partner one-sided refuses its row since limitation 3 was
