@@ -97,13 +97,17 @@ extension _ImportSession {
         if !ownLate { own = lateRoots }
         var result: [Int: [Int: _RowFailure]] = [:]
         for (position, lines) in lateRejects {
-            for (line, failure) in lines where own[position]?.contains(line) == true {
+            guard let ownLines = own[position] else { continue }
+            // Sized once: growing a table of many rows step by step held two copies at each step.
+            var kept = [Int: _RowFailure](minimumCapacity: ownLines.count)
+            for (line, failure) in lines where ownLines.contains(line) {
                 // A root keeps its reason; another row's is the first key it names (in column order) that no
                 // row left may make (its first run's reason may be another).
                 let root = lateRoots[position]?.contains(line) == true
                 let unmade = root ? nil : named[position]?[line]?.first { liveMakers[$0.key, default: 0] == 0 }
-                result[position, default: [:]][line] = unmade?.failure ?? failure
+                kept[line] = unmade?.failure ?? failure
             }
+            if !kept.isEmpty { result[position] = kept }
         }
         return result
     }
