@@ -18,12 +18,13 @@ struct _NamedKey: Hashable {
 extension _ImportSession {
     /// Of the rows this run rejected late, those rejected for what they hold themselves: they name a key
     /// (a forward key that never came, among them) that no row may make in the next run but such rows
-    /// (found by reading the files twice: the keys those rows name, then who makes them). The others went along with them (a
-    /// Cascade rule, the other rows of an object removed, a partner), or named a key a row refused in
-    /// this run may make in the next: a run without the first kind decides them again.
+    /// (found by reading the files twice: the keys those rows name, then who makes them). The others
+    /// went along with them (a Cascade rule, the other rows of an object removed, a partner), or named a
+    /// key a row refused in this run may make in the next: a run without the first kind decides them again.
     func ownCauseRejects() throws(ImportError) -> [Int: [Int: _RowFailure]] {
         var own: [Int: Set<Int>] = [:]
-        // The keys each late row (or row refused for a key) names, by file position and line, with where and what for the reason.
+        // The keys each late row (or row refused for a key) names, by file position and line, with where
+        // and what for the reason.
         var named: [Int: [Int: [(key: _NamedKey, failure: _RowFailure)]]] = [:]
         let keyAttributes = Set(plan.files.flatMap(\.targets).compactMap { target in
             target.keyAttribute.map { _IndexKey(entity: target.entity.name, attribute: $0) }

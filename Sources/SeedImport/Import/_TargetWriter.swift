@@ -548,13 +548,8 @@ final class _TargetWriter {
             if let vacated = vacatedKeys {
                 let sorted = byHash ?? forward.indices.map { (Self.hash(of: forward[$0].key), $0) }.sorted { $0.hash < $1.hash }
                 byHash = sorted
-                order = []
                 for hash in vacated {
-                    var low = 0, high = sorted.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if sorted[middle].hash < hash { low = middle + 1 } else { high = middle }
-                    }
+                    var low = sorted._partitionPoint { $0.hash >= hash }
                     while low < sorted.count && sorted[low].hash == hash {
                         order.append(sorted[low].reference)
                         low += 1

@@ -290,11 +290,7 @@ struct _LineSet {
 
     func contains(_ line: Int) -> Bool {
         if !outOfOrder.isEmpty && outOfOrder.contains(line) { return true }
-        var low = 0, high = lines.count
-        while low < high {
-            let middle = (low + high) / 2
-            if lines[middle] < line { low = middle + 1 } else { high = middle }
-        }
+        let low = lines._partitionPoint { $0 >= line }
         return low < lines.count && lines[low] == line
     }
 

@@ -23,12 +23,7 @@ struct _GeneratorWeights {
 
     /// The index whose share of `0..<total` holds `draw`.
     func index(for draw: Int) -> Int {
-        var low = 0
-        var high = cumulative.count - 1
-        while low < high {
-            let mid = (low + high) / 2
-            if draw < cumulative[mid] { high = mid } else { low = mid + 1 }
-        }
-        return low
+        // `draw` is below `total`, the last running sum, so some index holds it.
+        cumulative._partitionPoint { draw < $0 }
     }
 }
