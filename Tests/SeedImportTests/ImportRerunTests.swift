@@ -18,6 +18,15 @@ struct ImportRerunTests {
         return try ImportMapping(contentsOf: scratch.path("mapping.json"))
     }
 
+    /// Copies a reduced fuzzer case into `scratch` and imports it into `s.sqlite` there (in skip mode,
+    /// rejects to `rejects.csv`, unless `options` says otherwise).
+    static func importCase(_ name: String, in scratch: ImportScratch, options: ImportOptions? = nil) throws -> (summary: ImportSummary, store: String) {
+        let mapping = try fuzzCase(name, into: scratch)
+        let store = scratch.path("s.sqlite")
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options ?? scratch.skipping()).run(into: store)
+        return (summary, store)
+    }
+
     static func rejectedLines(_ path: String) throws -> [String] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return text.split(separator: "\n").dropFirst().map { line in
@@ -34,10 +43,7 @@ struct ImportRerunTests {
           arguments: [1, 10_000])
     func crossFileRowsStand(batchSize: Int) throws {
         let scratch = ImportScratch()
-        let mapping = try Self.fuzzCase("wrong-value-96425", into: scratch)
-        let store = scratch.path("s.sqlite")
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: scratch.skipping(batchSize: batchSize))
-            .run(into: store)
+        let (summary, store) = try Self.importCase("wrong-value-96425", in: scratch, options: scratch.skipping(batchSize: batchSize))
         let pairs = try StoreReader.scalar(store, "SELECT group_concat(p, ' ') FROM (SELECT d.ZCODE || '-' || coalesce(i.ZCODE, '') AS p FROM ZDEPT d LEFT JOIN ZDEPTINFO i ON i.ZHOST = d.Z_PK AND d.ZINFO = i.Z_PK ORDER BY 1)")
         #expect(pairs == .text("08-0104 K1- K10-k110"))
         // 08's row updated 0104 (big "NA": null) and took it from K1.
@@ -63,9 +69,7 @@ struct ImportRerunTests {
     @Test("a row that stood only because a row rejected later moved a partner away is decided again")
     func onePassEffectIsUndone() throws {
         let scratch = ImportScratch()
-        let mapping = try Self.fuzzCase("accepted-row-takes-required-247841", into: scratch)
-        let store = scratch.path("s.sqlite")
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: scratch.skipping()).run(into: store)
+        let (summary, store) = try Self.importCase("accepted-row-takes-required-247841", in: scratch)
         #expect(try StoreReader.scalar(store, "SELECT group_concat(p, ' ') FROM (SELECT d.ZCODE || '-' || i.ZCODE AS p FROM ZDEPT d JOIN ZDEPTINFO i ON i.ZHOST = d.Z_PK AND d.ZINFO = i.Z_PK ORDER BY 1)")
                 == .text("03-k107 K13-K103"))
         #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZDEPTINFO") == .integer(2))
@@ -79,10 +83,9 @@ struct ImportRerunTests {
     @Test("past the most runs, the last run's store stays and the summary warns", arguments: [1, 2, 3])
     func runLimit(maxRuns: Int) throws {
         let scratch = ImportScratch()
-        let mapping = try Self.fuzzCase("accepted-row-takes-required-247841", into: scratch)
         var options = scratch.skipping()
         options.maxRuns = maxRuns
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
+        let (summary, _) = try Self.importCase("accepted-row-takes-required-247841", in: scratch, options: options)
         let stopped = summary.warnings.contains { $0.contains("stopped running again without them after \(maxRuns) run") }
         #expect(stopped == (maxRuns < 3), "\(summary.warnings)")
         #expect(summary.warnings.contains { $0.contains("the import ran \(maxRuns) times") } == (maxRuns > 1), "\(summary.warnings)")
@@ -135,9 +138,7 @@ struct ImportRerunTests {
     @Test("a row refused for a key no row makes does not count as making its own key in the next run")
     func refusedRowNamingNothingMakesNothing() throws {
         let scratch = ImportScratch()
-        let mapping = try Self.fuzzCase("over-rejected-1506560", into: scratch)
-        let store = scratch.path("s.sqlite")
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: scratch.skipping()).run(into: store)
+        let (summary, store) = try Self.importCase("over-rejected-1506560", in: scratch)
         let rejected: [String] = try Self.rejectedLines(scratch.path("rejects.csv"))
         // Row 6 updates 01 (made by row 2) with a forward manager: refused, as in a single run without row 9.
         #expect(rejected == ["emps.csv:4", "emps.csv:6", "emps.csv:9"])
@@ -151,7 +152,6 @@ struct ImportRerunTests {
     @Test("a named pipe as the rejects file gets the final run's rows once")
     func rejectsToAPipe() throws {
         let scratch = ImportScratch()
-        let mapping = try Self.fuzzCase("wrong-value-96425", into: scratch)
         let pipe = scratch.path("rejects.pipe")
         #expect(mkfifo(pipe, 0o644) == 0)
         let received = ReceivedBytes()
@@ -172,7 +172,7 @@ struct ImportRerunTests {
         reader.start()
         var options = scratch.skipping()
         options.rejectsPath = pipe
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("s.sqlite"))
+        let (summary, _) = try Self.importCase("wrong-value-96425", in: scratch, options: options)
         #expect(summary.warnings.contains { $0.contains("the import ran 2 times") })
         #expect(received.done.wait(timeout: .now() + 10) == .success, "the pipe was written and closed")
         let lines = String(decoding: received.get(), as: UTF8.self).split(separator: "\n")
