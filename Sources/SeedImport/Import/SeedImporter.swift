@@ -91,11 +91,11 @@ public final class SeedImporter {
             // Rows rejected late (once their file had been read) that changed what other rows found, or took
             // other rows along (a Cascade, the other rows of an object removed), run the import again
             // without the rows rejected for themselves, until a run needs no other (at most `maxRuns`).
-            var excluded: [Int: [Int: _RowFailure]] = [:]
+            var excluded: [Int: _FailureTable] = [:]
             var runs = 1
             // The session (context, store, connection) goes away before the file is flushed and renamed.
             func load() throws(ImportError) -> Bool {
-                for file in plan.files { file.excluded = excluded[file.position] ?? [:] }
+                for file in plan.files { file.excluded = excluded[file.position] ?? _FailureTable() }
                 let session = try _ImportSession(path: storeFile.temporary.path, model: model, options: options, plan: plan,
                                                   rejects: rejects, progress: progress, storeDisplayPath: storePath)
                 try session.run()
@@ -105,7 +105,7 @@ public final class SeedImporter {
                     let lateCount = session.lateRejects.values.reduce(0) { $0 + $1.count }
                     if session.needsRerun || own.values.reduce(0, { $0 + $1.count }) < lateCount {
                         guard runs >= options.maxRuns else {
-                            for (position, lines) in own { excluded[position, default: [:]].merge(lines) { first, _ in first } }
+                            for (position, lines) in own { excluded[position, default: _FailureTable()].merge(lines) }
                             return false
                         }
                         warnings.append("rows rejected once their file had been read changed or took along what other rows made, and the import stopped running again without them after \(runs) run\(runs == 1 ? "" : "s"): some of what the last run's rejected rows changed or took along remains (see the rejects file)")

@@ -29,8 +29,8 @@ final class _ImportSession {
     /// The file whose rows are being settled once it has been read (forward keys, chains): rows rejected
     /// meanwhile are rejected late, after later rows saw what they wrote.
     var settling: _FilePlan?
-    /// Rows rejected late, by file position and line, with why.
-    private(set) var lateRejects: [Int: [Int: _RowFailure]] = [:]
+    /// Rows rejected late, by file position and line, with why (packed: there may be as many as rows).
+    private(set) var lateRejects: [Int: _FailureTable] = [:]
     /// Of ``lateRejects``, the rows whose own forward key never came.
     private(set) var lateRoots: [Int: Set<Int>] = [:]
     /// Rows refused as they were read for what other rows made (a key that names nothing, a partner they
@@ -391,7 +391,7 @@ final class _ImportSession {
         file.rejectedLines.insert(line)
         if contextual { contextualRejects[file.position, default: []].insert(line) }
         if let settling {
-            lateRejects[file.position, default: [:]][line] = failure
+            lateRejects[file.position, default: _FailureTable()][line] = failure
             if ownKey { lateRoots[file.position, default: []].insert(line) }
             if file !== settling || file.touchedLines.contains(line) { needsRerun = true }
         }

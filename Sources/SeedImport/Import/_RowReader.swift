@@ -120,7 +120,7 @@ final class _RowReader: @unchecked Sendable {
     /// nothing reads. For messages about bytes the encoding does not define.
     private let fieldOwners: [(entity: String, attribute: String)?]
     /// Rows an earlier run rejected late: set aside here with the same reason.
-    private let excluded: [Int: _RowFailure]
+    private let excluded: _FailureTable
     /// The chunk being filled.
     @exclusivity(unchecked) private var chunk = _RowChunk()
 

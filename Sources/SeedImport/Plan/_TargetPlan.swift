@@ -238,7 +238,7 @@ final class _FilePlan {
     var joinsAdded = 0
     /// Rows an earlier run of this import rejected once their file had been read, by line, with why: this
     /// run sets them aside as it reads them, before they change anything (see ``_ImportSession/needsRerun``).
-    var excluded: [Int: _RowFailure] = [:]
+    var excluded = _FailureTable()
     /// In skip mode, in a file that fills a relationship from its own rows, the rows that changed an object
     /// that existed before them (an upsert, a one-to-one partner): rejecting one of them late calls for a
     /// run without it.
