@@ -46,7 +46,7 @@ struct ImportRejectsTests {
         #expect(Array(byLine[3]![2...5]) == ["6", "Person", "height", "1,78"])
         #expect(byLine[3]?[6].hasPrefix("Height: not a number") == true)
         #expect(byLine[3]?[7] == "2,Alan Turing,,00501,41,\"1,78\",Y,1912-06-23,ENG,5", "the raw text as in the file")
-        #expect(byLine[4]?[6] == "the record has 8 fields; the header has 10")
+        #expect(byLine[4]?[6] == "the record has 8 fields; the header has 10. A field is missing, or a value runs over lines without quotes.")
         #expect(byLine[4]?[2] == "" && byLine[4]?[3] == "")
         #expect(byLine[5]?[4] == "team" && byLine[5]?[6].contains("no Team has code \"ZZZ\"") == true)
         #expect(byLine[6]?[6] == "Age: not a whole number")
@@ -54,12 +54,53 @@ struct ImportRejectsTests {
         #expect(byLine[9]?[6].contains("a value is required") == true)
         #expect(byLine[10]?[6].contains("not a boolean") == true)
         #expect(byLine[11]?[6].contains("there is no month 13") == true)
-        #expect(byLine[12]?[6] == "the record has 11 fields; the header has 10")
+        #expect(byLine[12]?[6] == "the record has 11 fields; the header has 10. A value holding a \",\" must be in quotes (or the header lacks a column).",
+                "no delimiter is followed by a space: no field is named")
         #expect(byLine[12]?[7] == "11,\"Multi\nLine\",,,70,1.70,1,1951-01-01,DEC,extra,field", "a record over two lines")
 
         let (context, people) = try StoreReader.objects(scratch.path("People.sqlite"), "Person")
         #expect(people.map { $0["personID"] }.sorted { $0.description < $1.description } == [.integer(1), .integer(12), .integer(6)])
         withExtendedLifetime(context) {}
+    }
+
+    /// Exports that forgot to quote a value holding the delimiter (Northwind's `24, place Kléber`): the
+    /// reason names the two fields the value became, when a space follows the delimiter outside quotes.
+    @Test("a record with too many fields names the value its unquoted delimiter split", arguments: [true, false])
+    func splitValueHint(trim: Bool) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", """
+            {"entities": [{"name": "C", "attributes": [{"name": "code", "type": "String"}, {"name": "address", "type": "String"},
+              {"name": "city", "type": "String"}]}]}
+            """)
+        let csv = """
+            code,address,city
+            A,"1, rue Haute",Paris
+            B,24, place Kléber,Strasbourg
+            C,"5, Main St",Ely,x, y
+            D,5,Ely,x
+            E,Oslo
+
+            """
+        try scratch.write("c.csv", csv)
+        try scratch.write("t.csv", "code\taddress\tcity\nF\tG, H\tI\nK\tL\t M\tN\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.model.json", "defaults": {"trim": \(trim)}, "files": [
+              {"path": "c.csv", "targets": [{"entity": "C"}]},
+              {"path": "t.csv", "delimiter": "\\t", "targets": [{"entity": "C"}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("C.sqlite"))
+        #expect(summary.objects["C"]?.stored == 2, "A, and F's record of three fields")
+        let reasons = try Self.records(scratch.path("rejects.csv")).dropFirst().map { "\($0[0]):\($0[1]) \($0[6])" }
+        #expect(reasons == [
+            "c.csv:3 the record has 4 fields; the header has 3. Fields 2 (address) and 3 look like one value split at its \",\": \"24, place Kléber\" must be in quotes.",
+            "c.csv:4 the record has 5 fields; the header has 3. Fields 4 and 5 look like one value split at its \",\": \"x, y\" must be in quotes.",
+            "c.csv:5 the record has 4 fields; the header has 3. A value holding a \",\" must be in quotes (or the header lacks a column).",
+            "c.csv:6 the record has 2 fields; the header has 3. A field is missing, or a value runs over lines without quotes.",
+            "t.csv:3 the record has 4 fields; the header has 3. Fields 2 (address) and 3 look like one value split at its tab: \"L\t M\" must be in quotes.",
+        ], "the quoted \"1, rue Haute\" and \"5, Main St\" are one field each; a comma in a tab file splits nothing")
     }
 
     @Test("without --rejects, rejects go next to the store, and only when there are some")

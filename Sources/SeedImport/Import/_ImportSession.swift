@@ -326,8 +326,7 @@ final class _ImportSession {
                 return
             }
             guard record.count == columnCount else {
-                try reject(file, record, _RowFailure(
-                    reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"))
+                try reject(file, record, _RowFailure(fieldCount: record, columns: columnCount, file: file, raw: reader.lastRecordRawBytes))
                 return
             }
             var ids: [ObjectID] = []

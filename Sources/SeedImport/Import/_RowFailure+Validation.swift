@@ -26,6 +26,41 @@ extension _RowFailure {
         }
     }
 
+    /// The failure of a record whose field count is not the header's (`columns`), with what likely went
+    /// wrong. Past the header's count, the first unquoted delimiter of the record's text (`raw`) followed
+    /// by a space (`24, place Kléber`) is named as a value split at a delimiter it should have quoted.
+    ///
+    /// ```swift
+    /// guard record.count == columns else {
+    ///     return .failed(_RowFailure(fieldCount: record, columns: columns, file: file, raw: raw), raw: raw)
+    /// }
+    /// ```
+    init(fieldCount record: CSVRawRecord, columns: Int, file: _FilePlan, raw: [UInt8]) {
+        let delimiter = file.options.delimiter, quote = file.options.quote
+        let character = Character(Unicode.Scalar(delimiter))
+        let shown = character == "\t" ? "tab" : character.isPunctuation || character.isSymbol ? "\"\(character)\"" : "delimiter"
+        var hint = "A field is missing, or a value runs over lines without quotes."
+        if record.count > columns {
+            hint = "A value holding a \(shown) must be in quotes (or the header lacks a column)."
+            var quoted = false, field = 0, start = 0
+            for (i, byte) in raw.enumerated() {
+                if byte == quote { quoted.toggle() }
+                guard !quoted, byte == delimiter else { continue }
+                if i + 1 < raw.count, raw[i + 1] == 0x20, raw[start] != quote {
+                    var end = i + 1
+                    while end < raw.count, raw[end] != delimiter, raw[end] != 0x0A, raw[end] != 0x0D { end += 1 }
+                    let value = raw[start..<end].withUnsafeBufferPointer { _ImportSession.display($0, file) }
+                    let name = file.header != nil && field < columns ? " (\(file.columnName(field)))" : ""
+                    hint = "Fields \(field + 1)\(name) and \(field + 2) look like one value split at its \(shown): \"\(value)\" must be in quotes."
+                    break
+                }
+                field += 1
+                start = i + 1
+            }
+        }
+        self.init(reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columns)", hint: hint)
+    }
+
     private init(recordError error: CSVError, record: CSVRawRecord, file: _FilePlan,
                  owner: (entity: String, attribute: String)?) {
         let field = min(max(0, (error.column ?? 1) - 1), record.count - 1)

@@ -222,9 +222,8 @@ final class _RowReader: @unchecked Sendable {
             return .failed(failure, raw: reader.lastRecordRawBytes)
         }
         guard record.count == columnCount else {
-            return .failed(_RowFailure(
-                reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columnCount)"),
-                raw: reader.lastRecordRawBytes)
+            let raw = reader.lastRecordRawBytes
+            return .failed(_RowFailure(fieldCount: record, columns: columnCount, file: file, raw: raw), raw: raw)
         }
         let trim = self.trim
         let first = chunk.values.count
