@@ -3,7 +3,8 @@ import ManagedStore
 import SeedImport
 import Testing
 
-/// The real FDIC failed bank list and the Oklahoma injection-well registry (../shared/fixtures-real).
+/// The real FDIC failed bank list, the Oklahoma injection-well registry and the Northwind tables
+/// (../shared/fixtures-real).
 @Suite("Import: real-world files", .enabled(if: ImportFixtures.hasReal, ImportFixtures.realSkipReason))
 struct ImportRealFixturesTests {
     @Test("the FDIC list fills FailedBankInfo and FailedBankDetails one-to-one")
@@ -83,5 +84,66 @@ struct ImportRealFixturesTests {
         #expect(lines[1].contains("InjectionWells.csv,4273,16,InjectionWell,psi,224B/475G,PSI: not a whole number,\"3505320168,ONEOK"))
         #expect(rejects.contains(",7377,16,InjectionWell,psi,\"V-2000, CH 1700\""))
         #expect(!rejects.contains(",11127,"))
+    }
+
+    /// Eleven related files listed in no useful order (order lines first): imported in dependency order,
+    /// with to-one keys across files, a self-referencing manager that names a later row, a many-to-many
+    /// join file, hex photos and `NULL` literals. The export forgot to quote values holding a comma
+    /// (`24, place Kléber`, `Pavlova, Ltd.`): those ragged rows are set aside, and so, in turn, are the
+    /// rows naming what they would have made (products of a rejected supplier, lines of those products).
+    /// Expected counts computed separately from the files (a plain RFC 4180 reader).
+    @Test("Northwind: eleven related files, a join file, a forward manager key, ragged rows and what names them")
+    func northwind() throws {
+        let scratch = ImportScratch()
+        let mapping = try ImportFixtures.mapping("northwind")
+        let store = scratch.path("Northwind.sqlite")
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: store)
+        let order = summary.files.map { ($0.path as NSString).lastPathComponent }
+        #expect(order.firstIndex(of: "order-details.csv") == order.count - 1, "listed first, imported last: \(order)")
+        #expect(order.firstIndex(of: "employee-territories.csv")! > order.firstIndex(of: "territories.csv")!)
+        let rejects = Dictionary(uniqueKeysWithValues: summary.files.map { (($0.path as NSString).lastPathComponent, $0.rejects) })
+        #expect(rejects == ["customers.csv": 24, "orders.csv": 176, "suppliers.csv": 9, "products.csv": 25, "order-details.csv": 1_091,
+                            "shippers.csv": 0, "employees.csv": 0, "regions.csv": 0, "territories.csv": 0, "categories.csv": 0,
+                            "employee-territories.csv": 0])
+        let stored = summary.objects.mapValues(\.stored)
+        #expect(stored == ["Customer": 67, "Order": 654, "Supplier": 20, "Product": 52, "OrderLine": 1_064, "Shipper": 3,
+                           "Employee": 9, "Region": 4, "Territory": 53, "Category": 8])
+
+        let (context, employees) = try StoreReader.objects(store, "Employee")
+        func employee(_ id: Int64) throws -> ManagedObject { try #require(employees.first { $0["employeeID"] == .integer(id) }) }
+        let nancy = try employee(1), fuller = try employee(2)
+        #expect(try nancy.object(forKey: "manager") === fuller, "reportsTo 2 names a row further down the file")
+        #expect(try fuller.object(forKey: "manager") == nil, "NULL is null")
+        #expect(Set(try fuller.objects(forKey: "reports").map { $0["firstName"] })
+                == Set(["Nancy", "Janet", "Margaret", "Steven", "Laura"].map(Value.string)))
+        #expect(Set(try nancy.objects(forKey: "territories").map { $0["territoryID"] }) == [.string("06897"), .string("19713")],
+                "leading zeros kept, through the join file")
+        #expect(nancy["birthDate"] == .date(Date.utc(1948, 12, 8)))
+        #expect(nancy["region"] == .string("WA") && fuller["title"] == .string("Vice President, Sales"))
+        guard case .data(let photo) = nancy["photo"] else { Issue.record("photo: \(String(describing: nancy["photo"]))"); return }
+        #expect(photo.count == 127 && Array(photo.prefix(4)) == [0x15, 0x1C, 0x2F, 0x00], "0x… hex, cut to 254 digits in the file")
+
+        let orders = try context.fetchAll("Order")
+        let first = try #require(orders.first { $0["orderID"] == .integer(10248) })
+        #expect(try first.object(forKey: "customer")?["customerID"] == .string("VINET"))
+        #expect(try first.object(forKey: "employee") === (try employee(5)))
+        #expect(try first.object(forKey: "shipper")?["companyName"] == .string("Federal Shipping"), "shipVia 3")
+        #expect(first["orderDate"] == .date(Date.utc(1996, 7, 4)) && first["shipRegion"] == .null)
+        #expect(try first.objects(forKey: "lines").map { $0["quantity"] } == [.integer(12)],
+                "of its three lines, products 42 and 72 came from rejected suppliers")
+        let customers = try context.fetchAll("Customer")
+        #expect(!customers.contains { $0["customerID"] == .string("BLONP") }, "24, place Kléber made the row ragged")
+        withExtendedLifetime(context) {}
+
+        let records = try ImportRejectsTests.records(scratch.path("rejects.csv"))
+        let blonp = try #require(records.first { $0[0].hasSuffix("customers.csv") && $0[1] == "8" })
+        #expect(blonp[6].hasSuffix("Fields 5 (address) and 6 look like one value split at its \",\": \"24, place Kléber\" must be in quotes."))
+        let pavlova = try #require(records.first { $0[0].hasSuffix("products.csv") && $0[1] == "17" })
+        #expect(Array(pavlova[2...5]) == ["3", "Product", "supplier", "7"] && pavlova[6].contains("no Supplier has supplierID 7"))
+        let line = try #require(records.first { $0[0].hasSuffix("order-details.csv") && $0[1] == "3" })
+        #expect(line[6].contains("no Product has productID 42") && line[7] == "10248,42,9.80,10,0")
     }
 }
