@@ -44,6 +44,22 @@ struct ImportConversionTests {
         #expect(format.failureReason(for: "9/6/1977 ") == "not a date in the format M/d/yyyy: unexpected text after the date")
     }
 
+    @Test("several formats: the first that reads a value wins, and a miss names each format's reason")
+    func anyOfFormats() throws {
+        let built = try DateFormat(anyOf: ["d-MMM-yy", "d-MMM-yyyy", "epoch"], pivotYear: 1900)
+        #expect(built.seconds(from: "1-Jan-33") == Self.seconds(1933, 1, 1))
+        #expect(built.seconds(from: "12-Jan-1933") == Self.seconds(1933, 1, 12))
+        #expect(built.seconds(from: "0") == Self.seconds(1970, 1, 1), "the last format, when the others miss")
+        #expect(built.seconds(from: "31-Jun-1933") == nil)
+        #expect(built.description == "d-MMM-yy or d-MMM-yyyy or epoch")
+        #expect(built.failureReason(for: "12-Jan-1933") == nil)
+        #expect(built.failureReason(for: "31-Jun-1933") == "not a date in any of its formats (d-MMM-yy: unexpected text after the date; d-MMM-yyyy: June 1933 has no day 31; epoch: not a number)",
+                "\(built.failureReason(for: "31-Jun-1933") ?? "")")
+        #expect(try DateFormat(anyOf: ["M/d/yyyy"]) == DateFormat("M/d/yyyy"), "one format is that format")
+        #expect(throws: DateFormatError.self) { try DateFormat(anyOf: []) }
+        #expect(throws: DateFormatError.self) { try DateFormat(anyOf: ["yyyy-MM-dd", "dd.QQ.yyyy"]) }
+    }
+
     @Test("ISO 8601 dates and date-times, with zones; epoch seconds and milliseconds")
     func isoAndEpoch() throws {
         let iso = DateFormat.iso8601

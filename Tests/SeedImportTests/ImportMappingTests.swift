@@ -60,6 +60,34 @@ struct ImportMappingTests {
         }
     }
 
+    @Test("a column's format may be a list tried in order; an empty or non-text list, or a bad entry, is a problem")
+    func formatLists() throws {
+        let good = try ImportMapping(json: Data("""
+            {"format": 1, "files": [{"path": "a.csv", "targets": [{"entity": "A", "columns": {
+              "d": {"column": "D", "format": ["d-MMM-yy", "d-MMM-yyyy"], "pivotYear": 1900}, "e": {"column": "E", "format": "epoch"}}}]}]}
+            """.utf8), baseDirectory: "/tmp")
+        guard case .targets(let targets)? = good.files.first?.content, let columns = targets.first?.columns else {
+            Issue.record("expected targets")
+            return
+        }
+        #expect(columns["d"] == ColumnMapping("D", formats: ["d-MMM-yy", "d-MMM-yyyy"], pivotYear: 1900))
+        #expect(columns["d"]?.format == "d-MMM-yy" && columns["e"]?.formats == ["epoch"])
+        do {
+            _ = try ImportMapping(json: Data("""
+                {"format": 1, "files": [{"path": "a.csv", "targets": [{"entity": "A", "columns": {
+                  "d": {"column": "D", "format": []}, "e": {"column": "E", "format": ["yyyy", 2]},
+                  "f": {"column": "F", "format": ["yyyy-MM-dd", "dd.QQ.yyyy"]}}}]}]}
+                """.utf8), baseDirectory: "/tmp", source: "list.mapping.json")
+            Issue.record("expected an error")
+        } catch {
+            let problems = error.problems.joined(separator: "\n")
+            #expect(problems.contains("columns.d.format: expected a format, or a non-empty array of formats tried in order"), "\(problems)")
+            #expect(problems.contains("columns.e.format: expected a format, or a non-empty array"), "\(problems)")
+            #expect(problems.contains("columns.f.format: unknown date format 'dd.QQ.yyyy'"), "\(problems)")
+            #expect(error.problems.count == 3)
+        }
+    }
+
     @Test("an unknown key at any level is named with its place, the nearest key and the keys allowed")
     func unknownKeysSuggestTheNearest() throws {
         let json = """

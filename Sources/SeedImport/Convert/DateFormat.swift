@@ -30,6 +30,9 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// with 1950, `50` is 1950 and `49` is 2049. Defaults to 1969 (POSIX `strptime`'s `%y`).
     public let pivotYear: Int
     let kind: Kind
+    /// Formats tried in order, the first that reads a value winning (``init(anyOf:pivotYear:)``); empty
+    /// for one format.
+    let alternatives: [DateFormat]
 
     enum Kind: Sendable, Hashable {
         case iso8601
@@ -55,6 +58,7 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``DateFormatError`` with what is wrong.
     public init(_ text: String, pivotYear: Int? = nil) throws(DateFormatError) {
         self.text = text
+        alternatives = []
         if let pivotYear, !Self.pivotYears.contains(pivotYear) {
             throw DateFormatError(format: text, reason: "pivotYear \(pivotYear) is not a year from \(Self.pivotYears.lowerBound) to \(Self.pivotYears.upperBound) (two-digit years fall in the hundred years from it, such as 2000)",
                                   formatIsKnown: true)
@@ -80,6 +84,36 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
                 throw DateFormatError(format: text, reason: "h/hh (1–12) needs a (AM/PM), and a needs h/hh; use HH for 0–23")
             }
         }
+    }
+
+    /// Several formats, tried in order for each value: the first that reads it wins. For columns that
+    /// mix them, as exports merged from several sources do (`1-Jan-33` and `12-Jan-1933`).
+    ///
+    /// ```swift
+    /// let built = try DateFormat(anyOf: ["d-MMM-yy", "d-MMM-yyyy"], pivotYear: 1900)
+    /// built.seconds(from: "12-Jan-1933") == built.seconds(from: "12-Jan-33")   // true
+    /// ```
+    ///
+    /// - Throws: ``DateFormatError`` for the first format that cannot be used, or when `texts` is empty.
+    public init(anyOf texts: [String], pivotYear: Int? = nil) throws(DateFormatError) {
+        guard !texts.isEmpty else {
+            throw DateFormatError(format: "", reason: "the list of formats is empty; give at least one, such as \"iso8601\"")
+        }
+        var formats: [DateFormat] = []
+        for text in texts { formats.append(try DateFormat(text, pivotYear: pivotYear)) }
+        guard formats.count > 1 else {
+            self = formats[0]
+            return
+        }
+        self = DateFormat(text: texts.joined(separator: " or "), pivotYear: formats[0].pivotYear, kind: formats[0].kind,
+                          alternatives: formats)
+    }
+
+    private init(text: String, pivotYear: Int, kind: Kind, alternatives: [DateFormat]) {
+        self.text = text
+        self.pivotYear = pivotYear
+        self.kind = kind
+        self.alternatives = alternatives
     }
 
     public var description: String { text }
@@ -108,6 +142,14 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// Parses a field's bytes; on failure sets `failure` (no allocation either way).
     @inline(__always)
     func parse(_ bytes: UnsafeBufferPointer<UInt8>, failure: inout _DateFailure?) -> Double? {
+        if !alternatives.isEmpty {
+            for format in alternatives {
+                var missed: _DateFailure?
+                if let seconds = format.parse(bytes, failure: &missed) { return seconds }
+                if failure == nil { failure = missed }
+            }
+            return nil
+        }
         switch kind {
         case .pattern(let tokens): return _DateParser.pattern(tokens, bytes, pivotYear: pivotYear, failure: &failure)
         case .iso8601: return _DateParser.iso8601(bytes, failure: &failure)
@@ -122,6 +164,15 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// A sentence saying why `bytes` is not a date in this format.
     func explain(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if !alternatives.isEmpty {
+            var reasons: [String] = []
+            for format in alternatives {
+                var failure: _DateFailure?
+                guard format.parse(bytes, failure: &failure) == nil else { return nil }
+                reasons.append("\(format.text): " + (failure?.description ?? "no match"))
+            }
+            return "not a date in any of its formats (" + reasons.joined(separator: "; ") + ")"
+        }
         var failure: _DateFailure?
         guard parse(bytes, failure: &failure) == nil else { return nil }
         let what = switch kind {

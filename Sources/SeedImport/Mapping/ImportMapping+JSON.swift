@@ -252,11 +252,21 @@ struct _MappingReader {
                 problem("\(place).pivotYear", "expected a year from \(DateFormat.pivotYears.lowerBound) to \(DateFormat.pivotYears.upperBound), such as 2000 (two-digit years fall in the hundred years from it)")
             }
         }
-        let format = string(object["format"], at: "\(place).format")
-        if let format {
-            do { _ = try DateFormat(format, pivotYear: pivot) } catch { problem("\(place).format", error.description) }
+        // One format, or a list tried in order.
+        var formats: [String] = []
+        if let list = object["format"] as? [Any] {
+            if !list.isEmpty, list.allSatisfy({ $0 is String }) {
+                formats = list.map { $0 as! String }
+            } else {
+                problem("\(place).format", "expected a format, or a non-empty array of formats tried in order (such as [\"d-MMM-yy\", \"d-MMM-yyyy\"])")
+            }
+        } else if let format = string(object["format"], at: "\(place).format") {
+            formats = [format]
         }
-        return ColumnMapping(column, format: format, pivotYear: pivot, nullTokens: tokens(object["nullTokens"], at: "\(place).nullTokens"))
+        if !formats.isEmpty {
+            do { _ = try DateFormat(anyOf: formats, pivotYear: pivot) } catch { problem("\(place).format", error.description) }
+        }
+        return ColumnMapping(column, formats: formats, pivotYear: pivot, nullTokens: tokens(object["nullTokens"], at: "\(place).nullTokens"))
     }
 
     private mutating func join(_ object: [String: Any], at place: String) -> JoinMapping? {

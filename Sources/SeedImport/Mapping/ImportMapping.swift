@@ -225,21 +225,33 @@ public struct TargetMapping: Sendable {
 ///
 /// ```swift
 /// let closing = ColumnMapping("Closing Date", format: "d-MMM-yy", pivotYear: 2000)
+/// let built = ColumnMapping("Construction Date", formats: ["d-MMM-yy", "d-MMM-yyyy"], pivotYear: 1900)
 /// let leftOut = ColumnMapping(nil)
 /// ```
 public struct ColumnMapping: Sendable, Hashable {
     /// The CSV column (header name, trimmed and folded when matching); `nil` leaves the attribute out.
     public var column: String?
-    /// The date format (Date attributes only): see ``DateFormat``.
-    public var format: String?
+    /// The date formats (Date attributes only), tried in order for each value: see ``DateFormat``. Empty:
+    /// ISO 8601.
+    public var formats: [String]
+    /// The date format, when there is one (the first of ``formats``; setting it replaces them).
+    public var format: String? {
+        get { formats.first }
+        set { formats = newValue.map { [$0] } ?? [] }
+    }
     /// The start of the hundred years two-digit years fall in (see ``DateFormat/pivotYear``).
     public var pivotYear: Int?
     /// Null tokens for this column, replacing the file's.
     public var nullTokens: [String]?
 
     public init(_ column: String?, format: String? = nil, pivotYear: Int? = nil, nullTokens: [String]? = nil) {
+        self.init(column, formats: format.map { [$0] } ?? [], pivotYear: pivotYear, nullTokens: nullTokens)
+    }
+
+    /// A column whose dates come in several formats, the first that reads a value winning.
+    public init(_ column: String?, formats: [String], pivotYear: Int? = nil, nullTokens: [String]? = nil) {
         self.column = column
-        self.format = format
+        self.formats = formats
         self.pivotYear = pivotYear
         self.nullTokens = nullTokens
     }

@@ -365,8 +365,8 @@ struct _ImportPlanner {
                     continue
                 }
                 var format: DateFormat?
-                if let text = spec?.format {
-                    do { format = try DateFormat(text, pivotYear: spec?.pivotYear) } catch {
+                if let formats = spec?.formats, !formats.isEmpty {
+                    do { format = try DateFormat(anyOf: formats, pivotYear: spec?.pivotYear) } catch {
                         problem(place, "\(attribute.name): \(error)")
                         continue
                     }
@@ -390,7 +390,7 @@ struct _ImportPlanner {
                         field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
                         nulls: nulls, nullValue: nullValue))
                     plan.attributeNames.append(attribute.name)
-                    plan.conversionHints.append(attribute.type == .date && spec?.format == nil
+                    plan.conversionHints.append(attribute.type == .date && spec?.formats.isEmpty != false
                         ? dateFormatHint(attribute: attribute.name, column: file.columnName(index)) : nil)
                     mapped.insert(attribute.name)
                 }
