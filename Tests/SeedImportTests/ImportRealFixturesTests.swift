@@ -3,8 +3,8 @@ import ManagedStore
 import SeedImport
 import Testing
 
-/// The real FDIC failed bank list, the Oklahoma injection-well registry and the Northwind tables
-/// (../shared/fixtures-real).
+/// The real FDIC failed bank list, the Oklahoma injection-well registry, the Northwind tables and the
+/// data.gov federal buildings list (../shared/fixtures-real).
 @Suite("Import: real-world files", .enabled(if: ImportFixtures.hasReal, ImportFixtures.realSkipReason))
 struct ImportRealFixturesTests {
     @Test("the FDIC list fills FailedBankInfo and FailedBankDetails one-to-one")
@@ -145,5 +145,35 @@ struct ImportRealFixturesTests {
         #expect(Array(pavlova[2...5]) == ["3", "Product", "supplier", "7"] && pavlova[6].contains("no Supplier has supplierID 7"))
         let line = try #require(records.first { $0[0].hasSuffix("order-details.csv") && $0[1] == "3" })
         #expect(line[6].contains("no Product has productID 42") && line[7] == "10248,42,9.80,10,0")
+    }
+
+    /// The data.gov list of federal buildings: a construction date column that mixes `0` (5,000 rows),
+    /// `1-Jan-33` (1900s, two digits) and `01-Jan-1836` (before 1900, four), read with a list of formats
+    /// and a column null token; single-space fields trimmed to null; ZIP codes kept as written; values
+    /// that end in literal quotes. Counts computed separately with a plain RFC 4180 reader.
+    @Test("data.gov buildings: a date column in two formats and a 0 placeholder, single-space fields, quotes at the end")
+    func federalBuildings() throws {
+        let scratch = ImportScratch()
+        let mapping = try ImportFixtures.mapping("federal-buildings")
+        let store = scratch.path("Buildings.sqlite")
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: store)
+        #expect(summary.rowsRead == 9_246 && summary.rejects == 0)
+        #expect(summary.objects["FederalBuilding"]?.stored == 9_246)
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZFEDERALBUILDING WHERE ZCONSTRUCTIONDATE IS NULL") == .integer(5_000),
+                "the 0 placeholder is null")
+        #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZFEDERALBUILDING WHERE ZADDRESS2 IS NULL") == .integer(8_464),
+                "\" \" trimmed is empty, and empty is null")
+
+        let (context, buildings) = try StoreReader.objects(store, "FederalBuilding")
+        func building(_ code: String) throws -> ManagedObject { try #require(buildings.first { $0["locationCode"] == .string(code) }) }
+        let hartford = try building("CT0013")
+        #expect(hartford["constructionDate"] == .date(Date.utc(1933, 1, 1)), "1-Jan-33 with pivot year 1900")
+        #expect(hartford["zip"] == .string("61031125") && hartford["address2"] == .null)
+        #expect(hartford["accessibility"] == .string("Will Conform"), "the header's trailing space")
+        #expect(try building("MA0076")["constructionDate"] == .date(Date.utc(1836, 1, 1)), "01-Jan-1836, the second format")
+        #expect(try building("WA7965")["constructionDate"] == .date(Date.utc(1999, 6, 1)))
+        #expect(try building("WA7965")["address1"] == .string("LATITUDE 46 DEG 06' 11 N LONGITUDE\""))
+        #expect(try building("NY7552")["address2"] == .string("Space C\"\""))
+        withExtendedLifetime(context) {}
     }
 }
