@@ -555,6 +555,12 @@ final class _TargetWriter {
         // removed from an index since the last pass began (a hash shared by another key costs a lookup).
         var byHash: [(hash: UInt64, reference: Int)]?
         defer { vacatedKeys = nil }
+        // The entries the first pass found, kept for setting the relationships while no index lost one: a
+        // lookup of a key whose bytes an index dropped reads the key back from the store (half the time
+        // forward keys took, measured on 200,000).
+        var found = [Int](repeating: -1, count: forward.count)
+        var firstPass = true
+        let removalsBefore = relationshipPlans.joined().reduce(0) { $0 + $1.index.removals }
         while !settled {
             settled = true
             var order: [Int] = []
@@ -576,7 +582,10 @@ final class _TargetWriter {
             for i in order where !forward[i].isVoid && !rejectedLines.contains(forward[i].line) && !file.rejectedLines.contains(forward[i].line) {
                 let reference = forward[i]
                 let relationship = relationshipPlans[reference.target][reference.relationship]
-                if relationship.index.find(reference.key) != nil { continue }
+                if let entry = relationship.index.find(reference.key) {
+                    if firstPass { found[i] = entry }
+                    continue
+                }
                 if rejectedLines.isEmpty {
                     // Delete rules look up who points at each removed object: without the foreign-key
                     // indexes (built after the load) every lookup would scan the table.
@@ -604,6 +613,7 @@ final class _TargetWriter {
                     try saveRemovals(findingRows: false)
                 }
             }
+            firstPass = false
             if settled {
                 // Cascade rules may have taken objects that forward keys name: those rows go in turn.
                 let removed = cascadedIDs.count
@@ -627,10 +637,11 @@ final class _TargetWriter {
             session.warnings.append("\(file.displayPath): removing rejected rows also removed \(cascadedKeys.count) object\(cascadedKeys.count == 1 ? "" : "s") through Cascade delete rules (\(shown)); they have no key to find their rows by, so those rows are not in the rejects file, and no later row links to them")
             cascadedKeys = []
         }
-        for reference in forward where !reference.isVoid && !rejectedLines.contains(reference.line) && !file.rejectedLines.contains(reference.line) {
+        let foundStands = rejectedLines.isEmpty && relationshipPlans.joined().reduce(0) { $0 + $1.index.removals } == removalsBefore
+        for (i, reference) in forward.enumerated() where !reference.isVoid && !rejectedLines.contains(reference.line) && !file.rejectedLines.contains(reference.line) {
             let relationship = relationshipPlans[reference.target][reference.relationship]
             guard let id = forwardObjects[reference.objectsAt + reference.target], !cascadedIDs.contains(id),
-                  let entry = relationship.index.find(reference.key) else { continue }
+                  let entry = foundStands && found[i] >= 0 ? found[i] : relationship.index.find(reference.key) else { continue }
             let object = try session.existing(id)
             if relationship.isOneToOne {
                 try setOneToOne(object, reference.target, reference.relationship, .object(relationship.index.objectID(entry)))

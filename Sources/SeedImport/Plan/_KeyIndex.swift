@@ -174,7 +174,14 @@ final class _KeyIndex {
 
     /// Forgets the object of `entry` (its row was rejected after it was written): lookups miss it, and
     /// a later row with the key inserts anew.
-    func remove(_ entry: Int) { setPrimaryKey(Self.removedKey, of: entry) }
+    func remove(_ entry: Int) {
+        removals += 1
+        setPrimaryKey(Self.removedKey, of: entry)
+    }
+
+    /// How many entries were removed so far: while it stays the same, an entry ``find(_:)`` returned is
+    /// still the one it would return (entries are reused only after a removal).
+    private(set) var removals = 0
 
     /// The entry holding `value`, adding it for `primaryKey` when it is new; `inserted` tells which.
     @inline(__always)
