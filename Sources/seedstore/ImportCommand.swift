@@ -63,6 +63,12 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping; repeat for several (default: empty, NULL, NA). The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'.", valueName: "token"))
     var nullTokens: [String] = []
 
+    @Option(name: .customLong("date-format"), help: ArgumentHelp("How Date columns the mapping gives no format are written (without a mapping: every Date column): d-MMM-yy, M/d/yyyy, dd.MM.yyyy HH:mm, epoch…; repeat for several, tried in order (default: ISO 8601).", valueName: "format"))
+    var dateFormats: [String] = []
+
+    @Option(name: .customLong("pivot-year"), help: ArgumentHelp("Two-digit years fall in the hundred years from this one, where the mapping gives none: 2000 reads 13-Oct-00 as 2000 (default: 1969, as POSIX strptime).", valueName: "year"))
+    var pivotYear: Int?
+
     @Flag(help: "VACUUM the store after building its indexes.")
     var vacuum = false
 
@@ -111,6 +117,14 @@ struct ImportCommand: ParsableCommand {
         if let delimiter, let byte = CSVOptions.byte(delimiter), byte == quote.flatMap(CSVOptions.byte) ?? UInt8(ascii: "\"") {
             throw ValidationError("--delimiter and the quote are both '\(delimiter)'; they must differ (choose another --quote).")
         }
+        if let pivotYear, !DateFormat.pivotYears.contains(pivotYear) {
+            throw ValidationError("--pivot-year takes a year from \(DateFormat.pivotYears.lowerBound) to \(DateFormat.pivotYears.upperBound), such as 2000, not \(pivotYear).")
+        }
+        if !dateFormats.isEmpty {
+            do { _ = try DateFormat(anyOf: dateFormats, pivotYear: pivotYear) } catch {
+                throw ValidationError("--date-format: \(error) (see docs/mapping.md, Date formats)")
+            }
+        }
         for source in sources where Self.split(source) == nil {
             throw ValidationError("'\(source)' is not Entity=path.csv.")
         }
@@ -129,6 +143,8 @@ struct ImportCommand: ParsableCommand {
         options.delimiter = delimiter.flatMap(CSVOptions.byte)
         options.quote = quote.flatMap(CSVOptions.byte)
         options.nullTokens = nullTokens.isEmpty ? nil : nullTokens
+        options.dateFormats = dateFormats.isEmpty ? nil : dateFormats
+        options.pivotYear = pivotYear
         options.removesTemporaryFilesOnSignal = true
         do {
             var importMapping: ImportMapping

@@ -156,6 +156,39 @@ struct ImportCLITests {
                 "NULL dates are null")
     }
 
+    /// Without a mapping file, dates other than ISO 8601 need --date-format: the FDIC list's `28-Jul-23`.
+    @Test("Entity=file.csv with --date-format and --pivot-year reads the FDIC list's two-digit years",
+          .enabled(if: ImportFixtures.hasReal, ImportFixtures.realSkipReason))
+    func withoutMappingDateFormat() throws {
+        let scratch = ImportScratch()
+        try scratch.write("bank.model.json", """
+            {"entities": [{"name": "Bank", "attributes": [
+              {"name": "bankName", "type": "String", "optional": false}, {"name": "city", "type": "String"},
+              {"name": "state", "type": "String"}, {"name": "cert", "type": "Integer 32", "optional": false},
+              {"name": "acquiringInstitution", "type": "String"}, {"name": "closingDate", "type": "Date"},
+              {"name": "fund", "type": "Integer 32"}]}]}
+            """)
+        let banklist = "Bank=" + ImportFixtures.real.appendingPathComponent("fdic-banklist-2023/banklist.csv").path
+        let base = ["import", "--model", "bank.model.json", "--out", "B.sqlite", "--progress", "none", "--encoding", "windows-1252"]
+        let iso = try ImportCLI.run(base + [banklist], directory: scratch.url)
+        #expect(iso.status == 1)
+        #expect(iso.errors.contains("Bank.closingDate (\"Closing Date\" = \"28-Jul-23\"): not an ISO 8601 date"), "\(iso.errors)")
+        #expect(iso.errors.contains("unless --date-format gives how they are written (--date-format dd/MM/yyyy;"), "\(iso.errors)")
+
+        let read = try ImportCLI.run(base + ["--date-format", "d-MMM-yy", "--pivot-year", "2000", banklist], directory: scratch.url)
+        #expect(read.status == 0, "\(read.errors)")
+        #expect(read.output.contains("Bank: 567 objects"))
+        let (context, banks) = try StoreReader.objects(scratch.path("B.sqlite"), "Bank")
+        let honolulu = banks.first { $0["bankName"] == .string("Bank of Honolulu") }
+        #expect(honolulu?["closingDate"] == .date(Date.utc(2000, 10, 13)), "13-Oct-00 is 2000 with --pivot-year 2000")
+        withExtendedLifetime(context) {}
+
+        let bad = try ImportCLI.run(base + ["--date-format", "dd.QQ.yyyy", banklist], directory: scratch.url)
+        #expect(bad.status == 64 && bad.errors.contains("--date-format: unknown date format 'dd.QQ.yyyy'"), "\(bad.errors)")
+        let pivot = try ImportCLI.run(base + ["--pivot-year", "20", banklist], directory: scratch.url)
+        #expect(pivot.status == 64 && pivot.errors.contains("--pivot-year takes a year from 1000 to 9899"), "\(pivot.errors)")
+    }
+
     @Test("a bad row aborts with exit code 1 and the place; skip mode exits 0 with the rejects")
     func badRows() throws {
         let scratch = ImportScratch()

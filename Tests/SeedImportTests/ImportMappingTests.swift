@@ -88,6 +88,27 @@ struct ImportMappingTests {
         }
     }
 
+    @Test("ImportOptions.dateFormats and pivotYear read Date columns the mapping gives no format; a column's own wins")
+    func optionDateFormats() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", """
+            {"entities": [{"name": "E", "attributes": [{"name": "a", "type": "Date"}, {"name": "b", "type": "Date"}]}]}
+            """)
+        try scratch.write("e.csv", "a,b\n13-Oct-00,2020-08-17\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.model.json", "files": [{"path": "e.csv", "targets": [{"entity": "E",
+              "columns": {"b": {"column": "b", "format": "yyyy-MM-dd"}}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        var options = ImportOptions()
+        options.dateFormats = ["M/d/yyyy", "d-MMM-yy"]
+        options.pivotYear = 2000
+        _ = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("E.sqlite"))
+        let (context, rows) = try StoreReader.objects(scratch.path("E.sqlite"), "E")
+        #expect(rows.first?["a"] == .date(Date.utc(2000, 10, 13)), "the second option format, with the option's pivot year")
+        #expect(rows.first?["b"] == .date(Date.utc(2020, 8, 17)), "the column's own format")
+        withExtendedLifetime(context) {}
+    }
+
     @Test("an unknown key at any level is named with its place, the nearest key and the keys allowed")
     func unknownKeysSuggestTheNearest() throws {
         let json = """

@@ -69,7 +69,7 @@ struct ImportMessageTests {
         {"entities": [{"name": "D", "attributes": [{"name": "a", "type": "String"}, {"name": "when", "type": "Date"}]}]}
         """
 
-    @Test("a date that is not ISO 8601, without a mapping file: the hint is a mapping with a \"format\"")
+    @Test("a date that is not ISO 8601, without a mapping file: the hint is --date-format, or a mapping with a \"format\"")
     func dateWithoutMapping() throws {
         let scratch = ImportScratch()
         try scratch.write("d.model.json", Self.dateModel)
@@ -78,8 +78,9 @@ struct ImportMessageTests {
                                        directory: scratch.url)
         #expect(result.status == 1)
         #expect(result.errors.contains("""
-            Without a mapping file, dates are read as ISO 8601 (2020-01-13); if the column's dates are written another way, \
-            import with a mapping file that gives the column a "format" ("when": {"column": "when", "format": "dd/MM/yyyy"}; see docs/mapping.md).
+            Without a mapping file, dates are read as ISO 8601 (2020-01-13) unless --date-format gives how they are written \
+            (--date-format dd/MM/yyyy; repeat it for several, tried in order; --pivot-year for two-digit years), or a mapping file \
+            gives the column a "format" ("when": {"column": "when", "format": "dd/MM/yyyy"}; see docs/mapping.md).
             """), "\(result.errors)")
     }
 

@@ -32,6 +32,16 @@ public struct ImportOptions: Sendable {
     public var quote: UInt8?
     /// Overrides every file's null tokens (the CLI's `--null`).
     public var nullTokens: [String]?
+    /// The date formats, tried in order, of Date columns the mapping gives none (the CLI's
+    /// `--date-format`): how dates other than ISO 8601 are read without a mapping file. See ``DateFormat``.
+    ///
+    /// ```swift
+    /// options.dateFormats = ["d-MMM-yy"]
+    /// options.pivotYear = 2000   // 13-Oct-00 is 2000-10-13
+    /// ```
+    public var dateFormats: [String]?
+    /// Where two-digit years start for Date columns the mapping gives no pivot year (the CLI's `--pivot-year`).
+    public var pivotYear: Int?
     /// SQLite's page cache during the load, in KiB. Inserts append pages, so a small cache costs nothing
     /// and keeps memory flat.
     public var cacheSizeKiB: Int

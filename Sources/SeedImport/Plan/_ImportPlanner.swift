@@ -257,7 +257,7 @@ struct _ImportPlanner {
     private func dateFormatHint(attribute: String, column: String) -> String {
         let example = "\"\(attribute)\": {\"column\": \"\(column)\", \"format\": \"dd/MM/yyyy\"}"
         if mapping.source == nil {
-            return "Without a mapping file, dates are read as ISO 8601 (2020-01-13); if the column's dates are written another way, import with a mapping file that gives the column a \"format\" (\(example); see docs/mapping.md)."
+            return "Without a mapping file, dates are read as ISO 8601 (2020-01-13) unless --date-format gives how they are written (--date-format dd/MM/yyyy; repeat it for several, tried in order; --pivot-year for two-digit years), or a mapping file gives the column a \"format\" (\(example); see docs/mapping.md)."
         }
         return "Dates are read as ISO 8601 (2020-01-13) unless the column has a \"format\"; if its dates are written another way, give it one in the mapping (\(example); see docs/mapping.md)."
     }
@@ -365,12 +365,15 @@ struct _ImportPlanner {
                     continue
                 }
                 var format: DateFormat?
-                if let formats = spec?.formats, !formats.isEmpty {
-                    do { format = try DateFormat(anyOf: formats, pivotYear: spec?.pivotYear) } catch {
+                // The mapping's formats, else the options' (--date-format) for a Date column.
+                let formats = spec?.formats.isEmpty == false ? spec?.formats : attribute.type == .date ? options.dateFormats : nil
+                let pivotYear = spec?.pivotYear ?? (attribute.type == .date ? options.pivotYear : nil)
+                if let formats, !formats.isEmpty {
+                    do { format = try DateFormat(anyOf: formats, pivotYear: pivotYear) } catch {
                         problem(place, "\(attribute.name): \(error)")
                         continue
                     }
-                } else if let pivot = spec?.pivotYear, attribute.type == .date {
+                } else if let pivot = pivotYear, attribute.type == .date {
                     do { format = try DateFormat("iso8601", pivotYear: pivot) } catch {
                         problem(place, "\(attribute.name): \(error)")
                         continue
@@ -390,7 +393,7 @@ struct _ImportPlanner {
                         field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
                         nulls: nulls, nullValue: nullValue))
                     plan.attributeNames.append(attribute.name)
-                    plan.conversionHints.append(attribute.type == .date && spec?.formats.isEmpty != false
+                    plan.conversionHints.append(attribute.type == .date && formats?.isEmpty != false
                         ? dateFormatHint(attribute: attribute.name, column: file.columnName(index)) : nil)
                     mapped.insert(attribute.name)
                 }
