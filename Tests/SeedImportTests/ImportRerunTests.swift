@@ -185,7 +185,7 @@ struct ImportRerunTests {
     }
 
     /// Every reduced case the fuzzer found, checked by its oracle with the CLI built here: none has a
-    /// signal left but those INDEX.txt classes as review (which must still import).
+    /// signal left but those INDEX.txt classes as review (which must still import) or open (a known defect).
     @Test("the fuzzer's reduced cases pass its oracle",
           .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason),
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 is missing: the fuzzer's oracle cannot run"))
@@ -215,7 +215,16 @@ struct ImportRerunTests {
             guard let result = results[entry[0]] else { continue }
             // A review case is one the oracle cannot judge (INDEX.txt says why): it only has to run.
             #expect(result.hasPrefix(" exit 0"), "\(entry[0]): \(result)")
-            if entry[1] != "review" { #expect(result.hasSuffix("no signals"), "\(entry[0]): \(result)") }
+            switch entry[1] {
+            case "review": break
+            case "open":
+                // A defect found and not fixed (INDEX.txt says what it is): known until it passes, which
+                // fails here so INDEX.txt is brought up to date.
+                withKnownIssue("\(entry[0]) is an open defect: see scripts/fuzz/cases/INDEX.txt") {
+                    #expect(result.hasSuffix("no signals"), "\(entry[0]): \(result)")
+                }
+            default: #expect(result.hasSuffix("no signals"), "\(entry[0]): \(result)")
+            }
         }
     }
 }
