@@ -159,6 +159,20 @@ final class _TargetWriter {
     private var unsavedForward: [(objectsAt: Int, objects: [ManagedObject?])] = []
     /// Per target, key entry → its pending forward reference (a later row with the key replaces it).
     private var forwardByEntry: [[Int: Int]]
+    /// In abort mode, forward references set as soon as their key has come (at the next save) rather than
+    /// once the file has been read, and then forgotten: memory holds only the keys still to come, so a
+    /// file listing employees before their managers stays flat (``settlesEarly(_:_:)`` says which).
+    private var early: [Int: _EarlyForward] = [:]
+    private var nextEarly = 0
+    /// The early references whose key has not come, by the key's hash.
+    private var earlyWaiting: [UInt64: [Int]] = [:]
+    /// The early references whose key came since the last save, with the key's entry.
+    private var earlyReady: [(id: Int, entry: Int)] = []
+    /// Per target, the entry of an early reference's own object → its early references (a later row that
+    /// updates the object sets the relationships itself and voids them).
+    private var earlyByEntry: [[Int: [Int]]]
+    /// Early references whose own object is not saved yet: its ID is read after the next save.
+    private var earlyUnsaved: [Int] = []
     /// Per keyed target, key entry → the line of the row with forward keys that inserted its object: such a
     /// row may be rejected once the file has been read.
     private var insertedByForwardRow: [[Int: Int]]
@@ -244,6 +258,7 @@ final class _TargetWriter {
         entryInRow = Array(repeating: -1, count: targetCount)
         duplicateInRow = Array(repeating: false, count: targetCount)
         forwardByEntry = Array(repeating: [:], count: targetCount)
+        earlyByEntry = Array(repeating: [:], count: targetCount)
         insertedByForwardRow = Array(repeating: [:], count: targetCount)
         laterWriters = Array(repeating: [:], count: targetCount)
         takesBackRejectedRows = session.options.onError == .skip
@@ -345,13 +360,14 @@ final class _TargetWriter {
                     key.setPrimaryKey(object.objectID.primaryKey, of: entry)
                     pending.append((key, entry, object))
                     inserted[t] += 1
+                    if !earlyWaiting.isEmpty { noteKeyCame(values[key.ordinal], index: key, entry: entry, object: object) }
                 } else {
                     duplicateInRow[t] = key.touch(entry, file: position) == position
                     object = try update(t, key.objectID(entry), values, row)
                     touchesEarlier = true
                 }
                 // The row's forward references are appended next, from forward.count on.
-                if isNew && rowForward.contains(where: { $0.target == t }) { forwardByEntry[t][entry] = forward.count }
+                if isNew && rowForward.contains(where: { $0.target == t && !settlesEarly(t, $0.relationship) }) { forwardByEntry[t][entry] = forward.count }
                 // Only rows set aside once the file has been read need this (skip mode).
                 if isNew && !rowForward.isEmpty && takesBackRejectedRows { insertedByForwardRow[t][entry] = row.line }
             } else if keyThrough[t] >= 0 {
@@ -371,7 +387,7 @@ final class _TargetWriter {
                     object = context.insert(entities[t], values: values)
                     insertedInRow[t] = true
                     inserted[t] += 1
-                    if rowForward.contains(where: { $0.target == t }) { forwardByEntry[t][entryInRow[t]] = forward.count }
+                    if rowForward.contains(where: { $0.target == t && !settlesEarly(t, $0.relationship) }) { forwardByEntry[t][entryInRow[t]] = forward.count }
                 }
             } else {
                 object = context.insert(entities[t], values: values)
@@ -439,7 +455,10 @@ final class _TargetWriter {
         for t in 0..<targetCount { objects[t] = nil }
         rowsImported += 1
         changes += targetCount
-        if changes >= batchSize { try save() }
+        if changes >= batchSize {
+            try save()
+            if !earlyReady.isEmpty { try settleEarlyForward() }
+        }
     }
 
     /// Whether `object`'s partner at `ordinal` (a one-to-one), if it is not `keeping`, may lose its side of
@@ -471,6 +490,9 @@ final class _TargetWriter {
         }
         updated[t] += 1
         // This row sets the relationships again: an earlier row's forward reference is void.
+        if !earlyByEntry[t].isEmpty, let ids = earlyByEntry[t].removeValue(forKey: entryInRow[t]) {
+            for id in ids { early[id] = nil }
+        }
         if !forwardByEntry[t].isEmpty, var i = forwardByEntry[t].removeValue(forKey: entryInRow[t]) {
             let line = forward[i].line
             while i < forward.count && forward[i].line == line {
@@ -520,7 +542,91 @@ final class _TargetWriter {
             for (t, object) in objects.enumerated() { forwardObjects[objectsAt + t] = object?.objectID }
         }
         unsavedForward.removeAll(keepingCapacity: true)
+        for id in earlyUnsaved where early[id] != nil {
+            early[id]!.object = early[id]!.unsaved?.objectID
+            early[id]!.unsaved = nil
+        }
+        earlyUnsaved.removeAll(keepingCapacity: true)
         if !unsavedInWrites.isEmpty { renameSavedInWrites() }
+    }
+
+    /// Whether relationship `r` of target `t` takes a forward key as soon as it comes (``early``) rather than
+    /// once the file has been read. Only where the two cannot differ: in abort mode (no row is rejected
+    /// late, so no key leaves an index), not one-to-one (whose later rows take partners from earlier
+    /// ones, so the order of setting matters), and found by a key index that upserts never move (not one
+    /// other files find objects by while a target fills it with another key).
+    private func settlesEarly(_ t: Int, _ r: Int) -> Bool {
+        !takesBackRejectedRows && !relationshipPlans[t][r].isOneToOne && !relationshipPlans[t][r].index.isPopulated
+    }
+
+    /// A key early references may be waiting for came, as `entry` of `index`, the key of `object` (just
+    /// inserted): a reference whose own object is not saved yet points at it now, so the insert writes
+    /// the link (most keys of a hierarchy come within a batch); the others are set after the next save.
+    private func noteKeyCame(_ value: Value, index: _KeyIndex, entry: Int, object: ManagedObject) {
+        let hash = Self.hash(of: value)
+        guard var ids = earlyWaiting[hash] else { return }
+        ids.removeAll { id in
+            guard let reference = early[id] else { return true }   // voided
+            guard relationshipPlans[reference.target][reference.relationship].index === index,
+                  _KeyBytes.equal(reference.key, value) else { return false }
+            if let source = reference.unsaved {
+                source.setValue(.object(object.objectID), at: relationshipPlans[reference.target][reference.relationship].ordinal)
+                forgetEarly(id)
+            } else {
+                earlyReady.append((id, entry))
+            }
+            return true
+        }
+        earlyWaiting[hash] = ids.isEmpty ? nil : ids
+    }
+
+    /// Drops early reference `id`, set or voided.
+    private func forgetEarly(_ id: Int) {
+        guard let reference = early.removeValue(forKey: id), reference.entry >= 0 else { return }
+        earlyByEntry[reference.target][reference.entry]?.removeAll { $0 == id }
+        if earlyByEntry[reference.target][reference.entry]?.isEmpty == true { earlyByEntry[reference.target][reference.entry] = nil }
+    }
+
+    /// Sets the early references whose key came (after a save, so every object has its permanent ID) and
+    /// forgets them.
+    private func settleEarlyForward() throws(ImportError) {
+        let ready = earlyReady
+        earlyReady.removeAll(keepingCapacity: true)
+        for (id, entry) in ready {
+            guard let reference = early[id] else { continue }   // voided
+            forgetEarly(id)
+            guard let id = reference.object else { continue }
+            let relationship = relationshipPlans[reference.target][reference.relationship]
+            let object = try session.existing(id)
+            object.setValue(.object(relationship.index.objectID(entry)), at: relationship.ordinal)
+            changes += 1
+        }
+    }
+
+    /// The early references whose key never came join the others, in line order, to be rejected with them.
+    private func takeBackEarlyForward() {
+        let left = early.values.sorted { $0.line < $1.line }
+        early = [:]
+        earlyWaiting = [:]
+        earlyByEntry = Array(repeating: [:], count: targetCount)
+        guard !left.isEmpty else { return }
+        var merged: [_ForwardReference] = []
+        merged.reserveCapacity(forward.count + left.count)
+        var i = 0
+        for reference in left {
+            while i < forward.count && forward[i].line <= reference.line {
+                merged.append(forward[i])
+                i += 1
+            }
+            let objectsAt = forwardObjects.count
+            forwardObjects.append(contentsOf: repeatElement(nil, count: targetCount))
+            forwardObjects[objectsAt + reference.target] = reference.object
+            merged.append(_ForwardReference(key: reference.key, target: UInt16(reference.target), relationship: UInt16(reference.relationship),
+                                            objectsAt: objectsAt, line: reference.line, byteOffset: reference.byteOffset,
+                                            byteCount: reference.byteCount))
+        }
+        merged.append(contentsOf: forward[i...])
+        forward = merged
     }
 
     /// The objects of a forward reference's row, by target (nil: none, or it updated an existing one).
@@ -530,10 +636,30 @@ final class _TargetWriter {
 
     /// Keeps this row's forward references (the slots were left empty) until the file has been read.
     private func deferForwardReferences(_ row: _RowChunk.Row) {
+        var kept = false
+        for reference in rowForward {
+            let (t, r) = (reference.target, reference.relationship)
+            guard settlesEarly(t, r), insertedInRow[t], let object = objects[t] else {
+                kept = true
+                continue
+            }
+            let id = nextEarly
+            nextEarly += 1
+            let entry = keys[t] != nil || keyThrough[t] >= 0 ? entryInRow[t] : -1
+            early[id] = _EarlyForward(key: reference.key, target: t, relationship: r, line: row.line,
+                                      byteOffset: row.byteOffset, byteCount: row.byteCount, entry: entry, unsaved: object)
+            earlyUnsaved.append(id)
+            earlyWaiting[Self.hash(of: reference.key), default: []].append(id)
+            if entry >= 0 { earlyByEntry[t][entry, default: []].append(id) }
+        }
+        guard kept else {
+            rowForward.removeAll(keepingCapacity: true)
+            return
+        }
         let objectsAt = forwardObjects.count
         forwardObjects.append(contentsOf: repeatElement(nil, count: targetCount))
         unsavedForward.append((objectsAt, (0..<targetCount).map { insertedInRow[$0] ? objects[$0] : nil }))
-        for reference in rowForward {
+        for reference in rowForward where !(settlesEarly(reference.target, reference.relationship) && insertedInRow[reference.target] && objects[reference.target] != nil) {
             forward.append(_ForwardReference(key: reference.key, target: UInt16(reference.target),
                                              relationship: UInt16(reference.relationship), objectsAt: objectsAt,
                                              line: row.line, byteOffset: row.byteOffset, byteCount: row.byteCount))
@@ -545,6 +671,11 @@ final class _TargetWriter {
     /// the rows whose keys no row made (aborting, or removing the objects those rows inserted and
     /// writing them to the rejects file; a row pointing at a removed object is then rejected in turn).
     func resolveForwardReferences() throws(ImportError) {
+        if !early.isEmpty {
+            try save()
+            try settleEarlyForward()
+            takeBackEarlyForward()
+        }
         guard !forward.isEmpty else { return }
         session.settling = file
         defer { session.settling = nil }
@@ -1549,6 +1680,22 @@ struct _ForwardReference {
 
     var target: Int { Int(targetNumber) }
     var relationship: Int { Int(relationshipNumber) }
+}
+
+/// A forward reference set as soon as its key comes (abort mode; ``_TargetWriter``).
+struct _EarlyForward {
+    let key: Value
+    let target: Int
+    let relationship: Int
+    let line: Int
+    let byteOffset: Int64
+    let byteCount: Int
+    /// The entry of the row's own object in its target's key index (-1: not keyed): a later row updating
+    /// it voids the reference.
+    let entry: Int
+    /// The row's own object while it is not saved, then its ID.
+    var unsaved: ManagedObject?
+    var object: ObjectID? = nil
 }
 
 /// A row's write to an object that existed before it: the object's values before and after the row.
