@@ -164,13 +164,15 @@ final class _TargetWriter {
     /// file listing employees before their managers stays flat (``settlesEarly(_:_:)`` says which).
     private var early: [Int: _EarlyForward] = [:]
     private var nextEarly = 0
-    /// The early references whose key has not come, by the key's hash.
-    private var earlyWaiting: [UInt64: [Int]] = [:]
+    /// The early references whose key has not come, by the key's hash: the first of a chain through
+    /// ``_EarlyForward/nextWaiting`` (no array to allocate for each key).
+    private var earlyWaiting: [UInt64: Int] = [:]
     /// The early references whose key came since the last save, with the key's entry.
     private var earlyReady: [(id: Int, entry: Int)] = []
-    /// Per target, the entry of an early reference's own object → its early references (a later row that
-    /// updates the object sets the relationships itself and voids them).
-    private var earlyByEntry: [[Int: [Int]]]
+    /// Per target, the entry of an early reference's own object → the first of its early references, a
+    /// chain through ``_EarlyForward/nextSameEntry`` (a later row that updates the object sets the
+    /// relationships itself and voids them).
+    private var earlyByEntry: [[Int: Int]]
     /// Early references whose own object is not saved yet: its ID is read after the next save.
     private var earlyUnsaved: [Int] = []
     /// Per keyed target, key entry → the line of the row with forward keys that inserted its object: such a
@@ -490,8 +492,13 @@ final class _TargetWriter {
         }
         updated[t] += 1
         // This row sets the relationships again: an earlier row's forward reference is void.
-        if !earlyByEntry[t].isEmpty, let ids = earlyByEntry[t].removeValue(forKey: entryInRow[t]) {
-            for id in ids { early[id] = nil }
+        if !earlyByEntry[t].isEmpty, var id = earlyByEntry[t].removeValue(forKey: entryInRow[t]) {
+            // Kept, marked, until their key comes (or the file ends): their waiting chains run through them.
+            while id >= 0, let reference = early[id] {
+                early[id]!.isVoid = true
+                early[id]!.nextSameEntry = -1
+                id = reference.nextSameEntry
+            }
         }
         if !forwardByEntry[t].isEmpty, var i = forwardByEntry[t].removeValue(forKey: entryInRow[t]) {
             let line = forward[i].line
@@ -564,27 +571,45 @@ final class _TargetWriter {
     /// the link (most keys of a hierarchy come within a batch); the others are set after the next save.
     private func noteKeyCame(_ value: Value, index: _KeyIndex, entry: Int, object: ManagedObject) {
         let hash = Self.hash(of: value)
-        guard var ids = earlyWaiting[hash] else { return }
-        ids.removeAll { id in
-            guard let reference = early[id] else { return true }   // voided
-            guard relationshipPlans[reference.target][reference.relationship].index === index,
-                  _KeyBytes.equal(reference.key, value) else { return false }
-            if let source = reference.unsaved {
-                source.setValue(.object(object.objectID), at: relationshipPlans[reference.target][reference.relationship].ordinal)
-                forgetEarly(id)
+        guard var id = earlyWaiting.removeValue(forKey: hash) else { return }
+        var kept: [Int] = []
+        while id >= 0, let reference = early[id] {
+            let next = reference.nextWaiting
+            if relationshipPlans[reference.target][reference.relationship].index === index, _KeyBytes.equal(reference.key, value) {
+                if reference.isVoid {
+                    early[id] = nil
+                } else if let source = reference.unsaved {
+                    source.setValue(.object(object.objectID), at: relationshipPlans[reference.target][reference.relationship].ordinal)
+                    forgetEarly(id)
+                } else {
+                    earlyReady.append((id, entry))
+                }
             } else {
-                earlyReady.append((id, entry))
+                kept.append(id)
             }
-            return true
+            id = next
         }
-        earlyWaiting[hash] = ids.isEmpty ? nil : ids
+        // The others (another key with the same hash) wait on.
+        for (i, id) in kept.enumerated() { early[id]!.nextWaiting = i + 1 < kept.count ? kept[i + 1] : -1 }
+        if let first = kept.first { earlyWaiting[hash] = first }
     }
 
-    /// Drops early reference `id`, set or voided.
+    /// Drops early reference `id`, set: out of ``early`` and its own object's chain.
     private func forgetEarly(_ id: Int) {
-        guard let reference = early.removeValue(forKey: id), reference.entry >= 0 else { return }
-        earlyByEntry[reference.target][reference.entry]?.removeAll { $0 == id }
-        if earlyByEntry[reference.target][reference.entry]?.isEmpty == true { earlyByEntry[reference.target][reference.entry] = nil }
+        guard let reference = early.removeValue(forKey: id), reference.entry >= 0, !reference.isVoid,
+              let head = earlyByEntry[reference.target][reference.entry] else { return }
+        if head == id {
+            earlyByEntry[reference.target][reference.entry] = reference.nextSameEntry >= 0 ? reference.nextSameEntry : nil
+            return
+        }
+        var previous = head
+        while let next = early[previous]?.nextSameEntry, next >= 0 {
+            if next == id {
+                early[previous]!.nextSameEntry = reference.nextSameEntry
+                return
+            }
+            previous = next
+        }
     }
 
     /// Sets the early references whose key came (after a save, so every object has its permanent ID) and
@@ -593,7 +618,11 @@ final class _TargetWriter {
         let ready = earlyReady
         earlyReady.removeAll(keepingCapacity: true)
         for (id, entry) in ready {
-            guard let reference = early[id] else { continue }   // voided
+            guard let reference = early[id] else { continue }
+            guard !reference.isVoid else {
+                early[id] = nil
+                continue
+            }
             forgetEarly(id)
             guard let id = reference.object else { continue }
             let relationship = relationshipPlans[reference.target][reference.relationship]
@@ -605,7 +634,7 @@ final class _TargetWriter {
 
     /// The early references whose key never came join the others, in line order, to be rejected with them.
     private func takeBackEarlyForward() {
-        let left = early.values.sorted { $0.line < $1.line }
+        let left = early.values.filter { !$0.isVoid }.sorted { $0.line < $1.line }
         early = [:]
         earlyWaiting = [:]
         earlyByEntry = Array(repeating: [:], count: targetCount)
@@ -646,11 +675,14 @@ final class _TargetWriter {
             let id = nextEarly
             nextEarly += 1
             let entry = keys[t] != nil || keyThrough[t] >= 0 ? entryInRow[t] : -1
+            let hash = Self.hash(of: reference.key)
             early[id] = _EarlyForward(key: reference.key, target: t, relationship: r, line: row.line,
-                                      byteOffset: row.byteOffset, byteCount: row.byteCount, entry: entry, unsaved: object)
+                                      byteOffset: row.byteOffset, byteCount: row.byteCount, entry: entry, unsaved: object,
+                                      nextWaiting: earlyWaiting[hash] ?? -1,
+                                      nextSameEntry: entry >= 0 ? earlyByEntry[t][entry] ?? -1 : -1)
             earlyUnsaved.append(id)
-            earlyWaiting[Self.hash(of: reference.key), default: []].append(id)
-            if entry >= 0 { earlyByEntry[t][entry, default: []].append(id) }
+            earlyWaiting[hash] = id
+            if entry >= 0 { earlyByEntry[t][entry] = id }
         }
         guard kept else {
             rowForward.removeAll(keepingCapacity: true)
@@ -1695,7 +1727,13 @@ struct _EarlyForward {
     let entry: Int
     /// The row's own object while it is not saved, then its ID.
     var unsaved: ManagedObject?
+    /// The next reference waiting for a key of the same hash (-1: none).
+    var nextWaiting: Int
+    /// The next reference of the same object (-1: none).
+    var nextSameEntry: Int
     var object: ObjectID? = nil
+    /// A later row updating the object set the relationship itself: this reference is not set.
+    var isVoid = false
 }
 
 /// A row's write to an object that existed before it: the object's values before and after the row.
