@@ -41,11 +41,13 @@ struct ImportEarlyForwardTests {
         // Keys kept with their bytes, confirmed by reading them back, or moved to disk at every save.
         options.keyBytesThreshold = Bool.random(using: &random) ? 1 : 32_768
         options.keyIndexMemoryBytes = Bool.random(using: &random) ? 1 : ImportOptions.defaultKeyIndexMemoryBytes
+        // Past this many waiting keys, the end-of-file list takes the others: none, a few, or all early.
+        options.earlyForwardLimit = [0, 1, 3, 1 << 16].randomElement(using: &random)!
         let (abortSummary, abortStaff) = try Self.run(csv, options)
         options.onError = .skip
         let (skipSummary, skipStaff) = try Self.run(csv, options)
         #expect(skipSummary.rejects == 0, "\(csv)")
-        #expect(abortStaff == skipStaff, "seed \(seed), batch size \(options.batchSize), threshold \(options.keyBytesThreshold), budget \(options.keyIndexMemoryBytes):\n\(csv)")
+        #expect(abortStaff == skipStaff, "seed \(seed), batch size \(options.batchSize), threshold \(options.keyBytesThreshold), budget \(options.keyIndexMemoryBytes), early limit \(options.earlyForwardLimit):\n\(csv)")
         #expect(abortSummary.objects["Employee"]?.stored == skipSummary.objects["Employee"]?.stored)
     }
 
@@ -66,6 +68,7 @@ struct ImportEarlyForwardTests {
         }
         var options = ImportOptions()
         options.batchSize = Int.random(in: 1...9, using: &random)
+        options.earlyForwardLimit = [0, 2, 1 << 16].randomElement(using: &random)!
         do {
             let (summary, staff) = try Self.run(csv, options)
             #expect(firstMissing == nil, "imported though line \(firstMissing ?? 0) names a code no row has:\n\(csv)")

@@ -63,6 +63,9 @@ public struct ImportOptions: Sendable {
     /// The keys past which an index drops their bytes (``keyIndexMemoryBytes``); tests set it low to
     /// take that path with a few rows.
     package var keyBytesThreshold = 32_768
+    /// In abort mode, how many forward keys may wait to be set as their rows come; past it they wait for
+    /// the end of the file, as in skip mode (65,536; tests set it low to mix the two).
+    package var earlyForwardLimit = 1 << 16
     /// About how many bytes of writes to earlier objects by rows without forward keys a file keeps, in
     /// skip mode, to take back should such a row be rejected in a chain (16 MiB, as estimated); tests
     /// set it low to pass it with a few rows.
