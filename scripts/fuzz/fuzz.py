@@ -48,7 +48,12 @@ def focus(case, name):
 
     deptinfo: a keyed DeptInfo linked one-to-one to Dept with forward keys, imported in skip mode
     with --key-memory 1 --batch-size 1 (the "cannot read back ... DeptInfo" defect's conditions).
+    abort: every seed in abort mode, where forward keys are set as their rows come (within a batch
+    or after the next save), with the case's batch size.
     """
+    if name == "abort":
+        case["options"].update(on_error="abort", rejects=False)
+        return True
     if name == "deptinfo":
         targets = [t for f in case["mapping"]["files"] for t in f.get("targets", [])]
         if not any(t["entity"] == "DeptInfo" and t.get("key") for t in targets):
@@ -142,7 +147,7 @@ def main(argv=None):
     r.add_argument("--minutes", type=float, default=5)
     r.add_argument("--start", type=int, default=1)
     r.add_argument("--count", type=int, default=None, help="stop after this many seeds")
-    r.add_argument("--focus", choices=["deptinfo"], help="only seeds fitting a focus, with its options")
+    r.add_argument("--focus", choices=["deptinfo", "abort"], help="only seeds fitting a focus, with its options")
     o = sub.add_parser("one", help="re-run one seed verbosely")
     o.add_argument("seed", type=int)
     o.add_argument("-v", "--verbose", action="store_true", help="print the importer's output")
@@ -153,7 +158,7 @@ def main(argv=None):
     m.add_argument("--kind", help="the signal kind to keep (default: the first defect's)")
     m.add_argument("--class", dest="cls", help="the signal class to keep (default: that signal's)")
     for q in (o, m):
-        q.add_argument("--focus", choices=["deptinfo"], help="apply a focus's options")
+        q.add_argument("--focus", choices=["deptinfo", "abort"], help="apply a focus's options")
         q.add_argument("--on-error", choices=["skip", "abort"])
         q.add_argument("--batch-size", type=int)
         q.add_argument("--key-memory", type=int)
