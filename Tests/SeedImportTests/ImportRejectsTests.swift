@@ -79,6 +79,7 @@ struct ImportRejectsTests {
             C,"5, Main St",Ely,x, y
             D,5,Ely,x
             E,Oslo
+            F,, Ely,x
 
             """
         try scratch.write("c.csv", csv)
@@ -99,6 +100,7 @@ struct ImportRejectsTests {
             "c.csv:4 the record has 5 fields; the header has 3. Fields 4 and 5 look like one value split at its \",\": \"x, y\" must be in quotes.",
             "c.csv:5 the record has 4 fields; the header has 3. A value holding a \",\" must be in quotes (or the header lacks a column).",
             "c.csv:6 the record has 2 fields; the header has 3. A field is missing, or a value runs over lines without quotes.",
+            "c.csv:7 the record has 4 fields; the header has 3. A value holding a \",\" must be in quotes (or the header lacks a column).",
             "t.csv:3 the record has 4 fields; the header has 3. Fields 2 (address) and 3 look like one value split at its tab: \"L\t M\" must be in quotes.",
         ], "the quoted \"1, rue Haute\" and \"5, Main St\" are one field each; a comma in a tab file splits nothing")
     }

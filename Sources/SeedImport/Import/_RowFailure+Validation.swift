@@ -46,7 +46,8 @@ extension _RowFailure {
             for (i, byte) in raw.enumerated() {
                 if byte == quote { quoted.toggle() }
                 guard !quoted, byte == delimiter else { continue }
-                if i + 1 < raw.count, raw[i + 1] == 0x20, raw[start] != quote {
+                // A value before the delimiter (not empty, not quoted) and a space after it.
+                if i + 1 < raw.count, raw[i + 1] == 0x20, start < i, raw[start] != quote {
                     var end = i + 1
                     while end < raw.count, raw[end] != delimiter, raw[end] != 0x0A, raw[end] != 0x0D { end += 1 }
                     let value = raw[start..<end].withUnsafeBufferPointer { _ImportSession.display($0, file) }
