@@ -101,7 +101,8 @@ public final class SeedImporter {
                 try session.run()
                 if !session.lateRejects.isEmpty {
                     // Rows taken along with rows rejected for themselves are decided again by a run without those.
-                    let own = try session.ownCauseRejects()
+                    // Roots one at a time while runs remain to spare, then all that are left.
+                    let own = try session.ownCauseRejects(oneRoot: runs + 1 < options.maxRuns)
                     let lateCount = session.lateRejects.values.reduce(0) { $0 + $1.count }
                     if session.needsRerun || own.values.reduce(0, { $0 + $1.count }) < lateCount {
                         guard runs >= options.maxRuns else {

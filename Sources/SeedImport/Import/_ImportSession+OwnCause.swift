@@ -19,7 +19,7 @@ extension _ImportSession {
     /// each: nearly every row of a file may have been rejected late. Measured on 200,000 such rows (a chain,
     /// and 10% naming a manager that never comes), with ``_FailureTable``: the import's peak went from 446
     /// and 364 MB to 151 and 144 MB, and this search is no longer where it peaks.
-    func ownCauseRejects() throws(ImportError) -> [Int: _FailureTable] {
+    func ownCauseRejects(oneRoot: Bool = false) throws(ImportError) -> [Int: _FailureTable] {
         var indexNumbers: [_IndexKey: Int] = [:]
         for target in plan.files.flatMap(\.targets) {
             guard let attribute = target.keyAttribute else { continue }
@@ -117,8 +117,14 @@ extension _ImportSession {
         let ownLate = own.indices.contains { own[$0] && lateRejects[plan.files[Int(rowFiles[$0])].position]?.contains(rowLines[$0]) == true }
         guard ownLate else {
             // Every root's key has a row that may make it in the next run, which may then reject the same rows:
-            // the roots go, so each run leaves out more.
-            for (position, lines) in lateRoots {
+            // roots go, so each run leaves out more. With `oneRoot`, only the last root read: roots may block
+            // each other's makers (each holds a partner another's maker needed), and leaving out one may let
+            // the others stand (over-rejected-2403481).
+            var roots = lateRoots
+            if oneRoot, let last = lateRoots.flatMap({ position, lines in lines.map { (fileNumbers[position] ?? 0, $0, position) } }).max(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
+                roots = [last.2: [last.1]]
+            }
+            for (position, lines) in roots {
                 for line in lines { if let failure = lateRejects[position]?[line] { result[position, default: _FailureTable()][line] = failure } }
             }
             return result
