@@ -61,7 +61,7 @@ struct ImportCrashSafetyTests {
     @Test("SIGINT, SIGTERM or SIGHUP mid-import: the old store is intact and no temporary or rejects file is left",
           arguments: [SIGINT, SIGTERM, SIGHUP])
     func interrupted(signal: Int32) throws {
-        let (scratch, small, big, store) = try Self.storeAndBigInput()
+        let (scratch, _, big, store) = try Self.storeAndBigInput()
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
 
         let (process, _) = try Self.startImport(["--mapping", big.mappingFile.url.path, "--out", store,
