@@ -159,15 +159,16 @@ final class _TargetWriter {
     private var unsavedForward: [(objectsAt: Int, objects: [ManagedObject?])] = []
     /// Per target, key entry → its pending forward reference (a later row with the key replaces it).
     private var forwardByEntry: [[Int: Int]]
-    /// In abort mode, forward references set as soon as their key has come (at the next save) rather than
-    /// once the file has been read, and then forgotten: memory holds only the keys still to come, so a
-    /// file listing employees before their managers stays flat (``settlesEarly(_:_:)`` says which).
+    /// In abort mode, forward references set as soon as their key comes (in the same batch, before the
+    /// insert; else after the next save) rather than once the file has been read, and then forgotten:
+    /// memory holds only the keys still to come, so a file listing employees before their managers stays
+    /// flat (``settlesEarly(_:_:)`` says which references).
     private var early: [Int: _EarlyForward] = [:]
     private var nextEarly = 0
-    /// Whether this row's forward keys may wait in ``early``: while fewer than ``ImportOptions/earlyForwardLimit`` wait. Past it
-    /// (keys that come far later, such as every manager listed at the end), the end-of-file list, which
-    /// is smaller a key, takes them (measured: 200,000 employees naming the last 1,000 rows took 150 MB in
-    /// ``early``, 96 MB there).
+    /// Whether this row's forward keys may wait in ``early``: while fewer than
+    /// ``ImportOptions/earlyForwardLimit`` wait. Past it (keys that come far later, such as every manager
+    /// listed at the end), the end-of-file list, smaller a key, takes them (measured: 200,000 employees
+    /// naming the last 1,000 rows took 150 MB all in ``early``, 93 MB with the limit).
     private var earlyOpen = true
     private lazy var earlyLimit = session.options.earlyForwardLimit
     /// The early references whose key has not come, by the key's hash: the first of a chain through
