@@ -108,29 +108,12 @@ struct ImportEarlyForwardTests {
     /// between take the partner back (E4 would keep E3 here, not E1).
     @Test("a one-to-one forward key is still set once the file has been read, after the rows between")
     func oneToOneKeepsEndOfFileOrder() throws {
-        let scratch = ImportScratch()
-        try scratch.write("m.model.json", """
-            {"entities": [{"name": "Employee", "attributes": [{"name": "code", "type": "String", "optional": false}],
-              "relationships": [
-                {"name": "mentor", "destination": "Employee", "inverse": "mentee", "deleteRule": "Nullify"},
-                {"name": "mentee", "destination": "Employee", "inverse": "mentor", "deleteRule": "Nullify"}]}]}
-            """)
-        try scratch.write("e.csv", "code,mentor\nE1,E3\nE3,\nE4,E3\n")
-        let mapping = try ImportMapping(json: Data("""
-            {"format": 1, "model": "m.model.json", "files": [{"path": "e.csv", "targets": [{"entity": "Employee", "key": "code",
-              "relationships": {"mentor": {"column": "mentor", "destinationKey": "code"}}}]}]}
-            """.utf8), baseDirectory: scratch.url.path)
-        for batchSize in [1, 10] {
-            let store = scratch.path("E\(batchSize).sqlite")
-            _ = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: ImportOptions(batchSize: batchSize)).run(into: store)
-            let (context, employees) = try StoreReader.objects(store, "Employee")
-            var mentors: [String: String] = [:]
-            for employee in employees {
-                guard case .string(let code) = employee["code"] else { continue }
-                if case .string(let mentor)? = try employee.object(forKey: "mentor")?["code"] { mentors[code] = mentor }
-            }
+        let links = try Self.links("mentor", attributes: "", relationships: """
+            {"name": "mentor", "destination": "Employee", "inverse": "mentee", "deleteRule": "Nullify"},
+            {"name": "mentee", "destination": "Employee", "inverse": "mentor", "deleteRule": "Nullify"}
+            """, csv: "code,mentor\nE1,E3\nE3,\nE4,E3\n", column: "mentor", destinationKey: "code")
+        for (batchSize, mentors) in links {
             #expect(mentors == ["E1": "E3"], "batch size \(batchSize): the forward key, set last, takes E3 from E4")
-            withExtendedLifetime(context) {}
         }
     }
 
@@ -139,26 +122,41 @@ struct ImportEarlyForwardTests {
     /// which holds the email then, not E2, which held it first.
     @Test("a forward key on an attribute upserts change is still looked up once the file has been read")
     func movingKeyKeepsEndOfFileLookup() throws {
+        let links = try Self.links("manager", attributes: #", {"name": "email", "type": "String"}"#, relationships: """
+            {"name": "manager", "destination": "Employee", "inverse": "reports", "deleteRule": "Nullify"},
+            {"name": "reports", "destination": "Employee", "inverse": "manager", "toMany": true, "deleteRule": "Nullify"}
+            """, csv: "code,email,boss\nE1,a@x,b@x\nE2,b@x,\nE2,c@x,\nE3,b@x,\n", column: "boss", destinationKey: "email")
+        for (batchSize, managers) in links { #expect(managers["E1"] == "E3", "batch size \(batchSize)") }
+    }
+
+    /// Imports `csv` in abort mode with batch sizes 1 and 10 into Employees (a `code` key, then
+    /// `attributes`, then `relationships`), `relationship` filled from `column` by `destinationKey`; per
+    /// batch size, each employee's code → the code `relationship` names.
+    static func links(_ relationship: String, attributes: String, relationships: String, csv: String, column: String,
+                      destinationKey: String) throws -> [Int: [String: String]] {
         let scratch = ImportScratch()
         try scratch.write("m.model.json", """
-            {"entities": [{"name": "Employee", "attributes": [{"name": "code", "type": "String", "optional": false},
-                {"name": "email", "type": "String"}],
-              "relationships": [
-                {"name": "manager", "destination": "Employee", "inverse": "reports", "deleteRule": "Nullify"},
-                {"name": "reports", "destination": "Employee", "inverse": "manager", "toMany": true, "deleteRule": "Nullify"}]}]}
+            {"entities": [{"name": "Employee", "attributes": [{"name": "code", "type": "String", "optional": false}\(attributes)],
+              "relationships": [\(relationships)]}]}
             """)
-        try scratch.write("e.csv", "code,email,boss\nE1,a@x,b@x\nE2,b@x,\nE2,c@x,\nE3,b@x,\n")
+        try scratch.write("e.csv", csv)
         let mapping = try ImportMapping(json: Data("""
             {"format": 1, "model": "m.model.json", "files": [{"path": "e.csv", "targets": [{"entity": "Employee", "key": "code",
-              "relationships": {"manager": {"column": "boss", "destinationKey": "email"}}}]}]}
+              "relationships": {"\(relationship)": {"column": "\(column)", "destinationKey": "\(destinationKey)"}}}]}]}
             """.utf8), baseDirectory: scratch.url.path)
+        var result: [Int: [String: String]] = [:]
         for batchSize in [1, 10] {
             let store = scratch.path("E\(batchSize).sqlite")
             _ = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: ImportOptions(batchSize: batchSize)).run(into: store)
             let (context, employees) = try StoreReader.objects(store, "Employee")
-            let e1 = employees.first { $0["code"] == .string("E1") }
-            #expect(try e1?.object(forKey: "manager")?["code"] == .string("E3"), "batch size \(batchSize)")
+            var linked: [String: String] = [:]
+            for employee in employees {
+                guard case .string(let code) = employee["code"] else { continue }
+                if case .string(let other)? = try employee.object(forKey: relationship)?["code"] { linked[code] = other }
+            }
+            result[batchSize] = linked
             withExtendedLifetime(context) {}
         }
+        return result
     }
 }

@@ -56,49 +56,45 @@ struct ImportMemoryTests {
     /// objects, to take them back should a row be rejected in a chain: only within a budget. Every key
     /// comes twice with new text in ten columns, so every second row is an upsert that is kept.
     static func skipPeak(keys: Int, in scratch: ImportScratch) throws -> Int {
-        let directory = scratch.url.appendingPathComponent("chain-\(keys)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let columns = (0..<10).map { "f\($0)" }
-        let model = #"{"entities":[{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false}"#
-            + columns.map { #",{"name":"\#($0)","type":"String"}"# }.joined()
-            + #"],"relationships":[{"name":"mgr","destination":"Emp","inverse":"reports"},{"name":"reports","destination":"Emp","inverse":"mgr","toMany":true}]}]}"#
-        try model.write(to: directory.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
-        try #"{"format":1,"model":"m.json","files":[{"path":"emps.csv","targets":[{"entity":"Emp","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}}]}]}"#
-            .write(to: directory.appendingPathComponent("map.json"), atomically: true, encoding: .utf8)
         var csv = "code,mgr," + columns.joined(separator: ",") + "\n"
         for row in 0..<(2 * keys) {
             let key = row % keys
             csv += "E\(key),\(key > 0 ? "E\(key - 1)" : ""),"
             csv += (0..<10).map { "text of row \(row) column \($0)" }.joined(separator: ",") + "\n"
         }
-        try csv.write(to: directory.appendingPathComponent("emps.csv"), atomically: true, encoding: .utf8)
-        let summary = try importInChild(
-            ["--mapping", directory.appendingPathComponent("map.json").path, "--out", directory.appendingPathComponent("s.sqlite").path,
-             "--on-error", "skip", "--no-read-ahead"],
-            summary: directory.appendingPathComponent("summary.json").path)
-        #expect(summary.objects["Emp"]?.stored == keys)
-        return try #require(summary.peakMemoryBytes)
+        return try employeesPeak("chain-\(keys)", attributes: columns, csv: csv, stored: keys, arguments: ["--on-error", "skip"], in: scratch)
     }
 
     /// Employees listed before their managers (each names one within the next 50 rows), in abort mode:
     /// a forward key is held only until its row comes, so memory does not grow with them.
     static func forwardPeak(rows: Int, in scratch: ImportScratch) throws -> Int {
-        let directory = scratch.url.appendingPathComponent("forward-\(rows)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try #"{"entities":[{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false},{"name":"name","type":"String"}],"relationships":[{"name":"mgr","destination":"Emp","inverse":"reports"},{"name":"reports","destination":"Emp","inverse":"mgr","toMany":true}]}]}"#
-            .write(to: directory.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
-        try #"{"format":1,"model":"m.json","files":[{"path":"emps.csv","targets":[{"entity":"Emp","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}}]}]}"#
-            .write(to: directory.appendingPathComponent("map.json"), atomically: true, encoding: .utf8)
         var csv = "code,name,mgr\n"
         for row in 0..<rows {
             csv += "E\(row),Employee number \(row) of the file,\(row + 1 < rows ? "E\(min(rows - 1, row + 1 + row % 50))" : "")\n"
         }
+        return try employeesPeak("forward-\(rows)", attributes: ["name"], csv: csv, stored: rows, arguments: ["--batch-size", "1000"], in: scratch)
+    }
+
+    /// Imports `csv` into employees (Emp: a `code` key, the String `attributes`, `mgr` naming another
+    /// code) in a child process, in the folder `name` of `scratch`, without reading ahead; expects
+    /// `stored` employees and returns the child's peak resident bytes.
+    static func employeesPeak(_ name: String, attributes: [String], csv: String, stored: Int, arguments: [String],
+                              in scratch: ImportScratch) throws -> Int {
+        let directory = scratch.url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let model = #"{"entities":[{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false}"#
+            + attributes.map { #",{"name":"\#($0)","type":"String"}"# }.joined()
+            + #"],"relationships":[{"name":"mgr","destination":"Emp","inverse":"reports"},{"name":"reports","destination":"Emp","inverse":"mgr","toMany":true}]}]}"#
+        try model.write(to: directory.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
+        try #"{"format":1,"model":"m.json","files":[{"path":"emps.csv","targets":[{"entity":"Emp","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}}]}]}"#
+            .write(to: directory.appendingPathComponent("map.json"), atomically: true, encoding: .utf8)
         try csv.write(to: directory.appendingPathComponent("emps.csv"), atomically: true, encoding: .utf8)
         let summary = try importInChild(
             ["--mapping", directory.appendingPathComponent("map.json").path, "--out", directory.appendingPathComponent("s.sqlite").path,
-             "--batch-size", "1000", "--no-read-ahead"],
+             "--no-read-ahead"] + arguments,
             summary: directory.appendingPathComponent("summary.json").path)
-        #expect(summary.objects["Emp"]?.stored == rows)
+        #expect(summary.objects["Emp"]?.stored == stored)
         return try #require(summary.peakMemoryBytes)
     }
 

@@ -7,12 +7,23 @@ import Testing
 /// data.gov federal buildings list (../shared/fixtures-real).
 @Suite("Import: real-world files", .enabled(if: ImportFixtures.hasReal, ImportFixtures.realSkipReason))
 struct ImportRealFixturesTests {
+    /// Imports with the committed mapping `name` into `store` in `scratch`; in skip mode, rejects go to
+    /// `rejects.csv` there.
+    static func importFixture(_ name: String, into store: String, skipping: Bool = false, in scratch: ImportScratch) throws -> ImportSummary {
+        let mapping = try ImportFixtures.mapping(name)
+        var options = ImportOptions()
+        if skipping {
+            options.onError = .skip
+            options.rejectsPath = scratch.path("rejects.csv")
+        }
+        return try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path(store))
+    }
+
     @Test("the FDIC list fills FailedBankInfo and FailedBankDetails one-to-one")
     func fdic() throws {
         let scratch = ImportScratch()
-        let mapping = try ImportFixtures.mapping("fdic-2023")
         let store = scratch.path("FDIC.sqlite")
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: store)
+        let summary = try Self.importFixture("fdic-2023", into: "FDIC.sqlite", in: scratch)
         #expect(summary.rowsRead == 567)
         #expect(summary.rejects == 0)
         #expect(summary.duplicates.isEmpty, "Cert is unique")
@@ -44,12 +55,8 @@ struct ImportRealFixturesTests {
     @Test("Oklahoma injection wells with their operators: \"2,500\", NA, M/d/yyyy, the empty last record")
     func injectionWells() throws {
         let scratch = ImportScratch()
-        let mapping = try ImportFixtures.mapping("ok-injection-wells")
         let store = scratch.path("Wells.sqlite")
-        var options = ImportOptions()
-        options.onError = .skip
-        options.rejectsPath = scratch.path("rejects.csv")
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: store)
+        let summary = try Self.importFixture("ok-injection-wells", into: "Wells.sqlite", skipping: true, in: scratch)
         let file = try #require(summary.files.first)
         #expect(file.rowsRead == 11_126)
         #expect(file.blankRows == 1, "the trailing ,,,,… record is skipped, not rejected")
@@ -95,12 +102,8 @@ struct ImportRealFixturesTests {
     @Test("Northwind: eleven related files, a join file, a forward manager key, ragged rows and what names them")
     func northwind() throws {
         let scratch = ImportScratch()
-        let mapping = try ImportFixtures.mapping("northwind")
         let store = scratch.path("Northwind.sqlite")
-        var options = ImportOptions()
-        options.onError = .skip
-        options.rejectsPath = scratch.path("rejects.csv")
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: store)
+        let summary = try Self.importFixture("northwind", into: "Northwind.sqlite", skipping: true, in: scratch)
         let order = summary.files.map { ($0.path as NSString).lastPathComponent }
         #expect(order.firstIndex(of: "order-details.csv") == order.count - 1, "listed first, imported last: \(order)")
         #expect(order.firstIndex(of: "employee-territories.csv")! > order.firstIndex(of: "territories.csv")!)
@@ -154,9 +157,8 @@ struct ImportRealFixturesTests {
     @Test("data.gov buildings: a date column in two formats and a 0 placeholder, single-space fields, quotes at the end")
     func federalBuildings() throws {
         let scratch = ImportScratch()
-        let mapping = try ImportFixtures.mapping("federal-buildings")
         let store = scratch.path("Buildings.sqlite")
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: store)
+        let summary = try Self.importFixture("federal-buildings", into: "Buildings.sqlite", in: scratch)
         #expect(summary.rowsRead == 9_246 && summary.rejects == 0)
         #expect(summary.objects["FederalBuilding"]?.stored == 9_246)
         #expect(try StoreReader.scalar(store, "SELECT count(*) FROM ZFEDERALBUILDING WHERE ZCONSTRUCTIONDATE IS NULL") == .integer(5_000),

@@ -42,11 +42,6 @@ struct _FailureTable: Sendable {
         for line in other.lines where !contains(line) { self[line] = other[line] }
     }
 
-    /// Each line with its failure, in no particular order.
-    func forEach(_ body: (Int, _RowFailure) throws -> Void) rethrows {
-        for (line, start) in starts { try body(line, decode(start)) }
-    }
-
     // MARK: Packing
 
     // A failure: field and byte offset as numbers (0 for none, else the value + 1), then entity,
