@@ -80,6 +80,11 @@ struct ImportCommand: ParsableCommand {
             help: ArgumentHelp("MiB the key indexes (upserts, relationship columns) may take; an index that grows past it moves its keys to a temporary file, sorted, and starts over in memory: slower (1.1x at a million wells), but memory stays flat (1 to 1048576; default 12, about 400,000 keys).", valueName: "MiB"))
     var keyMemory: Int = ImportOptions.defaultKeyIndexMemoryBytes >> 20
 
+    /// For the fuzzer and memory checks: abort mode's end-of-file forward keys kept in memory before
+    /// they move to a temporary file (``ImportOptions/forwardKeyLimit``).
+    @Option(name: .customLong("forward-key-limit"), help: .hidden)
+    var forwardKeyLimit: Int?
+
     @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
     var summaryJSON: String?
 
@@ -139,6 +144,7 @@ struct ImportCommand: ParsableCommand {
         options.vacuum = vacuum
         options.keyIndexMemoryBytes = keyMemory << 20
         if let readAhead { options.readsAhead = readAhead }   // else the default: ImportOptions.hasSpareCore
+        if let forwardKeyLimit { options.forwardKeyLimit = max(0, forwardKeyLimit) }
         options.encoding = encoding.flatMap(TextEncoding.init(label:))
         options.delimiter = delimiter.flatMap(CSVOptions.byte)
         options.quote = quote.flatMap(CSVOptions.byte)

@@ -43,11 +43,13 @@ struct ImportEarlyForwardTests {
         options.keyIndexMemoryBytes = Bool.random(using: &random) ? 1 : ImportOptions.defaultKeyIndexMemoryBytes
         // Past this many waiting keys, the end-of-file list takes the others: none, a few, or all early.
         options.earlyForwardLimit = [0, 1, 3, 1 << 16].randomElement(using: &random)!
+        // Past this many end-of-file keys, abort mode moves them to a temporary file at the next save.
+        options.forwardKeyLimit = [0, 1, 3, 1 << 16].randomElement(using: &random)!
         let (abortSummary, abortStaff) = try Self.run(csv, options)
         options.onError = .skip
         let (skipSummary, skipStaff) = try Self.run(csv, options)
         #expect(skipSummary.rejects == 0, "\(csv)")
-        #expect(abortStaff == skipStaff, "seed \(seed), batch size \(options.batchSize), threshold \(options.keyBytesThreshold), budget \(options.keyIndexMemoryBytes), early limit \(options.earlyForwardLimit):\n\(csv)")
+        #expect(abortStaff == skipStaff, "seed \(seed), batch size \(options.batchSize), threshold \(options.keyBytesThreshold), budget \(options.keyIndexMemoryBytes), early limit \(options.earlyForwardLimit), forward limit \(options.forwardKeyLimit):\n\(csv)")
         #expect(abortSummary.objects["Employee"]?.stored == skipSummary.objects["Employee"]?.stored)
     }
 
@@ -69,12 +71,13 @@ struct ImportEarlyForwardTests {
         var options = ImportOptions()
         options.batchSize = Int.random(in: 1...9, using: &random)
         options.earlyForwardLimit = [0, 2, 1 << 16].randomElement(using: &random)!
+        options.forwardKeyLimit = [0, 2, 1 << 16].randomElement(using: &random)!
         do {
             let (summary, staff) = try Self.run(csv, options)
             #expect(firstMissing == nil, "imported though line \(firstMissing ?? 0) names a code no row has:\n\(csv)")
             #expect(summary.rejects == 0 && staff.count == count)
         } catch let error as ImportError {
-            #expect(error.line == firstMissing, "seed \(seed), batch size \(options.batchSize):\n\(csv)\n\(error)")
+            #expect(error.line == firstMissing, "seed \(seed), batch size \(options.batchSize), early limit \(options.earlyForwardLimit), forward limit \(options.forwardKeyLimit):\n\(csv)\n\(error)")
             #expect(error.description.contains("in this file or an earlier one"), "\(error)")
         }
     }
@@ -112,8 +115,8 @@ struct ImportEarlyForwardTests {
             {"name": "mentor", "destination": "Employee", "inverse": "mentee", "deleteRule": "Nullify"},
             {"name": "mentee", "destination": "Employee", "inverse": "mentor", "deleteRule": "Nullify"}
             """, csv: "code,mentor\nE1,E3\nE3,\nE4,E3\n", column: "mentor", destinationKey: "code")
-        for (batchSize, mentors) in links {
-            #expect(mentors == ["E1": "E3"], "batch size \(batchSize): the forward key, set last, takes E3 from E4")
+        for (run, mentors) in links {
+            #expect(mentors == ["E1": "E3"], "\(run): the forward key, set last, takes E3 from E4")
         }
     }
 
@@ -126,14 +129,15 @@ struct ImportEarlyForwardTests {
             {"name": "manager", "destination": "Employee", "inverse": "reports", "deleteRule": "Nullify"},
             {"name": "reports", "destination": "Employee", "inverse": "manager", "toMany": true, "deleteRule": "Nullify"}
             """, csv: "code,email,boss\nE1,a@x,b@x\nE2,b@x,\nE2,c@x,\nE3,b@x,\n", column: "boss", destinationKey: "email")
-        for (batchSize, managers) in links { #expect(managers["E1"] == "E3", "batch size \(batchSize)") }
+        for (run, managers) in links { #expect(managers["E1"] == "E3", "\(run)") }
     }
 
-    /// Imports `csv` in abort mode with batch sizes 1 and 10 into Employees (a `code` key, then
-    /// `attributes`, then `relationships`), `relationship` filled from `column` by `destinationKey`; per
-    /// batch size, each employee's code → the code `relationship` names.
+    /// Imports `csv` in abort mode with batch sizes 1 and 10, forward keys kept in memory or moved to a
+    /// file at every save, into Employees (a `code` key, then `attributes`, then `relationships`),
+    /// `relationship` filled from `column` by `destinationKey`; per run (described), each employee's
+    /// code → the code `relationship` names.
     static func links(_ relationship: String, attributes: String, relationships: String, csv: String, column: String,
-                      destinationKey: String) throws -> [Int: [String: String]] {
+                      destinationKey: String) throws -> [String: [String: String]] {
         let scratch = ImportScratch()
         try scratch.write("m.model.json", """
             {"entities": [{"name": "Employee", "attributes": [{"name": "code", "type": "String", "optional": false}\(attributes)],
@@ -144,18 +148,23 @@ struct ImportEarlyForwardTests {
             {"format": 1, "model": "m.model.json", "files": [{"path": "e.csv", "targets": [{"entity": "Employee", "key": "code",
               "relationships": {"\(relationship)": {"column": "\(column)", "destinationKey": "\(destinationKey)"}}}]}]}
             """.utf8), baseDirectory: scratch.url.path)
-        var result: [Int: [String: String]] = [:]
+        var result: [String: [String: String]] = [:]
+        // Forward limit 0: the end-of-file keys move to a temporary file at every save.
         for batchSize in [1, 10] {
-            let store = scratch.path("E\(batchSize).sqlite")
-            _ = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: ImportOptions(batchSize: batchSize)).run(into: store)
-            let (context, employees) = try StoreReader.objects(store, "Employee")
-            var linked: [String: String] = [:]
-            for employee in employees {
-                guard case .string(let code) = employee["code"] else { continue }
-                if case .string(let other)? = try employee.object(forKey: relationship)?["code"] { linked[code] = other }
+            for forwardLimit in [0, ImportOptions().forwardKeyLimit] {
+                let store = scratch.path("E\(batchSize)-\(forwardLimit).sqlite")
+                var options = ImportOptions(batchSize: batchSize)
+                options.forwardKeyLimit = forwardLimit
+                _ = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: options).run(into: store)
+                let (context, employees) = try StoreReader.objects(store, "Employee")
+                var linked: [String: String] = [:]
+                for employee in employees {
+                    guard case .string(let code) = employee["code"] else { continue }
+                    if case .string(let other)? = try employee.object(forKey: relationship)?["code"] { linked[code] = other }
+                }
+                result["batch size \(batchSize), forward limit \(forwardLimit)"] = linked
+                withExtendedLifetime(context) {}
             }
-            result[batchSize] = linked
-            withExtendedLifetime(context) {}
         }
         return result
     }

@@ -76,6 +76,16 @@ struct ImportMemoryTests {
         return try employeesPeak("forward-\(rows)", attributes: ["name"], csv: csv, stored: rows, arguments: ["--batch-size", "1000"], in: scratch)
     }
 
+    /// Employees each naming a manager among the last 1,000 rows, in abort mode: every key waits for the
+    /// end of the file. Past ``ImportOptions/forwardKeyLimit`` they move to a temporary file, so memory
+    /// does not grow with them (the key index's own budget is 1 MiB here, so it does not either).
+    static func farForwardPeak(rows: Int, in scratch: ImportScratch) throws -> Int {
+        var csv = "code,name,mgr\n"
+        for row in 0..<rows { csv += "E\(row),Employee number \(row) of the file,E\(rows - 1 - row % 1000)\n" }
+        return try employeesPeak("far-\(rows)", attributes: ["name"], csv: csv, stored: rows,
+                                 arguments: ["--batch-size", "1000", "--key-memory", "1"], in: scratch)
+    }
+
     /// Imports `csv` into employees (Emp: a `code` key, the String `attributes`, `mgr` naming another
     /// code) in a child process, in the folder `name` of `scratch`, without reading ahead; expects
     /// `stored` employees and returns the child's peak resident bytes.
@@ -102,6 +112,12 @@ struct ImportMemoryTests {
     func flatForwardKeys() throws {
         let scratch = ImportScratch()
         try Self.expectFlat(25_000, 100_000, "employees") { try Self.forwardPeak(rows: $0, in: scratch) }
+    }
+
+    @Test("abort mode: four times the employees naming managers at the end of the file, less than 1.2 times the peak memory")
+    func flatFarForwardKeys() throws {
+        let scratch = ImportScratch()
+        try Self.expectFlat(25_000, 100_000, "employees") { try Self.farForwardPeak(rows: $0, in: scratch) }
     }
 
     @Test("skip mode: the writes kept for chain rejections stay within their budget (four times the upserts, less than 1.2 times the peak)")

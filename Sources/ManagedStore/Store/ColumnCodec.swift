@@ -74,6 +74,17 @@ extension Statement {
     }
 }
 
+extension Statement {
+    /// Reads column `index` of the current row as `entity`'s `column` holds it (for SeedImport's own
+    /// temporary files, which keep values as the store does).
+    package func value(at index: Int32, as column: Column, of entity: Entity) -> Value {
+        ColumnCodec(column, entity: entity).read(self, index)
+    }
+
+    /// Binds `value` as the store keeps it (see ``value(at:as:of:)``).
+    package func bindStored(_ value: Value, at index: Int32) { bind(value: value, at: index) }
+}
+
 extension Value {
     /// The value as Core Data's layout stores it, for binding into a predicate or a raw query.
     public var sqlValue: SQLValue {

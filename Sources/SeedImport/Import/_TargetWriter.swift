@@ -159,6 +159,10 @@ final class _TargetWriter {
     private var unsavedForward: [(objectsAt: Int, objects: [ManagedObject?])] = []
     /// Per target, key entry → its pending forward reference (a later row with the key replaces it).
     private var forwardByEntry: [[Int: Int]]
+    /// In abort mode, the forward references moved out of memory (past ``forwardKeyLimit``), all from
+    /// lines before those in ``forward`` bar the early ones whose key never came.
+    private var spilledForward: _SpilledForward?
+    private lazy var forwardKeyLimit = session.options.forwardKeyLimit
     /// In abort mode, forward references set as soon as their key comes (in the same batch, before the
     /// insert; else after the next save) rather than once the file has been read, and then forgotten:
     /// memory holds only the keys still to come, so a file listing employees before their managers stays
@@ -167,8 +171,9 @@ final class _TargetWriter {
     private var nextEarly = 0
     /// Whether this row's forward keys may wait in ``early``: while fewer than
     /// ``ImportOptions/earlyForwardLimit`` wait. Past it (keys that come far later, such as every manager
-    /// listed at the end), the end-of-file list, smaller a key, takes them (measured: 200,000 employees
-    /// naming the last 1,000 rows took 150 MB all in ``early``, 93 MB with the limit).
+    /// listed at the end), the end-of-file list, smaller a key and moved to disk past its own limit, takes
+    /// them (measured: 200,000 employees naming the last 1,000 rows took 150 MB all in ``early``, 93 MB
+    /// with a limit of 65,536, 55 MB with 16,384 and the end-of-file list moved to disk).
     private var earlyOpen = true
     private lazy var earlyLimit = session.options.earlyForwardLimit
     /// The early references whose key has not come, by the key's hash: the first of a chain through
@@ -469,6 +474,7 @@ final class _TargetWriter {
         if changes >= batchSize {
             try save()
             if !earlyReady.isEmpty { try settleEarlyForward() }
+            if forward.count >= forwardKeyLimit && !takesBackRejectedRows { try spillForward() }
         }
     }
 
@@ -514,6 +520,11 @@ final class _TargetWriter {
             while i < forward.count && forward[i].line == line {
                 if forward[i].target == t { forward[i].isVoid = true }
                 i += 1
+            }
+        } else if let spilledForward {
+            do { try spilledForward.void(target: t, entry: entryInRow[t]) } catch {
+                throw ImportError(.store, reason: "cannot update the forward keys kept in a temporary file: \(error)",
+                                  hint: "Nothing was written: \(session.targetUntouched).")
             }
         }
         return object
@@ -710,6 +721,107 @@ final class _TargetWriter {
         rowForward.removeAll(keepingCapacity: true)
     }
 
+    /// Moves the forward references (every row's objects saved) to ``spilledForward``, in line order, with
+    /// the key entry through which a later upsert voids each; memory starts over.
+    private func spillForward() throws(ImportError) {
+        do {
+            if spilledForward == nil { spilledForward = try _SpilledForward(targetCount: targetCount) }
+            var entries = [Int](repeating: -1, count: forward.count)
+            for t in 0..<targetCount {
+                for (entry, first) in forwardByEntry[t] {
+                    var i = first
+                    while i < forward.count && forward[i].line == forward[first].line {
+                        if forward[i].target == t { entries[i] = entry }
+                        i += 1
+                    }
+                }
+                forwardByEntry[t] = [:]
+            }
+            for (i, reference) in forward.enumerated() where !reference.isVoid {
+                try spilledForward!.append(reference, entry: entries[i], objects: rowObjects(of: reference))
+            }
+        } catch {
+            throw ImportError(.store, reason: "cannot keep forward keys in a temporary file: \(error)",
+                              hint: "Nothing was written: \(session.targetUntouched). Check the space in the temporary directory (TMPDIR).")
+        }
+        forward.removeAll(keepingCapacity: true)
+        forwardObjects.removeAll(keepingCapacity: true)
+    }
+
+    /// Abort mode with references in ``spilledForward``: one pass over them and ``forward``, merged in
+    /// line order. A key no row made stops the import at the first row naming one, as the end-of-file
+    /// path does; the others are set on the way (in abort mode no key leaves an index, and a stop leaves
+    /// the store unwritten, so checking every key first changes nothing).
+    private func settleSpilledForward(_ spilled: _SpilledForward) throws(ImportError) {
+        session.settling = file
+        defer { session.settling = nil }
+        try save()
+        let keyColumns = relationshipPlans.map { plans in plans.map { ($0.index.entity.columns[$0.index.ordinal], $0.index.entity) } }
+        let cursor: _SpilledForward.Cursor
+        func read() throws(ImportError) -> _SpilledForward.Reference? {
+            do { return try cursor.next() } catch {
+                throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
+                                  hint: "Nothing was written: \(session.targetUntouched).")
+            }
+        }
+        do { cursor = try spilled.cursor(keyColumns: keyColumns) } catch {
+            throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
+                              hint: "Nothing was written: \(session.targetUntouched).")
+        }
+        var next = try read()
+        var i = 0
+        while true {
+            let key: Value, t: Int, r: Int, line: Int, byteOffset: Int64, byteCount: Int, id: ObjectID?
+            if let reference = next, i >= forward.count || reference.line <= forward[i].line {
+                (key, t, r, line) = (reference.key, reference.target, reference.relationship, reference.line)
+                (byteOffset, byteCount) = (reference.byteOffset, reference.byteCount)
+                let primaryKey = reference.primaryKeys[t]
+                id = primaryKey == 0 ? nil : ObjectID(entityID: entities[t].id, primaryKey: primaryKey)
+                next = try read()
+            } else if i < forward.count {
+                let reference = forward[i]
+                i += 1
+                if reference.isVoid { continue }
+                (key, t, r, line) = (reference.key, reference.target, reference.relationship, reference.line)
+                (byteOffset, byteCount) = (reference.byteOffset, reference.byteCount)
+                id = forwardObjects[reference.objectsAt + t]
+            } else {
+                break
+            }
+            let relationship = relationshipPlans[t][r]
+            guard let entry = relationship.index.find(key) else {
+                try session.reject(file, line: line, missingKeyFailure(key, t, r), ownKey: true,
+                                   raw: { rawBytes(line: line, byteOffset: byteOffset, byteCount: byteCount) })
+                continue
+            }
+            guard let id else { continue }
+            try setForward(id, t, r, to: entry)
+            if changes >= batchSize { try saveRemovals(findingRows: false) }
+        }
+        try saveRemovals()
+        clearForward()
+    }
+
+    /// The failure of a row whose forward key `key` (target `t`, relationship `r`) no row made.
+    private func missingKeyFailure(_ key: Value, _ t: Int, _ r: Int) -> _RowFailure {
+        let relationship = relationshipPlans[t][r]
+        return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
+                           reason: "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(key)) in this file or an earlier one",
+                           value: key.description)
+    }
+
+    /// Sets forward relationship `r` of target `t` on object `id` to the object of key entry `entry`.
+    private func setForward(_ id: ObjectID, _ t: Int, _ r: Int, to entry: Int) throws(ImportError) {
+        let relationship = relationshipPlans[t][r]
+        let object = try session.existing(id)
+        if relationship.isOneToOne {
+            try setOneToOne(object, t, r, .object(relationship.index.objectID(entry)))
+        } else {
+            object.setValue(.object(relationship.index.objectID(entry)), at: relationship.ordinal)
+            changes += 1
+        }
+    }
+
     /// Once the file has been read: sets every forward reference whose key a later row made, and rejects
     /// the rows whose keys no row made (aborting, or removing the objects those rows inserted and
     /// writing them to the rejects file; a row pointing at a removed object is then rejected in turn).
@@ -718,6 +830,11 @@ final class _TargetWriter {
             try save()
             try settleEarlyForward()
             takeBackEarlyForward()
+        }
+        if let spilled = spilledForward {
+            spilledForward = nil
+            try settleSpilledForward(spilled)
+            return
         }
         guard !forward.isEmpty else { return }
         session.settling = file
@@ -769,13 +886,8 @@ final class _TargetWriter {
                 }
                 settled = false
                 rejectedLines.insert(reference.line)
-                try session.reject(
-                    file, line: reference.line,
-                    _RowFailure(field: relationship.field, entity: entities[reference.target].name,
-                                attribute: relationshipNames[reference.target][reference.relationship],
-                                reason: "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(reference.key)) in this file or an earlier one",
-                                value: reference.key.description),
-                    ownKey: true, raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
+                try session.reject(file, line: reference.line, missingKeyFailure(reference.key, reference.target, reference.relationship),
+                                   ownKey: true, raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
                 // What the row wrote to earlier objects is taken back before its own objects go: a delete
                 // rule of theirs must not reach an object the row had taken from another.
                 if let written = writesByLine[reference.line] {
@@ -816,13 +928,7 @@ final class _TargetWriter {
             let relationship = relationshipPlans[reference.target][reference.relationship]
             guard let id = forwardObjects[reference.objectsAt + reference.target], !cascadedIDs.contains(id),
                   let entry = foundStands && found[i] >= 0 ? found[i] : relationship.index.find(reference.key) else { continue }
-            let object = try session.existing(id)
-            if relationship.isOneToOne {
-                try setOneToOne(object, reference.target, reference.relationship, .object(relationship.index.objectID(entry)))
-            } else {
-                object.setValue(.object(relationship.index.objectID(entry)), at: relationship.ordinal)
-                changes += 1
-            }
+            try setForward(id, reference.target, reference.relationship, to: entry)
             if changes >= batchSize { try saveRemovals(findingRows: false) }
         }
         try saveRemovals()
@@ -836,6 +942,11 @@ final class _TargetWriter {
             try forgetCascaded()
             try saveRemovals()
         }
+        clearForward()
+    }
+
+    /// Forgets the file's forward references and what was kept to take rows back once they were settled.
+    private func clearForward() {
         forward = []
         forwardObjects = []
         for t in 0..<targetCount { forwardByEntry[t] = [:] }

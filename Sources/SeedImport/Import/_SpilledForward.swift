@@ -1,0 +1,137 @@
+import Foundation
+import ManagedStore
+
+/// Forward references of one file moved out of memory until the file has been read: a private
+/// temporary SQLite database, read back in line order.
+///
+/// A file listing employees long before their managers keeps one forward reference per row until the
+/// end (about 170 bytes each in memory). Past ``ImportOptions/forwardKeyLimit`` the writer moves them
+/// here at a save, once their rows' objects have permanent IDs, and starts over, so memory stays flat
+/// however many keys wait. SQLite's empty file name gives an on-disk database deleted when the
+/// connection closes; its page cache is capped.
+///
+/// Rows are appended in line order, so rowid order is line order. A later upsert of a row's object voids
+/// that row's references (it set the relationship itself): a bit per key entry says which entries have
+/// references here, and those upserts note the entry in a small table the read-back leaves out (an
+/// index on every reference instead took a quarter more time to move them).
+final class _SpilledForward {
+    /// One reference read back.
+    struct Reference {
+        let line: Int
+        let target: Int
+        let relationship: Int
+        let byteOffset: Int64
+        let byteCount: Int
+        let key: Value
+        /// Per target of the file, the primary key of the object the row inserted (0: none).
+        let primaryKeys: [Int64]
+    }
+
+    private let connection: Connection
+    private let targetCount: Int
+    /// References written, voided ones included.
+    private(set) var count = 0
+    /// Per target, a bit per key entry: set when a reference here belongs to the row that inserted the
+    /// entry's object.
+    private var voidable: [[UInt64]]
+    private var objectBytes: [UInt8] = []
+    private let insert: Statement
+    /// Entries noted void.
+    private var voids = 0
+
+    init(targetCount: Int) throws(SQLiteError) {
+        self.targetCount = targetCount
+        voidable = Array(repeating: [], count: targetCount)
+        connection = try Connection(path: "")
+        try connection.execute("""
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            PRAGMA cache_size = -1024;
+            PRAGMA temp_store = FILE;
+            CREATE TABLE forward (line INTEGER NOT NULL, target INTEGER NOT NULL, relationship INTEGER NOT NULL,
+                                  entry INTEGER NOT NULL, offset INTEGER NOT NULL, count INTEGER NOT NULL,
+                                  objects BLOB NOT NULL, key);
+            CREATE TABLE void (target INTEGER NOT NULL, entry INTEGER NOT NULL, PRIMARY KEY (target, entry)) WITHOUT ROWID;
+            BEGIN;
+            """)
+        insert = try connection.prepare(
+            "INSERT INTO forward (line, target, relationship, entry, offset, count, objects, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            persistent: true)
+    }
+
+    /// Appends a reference: `entry` is the key entry of its target's object when the row inserted it
+    /// (a later upsert voids the reference), else -1; `objects` the row's inserted objects by target.
+    func append(_ reference: _ForwardReference, entry: Int, objects: ArraySlice<ObjectID?>) throws(SQLiteError) {
+        defer { insert.reset() }
+        insert.bind(Int64(reference.line), at: 1)
+        insert.bind(Int64(reference.target), at: 2)
+        insert.bind(Int64(reference.relationship), at: 3)
+        insert.bind(Int64(entry), at: 4)
+        insert.bind(reference.byteOffset, at: 5)
+        insert.bind(Int64(reference.byteCount), at: 6)
+        objectBytes.removeAll(keepingCapacity: true)
+        for id in objects {
+            withUnsafeBytes(of: (id?.primaryKey ?? 0).littleEndian) { objectBytes.append(contentsOf: $0) }
+        }
+        try insert.bind(.blob(objectBytes), at: 7)
+        insert.bindStored(reference.key, at: 8)
+        try insert.run()
+        count += 1
+        if entry >= 0 {
+            let word = entry >> 6
+            if voidable[reference.target].count <= word {
+                voidable[reference.target].append(contentsOf: repeatElement(0, count: word + 1 - voidable[reference.target].count))
+            }
+            voidable[reference.target][word] |= 1 << UInt64(entry & 63)
+        }
+    }
+
+    /// A later row updated target `target`'s object of key entry `entry`: the references of the row
+    /// that inserted it, for that target, are void.
+    func void(target: Int, entry: Int) throws(SQLiteError) {
+        let word = entry >> 6
+        guard word < voidable[target].count, voidable[target][word] & (1 << UInt64(entry & 63)) != 0 else { return }
+        voidable[target][word] &= ~(1 << UInt64(entry & 63))
+        let note = try connection.cachedStatement("INSERT OR IGNORE INTO void (target, entry) VALUES (?, ?)")
+        note.bind(Int64(target), at: 1)
+        note.bind(Int64(entry), at: 2)
+        try note.run()
+        voids += 1
+    }
+
+    /// Reads the references back in line order, void ones left out. `keyColumns[target][relationship]`
+    /// is the column, and its entity, whose values the keys are (the destination's key attribute).
+    func cursor(keyColumns: [[(column: Column, entity: Entity)]]) throws(SQLiteError) -> Cursor {
+        let unvoided = voids == 0 ? "" : " WHERE entry < 0 OR NOT EXISTS (SELECT 1 FROM void WHERE void.target = forward.target AND void.entry = forward.entry)"
+        return Cursor(statement: try connection.prepare(
+            "SELECT line, target, relationship, offset, count, objects, key FROM forward\(unvoided) ORDER BY rowid"),
+                      targetCount: targetCount, keyColumns: keyColumns)
+    }
+
+    /// The references in line order, one at a time.
+    final class Cursor {
+        private let statement: Statement
+        private let targetCount: Int
+        private let keyColumns: [[(column: Column, entity: Entity)]]
+
+        fileprivate init(statement: Statement, targetCount: Int, keyColumns: [[(column: Column, entity: Entity)]]) {
+            self.statement = statement
+            self.targetCount = targetCount
+            self.keyColumns = keyColumns
+        }
+
+        /// The next reference, or nil once all were read.
+        func next() throws(SQLiteError) -> Reference? {
+            guard try statement.step() else { return nil }
+            let target = Int(statement.int64(at: 1))
+            let relationship = Int(statement.int64(at: 2))
+            let (column, entity) = keyColumns[target][relationship]
+            let primaryKeys = statement.withBlob(at: 5) { bytes in
+                (0..<targetCount).map { Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: Int64.self)) }
+            }
+            return Reference(line: Int(statement.int64(at: 0)), target: target, relationship: relationship,
+                             byteOffset: statement.int64(at: 3), byteCount: Int(statement.int64(at: 4)),
+                             key: statement.value(at: 6, as: column, of: entity), primaryKeys: primaryKeys)
+        }
+    }
+}
