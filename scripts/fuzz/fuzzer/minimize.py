@@ -52,7 +52,7 @@ class Minimizer:
 
     def options(self):
         """Simplifies the command-line options one at a time."""
-        for key, value in (("previous_store", False), ("read_ahead", False), ("key_memory", None),
+        for key, value in (("previous_store", False), ("read_ahead", False), ("key_memory", None), ("forward_key_limit", None),
                            ("batch_size", 10000), ("rejects", self.case["options"]["on_error"] == "skip")):
             if self.case["options"].get(key) != value:
                 c = copy.deepcopy(self.case)

@@ -32,6 +32,8 @@ def command(case, binary="seedstore"):
     args += ["--batch-size", str(o["batch_size"])]
     if o.get("key_memory"):
         args += ["--key-memory", str(o["key_memory"])]
+    if o.get("forward_key_limit") is not None:
+        args += ["--forward-key-limit", str(o["forward_key_limit"])]
     if o.get("read_ahead") is True:
         args.append("--read-ahead")
     elif o.get("read_ahead") is False:
