@@ -80,7 +80,7 @@ struct ImportCommand: ParsableCommand {
             help: ArgumentHelp("MiB the key indexes (upserts, relationship columns) may take; an index that grows past it moves its keys to a temporary file, sorted, and starts over in memory: slower (1.1x at a million wells), but memory stays flat (1 to 1048576; default 12, about 400,000 keys).", valueName: "MiB"))
     var keyMemory: Int = ImportOptions.defaultKeyIndexMemoryBytes >> 20
 
-    /// For the fuzzer and memory checks: abort mode's end-of-file forward keys kept in memory before
+    /// For the fuzzer and memory checks: the end-of-file forward keys kept in memory before
     /// they move to a temporary file (``ImportOptions/forwardKeyLimit``).
     @Option(name: .customLong("forward-key-limit"), help: .hidden)
     var forwardKeyLimit: Int?

@@ -32,20 +32,26 @@ struct ImportKeyMemoryTests {
         return (summary, try staff(scratch), rejected)
     }
 
-    @Test("property: upserts, duplicates, forward and missing keys give the same store in memory and on disk",
-          arguments: 1...16)
-    func sameStore(seed: Int) throws {
-        // The same cases every run; full-width seed words, as small ones make the first draws small too.
-        var random = Xoshiro(seed: (UInt64(seed) &* 0x9E37_79B9_7F4A_7C15, 0xD1B5_4A32_D192_ED03, 0xABCD_EF01_2345_6789, 0x0123_4567_89AB_CDEF))
+    /// Up to 50 codes in up to twice as many rows: codes repeat (upserts); managers name earlier, later,
+    /// repeated or missing codes. Returns the CSV and the number of codes.
+    static func employees(_ random: inout Xoshiro) -> (csv: String, codes: Int) {
         let count = Int.random(in: 1...50, using: &random)
         var csv = "code,name,manager\n"
         for row in 0..<Int.random(in: count...(2 * count), using: &random) {
-            // Codes repeat (upserts); managers name earlier, later, repeated or (in skip mode) missing codes.
             let code = "E\(Int.random(in: 0..<count, using: &random))"
             let roll = Int.random(in: 0..<12, using: &random)
             let manager = roll == 0 ? "" : roll == 1 ? "X\(row)" : "E\(Int.random(in: 0..<count, using: &random))"
             csv += "\(code),Name \(row),\(manager)\n"
         }
+        return (csv, count)
+    }
+
+    @Test("property: upserts, duplicates, forward and missing keys give the same store in memory and on disk",
+          arguments: 1...16)
+    func sameStore(seed: Int) throws {
+        // The same cases every run; full-width seed words, as small ones make the first draws small too.
+        var random = Xoshiro(seed: (UInt64(seed) &* 0x9E37_79B9_7F4A_7C15, 0xD1B5_4A32_D192_ED03, 0xABCD_EF01_2345_6789, 0x0123_4567_89AB_CDEF))
+        let (csv, count) = Self.employees(&random)
         var options = ImportOptions()
         options.batchSize = Int.random(in: 1...9, using: &random)
         options.readsAhead = Bool.random(using: &random)
@@ -64,6 +70,31 @@ struct ImportKeyMemoryTests {
             #expect(onDisk.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] } == inMemory.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] })
             #expect(onDisk.0.duplicates.map(\.lines) == inMemory.0.duplicates.map(\.lines))
             #expect(onDisk.2 == inMemory.2, "the same rejects, lines and reasons")
+        }
+    }
+
+    /// Forward keys waiting for the end of the file move to a temporary file past a limit: skip mode sets
+    /// them from there in one pass when every key came, and otherwise reads them back for the passes that
+    /// reject rows. Either way the store and the rejects are those of keys kept in memory.
+    @Test("property: skip mode gives the same store and rejects with forward keys moved to a temporary file",
+          arguments: 1...24)
+    func sameStoreForwardOnDisk(seed: Int) throws {
+        var random = Xoshiro(seed: (UInt64(seed) &* 0xA24B_AED4_963E_E407, 0x9FB2_1C65_1E98_DF25, 0x0123_4567_89AB_CDEF, 0xD1B5_4A32_D192_ED03))
+        let (csv, _) = Self.employees(&random)
+        var options = ImportOptions()
+        options.batchSize = Int.random(in: 1...9, using: &random)
+        options.readsAhead = Bool.random(using: &random)
+        options.onError = .skip
+        options.keyIndexMemoryBytes = Bool.random(using: &random) ? 1 : ImportOptions.defaultKeyIndexMemoryBytes
+        let inMemory = try Self.run(csv, options)
+        for limit in [0, 1, 3] {
+            options.forwardKeyLimit = limit
+            let onDisk = try Self.run(csv, options)
+            let context = "seed \(seed), forward limit \(limit), batch size \(options.batchSize):\n\(csv)"
+            #expect(onDisk.1 == inMemory.1, "\(context)")
+            #expect(onDisk.0.rejects == inMemory.0.rejects, "\(context)")
+            #expect(onDisk.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] } == inMemory.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] }, "\(context)")
+            #expect(onDisk.2 == inMemory.2, "the same rejects, lines and reasons: \(context)")
         }
     }
 

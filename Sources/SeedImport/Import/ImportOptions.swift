@@ -66,10 +66,10 @@ public struct ImportOptions: Sendable {
     /// In abort mode, how many forward keys may wait to be set as their rows come; past it they wait for
     /// the end of the file, as in skip mode (16,384, about 3 MB; tests set it low to mix the two).
     package var earlyForwardLimit = 1 << 14
-    /// In abort mode, how many forward keys waiting for the end of the file stay in memory; past it, at
-    /// the next save, they move to a temporary file, read back in line order once the file has been read
-    /// (16,384, about 3 MB; tests set it low to take that path with a few rows). On 800,000 employees each
-    /// naming one of the last 1,000 rows: 70 MB and 5.7 s, against 171 MB and 5.1 s all in memory.
+    /// How many forward keys waiting for the end of the file stay in memory; past it, at the next save,
+    /// they move to a temporary file, read back in line order once the file has been read (16,384, about
+    /// 3 MB; tests set it low to take that path with a few rows). On 800,000 employees each naming one of
+    /// the last 1,000 rows, abort mode: 70 MB and 5.7 s, against 171 MB and 5.1 s all in memory.
     package var forwardKeyLimit = 1 << 14
     /// About how many bytes of writes to earlier objects by rows without forward keys a file keeps, in
     /// skip mode, to take back should such a row be rejected in a chain (16 MiB, as estimated); tests

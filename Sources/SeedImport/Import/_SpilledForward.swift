@@ -7,7 +7,7 @@ import ManagedStore
 /// A file listing employees long before their managers keeps one forward reference per row until the
 /// end (about 170 bytes each in memory). Past ``ImportOptions/forwardKeyLimit`` the writer moves them
 /// here at a save, once their rows' objects have permanent IDs, and starts over, so memory stays flat
-/// however many keys wait. SQLite's empty file name gives an on-disk database deleted when the
+/// however many keys wait (in skip mode, unless a key never came: they are then read back into memory). SQLite's empty file name gives an on-disk database deleted when the
 /// connection closes; its page cache is capped.
 ///
 /// Rows are appended in line order, so rowid order is line order. A later upsert of a row's object voids
@@ -33,7 +33,7 @@ final class _SpilledForward {
     private(set) var count = 0
     /// Per target, a bit per key entry: set when a reference here belongs to the row that inserted the
     /// entry's object.
-    private var voidable: [[UInt64]]
+    private var voidable: [_EntrySet]
     private var objectBytes: [UInt8] = []
     private let insert: Statement
     /// Entries noted void.
@@ -41,7 +41,7 @@ final class _SpilledForward {
 
     init(targetCount: Int) throws(SQLiteError) {
         self.targetCount = targetCount
-        voidable = Array(repeating: [], count: targetCount)
+        voidable = Array(repeating: _EntrySet(), count: targetCount)
         connection = try Connection(path: "")
         try connection.execute("""
             PRAGMA journal_mode = OFF;
@@ -77,21 +77,13 @@ final class _SpilledForward {
         insert.bindStored(reference.key, at: 8)
         try insert.run()
         count += 1
-        if entry >= 0 {
-            let word = entry >> 6
-            if voidable[reference.target].count <= word {
-                voidable[reference.target].append(contentsOf: repeatElement(0, count: word + 1 - voidable[reference.target].count))
-            }
-            voidable[reference.target][word] |= 1 << UInt64(entry & 63)
-        }
+        voidable[reference.target].insert(entry)
     }
 
     /// A later row updated target `target`'s object of key entry `entry`: the references of the row
     /// that inserted it, for that target, are void.
     func void(target: Int, entry: Int) throws(SQLiteError) {
-        let word = entry >> 6
-        guard word < voidable[target].count, voidable[target][word] & (1 << UInt64(entry & 63)) != 0 else { return }
-        voidable[target][word] &= ~(1 << UInt64(entry & 63))
+        guard voidable[target].remove(entry) else { return }
         let note = try connection.cachedStatement("INSERT OR IGNORE INTO void (target, entry) VALUES (?, ?)")
         note.bind(Int64(target), at: 1)
         note.bind(Int64(entry), at: 2)
