@@ -43,17 +43,25 @@ def apply_overrides(case, args):
     return case
 
 
-def focus(case, name, seed):
+def generate(seed):
+    """The case for `seed`, with the forward keys kept in memory before they move to a temporary file
+    chosen by seed (--forward-key-limit: the default, 0, 1 or 3), which leaves the generator's draws
+    as they were."""
+    case = gen.generate(seed)
+    case["options"]["forward_key_limit"] = [None, 0, 1, 3][seed % 4]
+    return case
+
+
+def focus(case, name):
     """Narrows a case to a focus (or returns False to skip the seed).
 
     deptinfo: a keyed DeptInfo linked one-to-one to Dept with forward keys, imported in skip mode
     with --key-memory 1 --batch-size 1 (the "cannot read back ... DeptInfo" defect's conditions).
     abort: every seed in abort mode, where forward keys are set as their rows come (within a batch
-    or after the next save), with the case's batch size; by seed, the end-of-file forward keys kept in
-    memory before they move to a temporary file (--forward-key-limit: the default, 0, 1 or 3).
+    or after the next save), with the case's batch size.
     """
     if name == "abort":
-        case["options"].update(on_error="abort", rejects=False, forward_key_limit=[None, 0, 1, 3][seed % 4])
+        case["options"].update(on_error="abort", rejects=False)
         return True
     if name == "deptinfo":
         targets = [t for f in case["mapping"]["files"] for t in f.get("targets", [])]
@@ -75,8 +83,8 @@ def cmd_run(args):
     counts = {}
     with open(log_path, "a") as log:
         while time.time() < deadline and (args.count is None or runs < args.count):
-            case = gen.generate(seed)
-            if args.focus and not focus(case, args.focus, seed):
+            case = generate(seed)
+            if args.focus and not focus(case, args.focus):
                 seed += 1
                 continue
             try:
@@ -100,9 +108,9 @@ def cmd_run(args):
 
 def cmd_one(args):
     """Runs one seed verbosely: the case, the command, the outcome and every signal."""
-    case = apply_overrides(gen.generate(args.seed), args)
+    case = apply_overrides(generate(args.seed), args)
     if args.focus:
-        focus(case, args.focus, args.seed)
+        focus(case, args.focus)
     directory = os.path.join(WORK, "one-%d" % args.seed)
     sigs, result = evaluate_case(case, args.bin, directory)
     print("case directory: %s" % directory)
@@ -132,9 +140,9 @@ def cmd_case(args):
 
 def cmd_minimize(args):
     """Minimizes one seed's failing case and writes it to cases/<kind>-<seed>/."""
-    case = apply_overrides(gen.generate(args.seed), args)
+    case = apply_overrides(generate(args.seed), args)
     if args.focus:
-        focus(case, args.focus, args.seed)
+        focus(case, args.focus)
     out = minimize.minimize_seed(case, args.bin, WORK, os.path.join(HERE, "cases"), kind=args.kind,
                                  cls=args.cls, log=print)
     print(out or "no signal to minimize")
