@@ -46,16 +46,32 @@ struct ImportKeyMemoryTests {
         return (csv, count)
     }
 
+    /// Skip mode with a random batch size (1 to 9), reading ahead or not.
+    static func skipping(_ random: inout Xoshiro) -> ImportOptions {
+        var options = ImportOptions()
+        options.batchSize = Int.random(in: 1...9, using: &random)
+        options.readsAhead = Bool.random(using: &random)
+        options.onError = .skip
+        return options
+    }
+
+    /// Expects two runs of `run(_:_:)` to give the same store, counts, duplicates and rejects.
+    static func expectSame(_ a: (ImportSummary, [String: [String]], String), _ b: (ImportSummary, [String: [String]], String),
+                           _ context: String) {
+        #expect(a.1 == b.1, "\(context)")
+        #expect(a.0.rejects == b.0.rejects, "\(context)")
+        #expect(a.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] } == b.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] }, "\(context)")
+        #expect(a.0.duplicates.map(\.lines) == b.0.duplicates.map(\.lines), "\(context)")
+        #expect(a.2 == b.2, "the same rejects, lines and reasons: \(context)")
+    }
+
     @Test("property: upserts, duplicates, forward and missing keys give the same store in memory and on disk",
           arguments: 1...16)
     func sameStore(seed: Int) throws {
         // The same cases every run; full-width seed words, as small ones make the first draws small too.
         var random = Xoshiro(seed: (UInt64(seed) &* 0x9E37_79B9_7F4A_7C15, 0xD1B5_4A32_D192_ED03, 0xABCD_EF01_2345_6789, 0x0123_4567_89AB_CDEF))
         let (csv, count) = Self.employees(&random)
-        var options = ImportOptions()
-        options.batchSize = Int.random(in: 1...9, using: &random)
-        options.readsAhead = Bool.random(using: &random)
-        options.onError = .skip
+        var options = Self.skipping(&random)
         let inMemory = try Self.run(csv, options)
         #expect(inMemory.1.count > 1 || count == 1)
         // Spilled from the first key, and part-way through (a budget that a few dozen keys outgrow); keys
@@ -64,12 +80,8 @@ struct ImportKeyMemoryTests {
                                     (ImportOptions.defaultKeyIndexMemoryBytes, 7), (2_048, 1)] {
             options.keyIndexMemoryBytes = budget
             options.keyBytesThreshold = threshold
-            let onDisk = try Self.run(csv, options)
-            #expect(onDisk.1 == inMemory.1, "seed \(seed), budget \(budget), threshold \(threshold), batch size \(options.batchSize)")
-            #expect(onDisk.0.rejects == inMemory.0.rejects)
-            #expect(onDisk.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] } == inMemory.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] })
-            #expect(onDisk.0.duplicates.map(\.lines) == inMemory.0.duplicates.map(\.lines))
-            #expect(onDisk.2 == inMemory.2, "the same rejects, lines and reasons")
+            Self.expectSame(try Self.run(csv, options), inMemory,
+                            "seed \(seed), budget \(budget), threshold \(threshold), batch size \(options.batchSize)")
         }
     }
 
@@ -81,20 +93,13 @@ struct ImportKeyMemoryTests {
     func sameStoreForwardOnDisk(seed: Int) throws {
         var random = Xoshiro(seed: (UInt64(seed) &* 0xA24B_AED4_963E_E407, 0x9FB2_1C65_1E98_DF25, 0x0123_4567_89AB_CDEF, 0xD1B5_4A32_D192_ED03))
         let (csv, _) = Self.employees(&random)
-        var options = ImportOptions()
-        options.batchSize = Int.random(in: 1...9, using: &random)
-        options.readsAhead = Bool.random(using: &random)
-        options.onError = .skip
+        var options = Self.skipping(&random)
         options.keyIndexMemoryBytes = Bool.random(using: &random) ? 1 : ImportOptions.defaultKeyIndexMemoryBytes
         let inMemory = try Self.run(csv, options)
         for limit in [0, 1, 3] {
             options.forwardKeyLimit = limit
-            let onDisk = try Self.run(csv, options)
-            let context = "seed \(seed), forward limit \(limit), batch size \(options.batchSize):\n\(csv)"
-            #expect(onDisk.1 == inMemory.1, "\(context)")
-            #expect(onDisk.0.rejects == inMemory.0.rejects, "\(context)")
-            #expect(onDisk.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] } == inMemory.0.objects.mapValues { [$0.inserted, $0.updated, $0.stored] }, "\(context)")
-            #expect(onDisk.2 == inMemory.2, "the same rejects, lines and reasons: \(context)")
+            Self.expectSame(try Self.run(csv, options), inMemory,
+                            "seed \(seed), forward limit \(limit), batch size \(options.batchSize):\n\(csv)")
         }
     }
 

@@ -2,13 +2,12 @@ import Foundation
 import ManagedStore
 
 /// Forward references of one file moved out of memory until the file has been read: a private
-/// temporary SQLite database, read back in line order.
+/// temporary SQLite database (``Connection/scratch(schema:)``), read back in line order.
 ///
 /// A file listing employees long before their managers keeps one forward reference per row until the
 /// end (about 170 bytes each in memory). Past ``ImportOptions/forwardKeyLimit`` the writer moves them
 /// here at a save, once their rows' objects have permanent IDs, and starts over, so memory stays flat
-/// however many keys wait (in skip mode, unless a key never came: they are then read back into memory). SQLite's empty file name gives an on-disk database deleted when the
-/// connection closes; its page cache is capped.
+/// however many keys wait (in skip mode, unless a key never came: they are then read back into memory).
 ///
 /// Rows are appended in line order, so rowid order is line order. A later upsert of a row's object voids
 /// that row's references (it set the relationship itself): a bit per key entry says which entries have
@@ -42,17 +41,11 @@ final class _SpilledForward {
     init(targetCount: Int) throws(SQLiteError) {
         self.targetCount = targetCount
         voidable = Array(repeating: _EntrySet(), count: targetCount)
-        connection = try Connection(path: "")
-        try connection.execute("""
-            PRAGMA journal_mode = OFF;
-            PRAGMA synchronous = OFF;
-            PRAGMA cache_size = -1024;
-            PRAGMA temp_store = FILE;
+        connection = try Connection.scratch(schema: """
             CREATE TABLE forward (line INTEGER NOT NULL, target INTEGER NOT NULL, relationship INTEGER NOT NULL,
                                   entry INTEGER NOT NULL, offset INTEGER NOT NULL, count INTEGER NOT NULL,
                                   objects BLOB NOT NULL, key);
             CREATE TABLE void (target INTEGER NOT NULL, entry INTEGER NOT NULL, PRIMARY KEY (target, entry)) WITHOUT ROWID;
-            BEGIN;
             """)
         insert = try connection.prepare(
             "INSERT INTO forward (line, target, relationship, entry, offset, count, objects, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

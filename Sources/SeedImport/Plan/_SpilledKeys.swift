@@ -73,14 +73,7 @@ final class _SpilledKeys {
     static let fanout = 8
 
     init() throws(SQLiteError) {
-        connection = try Connection(path: "")
-        try connection.execute("""
-            PRAGMA journal_mode = OFF;
-            PRAGMA synchronous = OFF;
-            PRAGMA cache_size = -1024;
-            PRAGMA temp_store = FILE;
-            BEGIN;
-            """)
+        connection = try Connection.scratch(schema: "")
     }
 
     /// The bytes the runs' Bloom filters take.
@@ -191,6 +184,24 @@ final class _SpilledKeys {
         let common = min(a.count, b.count)
         let order = common == 0 ? 0 : Int(memcmp(a.baseAddress!, b.baseAddress!, common))
         return order != 0 ? order : a.count - b.count
+    }
+}
+
+extension Connection {
+    /// A private temporary on-disk database for what an import moves out of memory: SQLite's empty file
+    /// name gives one deleted when the connection closes (at once on a crash), no journal, a 1 MiB page
+    /// cache, `schema` created, and one transaction open for the connection's life.
+    static func scratch(schema: String) throws(SQLiteError) -> Connection {
+        let connection = try Connection(path: "")
+        try connection.execute("""
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            PRAGMA cache_size = -1024;
+            PRAGMA temp_store = FILE;
+            \(schema)
+            BEGIN;
+            """)
+        return connection
     }
 }
 
