@@ -40,6 +40,9 @@ def apply_overrides(case, args):
         o["batch_size"] = args.batch_size
     if getattr(args, "key_memory", None):
         o["key_memory"] = args.key_memory
+    # -1: the default (no --forward-key-limit, for a build without the option).
+    if getattr(args, "forward_key_limit", None) is not None:
+        o["forward_key_limit"] = None if args.forward_key_limit < 0 else args.forward_key_limit
     return case
 
 
@@ -171,6 +174,7 @@ def main(argv=None):
         q.add_argument("--on-error", choices=["skip", "abort"])
         q.add_argument("--batch-size", type=int)
         q.add_argument("--key-memory", type=int)
+        q.add_argument("--forward-key-limit", type=int, help="forward keys kept in memory (-1: the default)")
     for q in (r, o, m, c):
         q.add_argument("--bin", default=DEFAULT_BIN, help="the seedstore binary (default: .build/release/seedstore)")
     args = p.parse_args(argv)
