@@ -14,17 +14,10 @@ import ManagedStore
 /// references here, and those upserts note the entry in a small table the read-back leaves out (an
 /// index on every reference instead took a quarter more time to move them).
 final class _SpilledForward {
-    /// One reference read back.
-    struct Reference {
-        let line: Int
-        let target: Int
-        let relationship: Int
-        let byteOffset: Int64
-        let byteCount: Int
-        let key: Value
-        /// Per target of the file, the primary key of the object the row inserted (0: none).
-        let primaryKeys: [Int64]
-    }
+    /// One reference read back: as it was kept (its ``_ForwardReference/objectsAt`` is -1, since the
+    /// writer's slots started over), and per target of the file, the primary key of the object the row
+    /// inserted (0: none).
+    typealias Reference = (reference: _ForwardReference, primaryKeys: [Int64])
 
     private let connection: Connection
     private let targetCount: Int
@@ -114,9 +107,10 @@ final class _SpilledForward {
             let primaryKeys = statement.withBlob(at: 5) { bytes in
                 (0..<targetCount).map { Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: Int64.self)) }
             }
-            return Reference(line: Int(statement.int64(at: 0)), target: target, relationship: relationship,
-                             byteOffset: statement.int64(at: 3), byteCount: Int(statement.int64(at: 4)),
-                             key: statement.value(at: 6, as: column, of: entity), primaryKeys: primaryKeys)
+            let reference = _ForwardReference(key: statement.value(at: 6, as: column, of: entity), target: UInt16(target),
+                                              relationship: UInt16(relationship), objectsAt: -1, line: Int(statement.int64(at: 0)),
+                                              byteOffset: statement.int64(at: 3), byteCount: Int(statement.int64(at: 4)))
+            return (reference, primaryKeys)
         }
     }
 }

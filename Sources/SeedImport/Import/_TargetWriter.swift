@@ -774,35 +774,32 @@ final class _TargetWriter {
         // The spilled references read so far: where the entries `found` holds for them are.
         var k = 0
         while true {
-            let key: Value, t: Int, r: Int, line: Int, byteOffset: Int64, byteCount: Int, id: ObjectID?
+            let reference: _ForwardReference, id: ObjectID?
             var entry: Int?
-            if let reference = next, i >= forward.count || reference.line <= forward[i].line {
+            if let spilled = next, i >= forward.count || spilled.reference.line <= forward[i].line {
+                reference = spilled.reference
                 if let found, found[k] >= 0 { entry = Int(found[k]) }
                 k += 1
-                (key, t, r, line) = (reference.key, reference.target, reference.relationship, reference.line)
-                (byteOffset, byteCount) = (reference.byteOffset, reference.byteCount)
-                let primaryKey = reference.primaryKeys[t]
-                id = primaryKey == 0 ? nil : ObjectID(entityID: entities[t].id, primaryKey: primaryKey)
+                let primaryKey = spilled.primaryKeys[reference.target]
+                id = primaryKey == 0 ? nil : ObjectID(entityID: entities[reference.target].id, primaryKey: primaryKey)
                 next = try read()
             } else if i < forward.count {
-                let reference = forward[i]
+                reference = forward[i]
                 i += 1
                 if reference.isVoid { continue }
-                (key, t, r, line) = (reference.key, reference.target, reference.relationship, reference.line)
-                (byteOffset, byteCount) = (reference.byteOffset, reference.byteCount)
-                id = forwardObjects[reference.objectsAt + t]
+                id = forwardObjects[reference.objectsAt + reference.target]
             } else {
                 break
             }
-            if file.rejectedLines.contains(line) { continue }
-            let relationship = relationshipPlans[t][r]
-            guard let entry = entry ?? relationship.index.find(key) else {
+            let (t, r) = (reference.target, reference.relationship)
+            if file.rejectedLines.contains(reference.line) { continue }
+            guard let entry = entry ?? relationshipPlans[t][r].index.find(reference.key) else {
                 // Skip mode comes here only when every key was found (foundInOnePass(_:)).
                 guard !takesBackRejectedRows else {
-                    throw ImportError(.store, reason: "internal error: the forward key \(_ImportSession.describe(key)) of line \(line) was found, then not")
+                    throw ImportError(.store, reason: "internal error: the forward key \(_ImportSession.describe(reference.key)) of line \(reference.line) was found, then not")
                 }
-                try session.reject(file, line: line, missingKeyFailure(key, t, r), ownKey: true,
-                                   raw: { rawBytes(line: line, byteOffset: byteOffset, byteCount: byteCount) })
+                try session.reject(file, line: reference.line, missingKeyFailure(reference.key, t, r), ownKey: true,
+                                   raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
                 continue
             }
             guard let id else { continue }
@@ -827,7 +824,7 @@ final class _TargetWriter {
         var found: [Int32] = []
         do {
             let cursor = try spilled.cursor(keyColumns: keyColumns)
-            while let reference = try cursor.next() {
+            while let (reference, _) = try cursor.next() {
                 if file.rejectedLines.contains(reference.line) {
                     found.append(-1)
                     continue
@@ -851,18 +848,15 @@ final class _TargetWriter {
             let cursor = try spilled.cursor(keyColumns: keyColumns)
             var previousLine = -1
             var objectsAt = 0
-            while let reference = try cursor.next() {
+            while let (reference, primaryKeys) = try cursor.next() {
                 if reference.line != previousLine {
                     previousLine = reference.line
                     objectsAt = forwardObjects.count
-                    for t in 0..<targetCount {
-                        let primaryKey = reference.primaryKeys[t]
+                    for (t, primaryKey) in primaryKeys.enumerated() {
                         forwardObjects.append(primaryKey == 0 ? nil : ObjectID(entityID: entities[t].id, primaryKey: primaryKey))
                     }
                 }
-                loaded.append(_ForwardReference(key: reference.key, target: UInt16(reference.target), relationship: UInt16(reference.relationship),
-                                                objectsAt: objectsAt, line: reference.line, byteOffset: reference.byteOffset,
-                                                byteCount: reference.byteCount))
+                loaded.append(reference.placed(at: objectsAt))
             }
         } catch {
             throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
@@ -1917,6 +1911,14 @@ struct _ForwardReference {
 
     var target: Int { Int(targetNumber) }
     var relationship: Int { Int(relationshipNumber) }
+
+    /// The same reference, its row's objects at `objectsAt`.
+    func placed(at objectsAt: Int) -> _ForwardReference {
+        var copy = _ForwardReference(key: key, target: targetNumber, relationship: relationshipNumber, objectsAt: objectsAt,
+                                     line: line, byteOffset: byteOffset, byteCount: byteCount)
+        copy.isVoid = isVoid
+        return copy
+    }
 }
 
 /// A forward reference set as soon as its key comes (abort mode; ``_TargetWriter``).
