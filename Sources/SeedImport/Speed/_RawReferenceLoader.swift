@@ -124,8 +124,9 @@ final class _RawReferenceLoader {
         // As the importer does: the loaded rows go to disk while the indexes are built.
         let flush = _StoreFile.startFlush(path)
         defer { flush.wait() }   // on an error too: the helper thread never outlives the loader
-        // The importer's index-build cache, so both sides sort alike.
+        // The importer's index-build cache and sorter threads, so both sides sort alike.
         try db.exec("PRAGMA cache_size = -\(ImportOptions.defaultIndexCacheSizeKiB)")
+        try db.exec("PRAGMA threads = \(ImportOptions.defaultIndexSortThreads)")
         for sql in indexStatements { try db.exec(sql) }
         try db.exec("ANALYZE")
         try db.exec("PRAGMA journal_mode = DELETE")
