@@ -95,6 +95,28 @@ struct ImportRerunTests {
         #expect(try Self.rejectedLines(scratch.path("rejects.csv")) == expected[maxRuns])
     }
 
+    /// A chain through forward keys (depts.csv): row 6 (k06) is refused, as K2 holds DeptInfo K104,
+    /// which its host requires; K8's row names k06, 021's names K8, k01's names 021, each found missing
+    /// only once the file has been read, and emps.csv names 05 as a manager, which no Emp is. The
+    /// import settles in five runs: a limit of four stopped it with what a rejected row wrote still in
+    /// the store (DeptInfo k101 keeping 133,856 from K3's row, set aside in that fourth run).
+    @Test("a chain of rows rejected late settles within the default run limit", arguments: [nil, 4])
+    func chainSettles(maxRuns: Int?) throws {
+        let scratch = ImportScratch()
+        var options = scratch.skipping(batchSize: 1)
+        if let maxRuns { options.maxRuns = maxRuns }
+        let (summary, store) = try Self.importCase("wrong-value-3834027", in: scratch, options: options)
+        let stopped = summary.warnings.contains { $0.contains("stopped running again without them") }
+        #expect(stopped == (maxRuns == 4), "\(summary.warnings)")
+        guard maxRuns == nil else { return }
+        #expect(summary.warnings.contains { $0.contains("the import ran 5 times") }, "\(summary.warnings)")
+        #expect(try Self.rejectedLines(scratch.path("rejects.csv"))
+                == ["depts.csv:2", "depts.csv:6", "depts.csv:7", "depts.csv:9", "emps.csv:2", "emps.csv:3"])
+        #expect(try StoreReader.scalar(store, "SELECT group_concat(p, ' ') FROM (SELECT d.ZCODE || '-' || i.ZCODE || '-' || coalesce(i.ZBIG, '') AS p FROM ZDEPT d JOIN ZDEPTINFO i ON i.ZHOST = d.Z_PK AND d.ZINFO = i.Z_PK ORDER BY 1)")
+                == .text("05-k105-0 K2-K104-12 K3-k101-133856"))
+        #expect(summary.rejects == 6)
+    }
+
     /// N1 (notes.csv) names a manager that never comes. In one pass, Cascade (Note.crate) took crate C1,
     /// made by crates.csv row 2, and its tag pair (crate_tags.csv row 2) went along. Neither row holds
     /// anything wrong: the second run, without N1's row, keeps C1 and both pairs.
