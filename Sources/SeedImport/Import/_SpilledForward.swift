@@ -7,7 +7,8 @@ import ManagedStore
 /// A file listing employees long before their managers keeps one forward reference per row until the
 /// end (about 170 bytes each in memory). Past ``ImportOptions/forwardKeyLimit`` the writer moves them
 /// here at a save, once their rows' objects have permanent IDs, and starts over, so memory stays flat
-/// however many keys wait (in skip mode, unless a key never came: they are then read back into memory).
+/// however many keys wait (in skip mode, when a key never came, only the rows the passes that set rows
+/// aside look at come back into memory: ``references(atLine:)``).
 ///
 /// Rows are appended in line order, so rowid order is line order. A later upsert of a row's object voids
 /// that row's references (it set the relationship itself): a bit per key entry says which entries have
@@ -15,9 +16,9 @@ import ManagedStore
 /// index on every reference instead took a quarter more time to move them).
 final class _SpilledForward {
     /// One reference read back: as it was kept (its ``_ForwardReference/objectsAt`` is -1, since the
-    /// writer's slots started over), and per target of the file, the primary key of the object the row
-    /// inserted (0: none).
-    typealias Reference = (reference: _ForwardReference, primaryKeys: [Int64])
+    /// writer's slots started over), per target of the file the primary key of the object the row
+    /// inserted (0: none), and its number here (from 1, in line order; voided ones keep theirs).
+    typealias Reference = (reference: _ForwardReference, primaryKeys: [Int64], number: Int)
 
     private let connection: Connection
     private let targetCount: Int
@@ -80,10 +81,42 @@ final class _SpilledForward {
     /// Reads the references back in line order, void ones left out. `keyColumns[target][relationship]`
     /// is the column, and its entity, whose values the keys are (the destination's key attribute).
     func cursor(keyColumns: [[(column: Column, entity: Entity)]]) throws(SQLiteError) -> Cursor {
-        let unvoided = voids == 0 ? "" : " WHERE entry < 0 OR NOT EXISTS (SELECT 1 FROM void WHERE void.target = forward.target AND void.entry = forward.entry)"
-        return Cursor(statement: try connection.prepare(
-            "SELECT line, target, relationship, offset, count, objects, key FROM forward\(unvoided) ORDER BY rowid"),
-                      targetCount: targetCount, keyColumns: keyColumns)
+        Cursor(statement: try connection.prepare("SELECT \(Self.columns) FROM forward WHERE \(unvoided) ORDER BY rowid"),
+               targetCount: targetCount, keyColumns: keyColumns)
+    }
+
+    /// Indexes the references by line, for ``references(atLine:keyColumns:)``: before any cursor is
+    /// open (a schema change waits for none). Their rowid order is line order, so the sort is quick.
+    func indexLines() throws(SQLiteError) {
+        try connection.execute("CREATE INDEX IF NOT EXISTS forward_line ON forward (line)")
+    }
+
+    /// The references of the row at `line` (``indexLines()`` first), void ones left out, in their order.
+    func references(atLine line: Int, keyColumns: [[(column: Column, entity: Entity)]]) throws(SQLiteError) -> [Reference] {
+        try references(where: "line = ?", line, keyColumns: keyColumns)
+    }
+
+    /// The references of the row reference `number` (``Reference/number``) belongs to, as
+    /// ``references(atLine:keyColumns:)``: one query where the line is not known.
+    func references(sharingLineWith number: Int, keyColumns: [[(column: Column, entity: Entity)]]) throws(SQLiteError) -> [Reference] {
+        try references(where: "line = (SELECT line FROM forward WHERE rowid = ?)", number, keyColumns: keyColumns)
+    }
+
+    private func references(where condition: String, _ argument: Int,
+                            keyColumns: [[(column: Column, entity: Entity)]]) throws(SQLiteError) -> [Reference] {
+        let statement = try connection.cachedStatement("SELECT \(Self.columns) FROM forward WHERE \(condition) AND (\(unvoided)) ORDER BY rowid")
+        statement.bind(Int64(argument), at: 1)
+        defer { statement.reset() }
+        let cursor = Cursor(statement: statement, targetCount: targetCount, keyColumns: keyColumns)
+        var references: [Reference] = []
+        while let reference = try cursor.next() { references.append(reference) }
+        return references
+    }
+
+    private static let columns = "line, target, relationship, offset, count, objects, key, rowid"
+    /// The filter that leaves out void references.
+    private var unvoided: String {
+        voids == 0 ? "1" : "entry < 0 OR NOT EXISTS (SELECT 1 FROM void WHERE void.target = forward.target AND void.entry = forward.entry)"
     }
 
     /// The references in line order, one at a time.
@@ -110,7 +143,7 @@ final class _SpilledForward {
             let reference = _ForwardReference(key: statement.value(at: 6, as: column, of: entity), target: UInt16(target),
                                               relationship: UInt16(relationship), objectsAt: -1, line: Int(statement.int64(at: 0)),
                                               byteOffset: statement.int64(at: 3), byteCount: Int(statement.int64(at: 4)))
-            return (reference, primaryKeys)
+            return (reference, primaryKeys, Int(statement.int64(at: 7)))
         }
     }
 }

@@ -162,6 +162,12 @@ final class _TargetWriter {
     /// The forward references moved out of memory (past ``forwardKeyLimit``), all from lines before those
     /// in ``forward`` but for abort mode's early ones whose key never came.
     private var spilledForward: _SpilledForward?
+    /// While the file's forward references are settled in skip mode with some on disk: what the passes
+    /// keep of those (``startOnDisk(_:)``).
+    private var diskForward: _DiskForward?
+    /// While forward references are settled: per reference in ``forward``, the key entry the first pass
+    /// found (-1: none).
+    private var forwardFound: [Int] = []
     private lazy var forwardKeyLimit = session.options.forwardKeyLimit
     /// In abort mode, forward references set as soon as their key comes (in the same batch, before the
     /// insert; else after the next save) rather than once the file has been read, and then forgotten:
@@ -824,7 +830,7 @@ final class _TargetWriter {
         var found: [Int32] = []
         do {
             let cursor = try spilled.cursor(keyColumns: keyColumns)
-            while let (reference, _) = try cursor.next() {
+            while let (reference, _, _) = try cursor.next() {
                 if file.rejectedLines.contains(reference.line) {
                     found.append(-1)
                     continue
@@ -840,29 +846,104 @@ final class _TargetWriter {
         return found
     }
 
-    /// Skip mode, when rows may be rejected: the references in `spilled` come back into ``forward``, before
-    /// the ones kept in memory (their lines come first), a row's references sharing their objects' slots.
-    private func loadBack(_ spilled: _SpilledForward) throws(ImportError) {
-        var loaded: [_ForwardReference] = []
+    /// Skip mode, when some forward key never came or rows are being taken back: the references on disk
+    /// stay there. The first pass streams them, keeping per reference the entry it found (4 bytes) and its
+    /// key's hash (16 bytes); only the rows the passes act on (a key missing, a key removed since, an heir
+    /// of a removed row's object) come back into ``forward`` (``loadLine(_:)``). Reading them all back
+    /// took about 170 bytes a reference.
+    private func startOnDisk(_ spilled: _SpilledForward) throws(ImportError) {
+        do { try spilled.indexLines() } catch {
+            throw ImportError(.store, reason: "cannot index the forward keys kept in a temporary file: \(error)",
+                              hint: "Nothing was written: \(session.targetUntouched).")
+        }
+        diskForward = _DiskForward(spilled: spilled)
+    }
+
+    /// Brings the references of the row at `line` back from disk into ``forward``, once, with the entries
+    /// the first pass found for them, their row's objects in new slots; returns where they are.
+    /// With `number`, the row is the one that reference belongs to; `line` is then not needed.
+    @discardableResult
+    private func loadLine(_ line: Int, number: Int? = nil) throws(ImportError) -> Range<Int> {
+        guard let disk = diskForward else { return 0..<0 }
+        if number == nil, let loaded = disk.loadedAt[line] { return loaded }
+        let references: [_SpilledForward.Reference]
         do {
-            let cursor = try spilled.cursor(keyColumns: keyColumns)
-            var previousLine = -1
-            var objectsAt = 0
-            while let (reference, primaryKeys) = try cursor.next() {
-                if reference.line != previousLine {
-                    previousLine = reference.line
-                    objectsAt = forwardObjects.count
-                    for (t, primaryKey) in primaryKeys.enumerated() {
-                        forwardObjects.append(primaryKey == 0 ? nil : ObjectID(entityID: entities[t].id, primaryKey: primaryKey))
-                    }
-                }
-                loaded.append(reference.placed(at: objectsAt))
+            if let number {
+                references = try disk.spilled.references(sharingLineWith: number, keyColumns: keyColumns)
+            } else {
+                references = try disk.spilled.references(atLine: line, keyColumns: keyColumns)
             }
         } catch {
             throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
                               hint: "Nothing was written: \(session.targetUntouched).")
         }
-        forward = loaded + forward
+        let line = references.first?.reference.line ?? line
+        if let loaded = disk.loadedAt[line] { return number == nil ? loaded : 0..<0 }
+        let start = forward.count
+        if let first = references.first {
+            let objectsAt = forwardObjects.count
+            for (t, primaryKey) in first.primaryKeys.enumerated() {
+                forwardObjects.append(primaryKey == 0 ? nil : ObjectID(entityID: entities[t].id, primaryKey: primaryKey))
+            }
+            for (reference, _, number) in references {
+                disk.loadedByHash[Self.hash(of: reference.key), default: []].append(forward.count)
+                forward.append(reference.placed(at: objectsAt))
+                forwardFound.append(Int(disk.found[number - 1]))
+            }
+        }
+        disk.loadedAt[line] = start..<forward.count
+        return start..<forward.count
+    }
+
+    /// The index in ``forward`` of a reference of the row at `line`, brought back from disk if it is there.
+    private func forwardIndex(ofLine line: Int) throws(ImportError) -> Int? {
+        if let i = forward.firstIndex(where: { $0.line == line }) { return i }
+        let loaded = try loadLine(line)
+        return loaded.isEmpty ? nil : loaded.lowerBound
+    }
+
+    /// Walks the references on disk (but for rows brought back, when `skippingLoaded`) and those in
+    /// ``forward`` at `memory` (indexes in line order), merged in line order.
+    private func walkMerged(_ memory: [Int], skippingLoaded: Bool,
+                            _ body: (_MergedReference) throws(ImportError) -> Void) throws(ImportError) {
+        var cursor: _SpilledForward.Cursor?
+        if let disk = diskForward {
+            do { cursor = try disk.spilled.cursor(keyColumns: keyColumns) } catch {
+                throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
+                                  hint: "Nothing was written: \(session.targetUntouched).")
+            }
+        }
+        func read() throws(ImportError) -> _SpilledForward.Reference? {
+            guard let cursor else { return nil }
+            do {
+                while let next = try cursor.next() {
+                    if !skippingLoaded || diskForward!.loadedAt[next.reference.line] == nil { return next }
+                }
+                return nil
+            } catch {
+                throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
+                                  hint: "Nothing was written: \(session.targetUntouched).")
+            }
+        }
+        var next = try read()
+        var m = 0
+        while true {
+            if let onDisk = next, m >= memory.count || onDisk.reference.line < forward[memory[m]].line {
+                try body(.disk(onDisk))
+                next = try read()
+            } else if m < memory.count {
+                try body(.memory(memory[m]))
+                m += 1
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The indexes of ``forward`` in line order (rows brought back from disk come after the others there).
+    private var forwardInLineOrder: [Int] {
+        guard let disk = diskForward, !disk.loadedAt.isEmpty else { return Array(forward.indices) }
+        return forward.indices.sorted { (forward[$0].line, $0) < (forward[$1].line, $1) }
     }
 
     /// Per target and relationship, the column (and its entity) whose values the forward keys are.
@@ -901,8 +982,8 @@ final class _TargetWriter {
         }
         if let spilled = spilledForward {
             spilledForward = nil
-            // Skip mode takes one pass too when nothing is rejected; else the references come back into
-            // memory, for the passes that reject rows and take them back.
+            // Skip mode takes one pass too when nothing is rejected; else the passes that reject rows and
+            // take them back read the references from disk, bringing back the rows they act on.
             if !takesBackRejectedRows {
                 try settleSpilledForward(spilled)
                 return
@@ -911,9 +992,9 @@ final class _TargetWriter {
                 try settleSpilledForward(spilled, found: found)
                 return
             }
-            try loadBack(spilled)
+            try startOnDisk(spilled)
         }
-        guard !forward.isEmpty else { return }
+        guard !forward.isEmpty || diskForward != nil else { return }
         session.settling = file
         defer { session.settling = nil }
         try save()
@@ -926,14 +1007,91 @@ final class _TargetWriter {
         // The entries the first pass found, kept for setting the relationships while no index lost one: a
         // lookup of a key whose bytes an index dropped reads the key back from the store (half the time
         // forward keys took, measured on 200,000).
-        var found = [Int](repeating: -1, count: forward.count)
+        forwardFound = [Int](repeating: -1, count: forward.count)
+        // References past this index came back from disk (``loadLine(_:)``).
+        let memoryCount = forward.count
         var firstPass = true
         let removalsBefore = relationshipPlans.joined().reduce(0) { $0 + $1.index.removals }
+        func check(_ i: Int) throws(ImportError) {
+            guard !forward[i].isVoid && !rejectedLines.contains(forward[i].line) && !file.rejectedLines.contains(forward[i].line) else { return }
+            let reference = forward[i]
+            let relationship = relationshipPlans[reference.target][reference.relationship]
+            if let entry = relationship.index.find(reference.key) {
+                if firstPass { forwardFound[i] = entry }
+                return
+            }
+            if rejectedLines.isEmpty {
+                // Delete rules look up who points at each removed object: without the foreign-key
+                // indexes (built after the load) every lookup would scan the table.
+                do { try session.store.createIndexes(relationshipsOnly: true) } catch {
+                    throw ImportError(.store, reason: "cannot index the relationships before removing rejected rows: \(error)")
+                }
+            }
+            settled = false
+            rejectedLines.insert(reference.line)
+            try session.reject(file, line: reference.line, missingKeyFailure(reference.key, reference.target, reference.relationship),
+                               ownKey: true, raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
+            // What the row wrote to earlier objects is taken back before its own objects go: a delete
+            // rule of theirs must not reach an object the row had taken from another.
+            if let written = writesByLine[reference.line] {
+                try takeBackRejectedWrites(of: written, leaving: Set(rowObjects(of: reference).compactMap { $0 }))
+            }
+            try removeObjects(of: reference)
+            if changes >= batchSize {
+                try forgetCascaded()
+                try saveRemovals(findingRows: false)
+            }
+        }
         while !settled {
             settled = true
-            var order: [Int] = []
-            if let vacated = vacatedKeys {
-                let sorted = byHash ?? forward.indices.map { (Self.hash(of: forward[$0].key), $0) }.sorted { $0.hash < $1.hash }
+            if firstPass {
+                vacatedKeys = []
+                // Every reference, in line order: those on disk looked up as they stream by, a row brought
+                // back (with its others) when one of its keys is missing.
+                let inMemory = Array(forward.indices)
+                var handled = -1
+                try walkMerged(inMemory, skippingLoaded: false) { (item) throws(ImportError) in
+                    switch item {
+                    case .memory(let i):
+                        try check(i)
+                    case .disk(let (reference, _, number)):
+                        let line = reference.line
+                        guard !rejectedLines.contains(line) && !file.rejectedLines.contains(line) else { return }
+                        if let loaded = diskForward!.loadedAt[line] {
+                            // Brought back since the walk began (an heir's row): checked from memory, once.
+                            if handled != line {
+                                handled = line
+                                for i in loaded { try check(i) }
+                            }
+                            return
+                        }
+                        if let entry = relationshipPlans[reference.target][reference.relationship].index.find(reference.key) {
+                            diskForward!.found[number - 1] = Int32(exactly: entry) ?? -1
+                            diskForward!.byHash.append((Self.hash(of: reference.key), Int32(number)))
+                            return
+                        }
+                        handled = line
+                        for i in try loadLine(line) { try check(i) }
+                    }
+                }
+                if let disk = diskForward { disk.byHash.sort { $0.hash < $1.hash } }
+            } else {
+                var order: [Int] = []
+                let vacated = vacatedKeys ?? []
+                vacatedKeys = []
+                // On disk: the rows of references whose key hash is among those removed come back first.
+                if let disk = diskForward {
+                    for hash in vacated {
+                        var low = disk.byHash._partitionPoint { $0.hash >= hash }
+                        while low < disk.byHash.count && disk.byHash[low].hash == hash {
+                            // A row already back is found by its hash in memory below.
+                            order += try loadLine(-1, number: Int(disk.byHash[low].number))
+                            low += 1
+                        }
+                    }
+                }
+                // In memory: those the file left there, by a sorted list made once, and rows brought back.
+                let sorted = byHash ?? (0..<memoryCount).map { (Self.hash(of: forward[$0].key), $0) }.sorted { $0.hash < $1.hash }
                 byHash = sorted
                 for hash in vacated {
                     var low = sorted._partitionPoint { $0.hash >= hash }
@@ -941,40 +1099,9 @@ final class _TargetWriter {
                         order.append(sorted[low].reference)
                         low += 1
                     }
+                    if let loaded = diskForward?.loadedByHash[hash] { order += loaded }
                 }
-                order.sort()
-            } else {
-                order = Array(forward.indices)
-            }
-            vacatedKeys = []
-            for i in order where !forward[i].isVoid && !rejectedLines.contains(forward[i].line) && !file.rejectedLines.contains(forward[i].line) {
-                let reference = forward[i]
-                let relationship = relationshipPlans[reference.target][reference.relationship]
-                if let entry = relationship.index.find(reference.key) {
-                    if firstPass { found[i] = entry }
-                    continue
-                }
-                if rejectedLines.isEmpty {
-                    // Delete rules look up who points at each removed object: without the foreign-key
-                    // indexes (built after the load) every lookup would scan the table.
-                    do { try session.store.createIndexes(relationshipsOnly: true) } catch {
-                        throw ImportError(.store, reason: "cannot index the relationships before removing rejected rows: \(error)")
-                    }
-                }
-                settled = false
-                rejectedLines.insert(reference.line)
-                try session.reject(file, line: reference.line, missingKeyFailure(reference.key, reference.target, reference.relationship),
-                                   ownKey: true, raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
-                // What the row wrote to earlier objects is taken back before its own objects go: a delete
-                // rule of theirs must not reach an object the row had taken from another.
-                if let written = writesByLine[reference.line] {
-                    try takeBackRejectedWrites(of: written, leaving: Set(rowObjects(of: reference).compactMap { $0 }))
-                }
-                try removeObjects(of: reference)
-                if changes >= batchSize {
-                    try forgetCascaded()
-                    try saveRemovals(findingRows: false)
-                }
+                for i in Set(order).sorted(by: { (forward[$0].line, $0) < (forward[$1].line, $1) }) { try check(i) }
             }
             firstPass = false
             if settled {
@@ -1001,12 +1128,23 @@ final class _TargetWriter {
             cascadedKeys = []
         }
         let foundStands = rejectedLines.isEmpty && relationshipPlans.joined().reduce(0) { $0 + $1.index.removals } == removalsBefore
-        for (i, reference) in forward.enumerated() where !reference.isVoid && !rejectedLines.contains(reference.line) && !file.rejectedLines.contains(reference.line) {
+        func set(_ reference: _ForwardReference, _ id: ObjectID?, found: Int) throws(ImportError) {
+            guard !reference.isVoid && !rejectedLines.contains(reference.line) && !file.rejectedLines.contains(reference.line) else { return }
             let relationship = relationshipPlans[reference.target][reference.relationship]
-            guard let id = forwardObjects[reference.objectsAt + reference.target], !cascadedIDs.contains(id),
-                  let entry = foundStands && found[i] >= 0 ? found[i] : relationship.index.find(reference.key) else { continue }
+            guard let id, !cascadedIDs.contains(id),
+                  let entry = foundStands && found >= 0 ? found : relationship.index.find(reference.key) else { return }
             try setForward(id, reference.target, reference.relationship, to: entry)
             if changes >= batchSize { try saveRemovals(findingRows: false) }
+        }
+        try walkMerged(forwardInLineOrder, skippingLoaded: true) { (item) throws(ImportError) in
+            switch item {
+            case .memory(let i):
+                try set(forward[i], forwardObjects[forward[i].objectsAt + forward[i].target], found: forwardFound[i])
+            case .disk(let (reference, primaryKeys, number)):
+                let primaryKey = primaryKeys[reference.target]
+                try set(reference, primaryKey == 0 ? nil : ObjectID(entityID: entities[reference.target].id, primaryKey: primaryKey),
+                        found: Int(diskForward!.found[number - 1]))
+            }
         }
         try saveRemovals()
         // Chains may since have rejected every later row an object was kept for: it goes now, and the rows
@@ -1026,6 +1164,8 @@ final class _TargetWriter {
     private func clearForward() {
         forward = []
         forwardObjects = []
+        forwardFound = []
+        diskForward = nil
         for t in 0..<targetCount { forwardByEntry[t] = [:] }
         writes = [:]
         writesByLine = [:]
@@ -1451,7 +1591,7 @@ final class _TargetWriter {
                 // The later row updated what the rejected one made: without it, that row inserts.
                 session.needsRerun = true
                 // The heir's references share their row's slots: the first found sets them for all.
-                if let j = forward.firstIndex(where: { $0.line == heir }) { forwardObjects[forward[j].objectsAt + t] = id }
+                if let j = try forwardIndex(ofLine: heir) { forwardObjects[forward[j].objectsAt + t] = id }
                 continue
             }
             if let key = keys[t], let entry = key.find(object.value(at: key.ordinal)) {
@@ -1977,4 +2117,29 @@ struct _Write {
         }
         return 256 + setColumns.count * 8 + changes.reduce(0) { $0 + 8 + bytes($1.before) + bytes($1.after) }
     }
+}
+
+/// What the passes that settle forward references keep of those left on disk (``_TargetWriter``, skip
+/// mode): 4 bytes a reference for its entry, 16 for its key's hash, and the rows brought back.
+final class _DiskForward {
+    let spilled: _SpilledForward
+    /// Per reference number - 1: the key entry the first pass found (-1: none, or not looked up).
+    var found: [Int32]
+    /// (key hash, reference number) of the references the first pass found, sorted by hash after it.
+    var byHash: [(hash: UInt64, number: Int32)] = []
+    /// Rows brought back into the writer's forward references: line → their indexes there.
+    var loadedAt: [Int: Range<Int>] = [:]
+    /// The references brought back, by their key's hash: their indexes in the writer's forward references.
+    var loadedByHash: [UInt64: [Int]] = [:]
+
+    init(spilled: _SpilledForward) {
+        self.spilled = spilled
+        found = [Int32](repeating: -1, count: spilled.count)
+    }
+}
+
+/// A forward reference on the walk that merges those on disk with those in memory.
+enum _MergedReference {
+    case disk(_SpilledForward.Reference)
+    case memory(Int)
 }
