@@ -764,41 +764,21 @@ final class _TargetWriter {
         session.settling = file
         defer { session.settling = nil }
         try save()
-        let cursor: _SpilledForward.Cursor
-        func read() throws(ImportError) -> _SpilledForward.Reference? {
-            do { return try cursor.next() } catch {
-                throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
-                                  hint: "Nothing was written: \(session.targetUntouched).")
-            }
-        }
-        do { cursor = try spilled.cursor(keyColumns: keyColumns) } catch {
-            throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
-                              hint: "Nothing was written: \(session.targetUntouched).")
-        }
-        var next = try read()
-        var i = 0
-        // The spilled references read so far: where the entries `found` holds for them are.
-        var k = 0
-        while true {
+        try walkMerged(Array(forward.indices), spilled: spilled, skippingLoaded: false) { (item) throws(ImportError) in
             let reference: _ForwardReference, id: ObjectID?
             var entry: Int?
-            if let spilled = next, i >= forward.count || spilled.reference.line <= forward[i].line {
-                reference = spilled.reference
-                if let found, found[k] >= 0 { entry = Int(found[k]) }
-                k += 1
-                let primaryKey = spilled.primaryKeys[reference.target]
-                id = primaryKey == 0 ? nil : ObjectID(entityID: entities[reference.target].id, primaryKey: primaryKey)
-                next = try read()
-            } else if i < forward.count {
+            switch item {
+            case .disk(let (onDisk, primaryKeys, number)):
+                reference = onDisk
+                if let found, found[number - 1] >= 0 { entry = Int(found[number - 1]) }
+                id = spilledObject(primaryKeys, reference.target)
+            case .memory(let i):
                 reference = forward[i]
-                i += 1
-                if reference.isVoid { continue }
+                if reference.isVoid { return }
                 id = forwardObjects[reference.objectsAt + reference.target]
-            } else {
-                break
             }
             let (t, r) = (reference.target, reference.relationship)
-            if file.rejectedLines.contains(reference.line) { continue }
+            if file.rejectedLines.contains(reference.line) { return }
             guard let entry = entry ?? relationshipPlans[t][r].index.find(reference.key) else {
                 // Skip mode comes here only when every key was found (foundInOnePass(_:)).
                 guard !takesBackRejectedRows else {
@@ -806,9 +786,9 @@ final class _TargetWriter {
                 }
                 try session.reject(file, line: reference.line, missingKeyFailure(reference.key, t, r), ownKey: true,
                                    raw: { rawBytes(line: reference.line, byteOffset: reference.byteOffset, byteCount: reference.byteCount) })
-                continue
+                return
             }
-            guard let id else { continue }
+            guard let id else { return }
             try setForward(id, t, r, to: entry)
             if changes >= batchSize { try saveRemovals(findingRows: false) }
         }
@@ -818,7 +798,8 @@ final class _TargetWriter {
 
     /// Skip mode: whether every forward key (in ``forward`` and `spilled`) of a row not set aside is
     /// there, and no removal is under way, so the references can be set in one pass from the file. If so,
-    /// the key entries of the spilled ones, in their order (-1: a row set aside), 4 bytes each: nothing
+    /// the key entries of the spilled ones, by ``_SpilledForward/Reference`` number - 1 (-1: a row set
+    /// aside, or void), 4 bytes each: nothing
     /// leaves an index before they are set, and a second lookup in an index past 32,768 keys reads the
     /// key back from the store (200,000 employees: 1.7 s without them, 1.5 s with).
     private func foundInOnePass(_ spilled: _SpilledForward) throws(ImportError) -> [Int32]? {
@@ -827,21 +808,17 @@ final class _TargetWriter {
         for reference in forward where !reference.isVoid && !file.rejectedLines.contains(reference.line) {
             if relationshipPlans[reference.target][reference.relationship].index.find(reference.key) == nil { return nil }
         }
-        var found: [Int32] = []
+        var found = [Int32](repeating: -1, count: spilled.count)
         do {
             let cursor = try spilled.cursor(keyColumns: keyColumns)
-            while let (reference, _, _) = try cursor.next() {
-                if file.rejectedLines.contains(reference.line) {
-                    found.append(-1)
-                    continue
-                }
+            while let (reference, _, number) = try cursor.next() {
+                if file.rejectedLines.contains(reference.line) { continue }
                 guard let entry = relationshipPlans[reference.target][reference.relationship].index.find(reference.key) else { return nil }
                 // Entries past Int32 (two billion keys) are looked up again.
-                found.append(Int32(exactly: entry) ?? -1)
+                found[number - 1] = Int32(exactly: entry) ?? -1
             }
         } catch {
-            throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
-                              hint: "Nothing was written: \(session.targetUntouched).")
+            throw readBackFailure(error)
         }
         return found
     }
@@ -859,32 +836,36 @@ final class _TargetWriter {
         diskForward = _DiskForward(spilled: spilled)
     }
 
-    /// Brings the references of the row at `line` back from disk into ``forward``, once, with the entries
-    /// the first pass found for them, their row's objects in new slots; returns where they are.
-    /// With `number`, the row is the one that reference belongs to; `line` is then not needed.
+    /// Brings the references of the row at `line` back from disk into ``forward`` (once), with the
+    /// entries the first pass found for them, their row's objects in new slots; returns where they are.
     @discardableResult
-    private func loadLine(_ line: Int, number: Int? = nil) throws(ImportError) -> Range<Int> {
+    private func loadLine(_ line: Int) throws(ImportError) -> Range<Int> {
         guard let disk = diskForward else { return 0..<0 }
-        if number == nil, let loaded = disk.loadedAt[line] { return loaded }
-        let references: [_SpilledForward.Reference]
-        do {
-            if let number {
-                references = try disk.spilled.references(sharingLineWith: number, keyColumns: keyColumns)
-            } else {
-                references = try disk.spilled.references(atLine: line, keyColumns: keyColumns)
-            }
-        } catch {
-            throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
-                              hint: "Nothing was written: \(session.targetUntouched).")
+        if let loaded = disk.loadedAt[line] { return loaded }
+        do { return bringBack(try disk.spilled.references(atLine: line, keyColumns: keyColumns), line: line) } catch {
+            throw readBackFailure(error)
         }
-        let line = references.first?.reference.line ?? line
-        if let loaded = disk.loadedAt[line] { return number == nil ? loaded : 0..<0 }
+    }
+
+    /// Brings back the row reference `number` belongs to, as ``loadLine(_:)``, in one query; returns
+    /// where its references are, or nothing when the row was back already.
+    private func loadRow(ofReference number: Int) throws(ImportError) -> Range<Int> {
+        guard let disk = diskForward else { return 0..<0 }
+        let references: [_SpilledForward.Reference]
+        do { references = try disk.spilled.references(sharingLineWith: number, keyColumns: keyColumns) } catch {
+            throw readBackFailure(error)
+        }
+        guard let line = references.first?.reference.line, disk.loadedAt[line] == nil else { return 0..<0 }
+        return bringBack(references, line: line)
+    }
+
+    /// Appends a row's references read from disk to ``forward``.
+    private func bringBack(_ references: [_SpilledForward.Reference], line: Int) -> Range<Int> {
+        let disk = diskForward!
         let start = forward.count
         if let first = references.first {
             let objectsAt = forwardObjects.count
-            for (t, primaryKey) in first.primaryKeys.enumerated() {
-                forwardObjects.append(primaryKey == 0 ? nil : ObjectID(entityID: entities[t].id, primaryKey: primaryKey))
-            }
+            for t in 0..<targetCount { forwardObjects.append(spilledObject(first.primaryKeys, t)) }
             for (reference, _, number) in references {
                 disk.loadedByHash[Self.hash(of: reference.key), default: []].append(forward.count)
                 forward.append(reference.placed(at: objectsAt))
@@ -895,6 +876,17 @@ final class _TargetWriter {
         return start..<forward.count
     }
 
+    /// The object a spilled row inserted for target `t` (nil: none).
+    private func spilledObject(_ primaryKeys: [Int64], _ t: Int) -> ObjectID? {
+        primaryKeys[t] == 0 ? nil : ObjectID(entityID: entities[t].id, primaryKey: primaryKeys[t])
+    }
+
+    /// A failure to read the forward keys kept in a temporary file.
+    private func readBackFailure(_ error: any Error) -> ImportError {
+        ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
+                    hint: "Nothing was written: \(session.targetUntouched).")
+    }
+
     /// The index in ``forward`` of a reference of the row at `line`, brought back from disk if it is there.
     private func forwardIndex(ofLine line: Int) throws(ImportError) -> Int? {
         if let i = forward.firstIndex(where: { $0.line == line }) { return i }
@@ -902,33 +894,29 @@ final class _TargetWriter {
         return loaded.isEmpty ? nil : loaded.lowerBound
     }
 
-    /// Walks the references on disk (but for rows brought back, when `skippingLoaded`) and those in
-    /// ``forward`` at `memory` (indexes in line order), merged in line order.
-    private func walkMerged(_ memory: [Int], skippingLoaded: Bool,
+    /// Walks the references in `spilled` (but for rows brought back, when `skippingLoaded`) and those in
+    /// ``forward`` at `memory` (indexes in line order), merged in line order, a line's on disk first.
+    private func walkMerged(_ memory: [Int], spilled: _SpilledForward?, skippingLoaded: Bool,
                             _ body: (_MergedReference) throws(ImportError) -> Void) throws(ImportError) {
         var cursor: _SpilledForward.Cursor?
-        if let disk = diskForward {
-            do { cursor = try disk.spilled.cursor(keyColumns: keyColumns) } catch {
-                throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
-                                  hint: "Nothing was written: \(session.targetUntouched).")
-            }
+        if let spilled {
+            do { cursor = try spilled.cursor(keyColumns: keyColumns) } catch { throw readBackFailure(error) }
         }
         func read() throws(ImportError) -> _SpilledForward.Reference? {
             guard let cursor else { return nil }
             do {
                 while let next = try cursor.next() {
-                    if !skippingLoaded || diskForward!.loadedAt[next.reference.line] == nil { return next }
+                    if !skippingLoaded || diskForward?.loadedAt[next.reference.line] == nil { return next }
                 }
                 return nil
             } catch {
-                throw ImportError(.store, reason: "cannot read back the forward keys kept in a temporary file: \(error)",
-                                  hint: "Nothing was written: \(session.targetUntouched).")
+                throw readBackFailure(error)
             }
         }
         var next = try read()
         var m = 0
         while true {
-            if let onDisk = next, m >= memory.count || onDisk.reference.line < forward[memory[m]].line {
+            if let onDisk = next, m >= memory.count || onDisk.reference.line <= forward[memory[m]].line {
                 try body(.disk(onDisk))
                 next = try read()
             } else if m < memory.count {
@@ -1050,7 +1038,7 @@ final class _TargetWriter {
                 // back (with its others) when one of its keys is missing.
                 let inMemory = Array(forward.indices)
                 var handled = -1
-                try walkMerged(inMemory, skippingLoaded: false) { (item) throws(ImportError) in
+                try walkMerged(inMemory, spilled: diskForward?.spilled, skippingLoaded: false) { (item) throws(ImportError) in
                     switch item {
                     case .memory(let i):
                         try check(i)
@@ -1085,7 +1073,7 @@ final class _TargetWriter {
                         var low = disk.byHash._partitionPoint { $0.hash >= hash }
                         while low < disk.byHash.count && disk.byHash[low].hash == hash {
                             // A row already back is found by its hash in memory below.
-                            order += try loadLine(-1, number: Int(disk.byHash[low].number))
+                            order += try loadRow(ofReference: Int(disk.byHash[low].number))
                             low += 1
                         }
                     }
@@ -1136,14 +1124,12 @@ final class _TargetWriter {
             try setForward(id, reference.target, reference.relationship, to: entry)
             if changes >= batchSize { try saveRemovals(findingRows: false) }
         }
-        try walkMerged(forwardInLineOrder, skippingLoaded: true) { (item) throws(ImportError) in
+        try walkMerged(forwardInLineOrder, spilled: diskForward?.spilled, skippingLoaded: true) { (item) throws(ImportError) in
             switch item {
             case .memory(let i):
                 try set(forward[i], forwardObjects[forward[i].objectsAt + forward[i].target], found: forwardFound[i])
             case .disk(let (reference, primaryKeys, number)):
-                let primaryKey = primaryKeys[reference.target]
-                try set(reference, primaryKey == 0 ? nil : ObjectID(entityID: entities[reference.target].id, primaryKey: primaryKey),
-                        found: Int(diskForward!.found[number - 1]))
+                try set(reference, spilledObject(primaryKeys, reference.target), found: Int(diskForward!.found[number - 1]))
             }
         }
         try saveRemovals()
