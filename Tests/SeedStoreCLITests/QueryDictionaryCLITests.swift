@@ -5,9 +5,11 @@ import Testing
 /// `seedstore query` with --properties, --group-by, --having, --distinct and --count, and the
 /// numeric options, end to end on a small failed-banks store made here.
 @Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
-struct QueryDictionaryCLITests {
+final class QueryDictionaryCLITests {
     let directory = CLI.temporaryDirectory()
     let store: String
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     init() throws {
         store = directory.appendingPathComponent("Banks.sqlite").path
