@@ -26,11 +26,58 @@ struct ImportProgressTests {
     @Test("the bar shows the second pass over wells.csv with its own rows")
     func bar() throws {
         let lines = Lines()
-        let reporter = _ProgressReporter(mode: .bar, totalBytes: 1_000, output: { lines.append($0) })
+        let reporter = _ProgressReporter(mode: .bar, totalBytes: 1_000, output: { lines.append($0) }, columns: 200)
         reporter.begin(file: "wells.csv", bytesBefore: 500, rowsBefore: 244_292)
         Thread.sleep(forTimeInterval: _ProgressReporter.barInterval * 1.5)
         reporter.update(bytes: 250, rows: 122_146)
         let line = try #require(lines.all.last)
         #expect(line.contains(" 75%  wells.csv 122,146 rows (366,438 in all)  "), "\(line)")
+    }
+
+    /// A line longer than the terminal wraps, and the next `\r` redraws only its last row.
+    @Test("the bar fits the terminal: a narrower bar, the name without its folders, the totals and the rate left out, the name cut")
+    func fitsTheTerminal() {
+        let reporter = _ProgressReporter(mode: .bar, totalBytes: 1_000, output: { _ in })
+        let name = "exports/2026-11/wells.csv → WellSummary + WellDetail"
+        reporter.begin(file: name, bytesBefore: 500, rowsBefore: 244_292)
+        func bar(_ columns: Int) -> String {
+            reporter.barLine(fraction: 0.75, fileRows: 122_146, rate: 381_684, eta: "0:01", columns: columns)
+        }
+        #expect(bar(200) == "[==================      ]  75%  \(name) 122,146 rows (366,438 in all)  381,684 rows/s  ETA 0:01")
+        #expect(bar(128) == "[==================      ]  75%  wells.csv → WellSummary + WellDetail 122,146 rows (366,438 in all)  381,684 rows/s  ETA 0:01",
+                "the name without its folders before a narrower bar")
+        #expect(bar(120) == "[=========   ]  75%  wells.csv → WellSummary + WellDetail 122,146 rows (366,438 in all)  381,684 rows/s  ETA 0:01")
+        #expect(bar(100) == "[=========   ]  75%  wells.csv → WellSummary + WellDetail 122,146 rows  381,684 rows/s  ETA 0:01")
+        #expect(bar(82) == "[=========   ]  75%  wells.csv → WellSummary + WellDetail 122,146 rows  ETA 0:01")
+        #expect(bar(80) == "[=========   ]  75%  …lls.csv → WellSummary + WellDetail 122,146 rows  ETA 0:01")
+        #expect(bar(80).count == 79, "a cut name takes all the room there is")
+        for columns in [12, 20, 40, 60, 80, 100, 120, 150, 200] {
+            #expect(bar(columns).count <= columns - 1, "\(columns): \(bar(columns))")
+        }
+        #expect(bar(60) == "[=========   ]  75%  …y + WellDetail 122,146 rows  ETA 0:01")
+        #expect(bar(20) == "[=========   ]  75%", "past 12 characters of the name, the line is cut")
+
+        reporter.begin(file: "wells.csv", bytesBefore: 500, rowsBefore: 244_292)
+        #expect(bar(80) == "[=========   ]  75%  wells.csv 122,146 rows  381,684 rows/s  ETA 0:01",
+                "a short name keeps the rate on 80 columns")
+    }
+
+    @Test("a note on the bar's line is cut to the terminal's width too")
+    func noteFits() throws {
+        let lines = Lines()
+        let reporter = _ProgressReporter(mode: .bar, totalBytes: 1_000, output: { lines.append($0) }, columns: 40)
+        reporter.note("running again without the 12 rows rejected once their file had been read…")
+        let line = try #require(lines.all.last)
+        #expect(line == "\rrunning again without the 12 rows reje…\u{1B}[K", "39 columns, the last an ellipsis: \(line)")
+    }
+
+    @Test("a file mapped twice is named with the entities of each pass; a file mapped once by its name alone")
+    func passLabels() throws {
+        let scratch = ImportScratch()
+        let data = try DataSetGenerator.generate(.wells, rows: 20, into: scratch.url.appendingPathComponent("data"))
+        let mapping = try ImportMapping(contentsOf: data.mappingFile.url.path)
+        let plan = try _ImportPlanner.plan(model: try mapping.loadModel(), mapping: mapping, options: ImportOptions())
+        #expect(plan.files.map { _ImportSession.progressLabel($0, in: plan) }
+                == ["operators.csv", "wells.csv → Well", "wells.csv → WellSummary + WellDetail"])
     }
 }

@@ -99,7 +99,7 @@ final class _ImportSession {
 
     func run() throws(ImportError) {
         for file in plan.files {
-            progress.begin(file: file.displayPath, bytesBefore: bytesDone, rowsBefore: rowsDone)
+            progress.begin(file: Self.progressLabel(file, in: plan), bytesBefore: bytesDone, rowsBefore: rowsDone)
             let reader: CSVReader
             do {
                 reader = try CSVReader(path: file.path, dialect: file.options.dialect)
@@ -132,6 +132,14 @@ final class _ImportSession {
             bytesDone += file.size
             rowsDone += file.rowsRead
         }
+    }
+
+    /// The file's name on the progress line; for a file mapped more than once, with the entities this pass
+    /// fills, as the summary writes them (`wells.csv → WellSummary + WellDetail`).
+    static func progressLabel(_ file: _FilePlan, in plan: _ImportPlan) -> String {
+        let entities = file.mapping.entities
+        let mappedTwice = plan.files.contains { $0 !== file && $0.path == file.path }
+        return file.displayPath + (mappedTwice && !entities.isEmpty ? " → " + entities.joined(separator: " + ") : "")
     }
 
     /// Saves the batch, records the permanent keys of the objects it inserted, and empties the context.

@@ -5,12 +5,19 @@ import Measure
 /// plain line every few seconds for logs. Percent and ETA count bytes over all files of the import; the
 /// rows next to the file's name are that file's, and once earlier files were read, the rows of all files
 /// follow, labelled (`wells.csv 12,345 rows (256,637 in all)`): a file mapped twice counts once per pass.
+///
+/// A bar longer than the terminal is wide would wrap, and `\r` would then redraw only its last row: the
+/// bar is fitted to the width of the terminal on standard error (read at each redraw, so a resized window
+/// is followed), shortening the file's name from the left, then leaving out the rows of all files and
+/// the rate.
 final class _ProgressReporter {
     enum Style { case bar, plain, none }
 
     let style: Style
     private let totalBytes: Int64
     private let output: @Sendable (String) -> Void
+    /// The bar's width limit in columns (`nil`: the terminal's, ``terminalColumns()``).
+    private let columns: Int?
     private let start = Clock.now()
     /// The first line comes one interval after the start, not at 0%.
     private lazy var lastDraw = start
@@ -24,7 +31,8 @@ final class _ProgressReporter {
     /// Seconds between bar redraws.
     static let barInterval = 0.1
 
-    init(mode: ProgressMode, totalBytes: Int64, output: (@Sendable (String) -> Void)?) {
+    init(mode: ProgressMode, totalBytes: Int64, output: (@Sendable (String) -> Void)?, columns: Int? = nil) {
+        self.columns = columns
         switch mode {
         case .none: style = .none
         case .bar: style = .bar
@@ -55,8 +63,53 @@ final class _ProgressReporter {
 
     /// The current file's rows, then the rows of all files so far when earlier files had some.
     func rowsText(fileRows: Int) -> String {
-        let text = "\(file) \(Self.grouped(fileRows)) rows"
-        return rowsBefore > 0 ? text + " (\(Self.grouped(rowsBefore + fileRows)) in all)" : text
+        rowsText(label: file, fileRows: fileRows, inAll: true)
+    }
+
+    private func rowsText(label: String, fileRows: Int, inAll: Bool) -> String {
+        let text = "\(label) \(Self.grouped(fileRows)) rows"
+        return inAll && rowsBefore > 0 ? text + " (\(Self.grouped(rowsBefore + fileRows)) in all)" : text
+    }
+
+    /// The bar line for `fraction` done, fitted into `columns` (one is kept free: a line that fills the
+    /// last column makes some terminals wrap). What gives way, in order: the bar's width, the rows of all
+    /// files, the rate; at each step the file's name is tried whole, then without its folders. Past that,
+    /// the name is cut from the left (its end says most), down to 12 characters. The percent, the file's
+    /// rows and the ETA stay.
+    func barLine(fraction: Double, fileRows: Int, rate: Double, eta: String, columns: Int) -> String {
+        let limit = max(10, columns - 1)
+        let percent = String(format: "%3.0f%%", fraction * 100)
+        func line(_ label: String, bar width: Int, inAll: Bool, showsRate: Bool) -> String {
+            let filled = Int(fraction * Double(width))
+            let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+            return "[\(bar)] \(percent)  \(rowsText(label: label, fileRows: fileRows, inAll: inAll))"
+                + (showsRate ? "  \(Self.grouped(Int(rate))) rows/s" : "") + "  ETA \(eta)"
+        }
+        // "data/2026/wells.csv → Well" without its folders: "wells.csv → Well".
+        let arrow = file.range(of: " → ")?.lowerBound ?? file.endIndex
+        let folders = file[..<arrow].lastIndex(of: "/").map { file.index(after: $0) } ?? file.startIndex
+        let labels = folders == file.startIndex ? [file] : [file, String(file[folders...])]
+        let steps = [(24, true, true), (12, true, true), (12, false, true), (12, false, false)]
+        for (width, inAll, showsRate) in steps {
+            for label in labels {
+                let full = line(label, bar: width, inAll: inAll, showsRate: showsRate)
+                if full.count <= limit { return full }
+            }
+        }
+        let short = labels[labels.count - 1]
+        let excess = line(short, bar: 12, inAll: false, showsRate: false).count - limit
+        let keep = short.count - excess - 1
+        if keep >= 12 { return line("…" + short.suffix(keep), bar: 12, inAll: false, showsRate: false) }
+        // A very narrow terminal: cut at the limit.
+        return String(line(short.count > 12 ? "…" + short.suffix(12) : short, bar: 12, inAll: false, showsRate: false).prefix(limit))
+    }
+
+    /// The columns of the terminal on standard error; `COLUMNS`, then 80, when that cannot be read.
+    static func terminalColumns() -> Int {
+        var size = winsize()
+        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 { return value }
+        return 80
     }
 
     private func draw(bytes: Int64, fileRows: Int, now: Double) {
@@ -68,10 +121,8 @@ final class _ProgressReporter {
         let etaText = eta.map(Self.duration) ?? "?"
         switch style {
         case .bar:
-            let width = 24
-            let filled = Int(fraction * Double(width))
-            let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-            output("\r[\(bar)] \(percent)  \(rowsText(fileRows: fileRows))  \(Self.grouped(Int(rate))) rows/s  ETA \(etaText)\u{1B}[K")
+            let line = barLine(fraction: fraction, fileRows: fileRows, rate: rate, eta: etaText, columns: columns ?? Self.terminalColumns())
+            output("\r\(line)\u{1B}[K")
             drewBar = true
         case .plain:
             output("import: \(percent.trimmingCharacters(in: .whitespaces)) \(rowsText(fileRows: fileRows)), \(Self.grouped(Int(rate))) rows/s, ETA \(etaText)\n")
@@ -85,7 +136,9 @@ final class _ProgressReporter {
         switch style {
         case .none: return
         case .bar:
-            output("\r\(text)\u{1B}[K")
+            // Fitted like the bar: a wrapped line would not be cleared by the next redraw.
+            let limit = max(10, (columns ?? Self.terminalColumns()) - 1)
+            output("\r\(text.count > limit ? text.prefix(limit - 1) + "…" : Substring(text))\u{1B}[K")
             drewBar = true
         case .plain: output("import: \(text)\n")
         }
