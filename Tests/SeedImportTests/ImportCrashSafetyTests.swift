@@ -8,12 +8,17 @@ import Testing
 struct ImportCrashSafetyTests {
     /// Starts `seedstore import` with `arguments` (its `--out` in `scratch` named Wells.sqlite) and returns
     /// once it is writing its temporary store (200 kB of it), with that file's name.
-    static func startImport(_ arguments: [String], in scratch: ImportScratch) throws -> (Process, temporary: String) {
+    /// With `errors`, plain progress lines and what else goes to standard error are written there.
+    static func startImport(_ arguments: [String], in scratch: ImportScratch, errors: String? = nil) throws -> (Process, temporary: String) {
         let process = Process()
         process.executableURL = ImportFixtures.cli!
-        process.arguments = ["import", "--progress", "none"] + arguments
+        process.arguments = ["import", "--progress", errors == nil ? "none" : "plain"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        if let errors {
+            _ = FileManager.default.createFile(atPath: errors, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: errors)
+        }
         try process.run()
         let temporary = ".Wells.sqlite.importing-\(process.processIdentifier)"
         let deadline = Date().addingTimeInterval(30)
@@ -65,7 +70,8 @@ struct ImportCrashSafetyTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
 
         let (process, _) = try Self.startImport(["--mapping", big.mappingFile.url.path, "--out", store,
-                                                  "--on-error", "skip", "--rejects", scratch.path("rejects.csv")], in: scratch)
+                                                  "--on-error", "skip", "--rejects", scratch.path("rejects.csv")],
+                                                 in: scratch, errors: scratch.path("errors.txt"))
         #expect(process.isRunning, "the import was still running when signalled")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
@@ -73,6 +79,8 @@ struct ImportCrashSafetyTests {
         #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
         #expect(!scratch.files.contains("rejects.csv"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "the previous store, byte for byte")
+        let errors = try String(contentsOfFile: scratch.path("errors.txt"), encoding: .utf8)
+        #expect(errors.hasSuffix("import: interrupted; \(store) is unchanged (the temporary files were removed)\n"), "\(errors)")
     }
 
     @Test("a temporary store left by a dead import of another target in the same directory is removed too")

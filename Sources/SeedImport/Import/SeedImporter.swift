@@ -83,8 +83,16 @@ public final class SeedImporter {
             if let rejects, rejects.writingPath != rejects.path { interruptPaths.append(rejects.writingPath) }
             _InterruptCleanup.install()
             interruptPaths.forEach(_InterruptCleanup.register)
+            // Where progress goes to standard error, a signal says what became of the store.
+            if options.progress != .none && options.progressOutput == nil {
+                let untouched = FileManager.default.fileExists(atPath: storePath) ? "\(storePath) is unchanged" : "no store was created at \(storePath)"
+                _InterruptCleanup.setMessage("import: interrupted; \(untouched) (the temporary files were removed)")
+            }
         }
-        defer { interruptPaths.forEach(_InterruptCleanup.unregister) }
+        defer {
+            interruptPaths.forEach(_InterruptCleanup.unregister)
+            if !interruptPaths.isEmpty { _InterruptCleanup.setMessage(nil) }
+        }
         var counts: [String: ImportSummary.EntityReport] = [:]
         var saveSeconds = 0.0, finishSeconds = 0.0
         do {

@@ -4,7 +4,7 @@ import Foundation
 /// a CI job cancelled), then ends the process as the signal would have.
 ///
 /// Only async-signal-safe calls run in the handler: `unlink(2)` of paths copied into C strings beforehand,
-/// then `signal(2)` and `raise(3)`. SIGKILL cannot be caught: what it leaves, the next import into the same
+/// `write(2)` of a message prepared beforehand (``setMessage(_:)``), then `signal(2)` and `raise(3)`. SIGKILL cannot be caught: what it leaves, the next import into the same
 /// directory removes (``_StoreFile/removeStale(in:)``).
 enum _InterruptCleanup {
     /// The most paths registered at once: the temporary store, its three side files, a rejects file.
@@ -15,6 +15,9 @@ enum _InterruptCleanup {
         return slots
     }()
     nonisolated(unsafe) private static var installed = false
+    /// What the handler writes to standard error, and its length in bytes (nil: nothing).
+    nonisolated(unsafe) private static var message: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var messageLength = 0
     private static let lock = NSLock()
 
     /// Installs the handlers (once per process).
@@ -35,6 +38,7 @@ enum _InterruptCleanup {
                 for i in 0..<_InterruptCleanup.capacity {
                     if let path = _InterruptCleanup.slots[i] { unlink(path) }
                 }
+                if let message = _InterruptCleanup.message { _ = write(2, message, _InterruptCleanup.messageLength) }
                 _ = Foundation.signal(received, SIG_DFL)
                 raise(received)
             }
@@ -60,5 +64,24 @@ enum _InterruptCleanup {
             slots[i] = nil
             free(slot)
         }
+    }
+
+    /// Sets what a signal writes to standard error once the files are removed (`nil`: nothing), such as
+    /// `import: interrupted; Wells.sqlite is unchanged`. On a terminal the line starts by clearing the
+    /// progress bar.
+    static func setMessage(_ text: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        // The handler may be reading the old one: it is left allocated (one short string per import).
+        guard let text else {
+            message = nil
+            return
+        }
+        let line = (isatty(2) == 1 ? "\r\u{1B}[K" : "") + text + "\n"
+        let bytes = Array(line.utf8)
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        messageLength = bytes.count
+        message = buffer
     }
 }
