@@ -201,6 +201,11 @@ public struct DateFormatError: Error, Sendable, Hashable, CustomStringConvertibl
     /// Whether the format itself is fine and a setting that goes with it is not (the pivot year).
     public var formatIsKnown = false
 
+    /// An error about `format`, saying why in `reason`.
+    ///
+    /// ```swift
+    /// throw DateFormatError(format: "d-MMM-yy", reason: "a two-digit year needs a pivot year", formatIsKnown: true)
+    /// ```
     public init(format: String, reason: String, formatIsKnown: Bool = false) {
         self.format = format
         self.reason = reason

@@ -12,6 +12,7 @@ public struct GeneratedFile: Sendable, Equatable {
         case mapping
     }
 
+    /// What the file is for: data, model or mapping.
     public let role: Role
     /// Where the file was written.
     public let url: URL
@@ -23,6 +24,12 @@ public struct GeneratedFile: Sendable, Equatable {
     /// The file's size in bytes.
     public let bytes: Int
 
+    /// A file's description, as the generator makes it once the file is written.
+    ///
+    /// ```swift
+    /// let file = GeneratedFile(role: .csv, url: URL(fileURLWithPath: "data/wells.csv"), rows: 244_292,
+    ///                          columns: ["uwi", "well_name"], bytes: 61_000_000)
+    /// ```
     public init(role: Role, url: URL, rows: Int?, columns: [String], bytes: Int) {
         self.role = role
         self.url = url
@@ -40,13 +47,23 @@ public struct GeneratedFile: Sendable, Equatable {
 /// Files are listed in the order the mapping imports them, then the model
 /// and the mapping.
 public struct GeneratedDataSet: Sendable, Equatable {
+    /// Which data set: wells, banks, books or tasks.
     public let kind: DataSetKind
     /// The row count of the primary CSV file (`DataSetKind.primaryFileName`).
     public let rows: Int
+    /// The seed the data came from: the same seed and rows give byte-identical files.
     public let seed: UInt64
+    /// The directory the files were written to.
     public let directory: URL
+    /// Every file written: the CSV files in import order, then the model and the mapping.
     public let files: [GeneratedFile]
 
+    /// A data set's description, as ``DataSetGenerator`` makes it once every file is written.
+    ///
+    /// ```swift
+    /// let set = try DataSetGenerator.generate(.wells, rows: 1_000, into: URL(fileURLWithPath: "data"))
+    /// print(set.kind, set.rows, set.files.map(\.name))   // wells 1000 ["operators.csv", "wells.csv", …]
+    /// ```
     public init(kind: DataSetKind, rows: Int, seed: UInt64, directory: URL, files: [GeneratedFile]) {
         self.kind = kind
         self.rows = rows

@@ -118,6 +118,12 @@ public struct ImportOptions: Sendable {
     /// The default ``indexSortThreads``: 2 on a machine with more than one core, else 0.
     public static let defaultIndexSortThreads = ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 0
 
+    /// Options with the defaults of `seedstore import`, save those given.
+    ///
+    /// ```swift
+    /// var options = ImportOptions(batchSize: 5_000, onError: .skip, rejectsPath: "rejects.csv")
+    /// options.vacuum = true
+    /// ```
     public init(batchSize: Int = 10_000, onError: ErrorPolicy = .abort, rejectsPath: String? = nil,
                 progress: ProgressMode = .none, vacuum: Bool = false, encoding: TextEncoding? = nil,
                 delimiter: UInt8? = nil, nullTokens: [String]? = nil, cacheSizeKiB: Int = ImportOptions.defaultCacheSizeKiB,

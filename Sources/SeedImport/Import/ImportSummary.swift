@@ -52,8 +52,11 @@ public struct ImportSummary: Sendable, Codable {
 
     /// Keys that came again within one file: the later rows updated the earlier object.
     public struct DuplicateReport: Sendable, Codable {
+        /// The file the key came again in, as the mapping names it.
         public var file: String
+        /// The entity whose key it is.
         public var entity: String
+        /// The key attribute.
         public var key: String
         /// How many rows repeated a key seen earlier in the file.
         public var count: Int
@@ -63,9 +66,11 @@ public struct ImportSummary: Sendable, Codable {
 
     /// The finished store.
     public var store: String
+    /// One report per file of the mapping, in import order (a file mapped twice has two).
     public var files: [FileReport]
     /// By entity name.
     public var objects: [String: EntityReport]
+    /// Keys that came again within a file, per file and entity.
     public var duplicates: [DuplicateReport]
     /// Rows rejected in all files.
     public var rejects: Int
@@ -99,6 +104,13 @@ public struct ImportSummary: Sendable, Codable {
         case rowsRead, rowsPerSecond
     }
 
+    /// A summary with these figures (the importer makes one; tests and tools that read `--summary-json`
+    /// back decode one).
+    ///
+    /// ```swift
+    /// let summary = ImportSummary(store: "Wells.sqlite", files: [], objects: [:], duplicates: [], rejects: 0,
+    ///                             rejectsFile: nil, warnings: [], elapsedSeconds: 0.8, peakMemoryBytes: nil, storeBytes: 0)
+    /// ```
     public init(store: String, files: [FileReport], objects: [String: EntityReport], duplicates: [DuplicateReport],
                 rejects: Int, rejectsFile: String?, warnings: [String], elapsedSeconds: Double, saveSeconds: Double = 0,
                 finishSeconds: Double = 0, peakMemoryBytes: Int?, storeBytes: Int) {

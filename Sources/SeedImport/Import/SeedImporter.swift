@@ -32,6 +32,11 @@ public final class SeedImporter {
     /// How to import it.
     public var options: ImportOptions
 
+    /// An importer of `mapping`'s files into stores of `model`; ``run(into:)`` does the work.
+    ///
+    /// ```swift
+    /// let importer = SeedImporter(model: model, mapping: mapping, options: ImportOptions(onError: .skip))
+    /// ```
     public init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions = ImportOptions()) {
         self.model = model
         self.mapping = mapping

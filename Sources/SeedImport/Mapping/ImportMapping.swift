@@ -87,6 +87,11 @@ public struct CSVOptions: Sendable, Hashable {
     /// The null tokens when neither the mapping nor the command line names any.
     public static let defaultNullTokens = ["", "NULL", "NA"]
 
+    /// A dialect; the defaults read RFC 4180 CSV in UTF-8 with a header, trimmed, with the default null tokens.
+    ///
+    /// ```swift
+    /// let tabs = CSVOptions(delimiter: UInt8(ascii: "\t"), encoding: .windows1252)
+    /// ```
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), strict: Bool = false,
                 encoding: TextEncoding = .utf8, hasHeader: Bool = true,
                 nullTokens: [String] = CSVOptions.defaultNullTokens, trim: Bool = true) {
@@ -172,6 +177,11 @@ public struct FileMapping: Sendable {
     /// What the rows fill.
     public var content: Content
 
+    /// A file of the mapping and what its rows fill.
+    ///
+    /// ```swift
+    /// let wells = FileMapping(path: "wells.csv", content: .targets([TargetMapping(entity: "Well", key: "uwi")]))
+    /// ```
     public init(path: String, options: CSVOptions = CSVOptions(), content: Content) {
         self.path = path
         self.options = options
@@ -209,6 +219,12 @@ public struct TargetMapping: Sendable {
     /// A to-one relationship to the object another target of the same row made (one-to-one split).
     public var link: LinkMapping?
 
+    /// A target filling `entity`, columns matched to attributes by name unless `columns` says otherwise.
+    ///
+    /// ```swift
+    /// let well = TargetMapping(entity: "Well", key: "uwi",
+    ///                          relationships: ["operator": RelationshipMapping(column: "operator_id", destinationKey: "operator_id")])
+    /// ```
     public init(entity: String, key: String? = nil, columns: [String: ColumnMapping] = [:],
                 relationships: [String: RelationshipMapping] = [:], link: LinkMapping? = nil) {
         self.entity = entity
@@ -244,6 +260,11 @@ public struct ColumnMapping: Sendable, Hashable {
     /// Null tokens for this column, replacing the file's.
     public var nullTokens: [String]?
 
+    /// The attribute read from `column` (`nil`: left out), with one date `format` at most.
+    ///
+    /// ```swift
+    /// let closed = ColumnMapping("Closing Date", format: "d-MMM-yy", pivotYear: 1950)
+    /// ```
     public init(_ column: String?, format: String? = nil, pivotYear: Int? = nil, nullTokens: [String]? = nil) {
         self.init(column, formats: format.map { [$0] } ?? [], pivotYear: pivotYear, nullTokens: nullTokens)
     }
@@ -273,6 +294,11 @@ public struct RelationshipMapping: Sendable, Hashable {
     /// Null tokens for this column, replacing the file's.
     public var nullTokens: [String]?
 
+    /// A relationship filled from `column`, whose values are keys of the destination's `destinationKey`.
+    ///
+    /// ```swift
+    /// let owner = RelationshipMapping(column: "operator_id", destinationKey: "operator_id")
+    /// ```
     public init(column: String, destinationKey: String, nullTokens: [String]? = nil) {
         self.column = column
         self.destinationKey = destinationKey
@@ -294,6 +320,7 @@ public struct LinkMapping: Sendable, Hashable {
     /// The other target's entity (`WellSummary`).
     public var target: String
 
+    /// A link through `relationship` to the object the row's `target` made.
     public init(relationship: String, target: String) {
         self.relationship = relationship
         self.target = target
@@ -322,6 +349,8 @@ public struct JoinMapping: Sendable, Hashable {
     /// The destination entity's attribute the key matches (`name` of `Tag`).
     public var destinationKey: String
 
+    /// A join file adding, for each row, the destination its `destinationColumn` names to the `relationship`
+    /// of the source its `sourceColumn` names.
     public init(entity: String, relationship: String, sourceColumn: String, sourceKey: String,
                 destinationColumn: String, destinationKey: String) {
         self.entity = entity

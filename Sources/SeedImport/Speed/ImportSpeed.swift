@@ -44,6 +44,11 @@ public struct ImportSpeed {
     /// The importer's peak resident memory target: 100 MB.
     public static let memoryBudgetBytes = 100_000_000
 
+    /// The checks on `rows` generated wells, each side run `runs` times; `directory` takes the scratch files.
+    ///
+    /// ```swift
+    /// let speed = ImportSpeed(rows: 61_073, runs: 5, executable: Bundle.main.executableURL)
+    /// ```
     public init(rows: Int = 244_292, runs: Int = 3, batchSize: Int = ImportOptions().batchSize,
                 directory: URL = FileManager.default.temporaryDirectory, sqlite3Path: String = "/usr/bin/sqlite3",
                 executable: URL? = nil) {
