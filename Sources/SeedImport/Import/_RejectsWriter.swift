@@ -169,11 +169,11 @@ final class _RejectsWriter {
         return quoted
     }
 
+    /// A text as a CSV field, as ``quote(_:)-([UInt8])`` quotes bytes (by bytes: `"\r\n"` is one Character,
+    /// equal to neither `"\r"` nor `"\n"`).
     static func quote(_ field: String) -> String {
-        // By bytes: "\r\n" is one Character, equal to neither "\r" nor "\n".
-        guard field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) || field.hasPrefix(" ") || field.hasSuffix(" ") else {
-            return field
-        }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let bytes = Array(field.utf8)
+        let quoted = quote(bytes)
+        return quoted.count == bytes.count ? field : String(decoding: quoted, as: UTF8.self)
     }
 }
