@@ -16,6 +16,15 @@ public final class RawDatabase {
     /// The handle.
     public let db: OpaquePointer
 
+    /// Opens the SQLite database at `path` without a mutex, read-write and created if missing, or read-only
+    /// when `readOnly` is true; throws ``RawError`` when it cannot be opened.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let raw = try RawDatabase(path: store.path, readOnly: true)
+    /// let rows = try raw.readAll("SELECT * FROM ZWELL")
+    /// ```
     public init(path: String, readOnly: Bool = false) throws {
         var handle: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -89,6 +98,7 @@ public final class RawDatabase {
 
 /// A failure in a raw reference run.
 public struct RawError: Error, CustomStringConvertible {
+    /// What failed: SQLite's error message (followed by the SQL when there is one), or `cannot open PATH`.
     public let message: String
     public var description: String { "raw SQLite reference failed: \(message)" }
 }

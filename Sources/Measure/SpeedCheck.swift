@@ -27,16 +27,32 @@ public struct SpeedCheck: Sendable, Codable {
         case seconds, bytes
     }
 
+    /// What the check measures, as its table row names it (`insert+save 100,000`).
     public var name: String
     /// `nil` means seconds.
     public var unit: Unit?
+    /// The measured operation's samples, in seconds or bytes (``unit``).
     public var measured: Statistics
+    /// The reference's samples from the same run, in the same unit as ``measured``.
     public var reference: Statistics
+    /// What the reference is (`raw sqlite3 INSERTs`).
     public var referenceName: String
+    /// The ratio the check must meet; nil for a figure shown without a target, which always counts as met.
     public var target: Target?
     /// Extra figures worth printing (memory, statements).
     public var notes: [String] = []
 
+    /// A check of `measured` against `reference` under `target`, with `notes` printed under the table.
+    ///
+    /// ``unit`` starts nil (seconds); set it to ``Unit/bytes`` for a memory check.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let check = SpeedCheck(name: "fetch 100,000 objects", measured: Statistics(ours), reference: Statistics(raw),
+    ///                        referenceName: "raw SELECT *", target: .atMost(2.5))
+    /// print(check.verdict, check.ratio)
+    /// ```
     public init(name: String, measured: Statistics, reference: Statistics, referenceName: String, target: Target?, notes: [String] = []) {
         self.name = name
         self.measured = measured

@@ -13,14 +13,27 @@ public struct Statistics: Sendable, Equatable, Codable {
     /// The samples, sorted.
     public let samples: [Double]
 
+    /// Statistics of `samples`, in any order and unit (an empty array gives zeros throughout).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let timings = Statistics([0.012, 0.010, 0.011])
+    /// timings.samples   // [0.010, 0.011, 0.012]
+    /// ```
     public init(_ samples: [Double]) {
         self.samples = samples.sorted()
     }
 
+    /// The number of samples.
     public var count: Int { samples.count }
+    /// The smallest sample (0 when there are none).
     public var min: Double { samples.first ?? 0 }
+    /// The largest sample (0 when there are none).
     public var max: Double { samples.last ?? 0 }
+    /// The 50th percentile: the middle sample, or the mean of the middle two (0 when there are none).
     public var median: Double { percentile(50) }
+    /// The 90th percentile, interpolating linearly between the closest ranks (0 when there are none).
     public var p90: Double { percentile(90) }
 
     /// The `p`th percentile (0...100), interpolating linearly between the closest ranks.

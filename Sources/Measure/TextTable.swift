@@ -13,12 +13,23 @@ public struct TextTable: Sendable {
     /// How a column's cells line up.
     public enum Alignment: Sendable { case left, right }
 
+    /// The column headers; there are as many columns as headers.
     public var headers: [String]
+    /// Each column's alignment, one per header.
     public var alignments: [Alignment]
     public private(set) var rows: [[String]] = []
     /// Cells longer than this are cut with an ellipsis (0: never).
     public var maxCellWidth: Int
 
+    /// An empty table with `headers`, left-aligned unless `alignments` says otherwise, and cells cut at
+    /// `maxCellWidth` characters (0, the default, never cuts).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var table = TextTable(["verdict", "scenario / variant", "reasons"], maxCellWidth: 72)
+    /// table.append(["REGRESSION", "faulting / N+1", "statements 201 → 402"])
+    /// ```
     public init(_ headers: [String], alignments: [Alignment]? = nil, maxCellWidth: Int = 0) {
         self.headers = headers
         self.alignments = alignments ?? headers.map { _ in .left }

@@ -44,8 +44,11 @@ public struct BaselineComparison: Sendable {
     public struct Entry: Sendable {
         /// `scenario / variant`, what results match on (``BenchResult/key``).
         public let key: String
+        /// The scenario family, e.g. `batch-size` (``BenchResult/scenario``).
         public let scenario: String
+        /// The variant within the scenario, e.g. `batch 20, first screen` (``BenchResult/variant``).
         public let variant: String
+        /// What became of the variant: regression, improvement, unchanged, new or missing.
         public let verdict: Verdict
         /// Each change worth reading: `statements 2 → 3`, `ratio to raw 1.21x → 1.48x (+22%, noise ±3%)`.
         public let reasons: [String]
@@ -59,12 +62,25 @@ public struct BaselineComparison: Sendable {
 
     /// The timing metric compared for one variant, and how it moved.
     public struct TimingChange: Sendable {
+        /// The result field a timing is compared on; the raw value is the JSON key.
+        ///
+        /// For example:
+        ///
+        /// ```swift
+        /// let name = timing.metric == .ratioToRaw ? "ratio to raw" : "median"
+        /// print(timing.metric.rawValue)   // "ratio_to_raw" or "median_seconds"
+        /// ```
         public enum Metric: String, Sendable {
+            /// ``BenchResult/ratioToRaw``, used when both results have it.
             case ratioToRaw = "ratio_to_raw"
+            /// ``BenchResult/medianSeconds``, used when either result lacks a raw reference.
             case medianSeconds = "median_seconds"
         }
+        /// The metric compared: `ratio_to_raw` when both results have it, else `median_seconds`.
         public let metric: Metric
+        /// The baseline's value of ``metric`` (a ratio, or seconds for `median_seconds`).
         public let old: Double
+        /// The current run's value of ``metric`` (a ratio, or seconds for `median_seconds`).
         public let new: Double
         /// `(new − old) / old`.
         public let change: Double

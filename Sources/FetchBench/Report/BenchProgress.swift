@@ -23,6 +23,7 @@ public final class BenchProgress {
         case quiet
     }
 
+    /// How this progress is shown: live, lines or quiet.
     public let style: Style
     /// Variants in the run: what ``update(index:of:name:run:runs:)`` counts to when not told.
     public var total: Int

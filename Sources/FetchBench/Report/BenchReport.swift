@@ -16,16 +16,32 @@ public struct BenchReport: Codable, Sendable, Equatable {
     /// The schema version this code writes.
     public static let currentSchemaVersion = 1
 
+    /// The JSON format's version (`schema_version`); ``load(from:)`` refuses one above ``currentSchemaVersion``.
     public var schemaVersion: Int = BenchReport.currentSchemaVersion
     /// `seedstore` and its version.
     public var tool: String
     /// When the run started, ISO 8601 UTC.
     public var createdAt: String
+    /// The machine that ran the bench.
     public var machine: Machine
+    /// The store the bench measured.
     public var store: StoreInfo
+    /// How the bench measured: runs, warm-up, time budget and scenarios.
     public var settings: Settings
+    /// One result per scenario variant, in the order they ran.
     public var results: [BenchResult]
 
+    /// A report of `results`, written by `tool` for a run that started at `createdAt` (ISO 8601 UTC).
+    ///
+    /// ``schemaVersion`` is set to ``currentSchemaVersion``.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let report = BenchReport(tool: "seedstore 0.1.0", createdAt: "2026-11-22T10:00:00Z", machine: .current,
+    ///                          store: store, settings: settings, results: results)
+    /// try report.write(to: URL(fileURLWithPath: "bench.json"))
+    /// ```
     public init(tool: String, createdAt: String, machine: Machine, store: StoreInfo, settings: Settings, results: [BenchResult]) {
         self.tool = tool
         self.createdAt = createdAt
@@ -37,14 +53,25 @@ public struct BenchReport: Codable, Sendable, Equatable {
 
     /// The machine the run measured.
     public struct Machine: Codable, Sendable, Equatable {
+        /// Active processor cores.
         public var cores: Int
+        /// Physical memory, in bytes.
         public var memoryBytes: Int
+        /// The operating system's version string.
         public var os: String
+        /// The host name.
         public var hostname: String
 
         enum CodingKeys: String, CodingKey {
             case cores, memoryBytes = "memory_bytes", os, hostname
         }
+        /// A machine with the given cores, physical memory in bytes, OS version string and host name.
+        ///
+        /// For example:
+        ///
+        /// ```swift
+        /// let machine = BenchReport.Machine(cores: 2, memoryBytes: 8 << 30, os: "Ubuntu 24.04", hostname: "ci-runner")
+        /// ```
         public init(cores: Int, memoryBytes: Int, os: String, hostname: String) {
             self.cores = cores
             self.memoryBytes = memoryBytes
@@ -62,7 +89,9 @@ public struct BenchReport: Codable, Sendable, Equatable {
 
     /// The store the run measured.
     public struct StoreInfo: Codable, Sendable, Equatable {
+        /// The store's path as given on the command line.
         public var path: String
+        /// The store file's size, in bytes.
         public var sizeBytes: Int
         /// Rows per entity.
         public var entities: [String: Int]
@@ -70,6 +99,13 @@ public struct BenchReport: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey {
             case path, sizeBytes = "size_bytes", entities
         }
+        /// A store at `path` of `sizeBytes` bytes, with `entities` mapping entity names to row counts.
+        ///
+        /// For example:
+        ///
+        /// ```swift
+        /// let store = BenchReport.StoreInfo(path: "wells.sqlite", sizeBytes: 4_202_496, entities: ["Well": 10_000])
+        /// ```
         public init(path: String, sizeBytes: Int, entities: [String: Int]) {
             self.path = path
             self.sizeBytes = sizeBytes
@@ -79,12 +115,25 @@ public struct BenchReport: Codable, Sendable, Equatable {
 
     /// How the run measured.
     public struct Settings: Codable, Sendable, Equatable {
+        /// The most measured runs per variant (`--runs`).
         public var runs: Int
+        /// Unmeasured runs before measuring each variant.
         public var warmupRuns: Int
+        /// Seconds after which, once a variant has its minimum runs, measuring it stops.
         public var timeBudgetSeconds: Double
+        /// The scenario families run, in order.
         public var scenarios: [String]
         /// What the runner itself adds to one measured operation (clock reads, a fresh context).
         public var harnessOverheadSeconds: Double?
+        /// Settings with the given run counts, time budget in seconds, scenario names and, optionally, the
+        /// harness overhead in seconds (nil, the default, leaves `harness_overhead_seconds` out of the JSON).
+        ///
+        /// For example:
+        ///
+        /// ```swift
+        /// let settings = BenchReport.Settings(runs: 10, warmupRuns: 1, timeBudgetSeconds: 15,
+        ///                                     scenarios: ["batch-size", "faulting"])
+        /// ```
         public init(runs: Int, warmupRuns: Int, timeBudgetSeconds: Double, scenarios: [String], harnessOverheadSeconds: Double? = nil) {
             self.runs = runs
             self.warmupRuns = warmupRuns
@@ -126,12 +175,18 @@ public struct BenchResult: Codable, Sendable, Equatable {
     public var scenario: String
     /// The variant within it: `batch 20, first screen`.
     public var variant: String
+    /// Median of the measured runs, in seconds.
     public var medianSeconds: Double
+    /// 90th percentile of the measured runs, in seconds, interpolating linearly between the closest ranks.
     public var p90Seconds: Double
+    /// The fastest measured run, in seconds.
     public var minSeconds: Double
+    /// The slowest measured run, in seconds.
     public var maxSeconds: Double
     /// Median absolute deviation over the median.
     public var noise: Double
+    /// Measured runs behind the figures (fewer than ``BenchReport/Settings/runs`` when a variant was stable
+    /// early or ran out of its time budget).
     public var runs: Int
     /// The same rows and columns through the sqlite3 C API, measured in the same run.
     public var rawMedianSeconds: Double?
@@ -152,6 +207,19 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// What the variant does, in a sentence.
     public var note: String?
 
+    /// A result from the engine's run `timings` (seconds) and the raw reference's `raw` (nil when the variant
+    /// has none), with the counters of one measured run and its peak memory above the start, in bytes.
+    ///
+    /// The timing fields, ``noise`` and ``runs`` come from `timings`; ``ratioToRaw`` is nil when `raw` is
+    /// nil or its median is zero.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let result = BenchResult(scenario: "faulting", variant: "N+1", timings: Statistics([0.010, 0.011, 0.012]),
+    ///                          raw: Statistics([0.004, 0.005]), statements: 201, rows: 400, objects: 200, faults: 200,
+    ///                          peakMemoryBytes: nil)
+    /// ```
     public init(scenario: String, variant: String, timings: Statistics, raw: Statistics?, statements: Int, rows: Int,
                 objects: Int, faults: Int, peakMemoryBytes: Int?, note: String? = nil) {
         self.scenario = scenario

@@ -2,11 +2,24 @@ import ManagedStore
 import Measure
 
 /// Counts one measured run reports besides its time.
+///
+/// For example:
+///
+/// ```swift
+/// var counters = RunCounters()
+/// counters.statements = used.statements
+/// counters.faults = context.faultsFired
+/// ```
 public struct RunCounters: Sendable, Equatable {
+    /// SQL statements run.
     public var statements = 0
+    /// Rows stepped.
     public var rows = 0
+    /// Managed objects made from rows.
     public var objects = 0
+    /// Faults fired.
     public var faults = 0
+    /// Counters that are all zero.
     public init() {}
 }
 
@@ -28,5 +41,6 @@ public struct BenchScenario {
     public let name: String
     /// The question it answers.
     public let question: String
+    /// The ways of doing the job it compares, in the order they run.
     public let variants: [BenchVariant]
 }

@@ -22,9 +22,11 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
     public var faultAttribute = "well_name"
     /// A to-one relationship of `entity` and an attribute of its destination (`well.operator.name`).
     public var relationship: String? = "operator"
+    /// The attribute read from the destination of ``relationship`` (`name` of `operator`).
     public var relatedAttribute: String? = "name"
     /// The small entity of a one-to-one decomposition, its to-one to the details entity, and its key.
     public var summaryEntity: String? = "WellSummary"
+    /// The to-one relationship from ``summaryEntity`` to the details entity.
     public var detailsRelationship: String? = "details"
     /// The key used to open one object's details.
     public var lookupKey: String? = "uwi"
@@ -35,6 +37,13 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
     /// At most this many objects in the N+1 variants, which cost one statement per object.
     public var faultLimit = 20_000
 
+    /// The defaults, which fit the generated wells store.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let scenarios = try ScenarioCatalog.make(for: store, config: ScenarioConfig())
+    /// ```
     public init() {}
 
     enum CodingKeys: String, CodingKey {

@@ -15,16 +15,39 @@ import Measure
 /// print(SpeedCheck.table(checks))
 /// ```
 public struct FetchSpeed {
+    /// The store the fetches run on.
     public let store: PersistentStore
+    /// The entity and property names the fetches use; ``run(progress:)`` compares batch size 20 only.
     public var config: ScenarioConfig
+    /// Measured runs per variant, after one warm-up run.
     public var runs: Int
 
+    /// The fetch targets on `store`, named by `config` (the wells store's names by default), measured `runs` times.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var config = ScenarioConfig()
+    /// config.entity = "Book"; config.sortKey = "title"; config.mapProperties = ["title", "author"]
+    /// let speed = FetchSpeed(store: store, config: config, runs: 3)
+    /// ```
     public init(store: PersistentStore, config: ScenarioConfig = ScenarioConfig(), runs: Int = 5) {
         self.store = store
         self.config = config
         self.runs = runs
     }
 
+    /// Measures the whole-object fetch, the dictionary fetch and the batch-size-20 first screen, each next to
+    /// its raw reference, and returns a check per target; `progress` is told each variant as it starts.
+    ///
+    /// Throws ``BenchError/storeLacks(_:)`` when the store lacks an entity or property that `config` names.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let checks = try FetchSpeed(store: store, runs: 5).run { print("speed: \($0)") }
+    /// print(SpeedCheck.table(checks))
+    /// ```
     public func run(progress: @escaping (String) -> Void = { _ in }) throws -> [SpeedCheck] {
         var config = self.config
         config.batchSizes = [20]
