@@ -16,6 +16,7 @@ public protocol AttributeValue {
 }
 
 extension Int: AttributeValue {
+    /// Reads an integer, a whole `double` or a Boolean (1 or 0); `nil` for anything else.
     public init?(attributeValue: Value) {
         switch attributeValue {
         case .integer(let v): self.init(v)
@@ -24,25 +25,33 @@ extension Int: AttributeValue {
         default: return nil
         }
     }
+    /// The value as an `integer`.
     public var attributeValue: Value { .integer(Int64(self)) }
 }
 
 extension Int16: AttributeValue {
+    /// Reads what `Int(attributeValue:)` reads, truncated to 16 bits; `nil` for anything else.
     public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(truncatingIfNeeded: v) }
+    /// The value as an `integer`.
     public var attributeValue: Value { .integer(Int64(self)) }
 }
 
 extension Int32: AttributeValue {
+    /// Reads what `Int(attributeValue:)` reads, truncated to 32 bits; `nil` for anything else.
     public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(truncatingIfNeeded: v) }
+    /// The value as an `integer`.
     public var attributeValue: Value { .integer(Int64(self)) }
 }
 
 extension Int64: AttributeValue {
+    /// Reads what `Int(attributeValue:)` reads: an integer, a whole `double` or a Boolean.
     public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(v) }
+    /// The value as an `integer`.
     public var attributeValue: Value { .integer(self) }
 }
 
 extension Double: AttributeValue {
+    /// Reads a `double`, an integer or a decimal (converted); `nil` for anything else.
     public init?(attributeValue: Value) {
         switch attributeValue {
         case .double(let v): self = v
@@ -51,15 +60,19 @@ extension Double: AttributeValue {
         default: return nil
         }
     }
+    /// The value as a `double`.
     public var attributeValue: Value { .double(self) }
 }
 
 extension Float: AttributeValue {
+    /// Reads what `Double(attributeValue:)` reads, rounded to `Float`; `nil` for anything else.
     public init?(attributeValue: Value) { guard let v = Double(attributeValue: attributeValue) else { return nil }; self.init(v) }
+    /// The value as a `double`.
     public var attributeValue: Value { .double(Double(self)) }
 }
 
 extension Decimal: AttributeValue {
+    /// Reads a decimal, an integer or a `double` (converted); `nil` for anything else.
     public init?(attributeValue: Value) {
         switch attributeValue {
         case .decimal(let v): self = v
@@ -68,10 +81,12 @@ extension Decimal: AttributeValue {
         default: return nil
         }
     }
+    /// The value as a `decimal`.
     public var attributeValue: Value { .decimal(self) }
 }
 
 extension Bool: AttributeValue {
+    /// Reads a Boolean, or an integer (true when it is not 0); `nil` for anything else.
     public init?(attributeValue: Value) {
         switch attributeValue {
         case .bool(let v): self = v
@@ -79,31 +94,42 @@ extension Bool: AttributeValue {
         default: return nil
         }
     }
+    /// The value as a `bool`.
     public var attributeValue: Value { .bool(self) }
 }
 
 extension String: AttributeValue {
+    /// Reads a `string`; `nil` for anything else.
     public init?(attributeValue: Value) { guard case .string(let v) = attributeValue else { return nil }; self = v }
+    /// The value as a `string`.
     public var attributeValue: Value { .string(self) }
 }
 
 extension Date: AttributeValue {
+    /// Reads a `date`; `nil` for anything else.
     public init?(attributeValue: Value) { guard case .date(let v) = attributeValue else { return nil }; self = v }
+    /// The value as a `date`.
     public var attributeValue: Value { .date(self) }
 }
 
 extension Data: AttributeValue {
+    /// Reads binary `data`; `nil` for anything else.
     public init?(attributeValue: Value) { guard case .data(let v) = attributeValue else { return nil }; self = v }
+    /// The value as binary `data`.
     public var attributeValue: Value { .data(self) }
 }
 
 extension UUID: AttributeValue {
+    /// Reads a `uuid`; `nil` for anything else.
     public init?(attributeValue: Value) { guard case .uuid(let v) = attributeValue else { return nil }; self = v }
+    /// The value as a `uuid`.
     public var attributeValue: Value { .uuid(self) }
 }
 
 extension URL: AttributeValue {
+    /// Reads a `uri`; `nil` for anything else.
     public init?(attributeValue: Value) { guard case .uri(let v) = attributeValue else { return nil }; self = v }
+    /// The value as a `uri`.
     public var attributeValue: Value { .uri(self) }
 }
 

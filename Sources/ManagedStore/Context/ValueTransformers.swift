@@ -76,12 +76,35 @@ public struct JSONValueTransformer: ValueTransformer {
     /// The name it goes by in a model: `JSONValueTransformer`.
     public static let name = "JSONValueTransformer"
 
+    /// A JSON transformer; it has no settings.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let transformer = JSONValueTransformer()
+    /// let data = try transformer.transformedValue(["a": 1])   // {"a":1}
+    /// ```
     public init() {}
 
+    /// The value as UTF-8 JSON text, keys sorted; throws when it is not JSON-compatible.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let data = try JSONValueTransformer().transformedValue(["classic", "fiction"])   // ["classic","fiction"]
+    /// ```
     public func transformedValue(_ value: Any) throws -> Data {
         try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
     }
 
+    /// The value that JSON text stands for (an array, dictionary, string, number or `NSNull`);
+    /// throws when `data` is not valid JSON.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let tags = try JSONValueTransformer().reverseTransformedValue(Data(#"["classic"]"#.utf8)) as? [String]
+    /// ```
     public func reverseTransformedValue(_ data: Data) throws -> Any {
         try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     }

@@ -61,6 +61,15 @@ public struct FetchRequest: Sendable, CustomStringConvertible {
     /// For dictionary results: drop duplicate rows.
     public var returnsDistinctResults = false
 
+    /// A request for all objects of `entityName`, as managed objects: no predicate, sort keys or limit.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "Task")
+    /// request.fetchLimit = 10
+    /// let tasks = try context.fetch(request)
+    /// ```
     public init(entityName: String) {
         self.entityName = entityName
     }
@@ -209,6 +218,7 @@ final class ResultStorage: @unchecked Sendable {
 
 /// The names of a dictionary fetch's columns.
 public final class ResultKeys: Sendable {
+    /// The column names, in the order of each row's values.
     public let names: [String]
     let index: [String: Int]
 

@@ -23,9 +23,20 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
 
     /// The key path: an attribute, or a path through to-one relationships (`details.closeDate`).
     public var keyPath: String
+    /// Whether smaller values come first (`true`) or last (`false`).
     public var ascending: Bool
+    /// How string values compare; other types ignore it.
     public var comparison: Comparison
 
+    /// A sort key on `keyPath`, ascending and by binary comparison unless told otherwise.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let byAuthor = FetchSort("author")
+    /// let newestFirst = FetchSort("details.closeDate", ascending: false)
+    /// let byTitle = FetchSort("title", comparison: .localized)
+    /// ```
     public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .binary) {
         self.keyPath = keyPath
         self.ascending = ascending

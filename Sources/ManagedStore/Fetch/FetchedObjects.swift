@@ -22,7 +22,9 @@ public struct FetchedObjects: RandomAccessCollection {
 
     let storage: Storage
 
+    /// The first position: always 0.
     public var startIndex: Int { 0 }
+    /// The position after the last object: the number of objects, loaded or not.
     public var endIndex: Int {
         switch storage {
         case .array(let objects): objects.count

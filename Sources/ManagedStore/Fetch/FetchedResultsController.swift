@@ -43,11 +43,17 @@ public final class FetchedResultsController {
 
     /// What changed between two fetches, in the order a table view applies them.
     public struct Changes: Sendable, Equatable {
+        /// The indexes, in the old sections, of the sections that are gone.
         public var deletedSections: [Int] = []
+        /// The indexes, in the new sections, of the sections that are new.
         public var insertedSections: [Int] = []
+        /// The old index paths of the objects that no longer match, in order.
         public var deletedRows: [IndexPath] = []
+        /// The new index paths of the objects that match now and did not before, in order.
         public var insertedRows: [IndexPath] = []
+        /// The index paths of updated objects that kept their place, in order.
         public var updatedRows: [IndexPath] = []
+        /// The updated objects whose index path changed, in the order of their new index paths.
         public var movedRows: [Move] = []
 
         /// A report, for tests that state the changes they expect and for callers that forward them.
@@ -76,7 +82,9 @@ public final class FetchedResultsController {
 
     /// A row that moved.
     public struct Move: Sendable, Equatable {
+        /// The row's index path before the change.
         public let from: IndexPath
+        /// The row's index path after the change.
         public let to: IndexPath
 
         /// A move from one index path to another.
@@ -92,8 +100,11 @@ public final class FetchedResultsController {
         }
     }
 
+    /// The fetch whose results the controller holds.
     public let request: FetchRequest
+    /// The context the controller fetches from and whose changes it follows.
     public let context: ManagedObjectContext
+    /// The key path whose value names each object's section; `nil` puts all objects in one section.
     public let sectionNameKeyPath: String?
     /// The name under which the section layout is kept between runs, if any.
     public let cacheName: String?
@@ -108,6 +119,17 @@ public final class FetchedResultsController {
     private var rows: [(id: ObjectID, section: String)] = []
     private var observation: ObservationToken?
 
+    /// A controller for `request` in `context`, with sections by `sectionNameKeyPath` (one section when
+    /// `nil`) and the section layout kept between runs under `cacheName` (not kept when `nil`).
+    /// It fetches nothing until ``performFetch()``.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let controller = FetchedResultsController(request: request, context: context,
+    ///                                           sectionNameKeyPath: "author", cacheName: "BooksByAuthor")
+    /// try controller.performFetch()
+    /// ```
     public init(request: FetchRequest, context: ManagedObjectContext, sectionNameKeyPath: String? = nil, cacheName: String? = nil) {
         self.request = request
         self.context = context

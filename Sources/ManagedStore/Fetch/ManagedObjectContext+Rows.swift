@@ -213,7 +213,9 @@ extension Column {
 
 /// What a request runs: its first statement, the values bound to it and SQLite's plan.
 public struct FetchExplanation: Sendable, CustomStringConvertible {
+    /// The first statement's SQL, with numbered placeholders (`?1`, `?2`, …).
     public let sql: String
+    /// The values bound to the statement: `bindings[n - 1]` goes to placeholder `?n`.
     public let bindings: [SQLValue]
     /// `EXPLAIN QUERY PLAN` lines, indented by depth.
     public let plan: [String]

@@ -22,6 +22,15 @@ public struct Attribute: Sendable, Hashable {
     /// For `.transformable`: the name a ``ValueTransformers`` registration goes by.
     public var valueTransformerName: String?
 
+    /// An attribute called `name` of `type`: optional, with no default value, not indexed and,
+    /// for `.transformable`, storing `Data` unchanged unless told otherwise.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let priority = Attribute("priority", .integer32, optional: false, defaultValue: .integer(5))
+    /// let tags = Attribute("tags", .transformable, valueTransformerName: JSONValueTransformer.name)
+    /// ```
     public init(_ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: Value? = nil,
                 indexed: Bool = false, valueTransformerName: String? = nil) {
         self.name = name
@@ -87,6 +96,15 @@ public struct Relationship: Sendable, Hashable {
     /// Whether a to-many relationship keeps its destinations in order.
     public var isOrdered: Bool
 
+    /// A relationship called `name` to the entity `destination`, with `inverse` on it: to-one, optional,
+    /// nullifying, unordered and without count limits unless told otherwise.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let info = Relationship("info", to: "FailedBankInfo", inverse: "details")
+    /// let steps = Relationship("steps", to: "Step", inverse: "recipe", toMany: true, ordered: true)
+    /// ```
     public init(_ name: String, to destination: String, inverse: String?, toMany: Bool = false,
                 deleteRule: DeleteRule = .nullify, optional: Bool = true, minCount: Int = 0, maxCount: Int = 0,
                 ordered: Bool = false) {
@@ -126,6 +144,14 @@ public struct EntityDescription: Sendable, Hashable {
     /// Its relationships, in declared order.
     public var relationships: [Relationship]
 
+    /// An entity called `name` with `attributes` and `relationships`, in that order.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let tag = EntityDescription("Tag", attributes: [Attribute("name", .string, optional: false)],
+    ///                             relationships: [Relationship("books", to: "Book", inverse: "tags", toMany: true)])
+    /// ```
     public init(_ name: String, attributes: [Attribute] = [], relationships: [Relationship] = []) {
         self.name = name
         self.attributes = attributes

@@ -37,6 +37,14 @@ public struct ModelError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file the model came from, when there was one.
     public var file: String?
 
+    /// An error reporting `problems`, found in the model file at `file` (`nil` for a model not read from a file).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// do { model = try ObjectModel(descriptions) }
+    /// catch { throw ModelError(problems: error.problems, file: "Tasks.json") }
+    /// ```
     public init(problems: [Problem], file: String? = nil) {
         self.problems = problems
         self.file = file

@@ -17,6 +17,14 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The row's `Z_PK`, or a negative number for a temporary ID.
     public let primaryKey: Int64
 
+    /// The ID of the row `primaryKey` of the entity numbered `entityID`; a negative key makes a temporary ID.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let id = ObjectID(entityID: store.model.entity(named: "Task")!.id, primaryKey: 1)
+    /// let task = try context.existingObject(with: id)
+    /// ```
     public init(entityID: Int32, primaryKey: Int64) {
         self.entityID = entityID
         self.primaryKey = primaryKey
@@ -27,6 +35,7 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public var description: String { isTemporary ? "\(entityID)/t\(-primaryKey)" : "\(entityID)/p\(primaryKey)" }
 
+    /// Orders IDs by entity number, then by primary key.
     public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
         (lhs.entityID, lhs.primaryKey) < (rhs.entityID, rhs.primaryKey)
     }

@@ -20,12 +20,30 @@ public struct ConnectionStats: Sendable, Equatable, CustomStringConvertible {
     /// Statements compiled (cache misses).
     public var prepares: Int = 0
 
+    /// Counts with the given values, 0 for any left out.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let before = connection.stats
+    /// _ = try connection.rows("SELECT x FROM t")   // five rows, a statement not yet cached
+    /// #expect(connection.stats - before == ConnectionStats(statements: 1, rows: 5, prepares: 1))
+    /// ```
     public init(statements: Int = 0, rows: Int = 0, prepares: Int = 0) {
         self.statements = statements
         self.rows = rows
         self.prepares = prepares
     }
 
+    /// The work done between two readings: each count of `lhs` minus the same count of `rhs`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let before = connection.stats
+    /// try context.save()
+    /// print((connection.stats - before).statements)
+    /// ```
     public static func - (lhs: ConnectionStats, rhs: ConnectionStats) -> ConnectionStats {
         ConnectionStats(statements: lhs.statements - rhs.statements, rows: lhs.rows - rhs.rows,
                         prepares: lhs.prepares - rhs.prepares)

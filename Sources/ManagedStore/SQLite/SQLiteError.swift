@@ -22,6 +22,15 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The statement that failed, when there was one.
     public let sql: String?
 
+    /// An error with result code `code`, `extendedCode` (`code` when `nil`), SQLite's `message` and the
+    /// failing statement `sql`, if any.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let error = SQLiteError(code: 19, extendedCode: 2067, message: "UNIQUE constraint failed: ZTAG.ZNAME",
+    ///                         sql: "INSERT INTO ZTAG (ZNAME) VALUES (?1)")
+    /// ```
     public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil) {
         self.code = code
         self.extendedCode = extendedCode ?? code

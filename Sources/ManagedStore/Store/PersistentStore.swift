@@ -25,6 +25,14 @@ public final class PersistentStore {
         /// The SQL log level; `nil` takes `SEEDSTORE_SQL_DEBUG` from the environment.
         public var sqlDebugLevel: Int?
 
+        /// Options for opening a store: by default read-write, creating a missing file, without a write-ahead log,
+        /// and with the SQL log level from `SEEDSTORE_SQL_DEBUG`.
+        ///
+        /// For example:
+        ///
+        /// ```swift
+        /// let store = try PersistentStore(path: "Tasks.sqlite", options: .init(readOnly: true, sqlDebugLevel: 1))
+        /// ```
         public init(readOnly: Bool = false, create: Bool = true, walJournal: Bool = false, sqlDebugLevel: Int? = nil) {
             self.readOnly = readOnly
             self.create = create
@@ -202,12 +210,15 @@ public final class PersistentStore {
 
     /// Keys of the metadata property list.
     public enum MetadataKey {
+        /// The store's type: `SQLite`, as Core Data writes it.
         public static let storeType = "NSStoreType"
+        /// The store's UUID, a string made when the file is created.
         public static let storeUUID = "NSStoreUUID"
         /// SeedStore's per-entity version hashes (Core Data's own algorithm is not public).
         public static let versionHashes = "SeedStoreModelVersionHashes"
         /// The model as SeedStore JSON.
         public static let model = "SeedStoreModel"
+        /// The SeedStore ``PersistentStore/version`` that created the file.
         public static let seedStoreVersion = "SeedStoreVersion"
     }
 

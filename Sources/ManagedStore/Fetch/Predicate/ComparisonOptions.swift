@@ -10,8 +10,10 @@
 /// // its comparison's options == [.caseInsensitive, .diacriticInsensitive]
 /// ```
 public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    /// The flags as bits: 1 for `[c]`, 2 for `[d]`, 4 for `[n]`.
     public let rawValue: UInt8
 
+    /// The options whose bits are set in `rawValue`.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// `[c]`: case-insensitive, with Unicode case folding.

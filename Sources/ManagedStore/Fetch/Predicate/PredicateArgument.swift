@@ -57,25 +57,31 @@ extension PredicateArgument {
 }
 
 extension PredicateArgument: ExpressibleByNilLiteral {
+    /// A null argument, from `nil`.
     public init(nilLiteral: ()) { self = .value(.null) }
 }
 
 extension PredicateArgument: ExpressibleByBooleanLiteral {
+    /// A Boolean argument, from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .value(.bool(value)) }
 }
 
 extension PredicateArgument: ExpressibleByIntegerLiteral {
+    /// A 64-bit integer argument, from an integer literal.
     public init(integerLiteral value: Int64) { self = .value(.int(value)) }
 }
 
 extension PredicateArgument: ExpressibleByFloatLiteral {
+    /// A floating-point argument, from a floating-point literal.
     public init(floatLiteral value: Double) { self = .value(.double(value)) }
 }
 
 extension PredicateArgument: ExpressibleByStringLiteral {
+    /// A string argument, from a string literal.
     public init(stringLiteral value: String) { self = .value(.string(value)) }
 }
 
 extension PredicateArgument: ExpressibleByArrayLiteral {
+    /// An array argument, from an array literal of constants, for `IN %@` and `BETWEEN %@`.
     public init(arrayLiteral elements: PredicateConstant...) { self = .value(.array(elements)) }
 }

@@ -37,25 +37,31 @@ public enum PredicateConstant: Sendable, Hashable {
 }
 
 extension PredicateConstant: ExpressibleByNilLiteral {
+    /// A null constant, from `nil`.
     public init(nilLiteral: ()) { self = .null }
 }
 
 extension PredicateConstant: ExpressibleByBooleanLiteral {
+    /// A Boolean constant, from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension PredicateConstant: ExpressibleByIntegerLiteral {
+    /// A 64-bit integer constant, from an integer literal.
     public init(integerLiteral value: Int64) { self = .int(value) }
 }
 
 extension PredicateConstant: ExpressibleByFloatLiteral {
+    /// A floating-point constant, from a floating-point literal.
     public init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension PredicateConstant: ExpressibleByStringLiteral {
+    /// A string constant, from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension PredicateConstant: ExpressibleByArrayLiteral {
+    /// An ``array(_:)`` constant, from an array literal of constants.
     public init(arrayLiteral elements: PredicateConstant...) { self = .array(elements) }
 }

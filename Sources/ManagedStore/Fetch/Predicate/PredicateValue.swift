@@ -37,25 +37,31 @@ public enum PredicateValue: Sendable, Hashable {
 }
 
 extension PredicateValue: ExpressibleByNilLiteral {
+    /// A null scalar, from `nil`.
     public init(nilLiteral: ()) { self = .scalar(.null) }
 }
 
 extension PredicateValue: ExpressibleByBooleanLiteral {
+    /// A Boolean scalar, from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .scalar(.bool(value)) }
 }
 
 extension PredicateValue: ExpressibleByIntegerLiteral {
+    /// A 64-bit integer scalar, from an integer literal.
     public init(integerLiteral value: Int64) { self = .scalar(.int(value)) }
 }
 
 extension PredicateValue: ExpressibleByFloatLiteral {
+    /// A floating-point scalar, from a floating-point literal.
     public init(floatLiteral value: Double) { self = .scalar(.double(value)) }
 }
 
 extension PredicateValue: ExpressibleByStringLiteral {
+    /// A string scalar, from a string literal.
     public init(stringLiteral value: String) { self = .scalar(.string(value)) }
 }
 
 extension PredicateValue: ExpressibleByArrayLiteral {
+    /// A ``collection(_:)``, from an array literal of constants.
     public init(arrayLiteral elements: PredicateConstant...) { self = .collection(elements) }
 }

@@ -79,6 +79,14 @@ public struct SQLQuery: Sendable, Hashable, CustomStringConvertible {
     /// `bindings[n - 1]` binds placeholder `?n`.
     public var bindings: [SQLValue]
 
+    /// A statement `sql` whose placeholder `?n` binds `bindings[n - 1]`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let query = SQLQuery(sql: "SELECT Z_PK FROM ZTASK WHERE ZPRIORITY = ?1", bindings: [.integer(1)])
+    /// let rows = try store.connection.rows(query.sql, query.bindings)
+    /// ```
     public init(sql: String, bindings: [SQLValue]) {
         self.sql = sql
         self.bindings = bindings
