@@ -40,6 +40,10 @@ struct ImportJoinRepeatTests {
         let stored = try #require(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS")?.int64)
         #expect(join.rowsImported == Int(stored) + 1)
         #expect(join.joins == Int(stored))
-        #expect(summary.description.contains("pairs joined (1 repeated pair stored once)"), "\(summary)")
+        #expect(summary.description.contains("  bank_tags.csv → FailedBankDetails.tags: 1,293 rows read, 1,292 pairs joined (1 repeated pair stored once)"),
+                "the line names the relationship the pairs fill: \(summary)")
+        #expect(join.relationship == "FailedBankDetails.tags")
+        let decoded = try JSONDecoder().decode(ImportSummary.self, from: JSONEncoder().encode(summary))
+        #expect(decoded.files.map(\.relationship) == [nil, nil, "FailedBankDetails.tags"], "kept in the JSON summary")
     }
 }

@@ -30,6 +30,9 @@ public struct ImportSummary: Sendable, Codable {
         /// The entities its rows filled (empty for a join file); `nil` in summaries written before
         /// this was recorded.
         public var entities: [String]?
+        /// For a join file, the to-many relationship its pairs fill (`FailedBankDetails.tags`); `nil` for
+        /// other files and in summaries written before this was recorded.
+        public var relationship: String? = nil
 
         /// Whether the file had rows and every one was rejected: an import that succeeded in name only,
         /// usually a format, delimiter or encoding that does not fit the file.
@@ -182,7 +185,8 @@ extension ImportSummary: CustomStringConvertible {
         }
         for file in files {
             // A file mapped twice (wells into Well, and into WellSummary + WellDetail) says which pass is which.
-            let into = file.entities.map { $0.isEmpty ? "" : " → " + $0.joined(separator: " + ") } ?? ""
+            // A join file says which relationship its pairs fill.
+            let into = file.relationship.map { " → " + $0 } ?? file.entities.map { $0.isEmpty ? "" : " → " + $0.joined(separator: " + ") } ?? ""
             var text = "  \(file.path)\(into): \(g(file.rowsRead)) rows read"
             if file.joins > 0 || file.entities?.isEmpty == true {
                 text += ", \(g(file.joins)) pairs joined"

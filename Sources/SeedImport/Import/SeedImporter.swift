@@ -180,7 +180,8 @@ public final class SeedImporter {
             store: storePath,
             files: plan.files.map {
                 .init(path: $0.displayPath, rowsRead: $0.rowsRead, rowsImported: $0.rowsImported, blankRows: $0.blankRows,
-                      rejects: $0.rejects, joins: $0.joinsAdded, entities: $0.mapping.entities)
+                      rejects: $0.rejects, joins: $0.joinsAdded, entities: $0.mapping.entities,
+                      relationship: $0.join.map { "\($0.entity.name).\($0.relationship)" })
             },
             objects: counts, duplicates: duplicates, rejects: rejectCount,
             rejectsFile: rejectCount > 0 ? rejects?.path : nil, warnings: warnings,
