@@ -44,6 +44,14 @@ public struct CSVDialect: Sendable, Hashable {
     /// A byte that, at the very start of a record, marks the whole line as a comment to skip (`#` in EPF).
     /// `nil` means no comment lines.
     public var commentPrefix: UInt8?
+    /// The longest record the reader holds, in bytes as in the input (``defaultMaximumRecordBytes``). A
+    /// record is held whole, so a quote never closed, which reads every line after it into one field,
+    /// would otherwise hold the rest of the file in memory: past the limit the reader stops with
+    /// ``CSVError/Kind/recordTooLarge``, naming the record and the quote still open.
+    public var maximumRecordBytes = CSVDialect.defaultMaximumRecordBytes
+    /// The default ``maximumRecordBytes``: 16 MiB, far above any record a spreadsheet writes (a cell holds
+    /// at most 32,767 characters in Excel).
+    public static let defaultMaximumRecordBytes = 16 << 20
 
     /// What ends a record.
     public enum RecordTerminator: Sendable, Hashable {

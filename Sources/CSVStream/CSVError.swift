@@ -20,7 +20,8 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         /// Strict mode: a quote inside an unquoted field, or a byte other than a delimiter, terminator,
         /// space or quote right after a closing quote.
         case malformedQuote
-        /// Strict mode: the file ends inside a quoted field.
+        /// The file ends inside a quoted field: in strict mode while reading; otherwise the last record holds
+        /// every line after the quote, and ``CSVRawRecord/validateQuotes()`` says where it opens.
         case unterminatedQuote
         /// Any mode: text between a closing quote and the delimiter or line end (`"x"y` or, without
         /// trimming, `"x" `). Non-strict libcsv reads such text as data of a field still in quotes, on to
@@ -31,6 +32,9 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         case io
         /// A field grew beyond what memory allows (libcsv `CSV_ENOMEM`/`CSV_ETOOBIG`).
         case fieldTooLarge
+        /// A record grew past ``CSVDialect/maximumRecordBytes`` without ending: almost always a quote never
+        /// closed. The reader stops (the next record cannot be found).
+        case recordTooLarge
         /// The ``CSVDialect`` is contradictory (say, delimiter equal to quote).
         case invalidDialect
     }
@@ -99,12 +103,15 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
                 "Nothing may stand between a closing quote and the delimiter: quote the whole value and double its inner quotes (\"x\"\"y\"), or remove what follows the quote. The lines this record swallowed are in its raw text."
         case .unterminatedQuote:
             return
-                "A quoted field is never closed; look for an unbalanced quote from the record's first line on, or read without strict mode."
+                "Close the quote, or double it if it is data (\"5'10\"\"\"); a file cut short ends inside its last record."
         case .io:
             return "Check that the path exists and is a readable file."
         case .fieldTooLarge:
             return
                 "A field is too large to hold in memory; an unbalanced quote may have swallowed the rest of the file."
+        case .recordTooLarge:
+            return
+                "A quote that is never closed reads the lines after it as data: close it, or double it if it is data (\"5'10\"\"\"). If the records really are this long, raise the limit (--max-record-size, CSVDialect.maximumRecordBytes)."
         case .invalidDialect:
             return
                 "Choose a delimiter, quote and comment prefix that differ from each other and from the record terminator."

@@ -105,11 +105,13 @@ public struct CSVRawRecord {
     }
 
     /// Checks that every closing quote is followed by the delimiter, a line end or the end of the record
-    /// (with ``CSVDialect/trimsSpaces``, after spaces and tabs).
+    /// (with ``CSVDialect/trimsSpaces``, after spaces and tabs), and that the last record does not end
+    /// inside a quoted field.
     ///
     /// Strict mode refuses anything else while parsing. Without it, libcsv keeps a field open after
     /// `"x"y` or (not trimming) `"x" `, taking delimiters and line ends as data up to the next quote of
     /// the file: such a record holds the lines it swallowed, and this check says where it went wrong.
+    /// Likewise a quote never closed: without strict mode the last record holds every line after it.
     ///
     /// For example:
     ///
@@ -120,12 +122,14 @@ public struct CSVRawRecord {
     /// ```
     ///
     /// - Throws: ``CSVError`` (``CSVError/Kind/textAfterClosingQuote``) with the field (``CSVError/column``),
-    ///   the line and byte offset of the first byte after the closing quote.
+    ///   the line and byte offset of the first byte after the closing quote; or
+    ///   (``CSVError/Kind/unterminatedQuote``) with the field, line and byte offset of the quote never closed.
     /// - Complexity: O(length of the record) when it holds a quote; one `memchr` otherwise.
     public func validateQuotes() throws(CSVError) {
         checkValid()
         if isBlank { return }
         if let error = reader.closingQuoteError() { throw error }
+        if let error = reader.unterminatedQuoteError() { throw error }
     }
 
     /// Calls `body` with the record's raw bytes as in the input, without the terminator.

@@ -270,16 +270,26 @@ public final class CSVReader {
         return nil
     }
 
-    /// The line of byte `offset` of the current record's raw bytes: the record's first line plus the line
-    /// breaks (LF, CRLF or CR) inside quotes before it.
-    private func lineOfRecordByte(_ offset: Int, in raw: UnsafeBufferPointer<UInt8>) -> Int {
-        var line = scanner.recordLine
-        var previous: UInt8 = 0
-        for byte in raw[..<offset] {
-            if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
-            previous = byte
-        }
-        return line
+    /// When the current record is the last and the input ended inside one of its quoted fields (a quote
+    /// never closed, so every line after it was read into that field), the error naming where the field
+    /// opens; `nil` otherwise. Strict mode throws ``CSVError/Kind/unterminatedQuote`` while reading instead.
+    func unterminatedQuoteError() -> CSVError? {
+        guard scanner.endedInsideQuotes else { return nil }
+        let raw = scanner.record.rawBytes(count: scanner.recordLength)
+        guard let opened = scanner.openQuote(in: raw) else { return nil }
+        let line = scanner.line(ofRecordByte: opened.index, in: raw)
+        let lastLine = scanner.line(ofRecordByte: raw.count, in: raw)
+        let rest = lastLine == line ? "on the same line: is the file cut short?"
+            : "\(_RecordScanner.grouped(lastLine - line)) line\(lastLine - line == 1 ? "" : "s") later, all read into this field"
+        var error = CSVError(
+            kind: .unterminatedQuote,
+            message: "the quote that opens field \(opened.field + 1) is never closed: the input ends \(rest)",
+            line: line, byteOffset: scanner.recordStart + Int64(opened.index))
+        error.path = path
+        error.column = opened.field + 1
+        error.recordLine = scanner.recordLine
+        error.isRecoverable = true
+        return error
     }
 
     /// The first closing quote of the current record followed by text other than the delimiter or a line
@@ -311,7 +321,7 @@ public final class CSVReader {
                     i += 1
                     continue
                 }
-                let line = lineOfRecordByte(i, in: raw)
+                let line = scanner.line(ofRecordByte: i, in: raw)
                 let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
                 var error = CSVError(
                     kind: .textAfterClosingQuote,
@@ -350,7 +360,7 @@ public final class CSVReader {
         let end = index + 1 < buffer.fieldCount ? Swift.max(start, Swift.min(rawStart(index + 1), raw.count)) : raw.count
         let span = UnsafeBufferPointer(rebasing: raw[start..<end])
         let rawIndex = encoding.firstInvalidByteIndex(in: span).map { start + $0 }
-        let line = lineOfRecordByte(rawIndex ?? start, in: raw)
+        let line = scanner.line(ofRecordByte: rawIndex ?? start, in: raw)
         let message: String
         if let rawIndex {
             message = encoding.invalidByteMessage(raw, at: rawIndex)

@@ -85,6 +85,10 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("forward-key-limit"), help: .hidden)
     var forwardKeyLimit: Int?
 
+    @Option(name: .customLong("max-record-size"), parsing: .unconditional,
+            help: ArgumentHelp("MiB one record may take; a longer one stops the import, naming the quote left open that usually causes it (1 to 4096; default \(CSVDialect.defaultMaximumRecordBytes >> 20)).", valueName: "MiB"))
+    var maxRecordSize: Int = CSVDialect.defaultMaximumRecordBytes >> 20
+
     @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
     var summaryJSON: String?
 
@@ -106,6 +110,9 @@ struct ImportCommand: ParsableCommand {
         }
         if !(1...Self.maximumKeyMemory).contains(keyMemory) {
             throw ValidationError("--key-memory takes MiB from 1 to \(Self.maximumKeyMemory) (1 TiB), not \(keyMemory).")
+        }
+        if !(1...4096).contains(maxRecordSize) {
+            throw ValidationError("--max-record-size takes MiB from 1 to 4096, not \(maxRecordSize).")
         }
         if rejects != nil && onError != .skip {
             throw ValidationError("--rejects applies with --on-error skip.")
@@ -143,6 +150,7 @@ struct ImportCommand: ParsableCommand {
         options.progress = progress
         options.vacuum = vacuum
         options.keyIndexMemoryBytes = keyMemory << 20
+        if maxRecordSize != CSVDialect.defaultMaximumRecordBytes >> 20 { options.maximumRecordBytes = maxRecordSize << 20 }
         if let readAhead { options.readsAhead = readAhead }   // else the default: ImportOptions.hasSpareCore
         if let forwardKeyLimit { options.forwardKeyLimit = max(0, forwardKeyLimit) }
         options.encoding = encoding.flatMap(TextEncoding.init(label:))

@@ -32,7 +32,8 @@ struct CSVErrorTests {
 
     @Test func everyKindHasAHint() {
         let kinds: [CSVError.Kind] = [
-            .invalidEncoding, .malformedQuote, .unterminatedQuote, .io, .fieldTooLarge, .invalidDialect,
+            .invalidEncoding, .malformedQuote, .unterminatedQuote, .textAfterClosingQuote, .io, .fieldTooLarge,
+            .recordTooLarge, .invalidDialect,
         ]
         for kind in kinds {
             #expect(!CSVError(kind: kind, message: "m").hint.isEmpty)

@@ -283,6 +283,29 @@ struct ImportCLITests {
         #expect(!top.output.contains("--key-memory"), "nothing spills under 1 TiB")
     }
 
+    @Test("--max-record-size takes 1 to 4096 MiB, and a record past it stops the import naming the open quote")
+    func maxRecordSize() throws {
+        let scratch = ImportScratch()
+        let model = ImportFixtures.path("models/import-basics.model.json")
+        for value in ["0", "-1", "4097", String(Int.max)] {
+            let result = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("P.sqlite"),
+                                            "--max-record-size=\(value)", "Team=\(ImportFixtures.path("csv/teams.csv"))"])
+            #expect(result.status == 64, "\(value): \(result.errors)")
+            #expect(result.errors.contains("--max-record-size takes MiB from 1 to 4096"), "\(value): \(result.errors)")
+        }
+        // 1.5 MiB of lines after a quote never closed: past a 1 MiB limit, within the default.
+        let lines = String(repeating: "T9,Lorem ipsum dolor sit amet consectetur adipiscing\n", count: 30_000)
+        let teams = try scratch.write("teams.csv", "code,name\nT1,\"Open\n" + lines)
+        let stopped = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("P.sqlite"), "--progress", "none",
+                                         "--max-record-size", "1", "Team=\(teams)"])
+        #expect(stopped.status == 1, "\(stopped.errors)")
+        #expect(stopped.errors.contains("teams.csv:2:2: the record that starts on line 2 passes 1 MiB without ending: the quote that opens field 2 on line 2 is still open"),
+                "\(stopped.errors)")
+        let read = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("P.sqlite"), "--progress", "none", "Team=\(teams)"])
+        #expect(read.status == 1 && read.errors.contains("the quote that opens field 2 is never closed: the input ends 30,001 lines later"),
+                "within the default limit the record is read, and its quote reported: \(read.errors)")
+    }
+
     @Test("--null tokens that can never match an unquoted, trimmed value are refused, once")
     func nullTokensThatCannotMatch() throws {
         let scratch = ImportScratch()

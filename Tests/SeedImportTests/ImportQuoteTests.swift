@@ -81,4 +81,62 @@ struct ImportQuoteTests {
                 "\(error.problems)")
         #expect(error.problems.first?.contains("(byte offset 13)") == true, "\(error.problems)")
     }
+
+    /// Non-strict reading used to take a quote never closed as one value holding the rest of the file: the
+    /// import succeeded with one row where there were thousands.
+    @Test("a quote never closed aborts at the quote, with the value cut in the message", arguments: [true, false])
+    func quoteNeverClosed(readsAhead: Bool) throws {
+        let rows = (1...2_000).map { "E\($0),\($0),row \($0)\n" }.joined()
+        let csv = Array(("code,amount,note\nA,1,x\nB,2,\"open\n" + rows).utf8)
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        let scratch = ImportScratch()
+        let error = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run(csv, name: "q.csv", in: scratch, options: options, model: Self.model)
+        }
+        #expect(error.kind == .badRow)
+        #expect(error.line == 3 && error.column == 3 && error.byteOffset == 27, "the opening quote: \(error)")
+        #expect(error.description.contains("the quote that opens field 3 is never closed: the input ends 2,001 lines later, all read into this field"),
+                "\(error)")
+        let value = try #require(error.value)
+        #expect(csv.count == 36_712)
+        #expect(value.hasPrefix("open\nE1,1,row 1\n") && value.hasSuffix("… (36,684 bytes)"), "all after the quote, cut: \(value)")
+        #expect(error.description.count < 1_000, "the message shows the start of the value, not the 2,000 lines")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("x.sqlite")))
+    }
+
+    @Test("a file cut short inside its last quoted field: skip mode keeps the rows before and sets the last aside")
+    func cutShort() throws {
+        let scratch = ImportScratch()
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let summary = try ImportEncodingErrorTests.run(Array("code,amount,note\nA,1,x\nB,2,\"y\"\nC,3,\"cut sh".utf8), name: "q.csv",
+                                                       in: scratch, options: options, model: Self.model)
+        #expect(summary.rejects == 1)
+        #expect(try Self.notes(scratch) == ["A": "x", "B": "y"])
+        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains("q.csv,4,3,R,note,cut sh,\"note: the quote that opens field 3 is never closed: the input ends on the same line: is the file cut short? (byte offset 35)."),
+                "\(rejects)")
+        #expect(rejects.hasSuffix(",\"C,3,\"\"cut sh\"\n"), "the raw text, as in the file: \(rejects)")
+    }
+
+    @Test("a record past the limit stops the import in either mode, naming the quote left open")
+    func recordLimit() throws {
+        let rows = (1...200).map { "E\($0),\($0),row \($0)\n" }.joined()
+        let csv = Array(("code,amount,note\nA,1,x\nB,2,\"open\n" + rows).utf8)
+        for onError in [ErrorPolicy.abort, .skip] {
+            let scratch = ImportScratch()
+            var options = ImportOptions(onError: onError, rejectsPath: onError == .skip ? scratch.path("rejects.csv") : nil)
+            options.maximumRecordBytes = 1_024
+            let error = try #require(throws: ImportError.self) {
+                try ImportEncodingErrorTests.run(csv, name: "q.csv", in: scratch, options: options, model: Self.model)
+            }
+            #expect(error.line == 3 && error.column == 3, "\(error)")
+            #expect(error.description.contains("the record that starts on line 3 passes 1,024 bytes without ending: the quote that opens field 3 on line 3 is still open"),
+                    "\(error)")
+            #expect(error.description.contains("--max-record-size"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("x.sqlite")))
+        }
+    }
 }

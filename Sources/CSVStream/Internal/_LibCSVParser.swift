@@ -63,6 +63,12 @@ final class _LibCSVParser {
         csv_fini(parser, _LibCSVParser.onField, _LibCSVParser.onRowEnd, context) == 0
     }
 
+    /// Whether the input so far ends inside a quoted field (libcsv's `FIELD_BEGUN` state with `quoted`
+    /// set): a closing quote would be `FIELD_MIGHT_HAVE_ENDED`. At the end of the input, a quote never closed.
+    var isInsideQuotedField: Bool {
+        parser.pointee.pstate == 2 && parser.pointee.quoted != 0
+    }
+
     /// The error libcsv reports after ``parse(_:count:)`` stopped early.
     var error: CSVError.Kind {
         switch csv_error(parser) {

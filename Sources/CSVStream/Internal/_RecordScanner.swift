@@ -51,6 +51,8 @@ final class _RecordScanner {
     private(set) var generation = 0
     /// Whether the input started with a UTF-8 byte-order mark, which was skipped.
     private(set) var skippedByteOrderMark = false
+    /// Whether the last record ended with the input inside a quoted field (not strict mode, which fails).
+    private(set) var endedInsideQuotes = false
 
     init(source: _ByteSource, dialect: CSVDialect, chunkSize: Int) throws(CSVError) {
         self.source = source
@@ -138,6 +140,7 @@ final class _RecordScanner {
             atBoundary = false
         }
         record.appendRaw(bytes, count)
+        if record.rawCount > dialect.maximumRecordBytes { throw fail(tooLargeError()) }
         let consumed = parser.parse(bytes, count: count)
         if consumed < count {
             throw fail(
@@ -171,6 +174,7 @@ final class _RecordScanner {
     private func finishInput() throws(CSVError) -> Bool {
         finished = true
         if atBoundary { return false }
+        endedInsideQuotes = parser.isInsideQuotedField
         guard parser.finish() else {
             throw fail(
                 CSVError(
@@ -221,6 +225,84 @@ final class _RecordScanner {
         recordLength = record.rawCount
         failure = error
         return error
+    }
+
+    /// The line of byte `offset` of the current record's raw bytes: the record's first line plus the line
+    /// breaks (LF, CRLF or CR) before it.
+    func line(ofRecordByte offset: Int, in raw: UnsafeBufferPointer<UInt8>) -> Int {
+        var line = recordLine
+        var previous: UInt8 = 0
+        for byte in raw[..<offset] {
+            if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
+            previous = byte
+        }
+        return line
+    }
+
+    /// The quote that opens a field still open at the end of `raw` (a record's bytes so far), and that
+    /// field's index; `nil` when every quoted field closes. A quote at a field's start opens it (after
+    /// spaces and tabs when trimming), a doubled quote inside is data, a lone one closes it.
+    func openQuote(in raw: UnsafeBufferPointer<UInt8>) -> (index: Int, field: Int)? {
+        let quote = dialect.quote, delimiter = dialect.delimiter, trims = dialect.trimsSpaces
+        var field = 0, i = 0
+        var atFieldStart = true
+        while i < raw.count {
+            let byte = raw[i]
+            if atFieldStart && trims && (byte == 0x20 || byte == 0x09) && byte != delimiter {
+                i += 1
+                continue
+            }
+            if atFieldStart && byte == quote {
+                let opening = i
+                i += 1
+                while true {
+                    guard i < raw.count else { return (opening, field) }
+                    if raw[i] == quote {
+                        if i + 1 < raw.count && raw[i + 1] == quote { i += 2; continue }
+                        break
+                    }
+                    i += 1
+                }
+                atFieldStart = false
+                i += 1
+                continue
+            }
+            atFieldStart = byte == delimiter || byte == 0x0A || byte == 0x0D
+            if byte == delimiter { field += 1 }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The record has grown past ``CSVDialect/maximumRecordBytes``: where it starts and, when one is open,
+    /// the quote that keeps it going.
+    private func tooLargeError() -> CSVError {
+        let raw = record.rawBytes(count: record.rawCount)
+        let limit = dialect.maximumRecordBytes
+        let shown = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(Self.grouped(limit)) bytes"
+        var message = "the record that starts on line \(recordLine) passes \(shown) without ending"
+        var error = CSVError(kind: .recordTooLarge, message: message, path: source.path, line: recordLine,
+                             byteOffset: recordStart, recordLine: recordLine)
+        if let open = openQuote(in: raw) {
+            let opened = line(ofRecordByte: open.index, in: raw), now = line(ofRecordByte: raw.count, in: raw)
+            message += ": the quote that opens field \(open.field + 1) on line \(opened) is still open \(Self.grouped(now - opened)) lines later"
+            error.message = message
+            error.line = opened
+            error.column = open.field + 1
+            error.byteOffset = recordStart + Int64(open.index)
+        }
+        return error
+    }
+
+    /// `1234567` as `1,234,567`, whatever the locale.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = value < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
     }
 
     private func parseErrorMessage(_ byte: UInt8) -> String {

@@ -28,6 +28,9 @@ public struct ImportOptions: Sendable {
     public var encoding: TextEncoding?
     /// Overrides every file's delimiter (the CLI's `--delimiter`).
     public var delimiter: UInt8?
+    /// Overrides every file's longest record in bytes (``CSVOptions/maximumRecordBytes``; the CLI's
+    /// `--max-record-size`, in MiB).
+    public var maximumRecordBytes: Int?
     /// Overrides every file's quote (the CLI's `--quote`).
     public var quote: UInt8?
     /// Overrides every file's null tokens (the CLI's `--null`).

@@ -416,14 +416,36 @@ final class _ImportSession {
         try reject(file, line: record.lineNumber, failure, raw: { reader?.lastRecordRawBytes ?? [] })
     }
 
-    /// A field's bytes as text for messages: decoded when valid, with U+FFFD for bytes that are not.
+    /// The bytes of a value shown in full in messages; past them, the start and the length. A quote never
+    /// closed reads the rest of the file into one field: a message must not repeat it.
+    static let displayedBytes = 200
+
+    /// A field's bytes as text for messages: decoded when valid, with U+FFFD for bytes that are not; a
+    /// longer value than ``displayedBytes`` is cut (at a character) and its length added:
+    /// `E1,Employee number 1…` + ` (141,444,400 bytes)`.
     static func display(_ bytes: UnsafeBufferPointer<UInt8>, _ file: _FilePlan?) -> String {
-        if let file, let text = try? file.options.encoding.decode(bytes) { return text }
-        return String(decoding: bytes, as: UTF8.self)
+        display(bytes, encoding: file?.options.encoding)
     }
 
+    static func display(_ bytes: UnsafeBufferPointer<UInt8>, encoding: TextEncoding?) -> String {
+        var shown = bytes
+        if bytes.count > displayedBytes {
+            var end = displayedBytes
+            // UTF-8: not in the middle of a character (continuation bytes are 10xxxxxx).
+            if encoding == nil || encoding == .utf8 { while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 } }
+            shown = UnsafeBufferPointer(rebasing: bytes[..<end])
+        }
+        var text = (try? encoding?.decode(shown)) ?? String(decoding: shown, as: UTF8.self)
+        if shown.count < bytes.count { text += "… (\(_ProgressReporter.grouped(bytes.count)) bytes)" }
+        return text
+    }
+
+    /// A key or value for messages: text in quotes (cut as ``display(_:_:)`` cuts), anything else as it prints.
     static func describe(_ value: Value) -> String {
-        if case .string(let text) = value { return "\"\(text)\"" }
+        if case .string(var text) = value {
+            if text.utf8.count > displayedBytes { text = text.withUTF8 { display($0, encoding: nil) } }
+            return "\"\(text)\""
+        }
         return value.description
     }
 }

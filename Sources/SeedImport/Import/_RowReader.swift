@@ -209,7 +209,7 @@ final class _RowReader: @unchecked Sendable {
     }
 
     private func display(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        (try? encoding.decode(bytes)) ?? String(decoding: bytes, as: UTF8.self)
+        _ImportSession.display(bytes, encoding: encoding)
     }
 
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.

@@ -83,6 +83,9 @@ public struct CSVOptions: Sendable, Hashable {
     public var nullTokens: [String]
     /// Whether spaces and tabs around every value are dropped (quoted ones too).
     public var trim: Bool
+    /// The longest record read, in bytes (``CSVDialect/maximumRecordBytes``: a quote never closed stops
+    /// there rather than reading the rest of the file into memory).
+    public var maximumRecordBytes = CSVDialect.defaultMaximumRecordBytes
 
     /// The null tokens when neither the mapping nor the command line names any.
     public static let defaultNullTokens = ["", "NULL", "NA"]
@@ -110,7 +113,9 @@ public struct CSVOptions: Sendable, Hashable {
     /// space as data of a field still in quotes and reads on to the next quote, swallowing delimiters and
     /// line ends. The importer trims quoted values itself.
     public var dialect: CSVDialect {
-        CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: trim, encoding: encoding, strict: strict)
+        var dialect = CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: trim, encoding: encoding, strict: strict)
+        dialect.maximumRecordBytes = maximumRecordBytes
+        return dialect
     }
 
     /// The options for the file at `path`: a `.tsv` file (any case) whose delimiter was set nowhere reads

@@ -197,6 +197,7 @@ struct _ImportPlanner {
             if let encoding = options.encoding { fileOptions.encoding = encoding }
             if let delimiter = options.delimiter { fileOptions.delimiter = delimiter }
             if let quote = options.quote { fileOptions.quote = quote }
+            if let bytes = options.maximumRecordBytes { fileOptions.maximumRecordBytes = bytes }
             if let tokens = options.nullTokens { fileOptions.nullTokens = tokens }
             fileOptions = fileOptions.forFile(mapping.path)
             let file = _FilePlan(mapping: mapping, path: self.mapping.resolve(mapping.path), displayPath: mapping.path,
