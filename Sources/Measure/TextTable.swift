@@ -21,6 +21,23 @@ public struct TextTable: Sendable {
     /// Cells longer than this are cut with an ellipsis (0: never).
     public var maxCellWidth: Int
 
+    /// `1234567` as `1,234,567`, whatever the locale: counts in tables, summaries and progress lines.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// TextTable.grouped(244_292)   // "244,292"
+    /// ```
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = value < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
+    }
+
     /// An empty table with `headers`, left-aligned unless `alignments` says otherwise, and cells cut at
     /// `maxCellWidth` characters (0, the default, never cuts).
     ///

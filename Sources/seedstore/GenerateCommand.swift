@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Measure
 import SeedImport
 
 /// `seedstore generate`: writes a deterministic stand-in data set with its
@@ -72,34 +73,23 @@ struct GenerateCommand: ParsableCommand {
     ///       total                        1,307 bytes
     static func report(for dataSet: GeneratedDataSet) -> String {
         let nameWidth = max(5, dataSet.files.map(\.name.count).max() ?? 0)
-        let rowsWidth = max(1, dataSet.files.compactMap(\.rows).map { grouped($0).count }.max() ?? 0)
-        let bytesWidth = grouped(dataSet.totalBytes).count
+        let rowsWidth = max(1, dataSet.files.compactMap(\.rows).map { TextTable.grouped($0).count }.max() ?? 0)
+        let bytesWidth = TextTable.grouped(dataSet.totalBytes).count
         func line(_ name: String, rows: Int?, bytes: Int) -> String {
             let rowsText =
-                rows.map { padded(grouped($0), to: rowsWidth) + " rows" }
+                rows.map { padded(TextTable.grouped($0), to: rowsWidth) + " rows" }
                 ?? String(repeating: " ", count: rowsWidth + 5)
             return "  " + name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
-                + rowsText + "  " + padded(grouped(bytes), to: bytesWidth) + " bytes\n"
+                + rowsText + "  " + padded(TextTable.grouped(bytes), to: bytesWidth) + " bytes\n"
         }
         var text =
-            "Wrote \(dataSet.kind.rawValue) (\(grouped(dataSet.rows)) rows, seed \(dataSet.seed))"
+            "Wrote \(dataSet.kind.rawValue) (\(TextTable.grouped(dataSet.rows)) rows, seed \(dataSet.seed))"
             + " to \(dataSet.directory.path)\n"
         for file in dataSet.files {
             text += line(file.name, rows: file.rows, bytes: file.bytes)
         }
         text += line("total", rows: nil, bytes: dataSet.totalBytes)
         return text
-    }
-
-    /// `1234567` as `1,234,567`, whatever the locale.
-    private static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return result
     }
 
     private static func padded(_ text: String, to width: Int) -> String {

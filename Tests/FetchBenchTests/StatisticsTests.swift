@@ -41,3 +41,16 @@ import Testing
         #expect(s.median == 0 && s.p90 == 0 && s.min == 0 && s.max == 0 && s.noise == 0)
     }
 }
+
+/// Counts in tables, summaries and progress lines group digits by three, whatever the locale.
+@Suite("Text: grouped counts")
+struct GroupedCountTests {
+    @Test func digitsGroupByThreeWithASign() {
+        #expect(TextTable.grouped(0) == "0")
+        #expect(TextTable.grouped(999) == "999")
+        #expect(TextTable.grouped(1_000) == "1,000")
+        #expect(TextTable.grouped(244_292) == "244,292")
+        #expect(TextTable.grouped(-1_234_567) == "-1,234,567")
+        #expect(TextTable.grouped(Int.min) == "-9,223,372,036,854,775,808")
+    }
+}

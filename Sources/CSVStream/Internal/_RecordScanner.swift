@@ -294,7 +294,8 @@ final class _RecordScanner {
         return error
     }
 
-    /// `1234567` as `1,234,567`, whatever the locale.
+    /// `1234567` as `1,234,567`, whatever the locale (as Measure's `TextTable.grouped`, which this
+    /// module, depending on libcsv alone, does not import).
     static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var result = value < 0 ? "-" : ""

@@ -156,14 +156,6 @@ final class _ProgressReporter {
             : String(format: "%d:%02d", whole / 60, whole % 60)
     }
 
-    /// `1234567` as `1,234,567`, whatever the locale.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0, digit != "-" { result.append(",") }
-            result.append(digit)
-        }
-        return result
-    }
+    /// `1234567` as `1,234,567`, whatever the locale (``TextTable/grouped(_:)``).
+    static func grouped(_ value: Int) -> String { TextTable.grouped(value) }
 }
