@@ -37,6 +37,9 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         case recordTooLarge
         /// The ``CSVDialect`` is contradictory (say, delimiter equal to quote).
         case invalidDialect
+        /// The file is in an encoding the reader cannot decode: UTF-16 or UTF-32, by its byte-order mark
+        /// (what Excel writes as "Unicode Text").
+        case unsupportedEncoding
     }
 
     /// What kind of problem it is.
@@ -115,6 +118,9 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidDialect:
             return
                 "Choose a delimiter, quote and comment prefix that differ from each other and from the record terminator."
+        case .unsupportedEncoding:
+            return
+                "Convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 in.csv > out.csv; in Excel, save as \"CSV UTF-8\")."
         }
     }
 

@@ -54,6 +54,30 @@ struct BasicParsingTests {
         #expect(try parse(Array("a,\u{FEFF}b\n".utf8)) == [["a", "\u{FEFF}b"]])
     }
 
+    /// Excel's "Unicode Text" is UTF-16: read as UTF-8 its mark was "byte 0xFF is not valid UTF-8" with a
+    /// hint to try Windows-1252, which would read every other byte as a NUL.
+    @Test("a UTF-16 or UTF-32 byte-order mark is named, with how to convert the file",
+          arguments: [([0xFF, 0xFE, 0x61, 0x00], "UTF-16 (little-endian)"), ([0xFE, 0xFF, 0x00, 0x61], "UTF-16 (big-endian)"),
+                      ([0xFF, 0xFE, 0x00, 0x00], "UTF-32 (little-endian)"), ([0x00, 0x00, 0xFE, 0xFF], "UTF-32 (big-endian)")])
+    func wideByteOrderMarks(head: [UInt8], name: String) throws {
+        for encoding in TextEncoding.allCases {
+            let error = try #require(throws: CSVError.self) {
+                try CSVReader(bytes: head + [0x0A, 0x00], dialect: CSVDialect(encoding: encoding))
+            }
+            #expect(error.kind == .unsupportedEncoding)
+            #expect(error.message == "the file is \(name), by the byte-order mark it starts with; the reader takes UTF-8, Windows-1252 and Latin-1")
+            #expect(error.line == 1 && error.byteOffset == 0)
+            #expect(error.hint.contains("iconv -f UTF-16 -t UTF-8"))
+        }
+        // Windows-1252 reads a lone 0xFF, or 0xFF followed by other than 0xFE, as data.
+        #expect(try parse([0xFF, 0x61, 0x0A], dialect: CSVDialect(hasHeader: false, encoding: .windows1252)) == [["ÿa"]])
+    }
+
+    @Test func aUTF8MarkIsSkippedWhateverFollows() throws {
+        #expect(try parse([0xEF, 0xBB, 0xBF, 0x61]) == [["a"]])
+        #expect(try parse([0xEF, 0xBB, 0xBF, 0x61, 0x2C, 0x62, 0x0A]) == [["a", "b"]])
+    }
+
     @Test func emptyInput() throws {
         let reader = try CSVReader(bytes: [])
         #expect(reader.header == nil)

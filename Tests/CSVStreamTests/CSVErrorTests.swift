@@ -33,7 +33,7 @@ struct CSVErrorTests {
     @Test func everyKindHasAHint() {
         let kinds: [CSVError.Kind] = [
             .invalidEncoding, .malformedQuote, .unterminatedQuote, .textAfterClosingQuote, .io, .fieldTooLarge,
-            .recordTooLarge, .invalidDialect,
+            .recordTooLarge, .invalidDialect, .unsupportedEncoding,
         ]
         for kind in kinds {
             #expect(!CSVError(kind: kind, message: "m").hint.isEmpty)

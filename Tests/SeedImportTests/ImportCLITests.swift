@@ -245,6 +245,24 @@ struct ImportCLITests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("y.sqlite")))
     }
 
+    @Test("a UTF-16 file (Excel's Unicode Text) is named as such, with how to convert it, whatever --encoding says")
+    func utf16() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportEncodingErrorTests.modelJSON)
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "code\tamount\tnote\r\nA\t1\tok\r\n".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.path("unicode.txt")))
+        for encoding in [[], ["--encoding", "latin1"]] {
+            let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", "--progress", "none", "--delimiter", "\\t",
+                                            "R=unicode.txt"] + encoding, directory: scratch.url)
+            #expect(result.status == 2, "\(result.errors)")
+            #expect(result.errors.contains("  - unicode.txt:1: the header cannot be read: the file is UTF-16 (little-endian), by the byte-order mark it starts with"),
+                    "\(result.errors)")
+            #expect(result.errors.contains("iconv -f UTF-16 -t UTF-8"), "\(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("x.sqlite")))
+        }
+    }
+
     @Test("Entity=file.csv with --quote reads the header with that quote too")
     func quoteWithoutMapping() throws {
         let scratch = ImportScratch()

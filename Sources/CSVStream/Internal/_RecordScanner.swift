@@ -202,20 +202,33 @@ final class _RecordScanner {
         return try source.readChunk(into: UnsafeMutableRawBufferPointer(start: chunk, count: chunkSize))
     }
 
-    /// Drops a UTF-8 byte-order mark (EF BB BF) at the start; offsets still count it.
+    /// Drops a UTF-8 byte-order mark (EF BB BF) at the start; offsets still count it. A UTF-16 or UTF-32
+    /// mark is an error: read as any encoding the reader knows, every other byte would be a NUL.
     private func skipByteOrderMark() throws(CSVError) {
         var head: [UInt8] = []
         let byte = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
         defer { byte.deallocate() }
-        while head.count < 3, try source.readChunk(into: byte) == 1 {
+        while head.count < 4, try source.readChunk(into: byte) == 1 {
             head.append(byte[0])
         }
-        if head == [0xEF, 0xBB, 0xBF] {
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) {
             chunkOffset = 3
             skippedByteOrderMark = true
-        } else {
-            pending = head
+            pending = Array(head.dropFirst(3))
+            return
         }
+        let wide: String? =
+            head.starts(with: [0xFF, 0xFE, 0x00, 0x00]) ? "UTF-32 (little-endian)"
+            : head.starts(with: [0x00, 0x00, 0xFE, 0xFF]) ? "UTF-32 (big-endian)"
+            : head.starts(with: [0xFF, 0xFE]) ? "UTF-16 (little-endian)"
+            : head.starts(with: [0xFE, 0xFF]) ? "UTF-16 (big-endian)" : nil
+        if let wide {
+            throw fail(CSVError(
+                kind: .unsupportedEncoding,
+                message: "the file is \(wide), by the byte-order mark it starts with; the reader takes UTF-8, Windows-1252 and Latin-1",
+                path: source.path, line: 1, byteOffset: 0))
+        }
+        pending = head
     }
 
     /// Remembers a failure so that later calls throw it again; the raw text of the failing record, up to
