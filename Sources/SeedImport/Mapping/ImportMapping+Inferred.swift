@@ -39,8 +39,17 @@ extension ImportMapping {
                 hints.append("Name each file as Entity=path.csv, with an entity of the model.")
             }
             let path = source.path.hasPrefix("/") ? source.path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(source.path).path
+            // A pipe or device gives its bytes once; the importer reads a file more than once.
+            let readable: String
             do {
-                let reader = try CSVReader(path: path, dialect: defaults.forFile(source.path).dialect)
+                readable = try _InputSpool.readablePath(path)
+            } catch {
+                problems.append("\(source.path): \(error.description)")
+                headers.append([])
+                continue
+            }
+            do {
+                let reader = try CSVReader(path: readable, dialect: defaults.forFile(source.path).dialect)
                 if let header = reader.header {
                     headers.append(header)
                 } else {

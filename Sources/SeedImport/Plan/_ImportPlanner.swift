@@ -200,7 +200,15 @@ struct _ImportPlanner {
             if let bytes = options.maximumRecordBytes { fileOptions.maximumRecordBytes = bytes }
             if let tokens = options.nullTokens { fileOptions.nullTokens = tokens }
             fileOptions = fileOptions.forFile(mapping.path)
-            let file = _FilePlan(mapping: mapping, path: self.mapping.resolve(mapping.path), displayPath: mapping.path,
+            // A pipe or device gives its bytes once; the importer reads a file more than once.
+            let readable: String
+            do {
+                readable = try _InputSpool.readablePath(self.mapping.resolve(mapping.path))
+            } catch {
+                problem(mapping.path, error.description)
+                continue
+            }
+            let file = _FilePlan(mapping: mapping, path: readable, displayPath: mapping.path,
                                  position: position, options: fileOptions)
             guard readHeader(file) else { continue }
             total += file.size

@@ -7,8 +7,9 @@ import Foundation
 /// `write(2)` of a message prepared beforehand (``setMessage(_:)``), then `signal(2)` and `raise(3)`. SIGKILL cannot be caught: what it leaves, the next import into the same
 /// directory removes (``_StoreFile/removeStale(in:)``).
 enum _InterruptCleanup {
-    /// The most paths registered at once: the temporary store, its three side files, a rejects file.
-    private static let capacity = 8
+    /// The most paths registered at once: the temporary store, its three side files, a rejects file, and
+    /// copies of inputs that are not regular files (``_InputSpool``).
+    private static let capacity = 32
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
         slots.initialize(repeating: nil, count: capacity)

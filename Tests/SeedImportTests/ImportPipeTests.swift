@@ -1,0 +1,88 @@
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Inputs that are not regular files: `Entity=/dev/stdin` fed by a pipe, or a process substitution.
+/// The importer reads a file more than once, so such an input is copied to a temporary file first; it
+/// used to read the header, then find the pipe drained and call the file empty.
+@Suite("Import: from a pipe", .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
+struct ImportPipeTests {
+    static let model = """
+        {"entities":[{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false},{"name":"name","type":"String"}],
+          "relationships":[{"name":"mgr","destination":"Emp","inverse":"reports"},
+                           {"name":"reports","destination":"Emp","inverse":"mgr","toMany":true}]}]}
+        """
+
+    /// Runs `seedstore import` with `input` on its standard input; `TMPDIR` set to `temporary`.
+    static func importPiped(_ input: String, _ arguments: [String], temporary: String, in scratch: ImportScratch) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = ImportFixtures.cli!
+        process.arguments = ["import", "--progress", "none"] + arguments
+        process.currentDirectoryURL = scratch.url
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { $1 }
+        let stdin = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+                         errors: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("Entity=/dev/stdin imports what the pipe gives, and leaves no copy behind")
+    func standardInput() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", Self.model)
+        let temporary = scratch.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let rows = (1...500).map { "E\($0),Employee \($0),\($0 == 1 ? "" : "E1")\n" }.joined()
+        let result = try Self.importPiped("code,name,mgr\n" + rows, ["--model", "m.model.json", "--out", "P.sqlite", "Emp=/dev/stdin"],
+                                          temporary: temporary, in: scratch)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("/dev/stdin → Emp: 500 rows read, 500 imported"), "\(result.output)")
+        #expect(try StoreReader.scalar(scratch.path("P.sqlite"), "SELECT count(*) FROM ZEMP WHERE ZMGR IS NOT NULL") == .integer(499))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the copy is removed at exit")
+    }
+
+    /// Skip mode reads the file again to set rows aside that name a key that never comes.
+    @Test("skip mode, which reads the input again for rows rejected late, works from a pipe")
+    func skipModeRereads() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", Self.model)
+        let temporary = scratch.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let rows = (1...300).map { "E\($0),Employee \($0),\($0 % 100 == 0 ? "NOBODY" : "E\(301 - $0)")\n" }.joined()
+        let piped = try Self.importPiped("code,name,mgr\n" + rows,
+                                         ["--model", "m.model.json", "--out", "P.sqlite", "--on-error", "skip", "--rejects", "r.csv",
+                                          "Emp=/dev/stdin"], temporary: temporary, in: scratch)
+        #expect(piped.status == 0, "\(piped.errors)")
+        try scratch.write("emps.csv", "code,name,mgr\n" + rows)
+        let fromFile = try ImportCLI.run(["import", "--progress", "none", "--model", "m.model.json", "--out", "F.sqlite", "--on-error", "skip",
+                                          "--rejects", "f.csv", "Emp=emps.csv"], directory: scratch.url)
+        #expect(fromFile.status == 0, "\(fromFile.errors)")
+        #expect(try StoreReader.tables(scratch.path("P.sqlite")) == StoreReader.tables(scratch.path("F.sqlite")), "the same store as from a file")
+        let rejects = try String(contentsOfFile: scratch.path("r.csv"), encoding: .utf8)
+        #expect(rejects.split(separator: "\n").count > 3, "rows naming NOBODY, and those naming them, set aside: \(rejects)")
+        #expect(rejects.replacingOccurrences(of: "/dev/stdin,", with: "emps.csv,") == (try String(contentsOfFile: scratch.path("f.csv"), encoding: .utf8)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+    }
+
+    @Test("a copy that cannot be made is a clear error naming TMPDIR; nothing is written")
+    func copyFails() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", Self.model)
+        let result = try Self.importPiped("code,name,mgr\nE1,Ann,\n", ["--model", "m.model.json", "--out", "P.sqlite", "Emp=/dev/stdin"],
+                                          temporary: scratch.path("no/such/folder"), in: scratch)
+        #expect(result.status == 2, "\(result.errors)")
+        #expect(result.errors.contains("/dev/stdin: /dev/stdin is not a regular file (a pipe or a device), so it is copied to a temporary file first"),
+                "\(result.errors)")
+        #expect(result.errors.contains("cannot create the copy: No such file or directory") && result.errors.contains("Set TMPDIR"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("P.sqlite")))
+    }
+}
