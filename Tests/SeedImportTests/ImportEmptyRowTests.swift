@@ -42,4 +42,43 @@ struct ImportEmptyRowTests {
         #expect(error.kind == .mapping)
         #expect(error.problems == ["empty.csv: the file is empty: it has no header row"])
     }
+
+    /// Exports concatenated with `cat` repeat the header: with text attributes only, that row used to be
+    /// imported as an object whose values are the column names.
+    @Test("rows that repeat the header are skipped and counted with their lines, in target and join files", arguments: [true, false])
+    func repeatedHeaders(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        // A header with a trailing space in one name, repeated without it; a value equal to the first name alone is data.
+        let csv = "code,amount ,note\nA,1,x\ncode,amount,note\nB,2,y\n code , amount,note\ncode,3,z\n"
+        let model = """
+            {"entities": [{"name": "R", "attributes": [
+              {"name": "code", "type": "String"}, {"name": "amount", "type": "String"}, {"name": "note", "type": "String"}]}]}
+            """
+        let summary = try ImportEncodingErrorTests.run(Array(csv.utf8), name: "r.csv", in: scratch, options: options, model: model)
+        let file = try #require(summary.files.first)
+        #expect(file.repeatedHeaders == 2 && file.repeatedHeaderLines == [3, 5])
+        #expect(file.rowsRead == 5 && file.rowsImported == 3)
+        #expect(summary.objects["R"]?.stored == 3)
+        #expect(try ImportQuoteTests.notes(scratch) == ["A": "x", "B": "y", "code": "z"])
+        #expect(summary.description.contains("r.csv → R: 5 rows read, 3 imported, 2 repeating the header skipped (lines 3, 5)"), "\(summary)")
+        let decoded = try JSONDecoder().decode(ImportSummary.self, from: JSONEncoder().encode(summary))
+        #expect(decoded.files.first?.repeatedHeaderLines == [3, 5])
+    }
+
+    @Test("a join file's repeated header is skipped too")
+    func repeatedHeaderInAJoinFile() throws {
+        let scratch = ImportScratch()
+        let data = try DataSetGenerator.generate(.banks, into: scratch.url.appendingPathComponent("data"))
+        let joinFile = data.directory.appendingPathComponent("bank_tags.csv")
+        let text = try String(contentsOf: joinFile, encoding: .utf8)
+        let header = try #require(text.split(separator: "\n").first)
+        try Data((text + header + "\n" + text.split(separator: "\n").dropFirst().prefix(3).joined(separator: "\n") + "\n").utf8).write(to: joinFile)
+        let mapping = try ImportMapping(contentsOf: data.mappingFile.url.path)
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: scratch.path("B.sqlite"))
+        let join = try #require(summary.files.first { $0.path == "bank_tags.csv" })
+        #expect(join.repeatedHeaders == 1 && join.rejects == 0, "\(summary)")
+        #expect(join.repeatedHeaderLines == [text.split(separator: "\n").count + 1])
+    }
 }

@@ -33,10 +33,14 @@ public struct ImportSummary: Sendable, Codable {
         /// For a join file, the to-many relationship its pairs fill (`FailedBankDetails.tags`); `nil` for
         /// other files and in summaries written before this was recorded.
         public var relationship: String? = nil
+        /// Rows that repeat the header (files concatenated with their headers), skipped; `nil` when none.
+        public var repeatedHeaders: Int? = nil
+        /// The first few lines of those rows.
+        public var repeatedHeaderLines: [Int]? = nil
 
         /// Whether the file had rows and every one was rejected: an import that succeeded in name only,
         /// usually a format, delimiter or encoding that does not fit the file.
-        public var everyRowRejected: Bool { rejects > 0 && rejects == rowsRead - blankRows }
+        public var everyRowRejected: Bool { rejects > 0 && rejects == rowsRead - blankRows - (repeatedHeaders ?? 0) }
 
         /// Of a join file's rows, those whose pair was stored already (repeated in the file, or in the
         /// store before): they added no row, so ``joins`` counts each pair once.
@@ -198,6 +202,11 @@ extension ImportSummary: CustomStringConvertible {
             }
             if file.rejects > 0 { text += ", \(g(file.rejects)) rejected" }
             if file.blankRows > 0 { text += ", \(g(file.blankRows)) blank skipped" }
+            if let repeated = file.repeatedHeaders, repeated > 0 {
+                let lines = file.repeatedHeaderLines ?? []
+                let shown = lines.map { g($0) }.joined(separator: ", ") + (repeated > lines.count ? ", …" : "")
+                text += ", \(g(repeated)) repeating the header skipped (line\(lines.count == 1 ? "" : "s") \(shown))"
+            }
             lines.append(text)
         }
         for name in objects.keys.sorted() {

@@ -181,7 +181,9 @@ public final class SeedImporter {
             files: plan.files.map {
                 .init(path: $0.displayPath, rowsRead: $0.rowsRead, rowsImported: $0.rowsImported, blankRows: $0.blankRows,
                       rejects: $0.rejects, joins: $0.joinsAdded, entities: $0.mapping.entities,
-                      relationship: $0.join.map { "\($0.entity.name).\($0.relationship)" })
+                      relationship: $0.join.map { "\($0.entity.name).\($0.relationship)" },
+                      repeatedHeaders: $0.repeatedHeaders > 0 ? $0.repeatedHeaders : nil,
+                      repeatedHeaderLines: $0.repeatedHeaders > 0 ? $0.repeatedHeaderLines : nil)
             },
             objects: counts, duplicates: duplicates, rejects: rejectCount,
             rejectsFile: rejectCount > 0 ? rejects?.path : nil, warnings: warnings,

@@ -321,6 +321,7 @@ final class _ImportSession {
     private func runJoin(_ file: _FilePlan, _ join: _JoinPlan, reader: CSVReader) throws {
         let trim = file.options.trim
         let columnCount = file.columnCount
+        let headerEcho = _HeaderEcho(file.header)
         var tick = 0
         try reader.forEachRawRecord { record in
             file.rowsRead += 1
@@ -328,6 +329,10 @@ final class _ImportSession {
             if tick & 511 == 0 { progress.update(bytes: reader.bytesRead, rows: file.rowsRead) }
             if record.isEmptyRow(trimming: trim, delimiter: file.options.delimiter) {
                 file.blankRows += 1
+                return
+            }
+            if let headerEcho, record.repeats(headerEcho) {
+                file.noteRepeatedHeader(line: record.lineNumber, reporting: options.reportedLines)
                 return
             }
             if let failure = _RowFailure(validating: record, file: file, owner: join.owner(of:)) {

@@ -15,6 +15,8 @@ struct _RowChunk: Sendable {
             case converted(Int)
             /// A blank line, or a record whose fields are all empty.
             case blank
+            /// A record that repeats the header (files concatenated with their headers): skipped, counted.
+            case repeatedHeader
             /// Cannot be imported; `raw` is the record's original bytes.
             case failed(_RowFailure, raw: [UInt8])
         }
@@ -121,6 +123,8 @@ final class _RowReader: @unchecked Sendable {
     private let fieldOwners: [(entity: String, attribute: String)?]
     /// Rows an earlier run rejected late: set aside here with the same reason.
     private let excluded: _FailureTable
+    /// The header, to skip rows that repeat it.
+    private let headerEcho: _HeaderEcho?
     /// The chunk being filled.
     @exclusivity(unchecked) private var chunk = _RowChunk()
 
@@ -158,6 +162,7 @@ final class _RowReader: @unchecked Sendable {
         }
         fieldOwners = owners
         excluded = file.excluded
+        headerEcho = _HeaderEcho(file.header)
     }
 
     /// Reads on a thread of its own, handing chunks to the queue; ``waitUntilDone()`` waits for its end.
@@ -215,6 +220,7 @@ final class _RowReader: @unchecked Sendable {
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
     private func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
         if record.isEmptyRow(trimming: trim, delimiter: delimiter) { return .blank }
+        if let headerEcho, record.repeats(headerEcho) { return .repeatedHeader }
         if !excluded.isEmpty, let failure = excluded[record.lineNumber] { return .failed(failure, raw: reader.lastRecordRawBytes) }
         // Every column, read or not: a byte the encoding does not define makes the row bad; so does text
         // after a closing quote, checked first as it also explains a wrong field count (swallowed lines).

@@ -324,6 +324,8 @@ final class _TargetWriter {
             switch row.status {
             case .blank:
                 blankRows += 1
+            case .repeatedHeader:
+                file.noteRepeatedHeader(line: row.line, reporting: reportedLines)
             case .failed(let failure, let raw):
                 try session.reject(file, line: row.line, failure, raw: { raw })
             case .converted(let first):

@@ -232,6 +232,9 @@ final class _FilePlan {
     var rowsRead = 0
     var rowsImported = 0
     var blankRows = 0
+    /// Rows that repeat the header (files concatenated with their headers), skipped; the first few lines.
+    var repeatedHeaders = 0
+    var repeatedHeaderLines: [Int] = []
     var rejects = 0
     /// The lines set aside so far, so a row is never set aside twice (8 bytes a reject).
     var rejectedLines = _LineSet()
@@ -250,6 +253,12 @@ final class _FilePlan {
         self.displayPath = displayPath
         self.position = position
         self.options = options
+    }
+
+    /// Counts a row that repeats the header, keeping its line among the first `reporting`.
+    func noteRepeatedHeader(line: Int, reporting: Int) {
+        repeatedHeaders += 1
+        if repeatedHeaderLines.count < reporting { repeatedHeaderLines.append(line) }
     }
 
     /// The header name of field `index` (or its 1-based position without a header).
