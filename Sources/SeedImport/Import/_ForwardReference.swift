@@ -75,12 +75,37 @@ final class _DiskForward {
     var byHash: [(hash: UInt64, number: Int32)] = []
     /// Rows brought back into the writer's forward references: line → their indexes there.
     var loadedAt: [Int: Range<Int>] = [:]
-    /// The references brought back, by their key's hash: their indexes in the writer's forward references.
-    var loadedByHash: [UInt64: [Int]] = [:]
+    /// The references brought back: (key hash, index in the writer's forward references), sorted by hash
+    /// up to ``sortedLoaded`` (16 bytes each; a dictionary of arrays took about 90 for rows whose keys
+    /// all differ, such as rows naming keys that never come).
+    private var loaded: [(hash: UInt64, index: Int)] = []
+    private var sortedLoaded = 0
 
     init(spilled: _SpilledForward) {
         self.spilled = spilled
         found = [Int32](repeating: -1, count: spilled.count)
+    }
+
+    /// Records that the reference at `index` of the writer's forward references, with key hash `hash`,
+    /// was brought back.
+    func noteLoaded(hash: UInt64, index: Int) {
+        loaded.append((hash, index))
+    }
+
+    /// The indexes of the references brought back whose key has hash `hash`, in the order brought back.
+    func loaded(withHash hash: UInt64) -> [Int] {
+        if sortedLoaded < loaded.count {
+            // Stable by index, so equal hashes keep the order they were brought back in.
+            loaded.sort { ($0.hash, $0.index) < ($1.hash, $1.index) }
+            sortedLoaded = loaded.count
+        }
+        var low = loaded._partitionPoint { $0.hash >= hash }
+        var indexes: [Int] = []
+        while low < loaded.count && loaded[low].hash == hash {
+            indexes.append(loaded[low].index)
+            low += 1
+        }
+        return indexes
     }
 }
 

@@ -186,7 +186,7 @@ extension _TargetWriter {
             let objectsAt = forwardObjects.count
             for t in 0..<targetCount { forwardObjects.append(spilledObject(first.primaryKeys, t)) }
             for (reference, _, number) in references {
-                disk.loadedByHash[Self.hash(of: reference.key), default: []].append(forward.count)
+                disk.noteLoaded(hash: Self.hash(of: reference.key), index: forward.count)
                 forward.append(reference.placed(at: objectsAt))
                 forwardFound.append(Int(disk.found[number - 1]))
             }
@@ -406,7 +406,7 @@ extension _TargetWriter {
                         order.append(sorted[low].reference)
                         low += 1
                     }
-                    if let loaded = diskForward?.loadedByHash[hash] { order += loaded }
+                    if let diskForward { order += diskForward.loaded(withHash: hash) }
                 }
                 for i in Set(order).sorted(by: { (forward[$0].line, $0) < (forward[$1].line, $1) }) { try check(i) }
             }
