@@ -95,6 +95,12 @@ struct _ImportPlanner {
 
     /// Files in dependency order: a file runs after the files that fill the entities its relationships and
     /// join point at; otherwise in mapping order.
+    ///
+    /// When files refer to each other in a cycle (a Dept's head is an Emp, an Emp's dept a Dept), no order
+    /// puts every file after all the files it needs. The mapping's own order then stands if each file comes
+    /// after at least one file that fills every entity it names (its own entity aside): a key finds the
+    /// objects made so far, as always. That is how a cycle is broken, by importing a file twice: first
+    /// without the relationship column, then again, by its key, for that column alone.
     private mutating func order() -> [Int]? {
         let files = mapping.files
         var fills: [String: Set<Int>] = [:]
@@ -102,6 +108,7 @@ struct _ImportPlanner {
             for name in file.entities { fills[name, default: []].insert(i) }
         }
         var dependencies = [Set<Int>](repeating: [], count: files.count)
+        var neededByFile = [[String]](repeating: [], count: files.count)
         for (i, file) in files.enumerated() {
             var needed: [String] = []
             switch file.content {
@@ -121,13 +128,20 @@ struct _ImportPlanner {
             for name in needed {
                 dependencies[i].formUnion(fills[name, default: []].subtracting([i]))
             }
+            neededByFile[i] = needed
         }
         var done = Set<Int>()
         var result: [Int] = []
         while result.count < files.count {
             guard let next = files.indices.first(where: { !done.contains($0) && dependencies[$0].isSubset(of: done) }) else {
+                var filled = Set<String>()
+                let mappingOrderWorks = files.indices.allSatisfy { i in
+                    defer { filled.formUnion(files[i].entities) }
+                    return neededByFile[i].allSatisfy { filled.contains($0) || files[i].entities.contains($0) }
+                }
+                if mappingOrderWorks { return Array(files.indices) }
                 let stuck = files.indices.filter { !done.contains($0) }.map { files[$0].path }
-                problem(mapping.source, "the files \(stuck.joined(separator: ", ")) refer to each other's entities in a cycle; a relationship column can only name objects of files imported before it (split a self-referencing file into two passes)")
+                problem(mapping.source, "the files \(stuck.joined(separator: ", ")) refer to each other's entities in a cycle, and in the mapping's order some file names an entity no earlier file fills. Break the cycle by importing one file twice: first without its relationship column, then again, by its key, with that column alone (docs/mapping.md, \"Files that refer to each other\")")
                 return nil
             }
             done.insert(next)
