@@ -1,4 +1,5 @@
 import CSVStream
+import Foundation
 
 extension CSVRawRecord {
     /// Whether every field of the record is empty once trimmed: a blank line, only delimiters (`,,,`), or,
@@ -25,32 +26,25 @@ extension CSVRawRecord {
 ///
 /// ```swift
 /// let echo = _HeaderEcho(file.header)
-/// if let echo, record.repeats(echo) { file.repeatedHeaderLines.append(record.lineNumber) }
+/// if let echo, record.repeats(echo) { file.noteRepeatedHeader(line: record.lineNumber, reporting: 5) }
 /// ```
 struct _HeaderEcho: Sendable {
     /// The first name's UTF-8 bytes, trimmed: most rows differ from it in their first byte.
     let first: [UInt8]
-    /// Every name, trimmed of spaces and tabs.
+    /// Every name, trimmed of whitespace.
     let names: [String]
 
     /// `nil` for a file without a header, or one whose names are all empty.
     init?(_ header: [String]?) {
         guard let header, header.contains(where: { !$0.isEmpty }) else { return nil }
-        names = header.map(Self.trimmed)
+        // As header names are matched elsewhere (the planner, the mapping).
+        names = header.map { $0.trimmingCharacters(in: .whitespaces) }
         first = Array(names[0].utf8)
-    }
-
-    /// `text` without spaces and tabs at either end.
-    static func trimmed(_ text: String) -> String {
-        var bytes = Substring(text).utf8[...]
-        while let byte = bytes.first, byte == 0x20 || byte == 0x09 { bytes = bytes.dropFirst() }
-        while let byte = bytes.last, byte == 0x20 || byte == 0x09 { bytes = bytes.dropLast() }
-        return String(Substring(bytes))
     }
 }
 
 extension CSVRawRecord {
-    /// Whether the record repeats the header, name for name once trimmed (spaces and tabs).
+    /// Whether the record repeats the header, name for name once trimmed.
     ///
     /// - Complexity: one comparison of the first field for most rows; all fields decoded only when the
     ///   first one matches.
@@ -59,6 +53,6 @@ extension CSVRawRecord {
         guard count == header.names.count else { return false }
         let first = withBytes(at: 0) { raw in _trimmed(raw).elementsEqual(header.first) }
         guard first else { return false }
-        return (0..<count).allSatisfy { index in (try? string(at: index)).map(_HeaderEcho.trimmed) == header.names[index] }
+        return (0..<count).allSatisfy { index in (try? string(at: index))?.trimmingCharacters(in: .whitespaces) == header.names[index] }
     }
 }
