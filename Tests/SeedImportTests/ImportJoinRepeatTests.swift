@@ -26,16 +26,10 @@ struct ImportJoinRepeatTests {
     @Test("bank_tags.csv with a line repeated: the pairs joined are the join table's rows")
     func repeatedLine() throws {
         let scratch = ImportScratch()
-        let data = try DataSetGenerator.generate(.banks, into: scratch.url.appendingPathComponent("data"))
-        let joinFile = data.directory.appendingPathComponent("bank_tags.csv")
-        var text = try String(contentsOf: joinFile, encoding: .utf8)
-        let repeated = try #require(text.split(separator: "\n").dropFirst().first)
-        text += repeated + "\n"
-        try Data(text.utf8).write(to: joinFile)
-
-        let mapping = try ImportMapping(contentsOf: data.mappingFile.url.path)
         let store = scratch.path("Banks.sqlite")
-        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: store)
+        let summary = try Self.importBanks(into: store, in: scratch) { text in
+            text + (text.split(separator: "\n").dropFirst().first ?? "") + "\n"
+        }
         let join = try #require(summary.files.first { $0.path == "bank_tags.csv" })
         let stored = try #require(try StoreReader.scalar(store, "SELECT count(*) FROM Z_1TAGS")?.int64)
         #expect(join.rowsImported == Int(stored) + 1)
@@ -45,5 +39,14 @@ struct ImportJoinRepeatTests {
         #expect(join.relationship == "FailedBankDetails.tags")
         let decoded = try JSONDecoder().decode(ImportSummary.self, from: JSONEncoder().encode(summary))
         #expect(decoded.files.map(\.relationship) == [nil, nil, "FailedBankDetails.tags"], "kept in the JSON summary")
+    }
+
+    /// Imports the generated banks into `store`, after `edit` rewrote the text of `bank_tags.csv`.
+    static func importBanks(into store: String, in scratch: ImportScratch, editingJoinFile edit: (String) -> String) throws -> ImportSummary {
+        let data = try DataSetGenerator.generate(.banks, into: scratch.url.appendingPathComponent("data"))
+        let joinFile = data.directory.appendingPathComponent("bank_tags.csv")
+        try Data(edit(try String(contentsOf: joinFile, encoding: .utf8)).utf8).write(to: joinFile)
+        let mapping = try ImportMapping(contentsOf: data.mappingFile.url.path)
+        return try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: store)
     }
 }

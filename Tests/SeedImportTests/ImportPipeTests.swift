@@ -35,12 +35,18 @@ struct ImportPipeTests {
                          errors: String(decoding: err, as: UTF8.self))
     }
 
-    @Test("Entity=/dev/stdin imports what the pipe gives, and leaves no copy behind")
-    func standardInput() throws {
+    /// A scratch folder holding the model, and an empty folder in it to serve as `TMPDIR`.
+    static func scratch() throws -> (ImportScratch, temporary: String) {
         let scratch = ImportScratch()
-        try scratch.write("m.model.json", Self.model)
+        try scratch.write("m.model.json", model)
         let temporary = scratch.path("tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        return (scratch, temporary)
+    }
+
+    @Test("Entity=/dev/stdin imports what the pipe gives, and leaves no copy behind")
+    func standardInput() throws {
+        let (scratch, temporary) = try Self.scratch()
         let rows = (1...500).map { "E\($0),Employee \($0),\($0 == 1 ? "" : "E1")\n" }.joined()
         let result = try Self.importPiped("code,name,mgr\n" + rows, ["--model", "m.model.json", "--out", "P.sqlite", "Emp=/dev/stdin"],
                                           temporary: temporary, in: scratch)
@@ -53,10 +59,7 @@ struct ImportPipeTests {
     /// Skip mode reads the file again to set rows aside that name a key that never comes.
     @Test("skip mode, which reads the input again for rows rejected late, works from a pipe")
     func skipModeRereads() throws {
-        let scratch = ImportScratch()
-        try scratch.write("m.model.json", Self.model)
-        let temporary = scratch.path("tmp")
-        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let (scratch, temporary) = try Self.scratch()
         let rows = (1...300).map { "E\($0),Employee \($0),\($0 % 100 == 0 ? "NOBODY" : "E\(301 - $0)")\n" }.joined()
         let piped = try Self.importPiped("code,name,mgr\n" + rows,
                                          ["--model", "m.model.json", "--out", "P.sqlite", "--on-error", "skip", "--rejects", "r.csv",
