@@ -37,6 +37,33 @@ public enum ProcessMemory {
         #endif
     }
 
+    /// Makes the C allocator give freed memory back to the system as it goes, for a process whose
+    /// resident memory should follow what it holds (a streaming import).
+    ///
+    /// glibc raises its mmap and trim thresholds as large blocks are freed, up to 32 MiB and 64 MiB, so
+    /// that a tool which keeps allocating and freeing row buffers and growing tables keeps tens of MB it
+    /// no longer uses. Fixing both at 128 KiB (glibc's starting values) ends that: blocks past 128 KiB
+    /// are mapped and unmapped, and a free top of the heap past 128 KiB is returned. On `seedstore
+    /// import` of the 244,292 wells this took the peak from 64–66 MB to about 61 MB at the same speed.
+    /// It is a process-wide choice, so the `seedstore` command makes it; a library leaves it to its app.
+    /// Returns false where it is unavailable (not glibc).
+    ///
+    /// ```swift
+    /// ProcessMemory.returnFreedMemoryPromptly()   // first thing in main
+    /// ```
+    @discardableResult
+    public static func returnFreedMemoryPromptly() -> Bool {
+        #if os(Linux)
+        typealias Option = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
+        let mallopt = unsafeBitCast(symbol, to: Option.self)
+        // M_TRIM_THRESHOLD is -1 and M_MMAP_THRESHOLD -3 in <malloc.h>; mallopt returns 1 on success.
+        return mallopt(-1, 128 << 10) == 1 && mallopt(-3, 128 << 10) == 1
+        #else
+        return false
+        #endif
+    }
+
     private static func field(_ name: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(name) {
