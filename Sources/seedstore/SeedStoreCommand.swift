@@ -15,11 +15,4 @@ struct SeedStoreCommand: ParsableCommand {
         version: PersistentStore.version,
         subcommands: [GenerateCommand.self, ImportCommand.self, InspectCommand.self, QueryCommand.self, BenchCommand.self, SpeedCommand.self]
     )
-
-    /// Runs the command the arguments name, with freed memory going back to the system as it goes:
-    /// imports stream, and their peak resident memory should show what they hold, not what glibc kept.
-    static func main() {
-        ProcessMemory.returnFreedMemoryPromptly()
-        main(nil)
-    }
 }

@@ -59,6 +59,8 @@ struct SpeedCommand: ParsableCommand {
             let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
             checks = try FetchSpeed(store: opened, runs: runs).run { printError("speed: \($0)") }
         case .import:
+            // As `seedstore import` runs (see ImportCommand), so the figures are the command's.
+            ProcessMemory.returnFreedMemoryPromptly()
             checks = try ImportSpeed(rows: rows ?? 244_292, runs: runs, executable: Bundle.main.executableURL)
                 .run { printError("speed: \($0)") }
         }

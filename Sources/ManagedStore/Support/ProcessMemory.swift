@@ -41,15 +41,17 @@ public enum ProcessMemory {
     /// resident memory should follow what it holds (a streaming import).
     ///
     /// glibc raises its mmap and trim thresholds as large blocks are freed, up to 32 MiB and 64 MiB, so
-    /// that a tool which keeps allocating and freeing row buffers and growing tables keeps tens of MB it
+    /// that a tool which keeps allocating and freeing row buffers and growing tables keeps megabytes it
     /// no longer uses. Fixing both at 128 KiB (glibc's starting values) ends that: blocks past 128 KiB
     /// are mapped and unmapped, and a free top of the heap past 128 KiB is returned. On `seedstore
-    /// import` of the 244,292 wells this took the peak from 64–66 MB to about 61 MB at the same speed.
-    /// It is a process-wide choice, so the `seedstore` command makes it; a library leaves it to its app.
+    /// import` of the 244,292 wells this took the peak from 62.5–66 MB to about 61 MB at the same speed.
+    /// Code that allocates large arrays afresh again and again pays for it (fetching 100,000 objects took
+    /// 5–8% longer), and it is a process-wide choice: `seedstore import` makes it; a library leaves it to
+    /// its app.
     /// Returns false where it is unavailable (not glibc).
     ///
     /// ```swift
-    /// ProcessMemory.returnFreedMemoryPromptly()   // first thing in main
+    /// ProcessMemory.returnFreedMemoryPromptly()   // first thing in a streaming command
     /// ```
     @discardableResult
     public static func returnFreedMemoryPromptly() -> Bool {
