@@ -20,6 +20,19 @@ struct ImportJoinRepeatTests {
         #expect(line(rowsImported: 5, joins: 5) == "  bank_tags.csv: 5 rows read, 5 pairs joined")
         #expect(line(rowsImported: 2, joins: 0) == "  bank_tags.csv: 2 rows read, 0 pairs joined (2 repeated pairs stored once)",
                 "a join file all of whose pairs were stored before is still a join file")
+        #expect(line(rowsImported: 1, joins: 1) == "  bank_tags.csv: 1 row read, 1 pair joined", "one is singular")
+    }
+
+    @Test("an entity's line says object for one")
+    func objectCount() {
+        func line(stored: Int) -> String {
+            let summary = ImportSummary(store: "b.sqlite", files: [], objects: ["Tag": .init(inserted: stored, updated: 0, stored: stored)],
+                                        duplicates: [], rejects: 0, rejectsFile: nil, warnings: [], elapsedSeconds: 1,
+                                        peakMemoryBytes: nil, storeBytes: 0)
+            return summary.description.split(separator: "\n")[1].description
+        }
+        #expect(line(stored: 1) == "  Tag: 1 object (1 inserted)")
+        #expect(line(stored: 2_002) == "  Tag: 2,002 objects (2,002 inserted)")
     }
 
     /// The summary counts the pairs the saves stored (`ManagedObjectContext.joinRowsInserted`), not the rows read.

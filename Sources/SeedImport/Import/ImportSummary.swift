@@ -181,6 +181,8 @@ extension ImportSummary: CustomStringConvertible {
     /// The human summary: one line per file and entity, then rejects, duplicates, time and memory.
     public var description: String {
         let g = _ProgressReporter.grouped
+        /// A count and its noun, singular for one: "1 row", "2,002 rows".
+        func counted(_ count: Int, _ noun: String) -> String { "\(g(count)) \(noun)\(count == 1 ? "" : "s")" }
         var lines = ["Imported \(store) (\(ProcessMemory.format(storeBytes)))"]
         // Right under the first line: the import succeeded, but nothing of these files is in the store.
         for file in files where file.everyRowRejected {
@@ -191,9 +193,9 @@ extension ImportSummary: CustomStringConvertible {
             // A file mapped twice (wells into Well, and into WellSummary + WellDetail) says which pass is which.
             // A join file says which relationship its pairs fill.
             let into = file.relationship.map { " → " + $0 } ?? file.entities.map { $0.isEmpty ? "" : " → " + $0.joined(separator: " + ") } ?? ""
-            var text = "  \(file.path)\(into): \(g(file.rowsRead)) rows read"
+            var text = "  \(file.path)\(into): \(counted(file.rowsRead, "row")) read"
             if file.joins > 0 || file.entities?.isEmpty == true {
-                text += ", \(g(file.joins)) pairs joined"
+                text += ", \(counted(file.joins, "pair")) joined"
                 // A join row whose pair was stored already (earlier in the file or before) adds no row.
                 let repeated = file.repeatedPairs
                 if repeated > 0 { text += " (\(g(repeated)) repeated pair\(repeated == 1 ? "" : "s") stored once)" }
@@ -211,7 +213,7 @@ extension ImportSummary: CustomStringConvertible {
         }
         for name in objects.keys.sorted() {
             let report = objects[name]!
-            var text = "  \(name): \(g(report.stored)) objects (\(g(report.inserted)) inserted"
+            var text = "  \(name): \(counted(report.stored, "object")) (\(g(report.inserted)) inserted"
             if report.updated > 0 { text += ", \(g(report.updated)) updated by a repeated key" }
             lines.append(text + ")")
         }
