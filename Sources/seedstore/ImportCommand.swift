@@ -60,6 +60,9 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The quote character, overriding the mapping (default \").", valueName: "char"))
     var quote: String?
 
+    @Flag(help: "Numbers are written with a decimal comma: 1.234,5 is 1234.5 ('.' groups thousands), as European spreadsheets export them with ';' between fields.")
+    var decimalComma = false
+
     @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping; repeat for several (default: empty, NULL, NA). The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'.", valueName: "token"))
     var nullTokens: [String] = []
 
@@ -161,6 +164,7 @@ struct ImportCommand: ParsableCommand {
         options.encoding = encoding.flatMap(TextEncoding.init(label:))
         options.delimiter = delimiter.flatMap(CSVOptions.byte)
         options.quote = quote.flatMap(CSVOptions.byte)
+        options.decimalComma = decimalComma
         options.nullTokens = nullTokens.isEmpty ? nil : nullTokens
         options.dateFormats = dateFormats.isEmpty ? nil : dateFormats
         options.pivotYear = pivotYear

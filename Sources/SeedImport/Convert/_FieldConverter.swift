@@ -21,10 +21,29 @@ enum _FieldConverter: Sendable {
     case binary
     /// A JSON value handed to a registered value transformer (held unretained, as a date format is).
     case transformable(TextEncoding, Unmanaged<_TransformerBox>)
+    /// A number written with a decimal comma (`1.234,5`): read by the boxed converter with `,` and `.`
+    /// swapped, so one parser serves both ways of writing numbers. Held unretained, as a date format is.
+    case decimalComma(Unmanaged<_ConverterBox>)
 
     /// The converter for `attribute`, or a reason it cannot be imported from text.
-    static func make(for attribute: Attribute, format: DateFormat?, encoding: TextEncoding,
+    static func make(for attribute: Attribute, format: DateFormat?, encoding: TextEncoding, decimalComma: Bool = false,
                      keepAlive: inout [AnyObject]) -> Result<_FieldConverter, _PlanProblem> {
+        let made = make(for: attribute, format: format, encoding: encoding, keepAlive: &keepAlive)
+        switch (made, attribute.type) {
+        case (.success(let converter), .integer16), (.success(let converter), .integer32), (.success(let converter), .integer64),
+             (.success(let converter), .double), (.success(let converter), .float), (.success(let converter), .decimal):
+            guard decimalComma else { return made }
+            let box = _ConverterBox(converter)
+            keepAlive.append(box)
+            return .success(.decimalComma(Unmanaged.passUnretained(box)))
+        default:
+            return made
+        }
+    }
+
+    /// The converter for `attribute` with numbers written with a decimal point.
+    private static func make(for attribute: Attribute, format: DateFormat?, encoding: TextEncoding,
+                             keepAlive: inout [AnyObject]) -> Result<_FieldConverter, _PlanProblem> {
         if format != nil && attribute.type != .date {
             return .failure(.init("a \"format\" applies to Date attributes only; \(attribute.name) is \(attribute.type.rawValue)"))
         }
@@ -100,11 +119,37 @@ enum _FieldConverter: Sendable {
         case .transformable(let encoding, let box):
             guard let data = try? box.takeUnretainedValue().transform(bytes, encoding) else { return nil }
             return .data(data)
+        case .decimalComma(let box):
+            return box._withUnsafeGuaranteedRef { box in Self.swappingMarks(bytes) { box.converter.convert($0) } }
         }
     }
 
-    /// Why `bytes` did not convert: the reason of a reject or an abort.
+    /// Calls `body` with `bytes` where `,` and `.` trade places: `1.234,5` becomes `1,234.5`.
+    private static func swappingMarks<Result>(_ bytes: UnsafeBufferPointer<UInt8>,
+                                              _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { buffer in
+            for (i, byte) in bytes.enumerated() {
+                buffer[i] = byte == UInt8(ascii: ",") ? UInt8(ascii: ".") : byte == UInt8(ascii: ".") ? UInt8(ascii: ",") : byte
+            }
+            return body(UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// Why `bytes` did not convert: the reason of a reject or an abort. A number that reads with a
+    /// decimal comma (`1.234,5`) says how to read it so.
     func explain(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let reason = plainReason(bytes)
+        switch self {
+        case .integer, .double, .float, .decimal:
+            guard bytes.contains(UInt8(ascii: ",")), Self.swappingMarks(bytes, { convert($0) }) != nil else { return reason }
+            return reason + "; it reads as a number with a decimal comma: if the file writes numbers so (1.234,5), pass --decimal-comma, or \"decimalComma\": true for the file in a mapping"
+        default:
+            return reason
+        }
+    }
+
+    /// Why `bytes` did not convert, as ``explain(_:)`` without its hint.
+    private func plainReason(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         switch self {
         case .string(let encoding):
             do { _ = try encoding.decode(bytes) } catch { return "\(error.message) (\(error.hint))" }
@@ -142,6 +187,13 @@ enum _FieldConverter: Sendable {
             let box = box.takeUnretainedValue()
             do { _ = try box.transform(bytes, encoding) } catch { return error.message }
             return "not a value for \(box.name)"
+        case .decimalComma(let box):
+            let converter = box.takeUnretainedValue().converter
+            let reason = Self.swappingMarks(bytes) { converter.plainReason($0) }
+            // The reason was worded for `,` grouping thousands; the file writes `.` for that.
+            return reason.hasPrefix(_NumberParser.groupingReason)
+                ? "not a number with a decimal comma ('.' is read only as a thousands separator between groups of three digits, ',' as the decimal mark, as in 2.500,75)"
+                : reason
         }
     }
 }
@@ -150,6 +202,12 @@ enum _FieldConverter: Sendable {
 final class _DateBox: Sendable {
     let format: DateFormat
     init(_ format: DateFormat) { self.format = format }
+}
+
+/// The converter a decimal-comma converter reads with, boxed so converters point at it without retaining it.
+final class _ConverterBox: Sendable {
+    let converter: _FieldConverter
+    init(_ converter: _FieldConverter) { self.converter = converter }
 }
 
 /// A transformable attribute's transformer, boxed so converters point at it without retaining it.

@@ -171,12 +171,13 @@ enum _NumberParser {
         return value
     }
 
+    /// The reason for a number whose `,` does not group thousands in threes.
+    static let groupingReason = "not a number (',' is read only as a thousands separator between groups of three digits, as in 2,500)"
+
     /// Why `bytes` is not a number, for a reject or an error message.
     static func explain(_ bytes: UnsafeBufferPointer<UInt8>, integer: Bool) -> String {
         guard !bytes.isEmpty else { return "an empty value is not a number" }
-        if bytes.contains(UInt8(ascii: ",")) {
-            return "not a number (',' is read only as a thousands separator between groups of three digits, as in 2,500)"
-        }
+        if bytes.contains(UInt8(ascii: ",")) { return groupingReason }
         if integer, bytes.contains(UInt8(ascii: ".")) || bytes.contains(UInt8(ascii: "e")) {
             return "not a whole number"
         }

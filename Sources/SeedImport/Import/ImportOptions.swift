@@ -33,6 +33,9 @@ public struct ImportOptions: Sendable {
     public var maximumRecordBytes: Int?
     /// Overrides every file's quote (the CLI's `--quote`).
     public var quote: UInt8?
+    /// Reads every file's numbers with a decimal comma (``CSVOptions/decimalComma``; the CLI's
+    /// `--decimal-comma`). Off leaves each file as its mapping says.
+    public var decimalComma = false
     /// Overrides every file's null tokens (the CLI's `--null`).
     public var nullTokens: [String]?
     /// The date formats, tried in order, of Date columns the mapping gives none (the CLI's

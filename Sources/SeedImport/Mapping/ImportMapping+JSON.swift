@@ -136,9 +136,10 @@ struct _MappingReader {
     }
 
     /// The keys ``options(_:base:at:)`` reads, allowed in `defaults` and in each file.
-    static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim"]
+    static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma"]
 
-    /// Reads `delimiter`, `quote`, `strict`, `encoding`, `header`, `nullTokens` and `trim` over `base`.
+    /// Reads `delimiter`, `quote`, `strict`, `encoding`, `header`, `nullTokens`, `trim` and `decimalComma`
+    /// over `base`.
     mutating func options(_ object: [String: Any], base: CSVOptions, at place: String) -> CSVOptions {
         var options = base
         if let delimiter = string(object["delimiter"], at: "\(place).delimiter") {
@@ -170,6 +171,9 @@ struct _MappingReader {
         }
         if let trim = object["trim"] {
             if let flag = trim as? Bool { options.trim = flag } else { problem("\(place).trim", "expected true or false") }
+        }
+        if let decimalComma = object["decimalComma"] {
+            if let flag = decimalComma as? Bool { options.decimalComma = flag } else { problem("\(place).decimalComma", "expected true or false") }
         }
         if let tokens = tokens(object["nullTokens"], at: "\(place).nullTokens") { options.nullTokens = tokens }
         if options.quote == options.delimiter {

@@ -83,6 +83,16 @@ public struct CSVOptions: Sendable, Hashable {
     public var nullTokens: [String]
     /// Whether spaces and tabs around every value are dropped (quoted ones too).
     public var trim: Bool
+    /// Whether numbers are written with a decimal comma, as spreadsheets in much of Europe write them:
+    /// `1.234,5` is 1234.5 (`.` groups thousands, in threes). Integer, Double, Float and Decimal
+    /// attributes read numbers so; dates and text are unaffected. Usually with `;` as the delimiter;
+    /// with `,` such values need quotes.
+    ///
+    /// ```swift
+    /// var options = CSVOptions(delimiter: UInt8(ascii: ";"))
+    /// options.decimalComma = true   // "1.234,50" reads as 1234.5
+    /// ```
+    public var decimalComma = false
     /// The longest record read, in bytes (``CSVDialect/maximumRecordBytes``: a quote never closed stops
     /// there rather than reading the rest of the file into memory).
     public var maximumRecordBytes = CSVDialect.defaultMaximumRecordBytes

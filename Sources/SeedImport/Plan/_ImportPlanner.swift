@@ -211,6 +211,7 @@ struct _ImportPlanner {
             if let encoding = options.encoding { fileOptions.encoding = encoding }
             if let delimiter = options.delimiter { fileOptions.delimiter = delimiter }
             if let quote = options.quote { fileOptions.quote = quote }
+            if options.decimalComma { fileOptions.decimalComma = true }
             if let bytes = options.maximumRecordBytes { fileOptions.maximumRecordBytes = bytes }
             if let tokens = options.nullTokens { fileOptions.nullTokens = tokens }
             fileOptions = fileOptions.forFile(mapping.path)
@@ -403,7 +404,7 @@ struct _ImportPlanner {
                     }
                 }
                 let nulls = nullTokens(spec?.nullTokens ?? file.options.nullTokens, place: place, options: file.options)
-                switch _FieldConverter.make(for: attribute, format: format, encoding: file.options.encoding, keepAlive: &plan.keepAlive) {
+                switch _FieldConverter.make(for: attribute, format: format, encoding: file.options.encoding, decimalComma: file.options.decimalComma, keepAlive: &plan.keepAlive) {
                 case .failure(let failure):
                     problem(place, failure.message)
                 case .success(let converter):
@@ -467,7 +468,7 @@ struct _ImportPlanner {
                     continue
                 }
                 guard let keyIndex = indexes[_IndexKey(entity: destination.name, attribute: spec.destinationKey)],
-                      case .success(let converter) = _FieldConverter.make(for: keyAttribute, format: nil, encoding: file.options.encoding,
+                      case .success(let converter) = _FieldConverter.make(for: keyAttribute, format: nil, encoding: file.options.encoding, decimalComma: file.options.decimalComma,
                                                                           keepAlive: &plan.keepAlive) else {
                     problem(place, "\(name): \(destination.name).\(spec.destinationKey) is Binary or Transformable and cannot be a key")
                     continue
@@ -607,9 +608,9 @@ struct _ImportPlanner {
         }
         guard let sourceIndex = indexes[_IndexKey(entity: entity.name, attribute: join.sourceKey)],
               let destinationIndex = indexes[_IndexKey(entity: destination.name, attribute: join.destinationKey)],
-              case .success(let sourceConverter) = _FieldConverter.make(for: sourceAttribute, format: nil, encoding: file.options.encoding,
+              case .success(let sourceConverter) = _FieldConverter.make(for: sourceAttribute, format: nil, encoding: file.options.encoding, decimalComma: file.options.decimalComma,
                                                                         keepAlive: &file.keepAlive),
-              case .success(let destinationConverter) = _FieldConverter.make(for: destinationAttribute, format: nil, encoding: file.options.encoding,
+              case .success(let destinationConverter) = _FieldConverter.make(for: destinationAttribute, format: nil, encoding: file.options.encoding, decimalComma: file.options.decimalComma,
                                                                              keepAlive: &file.keepAlive) else {
             problem(place, "the join keys must be attributes that can be compared (not Binary or Transformable)")
             return

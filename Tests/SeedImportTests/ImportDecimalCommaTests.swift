@@ -1,0 +1,123 @@
+import Foundation
+import ManagedStore
+import PropertyBased
+import Testing
+@testable import SeedImport
+
+/// Numbers written with a decimal comma (`1.234,5`), as European spreadsheets export them.
+@Suite("Import: decimal comma")
+struct ImportDecimalCommaTests {
+    /// Converts or explains `text` with the converter for `type`; the converter's box lives as long as
+    /// the call (converters hold it unretained).
+    static func with<Result>(_ type: AttributeType, decimalComma: Bool = true,
+                             _ body: (_FieldConverter) -> Result) throws -> Result {
+        var keepAlive: [AnyObject] = []
+        let converter = try _FieldConverter.make(for: Attribute("n", type), format: nil, encoding: .utf8, decimalComma: decimalComma,
+                                                 keepAlive: &keepAlive).get()
+        return withExtendedLifetime(keepAlive) { body(converter) }
+    }
+
+    static func convert(_ text: String, _ type: AttributeType, decimalComma: Bool = true) throws -> Value? {
+        try with(type, decimalComma: decimalComma) { converter in Array(text.utf8).withUnsafeBufferPointer { converter.convert($0) } }
+    }
+
+    static func reason(_ text: String, _ type: AttributeType, decimalComma: Bool = true) throws -> String {
+        try with(type, decimalComma: decimalComma) { converter in Array(text.utf8).withUnsafeBufferPointer { converter.explain($0) } }
+    }
+
+    @Test("every number type reads ',' as the decimal mark and '.' as the thousands separator")
+    func reads() throws {
+        #expect(try Self.convert("1.234,5", .double) == .double(1234.5))
+        #expect(try Self.convert("-0,25", .double) == .double(-0.25))
+        #expect(try Self.convert("1,5e3", .double) == .double(1500))
+        #expect(try Self.convert("2.500", .integer32) == .integer(2500))
+        #expect(try Self.convert("1.234.567", .integer64) == .integer(1_234_567))
+        #expect(try Self.convert("42,0", .integer16) == .integer(42), "a fraction of zeros, as for a decimal point")
+        #expect(try Self.convert("1.234,56", .decimal) == .decimal(Decimal(string: "1234.56")!))
+        #expect(try Self.convert("0,5", .float) == Value.double(0.5).stored(as: .float))
+        #expect(try Self.convert("1.234,5", .double, decimalComma: false) == nil, "off, the same text is not a number")
+    }
+
+    @Test("what does not read says so in the file's own way of writing numbers")
+    func reasons() throws {
+        #expect(try Self.convert("1,234.5", .double) == nil)
+        #expect(try Self.reason("1,234.5", .double) == "not a number with a decimal comma ('.' is read only as a thousands separator between groups of three digits, ',' as the decimal mark, as in 2.500,75)")
+        #expect(try Self.reason("12.34", .integer32).hasPrefix("not a number with a decimal comma"))
+        #expect(try Self.reason("1,5", .integer32) == "not a whole number")
+        #expect(try Self.reason("70.000", .integer16) == "70000 is outside Integer 16's range -32768...32767")
+        #expect(try Self.reason("abc", .double) == "not a number")
+    }
+
+    @Test("off, a number that reads with a decimal comma says how to read it so")
+    func hint() throws {
+        let reason = try Self.reason("1.234,5", .double, decimalComma: false)
+        #expect(reason == "not a number (',' is read only as a thousands separator between groups of three digits, as in 2,500); it reads as a number with a decimal comma: if the file writes numbers so (1.234,5), pass --decimal-comma, or \"decimalComma\": true for the file in a mapping")
+        #expect(try Self.reason("1,5", .integer32, decimalComma: false) == "not a number (',' is read only as a thousands separator between groups of three digits, as in 2,500)",
+                "1,5 is no whole number either way: no hint")
+    }
+
+    @Test("other types are left alone")
+    func otherTypes() throws {
+        #expect(try Self.convert("1,5", .string) == .string("1,5"))
+        #expect(try Self.convert("true", .boolean) == .bool(true))
+    }
+
+    @Test("any Double written with a decimal comma reads as written with a point")
+    func property() async {
+        await propertyCheck(input: Gen.double(in: -1e12...1e12)) { value in
+            let pointText = String(format: "%.6f", value)
+            let commaText = String(pointText.map { $0 == "." ? "," : $0 })
+            let withPoint = try Self.convert(pointText, .double, decimalComma: false)
+            let withComma = try Self.convert(commaText, .double)
+            #expect(withPoint != nil && withComma == withPoint, "\(pointText) / \(commaText)")
+        }
+    }
+
+    @Test("a mapping's \"decimalComma\": true and the CLI's --decimal-comma read a ';' file")
+    func endToEnd() throws {
+        let scratch = ImportScratch()
+        try scratch.write("items.model.json", """
+            {"entities": [{"name": "Item", "attributes": [{"name": "sku", "type": "String", "optional": false},
+              {"name": "price", "type": "Decimal"}, {"name": "weight", "type": "Double"}, {"name": "stock", "type": "Integer 32"}]}]}
+            """)
+        try scratch.write("items.csv", "sku;price;weight;stock\n001;1.234,50;0,75;2.500\n002;9,99;12;3\n003;1,234.50;1;1\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "items.model.json",
+             "files": [{"path": "items.csv", "delimiter": ";", "decimalComma": true, "targets": [{"entity": "Item", "key": "sku"}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let model = try mapping.loadModel()
+        let summary = try SeedImporter(model: model, mapping: mapping, options: scratch.skipping()).run(into: scratch.path("A.sqlite"))
+        #expect(summary.rejects == 1)
+        #expect(scratch.rejects.contains("items.csv,4,2,Item,price,\"1,234.50\",\"price: not a number with a decimal comma"), "\(scratch.rejects)")
+        let (_, items) = try StoreReader.objects(scratch.path("A.sqlite"), "Item")
+        let bySKU = Dictionary(uniqueKeysWithValues: items.map { object -> (String, ManagedObject) in
+            guard case .string(let sku) = object["sku"] else { return ("", object) }
+            return (sku, object)
+        })
+        #expect(bySKU.keys.sorted() == ["001", "002"])
+        #expect(bySKU["001"].map { $0["price"] } == Value.decimal(Decimal(string: "1234.5")!))
+        #expect(bySKU["001"].map { $0["weight"] } == Value.double(0.75))
+        #expect(bySKU["001"].map { $0["stock"] } == Value.integer(2500))
+        #expect(bySKU["002"].map { $0["price"] } == Value.decimal(Decimal(string: "9.99")!))
+
+        guard ImportFixtures.hasCLI else { return }
+        let result = try ImportCLI.run(["import", "--model", scratch.path("items.model.json"), "--out", scratch.path("B.sqlite"),
+                                        "--progress", "none", "--delimiter", ";", "--decimal-comma", "--on-error", "skip",
+                                        "--rejects", scratch.path("b-rejects.csv"), "Item=\(scratch.path("items.csv"))"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("items.csv → Item: 3 rows read, 2 imported, 1 rejected"), "\(result.output)")
+        #expect(try StoreReader.scalar(scratch.path("B.sqlite"), "SELECT sum(ZSTOCK) FROM ZITEM")?.int64 == 2503)
+        let bad = try ImportCLI.run(["import", "--model", scratch.path("items.model.json"), "--out", scratch.path("C.sqlite"),
+                                     "--progress", "none", "--delimiter", ";", "Item=\(scratch.path("items.csv"))"])
+        #expect(bad.status != 0 && bad.errors.contains("items.csv:2:2") && bad.errors.contains("pass --decimal-comma"),
+                "without the flag the first price is not a number, and the message says what to pass: \(bad.errors)")
+    }
+
+    @Test("\"decimalComma\" takes true or false")
+    func badValue() {
+        #expect(throws: (any Error).self) {
+            try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "a.csv", "decimalComma": "yes", "targets": [{"entity": "A"}]}]}"#.utf8),
+                              baseDirectory: "/tmp")
+        }
+    }
+}
