@@ -118,13 +118,16 @@ def _binary(text):
     return data
 
 
-def convert(attr, text, quoted, fmt=None):
+def convert(attr, text, quoted, fmt=None, decimal_comma=False):
     """The stored value of one field for attribute `attr` (a model attribute dict).
 
     Null handling (a null in an attribute with a default takes the default; a null in a required
     attribute without one is Bad) is done here too, so the result is what the column holds.
     """
     type_ = attr["type"]
+    if decimal_comma and type_ in INT_RANGES or decimal_comma and type_ in ("Double", "Float", "Decimal"):
+        # The file writes `1.234,5`; the docs read it as `1,234.5` (docs/mapping.md, "decimalComma").
+        text = text.translate(str.maketrans(",.", ".,"))
     if is_null(text, quoted):
         if "default" in attr:
             return default_value(attr)

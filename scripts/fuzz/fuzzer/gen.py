@@ -362,6 +362,14 @@ class RowMaker:
         return [self.rng.choice(later), False]
 
 
+NUMBER_TYPES = ("Integer 16", "Integer 32", "Integer 64", "Double", "Float", "Decimal")
+
+
+def swap_marks(text):
+    """`,` and `.` trade places: how a file with a decimal comma writes `1,234.5` (`1.234,5`)."""
+    return text.translate(str.maketrans(",.", ".,"))
+
+
 def quote_where_needed(row):
     """Quotes the fields whose text holds a delimiter, a quote or a line break."""
     return [[t, q or any(c in t for c in ',"\r\n')] for t, q in row]
@@ -377,8 +385,10 @@ def _maybe_blank(rng, header):
     return []
 
 
-def generate_files(rng, model, mapping, encoding):
-    """CSV rows for every file of the mapping; returns the case's "files" list."""
+def generate_files(rng, model, mapping, encoding, decimal_comma=False):
+    """CSV rows for every file of the mapping; returns the case's "files" list. With `decimal_comma`,
+    the fields of number columns (attributes, keys, relationship and join keys of number types) have
+    `,` and `.` swapped, as a file written with a decimal comma has them."""
     maker = RowMaker(rng, model, encoding, bad_rate=rng.choice([0.0, 0.05, 0.1, 0.2, 0.3]))
     crlf = rng.random() < 0.25
     made_keys = {}           # entity → key texts its file's rows named (for later files' references)
@@ -389,11 +399,13 @@ def generate_files(rng, model, mapping, encoding):
             j = f["join"]
             header = [j["sourceColumn"], j["destinationColumn"]]
             rows = []
+            numeric = [decimal_comma and maker.attr(e, "code")["type"] in NUMBER_TYPES for e in (j["entity"], "Tag")]
             for _ in range(n):
                 src = made_keys.get(j["entity"], []) + ["NOPE1"]
                 dst = made_keys.get("Tag", []) + ["NOPE2"]
-                rows.append([[rng.choice(src) if rng.random() < 0.93 else "NOPE1", False],
-                             [rng.choice(dst) if rng.random() < 0.93 else "NOPE2", False]])
+                row = [[rng.choice(src) if rng.random() < 0.93 else "NOPE1", False],
+                       [rng.choice(dst) if rng.random() < 0.93 else "NOPE2", False]]
+                rows.append(quote_where_needed([[swap_marks(t), q] if swap else [t, q] for (t, q), swap in zip(row, numeric)]))
                 rows[-1:] += _maybe_blank(rng, header)
             files.append({"path": f["path"], "encoding": encoding, "crlf": crlf, "header": header, "rows": rows})
             continue
@@ -433,11 +445,23 @@ def generate_files(rng, model, mapping, encoding):
                     row.append(["", False])
             if rng.random() < maker.bad_rate:
                 row = maker.spoil(row, header, entity_of_column, target_of_column)
+            if decimal_comma:
+                row = [[swap_marks(t), q] if i < len(header) and _number_column(maker, main, header[i], entity_of_column) else [t, q]
+                       for i, (t, q) in enumerate(row)]
             rows.append(quote_where_needed(row))
             rows += _maybe_blank(rng, header)
         made_keys[main["entity"]] = keys
         files.append({"path": f["path"], "encoding": encoding, "crlf": crlf, "header": header, "rows": rows})
     return files
+
+
+def _number_column(maker, main, column, entity_of_column):
+    """Whether a column of a target file holds numbers (an attribute, or a key, of a number type)."""
+    if column in entity_of_column:
+        entity, attr = entity_of_column[column]
+        return maker.attr(entity, attr)["type"] in NUMBER_TYPES
+    entity = {"code": main["entity"], "mgr": main["entity"], "dept": "Dept", "badge": "Badge"}.get(column)
+    return entity is not None and maker.attr(entity, "code")["type"] in NUMBER_TYPES
 
 
 def generate_options(rng):
@@ -466,5 +490,18 @@ def generate(seed):
             options["encoding_flag"] = "windows-1252"
         else:
             mapping["defaults"] = {"encoding": "windows-1252"}
-    files = generate_files(rng, model, mapping, encoding)
+    # Decided by an RNG of its own, so the main stream (and a case without it) stays what it was.
+    side = random.Random(seed * 7919 + 17)
+    decimal_comma = side.random() < 0.25
+    if decimal_comma:
+        where = side.choice(["flag", "defaults", "files"])
+        if where == "flag":
+            options["decimal_comma_flag"] = True
+        elif where == "defaults":
+            mapping.setdefault("defaults", {})["decimalComma"] = True
+        else:
+            for f in mapping["files"]:
+                f["decimalComma"] = True
+    options["decimal_comma"] = decimal_comma
+    files = generate_files(rng, model, mapping, encoding, decimal_comma)
     return {"seed": seed, "model": model, "mapping": mapping, "files": files, "options": options}

@@ -184,7 +184,7 @@ class Replayer:
     def _convert(self, attr, text, quoted, fmt=None):
         """convert.convert, with Bad/Unsure turned into RowBad."""
         try:
-            return convert.convert(attr, text, quoted, fmt)
+            return convert.convert(attr, text, quoted, fmt, decimal_comma=self.case["options"].get("decimal_comma", False))
         except convert.Bad as e:
             raise RowBad(str(e))
         except convert.Unsure as e:

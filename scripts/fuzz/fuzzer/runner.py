@@ -40,6 +40,8 @@ def command(case, binary="seedstore"):
         args.append("--no-read-ahead")
     if o.get("encoding_flag"):
         args += ["--encoding", o["encoding_flag"]]
+    if o.get("decimal_comma_flag"):
+        args.append("--decimal-comma")
     return args
 
 
