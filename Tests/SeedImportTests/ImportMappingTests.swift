@@ -126,7 +126,7 @@ struct ImportMappingTests {
             #expect(error.problems == [
                 "defaults: unknown key \"delimter\"; did you mean \"delimiter\"? (expected one of decimalComma, delimiter, encoding, header, nullTokens, quote, strict, trim)",
                 "files[0]: unknown key \"encodng\"; did you mean \"encoding\"? (expected one of decimalComma, delimiter, encoding, header, join, nullTokens, path, quote, strict, targets, trim)",
-                "files[0].targets[0].columns.d: unknown key \"fromat\"; did you mean \"format\"? (expected one of column, format, nullTokens, pivotYear)",
+                "files[0].targets[0].columns.d: unknown key \"fromat\"; did you mean \"format\"? (expected one of column, falseValues, format, nullTokens, pivotYear, trueValues)",
                 "files[0].targets[0].relationships.b: unknown key \"nullToken\"; did you mean \"nullTokens\"? (expected one of column, destinationKey, nullTokens)",
                 "files[1].join: unknown key \"zzz\" (expected one of destinationColumn, destinationKey, entity, relationship, sourceColumn, sourceKey)",
             ])

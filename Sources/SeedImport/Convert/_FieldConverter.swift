@@ -14,6 +14,9 @@ enum _FieldConverter: Sendable {
     case float
     case decimal(TextEncoding)
     case boolean
+    /// A boolean that may also be written with the column's own words (``ColumnMapping/trueValues``),
+    /// held unretained as a date format is.
+    case booleanWords(Unmanaged<_BooleanWords>)
     /// The format is held unretained so the converter copies for free; its plan keeps the box alive.
     case date(Unmanaged<_DateBox>)
     case uuid(TextEncoding)
@@ -27,7 +30,20 @@ enum _FieldConverter: Sendable {
 
     /// The converter for `attribute`, or a reason it cannot be imported from text.
     static func make(for attribute: Attribute, format: DateFormat?, encoding: TextEncoding, decimalComma: Bool = false,
+                     trueValues: [String]? = nil, falseValues: [String]? = nil,
                      keepAlive: inout [AnyObject]) -> Result<_FieldConverter, _PlanProblem> {
+        if trueValues != nil || falseValues != nil {
+            guard attribute.type == .boolean else {
+                return .failure(.init("\"trueValues\" and \"falseValues\" apply to Boolean attributes only; \(attribute.name) is \(attribute.type.rawValue)"))
+            }
+            switch _BooleanWords.make(true: trueValues ?? [], false: falseValues ?? []) {
+            case .failure(let problem):
+                return .failure(.init("\(attribute.name): \(problem.message)"))
+            case .success(let words):
+                keepAlive.append(words)
+                return .success(.booleanWords(Unmanaged.passUnretained(words)))
+            }
+        }
         let made = make(for: attribute, format: format, encoding: encoding, keepAlive: &keepAlive)
         switch (made, attribute.type) {
         case (.success(let converter), .integer16), (.success(let converter), .integer32), (.success(let converter), .integer64),
@@ -94,6 +110,9 @@ enum _FieldConverter: Sendable {
             return value.stored(as: .float)
         case .boolean:
             guard let value = _BooleanParser.parse(bytes) else { return nil }
+            return .bool(value)
+        case .booleanWords(let words):
+            guard let value = _BooleanParser.parse(bytes) ?? words._withUnsafeGuaranteedRef({ $0.value(of: bytes) }) else { return nil }
             return .bool(value)
         case .date(let box):
             var failure: _DateFailure?
@@ -172,7 +191,9 @@ enum _FieldConverter: Sendable {
         case .double:
             return _NumberParser.explain(bytes, integer: false)
         case .boolean:
-            return "not a boolean (true/false, yes/no, y/n, t/f or 1/0, any case)"
+            return "not a boolean (true/false, yes/no, y/n, t/f or 1/0, any case; other words need the column's \"trueValues\" and \"falseValues\" in a mapping, or --true-value and --false-value)"
+        case .booleanWords(let words):
+            return "not a boolean (true/false, yes/no, y/n, t/f or 1/0, any case, or \(words.takeUnretainedValue().description))"
         case .date(let box):
             return box.takeUnretainedValue().format.explain(bytes) ?? "not a date"
         case .uuid(let encoding):
@@ -202,6 +223,63 @@ enum _FieldConverter: Sendable {
 final class _DateBox: Sendable {
     let format: DateFormat
     init(_ format: DateFormat) { self.format = format }
+}
+
+/// The words a Boolean column writes besides the built-in ones, folded to lower case (ASCII letters).
+final class _BooleanWords: Sendable, CustomStringConvertible {
+    let trueWords: [[UInt8]]
+    let falseWords: [[UInt8]]
+
+    /// The words, or why they cannot be read (empty, both true and false, or a built-in word for the
+    /// other value).
+    static func make(true trueValues: [String], false falseValues: [String]) -> Result<_BooleanWords, _PlanProblem> {
+        let trueWords = trueValues.map(folded), falseWords = falseValues.map(folded)
+        for (words, value, name) in [(trueWords, true, "trueValues"), (falseWords, false, "falseValues")] {
+            for word in words {
+                let text = String(decoding: word, as: UTF8.self)
+                if word.isEmpty { return .failure(.init("\(name) holds an empty word: an empty field is null (see nullTokens)")) }
+                if let builtIn = word.withUnsafeBufferPointer(_BooleanParser.parse), builtIn != value {
+                    return .failure(.init("\(name) holds \"\(text)\", which already reads as \(builtIn)"))
+                }
+                if value && falseWords.contains(word) {
+                    return .failure(.init("\"\(text)\" is in both trueValues and falseValues"))
+                }
+            }
+        }
+        return .success(_BooleanWords(trueWords: trueWords, falseWords: falseWords))
+    }
+
+    private init(trueWords: [[UInt8]], falseWords: [[UInt8]]) {
+        self.trueWords = trueWords
+        self.falseWords = falseWords
+    }
+
+    /// A word's bytes with ASCII letters in lower case, as values are compared.
+    private static func folded(_ word: String) -> [UInt8] {
+        word.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+    }
+
+    /// The value `bytes` stands for, or nil when they are none of the words.
+    func value(of bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        func matches(_ word: [UInt8]) -> Bool {
+            word.count == bytes.count && zip(word, bytes).allSatisfy { expected, byte in
+                expected == (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            }
+        }
+        if trueWords.contains(where: matches) { return true }
+        if falseWords.contains(where: matches) { return false }
+        return nil
+    }
+
+    /// The words as a reason lists them: `ja/nein`, or `ja or oui for true, nein for false`.
+    var description: String {
+        let yes = trueWords.map { String(decoding: $0, as: UTF8.self) }, no = falseWords.map { String(decoding: $0, as: UTF8.self) }
+        if yes.count == 1 && no.count == 1 { return "\(yes[0])/\(no[0])" }
+        var parts: [String] = []
+        if !yes.isEmpty { parts.append(yes.joined(separator: " or ") + " for true") }
+        if !no.isEmpty { parts.append(no.joined(separator: " or ") + " for false") }
+        return parts.joined(separator: ", ")
+    }
 }
 
 /// The converter a decimal-comma converter reads with, boxed so converters point at it without retaining it.

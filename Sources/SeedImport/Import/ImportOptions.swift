@@ -48,6 +48,16 @@ public struct ImportOptions: Sendable {
     public var dateFormats: [String]?
     /// Where two-digit years start for Date columns the mapping gives no pivot year (the CLI's `--pivot-year`).
     public var pivotYear: Int?
+    /// More words for true in Boolean columns the mapping gives none for (the CLI's `--true-value`),
+    /// read besides true/false, yes/no, y/n, t/f and 1/0 (``ColumnMapping/trueValues``).
+    ///
+    /// ```swift
+    /// options.trueValues = ["ja", "oui"]
+    /// options.falseValues = ["nein", "non"]
+    /// ```
+    public var trueValues: [String]?
+    /// More words for false (the CLI's `--false-value`): see ``trueValues``.
+    public var falseValues: [String]?
     /// SQLite's page cache during the load, in KiB. Inserts append pages, so a small cache costs nothing
     /// and keeps memory flat.
     public var cacheSizeKiB: Int

@@ -239,7 +239,7 @@ struct _MappingReader {
             problem(place, "expected a column name, null, or {\"column\": …, \"format\": …}")
             return nil
         }
-        check(object, allowed: ["column", "format", "pivotYear", "nullTokens"], at: place)
+        check(object, allowed: ["column", "format", "pivotYear", "nullTokens", "trueValues", "falseValues"], at: place)
         var column: String?
         if let name = object["column"] as? String {
             column = name
@@ -270,7 +270,10 @@ struct _MappingReader {
         if !formats.isEmpty {
             do { _ = try DateFormat(anyOf: formats, pivotYear: pivot) } catch { problem("\(place).format", error.description) }
         }
-        return ColumnMapping(column, formats: formats, pivotYear: pivot, nullTokens: tokens(object["nullTokens"], at: "\(place).nullTokens"))
+        var mapping = ColumnMapping(column, formats: formats, pivotYear: pivot, nullTokens: tokens(object["nullTokens"], at: "\(place).nullTokens"))
+        mapping.trueValues = tokens(object["trueValues"], at: "\(place).trueValues")
+        mapping.falseValues = tokens(object["falseValues"], at: "\(place).falseValues")
+        return mapping
     }
 
     private mutating func join(_ object: [String: Any], at place: String) -> JoinMapping? {

@@ -274,6 +274,17 @@ public struct ColumnMapping: Sendable, Hashable {
     public var pivotYear: Int?
     /// Null tokens for this column, replacing the file's.
     public var nullTokens: [String]?
+    /// More words a Boolean column writes for true and for false (`["ja"]`, `["nein"]`), read besides
+    /// true/false, yes/no, y/n, t/f and 1/0, in any ASCII case. Boolean attributes only.
+    ///
+    /// ```swift
+    /// var active = ColumnMapping("Aktiv")
+    /// active.trueValues = ["ja"]
+    /// active.falseValues = ["nein"]
+    /// ```
+    public var trueValues: [String]?
+    /// More words for false: see ``trueValues``.
+    public var falseValues: [String]?
 
     /// The attribute read from `column` (`nil`: left out), with one date `format` at most.
     ///

@@ -404,7 +404,11 @@ struct _ImportPlanner {
                     }
                 }
                 let nulls = nullTokens(spec?.nullTokens ?? file.options.nullTokens, place: place, options: file.options)
-                switch _FieldConverter.make(for: attribute, format: format, encoding: file.options.encoding, decimalComma: file.options.decimalComma, keepAlive: &plan.keepAlive) {
+                // The mapping's words for a Boolean column, else the options' (--true-value) for any Boolean column.
+                let trueValues = spec?.trueValues ?? (attribute.type == .boolean ? options.trueValues : nil)
+                let falseValues = spec?.falseValues ?? (attribute.type == .boolean ? options.falseValues : nil)
+                switch _FieldConverter.make(for: attribute, format: format, encoding: file.options.encoding, decimalComma: file.options.decimalComma,
+                                            trueValues: trueValues, falseValues: falseValues, keepAlive: &plan.keepAlive) {
                 case .failure(let failure):
                     problem(place, failure.message)
                 case .success(let converter):
