@@ -44,6 +44,15 @@ public struct CSVDialect: Sendable, Hashable {
     /// A byte that, at the very start of a record, marks the whole line as a comment to skip (`#` in EPF).
     /// `nil` means no comment lines.
     public var commentPrefix: UInt8?
+    /// Lines before the first record (the header, with ``hasHeader``) that are not CSV: a title or notes
+    /// above the table, as some exports write. They are skipped as written, quotes and all (a line ends
+    /// at LF, CRLF or a bare CR), and line numbers still count them.
+    ///
+    /// ```swift
+    /// var dialect = CSVDialect.csv
+    /// dialect.skipLines = 2   // "Failed banks, as of 2023-05-01" and a blank line above the header
+    /// ```
+    public var skipLines = 0
     /// The longest record the reader holds, in bytes as in the input (``defaultMaximumRecordBytes``). A
     /// record is held whole, so a quote never closed, which reads every line after it into one field,
     /// would otherwise hold the rest of the file in memory: past the limit the reader stops with

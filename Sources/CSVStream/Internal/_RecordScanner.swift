@@ -125,6 +125,8 @@ final class _RecordScanner {
                     return false
                 }
             }
+            // A comment line, or one of the lines before the table (`skipLines`): read past, never parsed.
+            if !inComment, line <= dialect.skipLines { inComment = true }
             if !inComment, let prefix = dialect.commentPrefix, bytes[0] == prefix { inComment = true }
             if inComment {
                 if let stop {
