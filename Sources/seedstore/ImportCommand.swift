@@ -61,6 +61,9 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The quote character, overriding the mapping (default \").", valueName: "char"))
     var quote: String?
 
+    @Option(name: .customLong("skip-lines"), help: ArgumentHelp("Lines above the header that are not CSV (a report's title, notes), skipped as written, overriding the mapping; line numbers still count them.", valueName: "n"))
+    var skipLines: Int?
+
     @Flag(help: "Numbers are written with a decimal comma: 1.234,5 is 1234.5 ('.' groups thousands), as European spreadsheets export them with ';' between fields.")
     var decimalComma = false
 
@@ -118,6 +121,9 @@ struct ImportCommand: ParsableCommand {
         if batchSize < 1 {
             throw ValidationError("--batch-size must be at least 1.")
         }
+        if let skipLines, skipLines < 0 {
+            throw ValidationError("--skip-lines takes 0 or more, not \(skipLines).")
+        }
         if !(1...Self.maximumKeyMemory).contains(keyMemory) {
             throw ValidationError("--key-memory takes MiB from 1 to \(Self.maximumKeyMemory) (1 TiB), not \(keyMemory).")
         }
@@ -172,6 +178,7 @@ struct ImportCommand: ParsableCommand {
         options.delimiter = delimiter.flatMap(CSVOptions.byte)
         options.quote = quote.flatMap(CSVOptions.byte)
         options.decimalComma = decimalComma
+        options.skipLines = skipLines
         options.nullTokens = nullTokens.isEmpty ? nil : nullTokens
         options.dateFormats = dateFormats.isEmpty ? nil : dateFormats
         options.pivotYear = pivotYear
@@ -191,6 +198,7 @@ struct ImportCommand: ParsableCommand {
                 if let encoding = options.encoding { defaults.encoding = encoding }
                 if let delimiter = options.delimiter { defaults.delimiter = delimiter }
                 if let quote = options.quote { defaults.quote = quote }
+                if let skipLines = options.skipLines { defaults.skipLines = skipLines }
                 importMapping = try ImportMapping.inferred(sources: sources.compactMap(Self.split), model: objectModel, defaults: defaults)
             }
             // The mapping names the model this import reads (so --out and --rejects cannot replace it).

@@ -36,6 +36,9 @@ public struct ImportOptions: Sendable {
     /// Reads every file's numbers with a decimal comma (``CSVOptions/decimalComma``; the CLI's
     /// `--decimal-comma`). Off leaves each file as its mapping says.
     public var decimalComma = false
+    /// Overrides every file's lines to skip above the header (``CSVOptions/skipLines``; the CLI's
+    /// `--skip-lines`).
+    public var skipLines: Int?
     /// Overrides every file's null tokens (the CLI's `--null`).
     public var nullTokens: [String]?
     /// The date formats, tried in order, of Date columns the mapping gives none (the CLI's

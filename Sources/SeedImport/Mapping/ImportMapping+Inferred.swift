@@ -32,6 +32,8 @@ extension ImportMapping {
         var problems: [String] = []
         var hints: [String] = []
         var headers: [[String]] = []
+        /// Per source, the path its bytes are read from (a pipe's copy), for the header-line guess.
+        var readablePaths: [String] = []
         let entityNames = Set(sources.map(\.entity))
         for source in sources {
             if model.entity(named: source.entity) == nil {
@@ -46,8 +48,10 @@ extension ImportMapping {
             } catch {
                 problems.append("\(source.path): \(error.description)")
                 headers.append([])
+                readablePaths.append(path)
                 continue
             }
+            readablePaths.append(readable)
             do {
                 let reader = try CSVReader(path: readable, dialect: defaults.forFile(source.path).dialect)
                 if let header = reader.header {
@@ -69,7 +73,7 @@ extension ImportMapping {
         var targets: [TargetMapping] = []
         var warnings: [String] = []
         var referencedKeys: [String: Set<String>] = [:]
-        for (source, header) in zip(sources, headers) {
+        for ((source, header), readable) in zip(zip(sources, headers), readablePaths) {
             let entity = model.entity(named: source.entity)!
             var target = TargetMapping(entity: entity.name)
             let folded = header.map(HeaderName.fold)
@@ -106,7 +110,11 @@ extension ImportMapping {
             let columns = named.map { "\"\(header[$0])\"" }.joined(separator: ", ")
             let delimiter = _DelimiterGuess.suggestion(header: header, delimiter: defaults.forFile(source.path).delimiter).map { "; " + $0 } ?? ""
             if used.isEmpty {
-                problems.append("\(source.path): no column of its header matches an attribute of \(entity.name), so every row would make an empty object (the header has: \(columns.isEmpty ? "no named columns" : columns); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)")
+                let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)
+                let headerLine = delimiter.isEmpty
+                    ? _HeaderLineGuess.suggestion(path: readable, options: defaults.forFile(source.path), names: names).map { "; " + $0 } ?? ""
+                    : ""
+                problems.append("\(source.path): no column of its header matches an attribute of \(entity.name), so every row would make an empty object (the header has: \(columns.isEmpty ? "no named columns" : columns); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)\(headerLine)")
             } else if case let unused = named.filter({ !used.contains($0) }), !unused.isEmpty {
                 warnings.append("\(source.path) → \(entity.name): no attribute takes the column\(unused.count == 1 ? "" : "s") \(unused.map { "\"\(header[$0])\"" }.joined(separator: ", ")) (\(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)")
             }

@@ -136,10 +136,10 @@ struct _MappingReader {
     }
 
     /// The keys ``options(_:base:at:)`` reads, allowed in `defaults` and in each file.
-    static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma"]
+    static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma", "skipLines"]
 
-    /// Reads `delimiter`, `quote`, `strict`, `encoding`, `header`, `nullTokens`, `trim` and `decimalComma`
-    /// over `base`.
+    /// Reads `delimiter`, `quote`, `strict`, `encoding`, `header`, `nullTokens`, `trim`, `decimalComma`
+    /// and `skipLines` over `base`.
     mutating func options(_ object: [String: Any], base: CSVOptions, at place: String) -> CSVOptions {
         var options = base
         if let delimiter = string(object["delimiter"], at: "\(place).delimiter") {
@@ -171,6 +171,13 @@ struct _MappingReader {
         }
         if let trim = object["trim"] {
             if let flag = trim as? Bool { options.trim = flag } else { problem("\(place).trim", "expected true or false") }
+        }
+        if let skipLines = object["skipLines"] {
+            if let count = skipLines as? Int, count >= 0, !(skipLines is Bool) {
+                options.skipLines = count
+            } else {
+                problem("\(place).skipLines", "expected a number of lines, 0 or more")
+            }
         }
         if let decimalComma = object["decimalComma"] {
             if let flag = decimalComma as? Bool { options.decimalComma = flag } else { problem("\(place).decimalComma", "expected true or false") }

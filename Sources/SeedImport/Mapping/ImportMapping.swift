@@ -93,6 +93,14 @@ public struct CSVOptions: Sendable, Hashable {
     /// options.decimalComma = true   // "1.234,50" reads as 1234.5
     /// ```
     public var decimalComma = false
+    /// Lines above the header (or the first record) that are not CSV, such as a report's title:
+    /// skipped as written (``CSVDialect/skipLines``); line numbers still count them.
+    ///
+    /// ```swift
+    /// var options = CSVOptions()
+    /// options.skipLines = 3   // a title, a date line and a blank line above the header
+    /// ```
+    public var skipLines = 0
     /// The longest record read, in bytes (``CSVDialect/maximumRecordBytes``: a quote never closed stops
     /// there rather than reading the rest of the file into memory).
     public var maximumRecordBytes = CSVDialect.defaultMaximumRecordBytes
@@ -125,6 +133,7 @@ public struct CSVOptions: Sendable, Hashable {
     public var dialect: CSVDialect {
         var dialect = CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: trim, encoding: encoding, strict: strict)
         dialect.maximumRecordBytes = maximumRecordBytes
+        dialect.skipLines = skipLines
         return dialect
     }
 

@@ -212,6 +212,7 @@ struct _ImportPlanner {
             if let delimiter = options.delimiter { fileOptions.delimiter = delimiter }
             if let quote = options.quote { fileOptions.quote = quote }
             if options.decimalComma { fileOptions.decimalComma = true }
+            if let lines = options.skipLines { fileOptions.skipLines = lines }
             if let bytes = options.maximumRecordBytes { fileOptions.maximumRecordBytes = bytes }
             if let tokens = options.nullTokens { fileOptions.nullTokens = tokens }
             fileOptions = fileOptions.forFile(mapping.path)
@@ -349,6 +350,17 @@ struct _ImportPlanner {
         _DelimiterGuess.suggestion(header: file.header, delimiter: file.options.delimiter).map { "; " + $0 } ?? ""
     }
 
+    /// Where the header more likely is, for the end of a message about a header that names nothing of
+    /// `entity`, when the delimiter is not the likelier cause; else empty.
+    private func headerLineHint(_ file: _FilePlan, _ entity: Entity) -> String {
+        let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)
+        // Only for a header that names nothing of the entity: a header with a few names is the header.
+        let folded = Set(names.map(HeaderName.fold))
+        guard delimiterHint(file).isEmpty, file.options.hasHeader,
+              !(file.header ?? []).contains(where: { folded.contains(HeaderName.fold($0)) }) else { return "" }
+        return _HeaderLineGuess.suggestion(path: file.path, options: file.options, names: names).map { "; " + $0 } ?? ""
+    }
+
     private mutating func planTargets(_ targets: [TargetMapping], file: _FilePlan, indexes: [_IndexKey: _KeyIndex],
                                       lastUse: [_IndexKey: Int]) {
         for (t, target) in targets.enumerated() {
@@ -384,7 +396,7 @@ struct _ImportPlanner {
                     if spec != nil {
                         problem(place, "the column \"\(column)\" named for \(attribute.name) is not in the file (\(headerList(file)))\(delimiterHint(file))")
                     } else if !attribute.isOptional && attribute.defaultValue == nil {
-                        problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))\(delimiterHint(file))")
+                        problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))\(delimiterHint(file))\(headerLineHint(file, entity))")
                     }
                     continue
                 }
@@ -520,7 +532,7 @@ struct _ImportPlanner {
             // does not match (a wrong file, delimiter or entity) rather than what anyone wants.
             let linked = target.link != nil || targets.contains { $0.link?.target == entity.name }
             if plan.fields.isEmpty && plan.relationships.isEmpty && !linked && !hasProblems(place) {
-                problem(place, "no column of the file fills an attribute or relationship of \(entity.name), so every row would make an empty object (\(headerList(file)); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", "))); map them under \"columns\", or check the delimiter and the entity\(delimiterHint(file))")
+                problem(place, "no column of the file fills an attribute or relationship of \(entity.name), so every row would make an empty object (\(headerList(file)); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", "))); map them under \"columns\", or check the delimiter and the entity\(delimiterHint(file))\(headerLineHint(file, entity))")
             }
             plan.mappedOrdinals = plan.fields.map(\.ordinal) + plan.relationships.filter { !$0.isOneToOne }.map(\.ordinal)
             file.targets.append(plan)
