@@ -173,7 +173,9 @@ struct _MappingReader {
             if let flag = trim as? Bool { options.trim = flag } else { problem("\(place).trim", "expected true or false") }
         }
         if let skipLines = object["skipLines"] {
-            if let count = skipLines as? Int, count >= 0, !(skipLines is Bool) {
+            // A JSON true is an NSNumber that `as? Int` reads as 1: told apart by its C type ("c").
+            let isBoolean = (skipLines as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
+            if let count = skipLines as? Int, count >= 0, !isBoolean {
                 options.skipLines = count
             } else {
                 problem("\(place).skipLines", "expected a number of lines, 0 or more")
