@@ -22,11 +22,14 @@ def record_text(row):
 
 
 def file_bytes(f):
-    """The bytes of one CSV file and, per row, the line it starts on (1-based; the header is line 1)."""
+    """The bytes of one CSV file and, per row, the line it starts on (1-based; the header is the line
+    after the preamble's, 1 without one)."""
     eol = "\r\n" if f.get("crlf") else "\n"
     encoding = "cp1252" if f["encoding"] in ("windows-1252", "cp1252") else f["encoding"]
-    parts = [",".join(f["header"]) + eol]
-    line = 2
+    # Lines above the header that are not CSV (the mapping's "skipLines"), written as they are.
+    preamble = f.get("preamble", [])
+    parts = [text + eol for text in preamble] + [",".join(f["header"]) + eol]
+    line = 2 + len(preamble)
     starts = []
     for row in f["rows"]:
         starts.append(line)

@@ -504,4 +504,21 @@ def generate(seed):
                 f["decimalComma"] = True
     options["decimal_comma"] = decimal_comma
     files = generate_files(rng, model, mapping, encoding, decimal_comma)
+    # Lines above every file's header (a title, notes, a stray quote), skipped by "skipLines": again
+    # from an RNG of their own.
+    above = random.Random(seed * 7919 + 29)
+    if above.random() < 0.2:
+        count = above.randint(1, 3)
+        lines = ["Export of %d rows, \"as of\" 2026-11-26" % seed, "notes: \"unclosed, quote", "", "a,b,c,d"]
+        preamble = [above.choice(lines) for _ in range(count)]
+        for f in files:
+            f["preamble"] = preamble
+        where = above.choice(["flag", "defaults", "files"])
+        if where == "flag":
+            options["skip_lines_flag"] = count
+        elif where == "defaults":
+            mapping.setdefault("defaults", {})["skipLines"] = count
+        else:
+            for f in mapping["files"]:
+                f["skipLines"] = count
     return {"seed": seed, "model": model, "mapping": mapping, "files": files, "options": options}

@@ -42,6 +42,8 @@ def command(case, binary="seedstore"):
         args += ["--encoding", o["encoding_flag"]]
     if o.get("decimal_comma_flag"):
         args.append("--decimal-comma")
+    if o.get("skip_lines_flag"):
+        args += ["--skip-lines", str(o["skip_lines_flag"])]
     return args
 
 
