@@ -300,4 +300,19 @@ struct ImportMappingTests {
         #expect(try knuth.object(forKey: "team")?["code"] == .string("STAN"))
         withExtendedLifetime(context) {}
     }
+
+    @Test("true or false where a column goes is a problem, not column 1 or 0")
+    func booleanColumns() throws {
+        for spec in ["true", "false", #"{"column": true}"#] {
+            #expect(throws: ImportError.self, "\(spec)") {
+                try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "a.csv", "targets": [{"entity": "A", "columns": {"x": \#(spec)}}]}]}"#.utf8),
+                                  baseDirectory: "/tmp")
+            }
+        }
+        let mapping = try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "a.csv", "targets": [{"entity": "A", "columns": {"x": 1, "y": {"column": 2}}}]}]}"#.utf8),
+                                        baseDirectory: "/tmp")
+        guard case .targets(let targets) = mapping.files.first?.content else { Issue.record("expected targets"); return }
+        #expect(targets.first?.columns["x"]?.column == "1")
+        #expect(targets.first?.columns["y"]?.column == "2")
+    }
 }

@@ -135,6 +135,13 @@ struct _MappingReader {
         return list.map { $0 as! String }
     }
 
+    /// A JSON number as an integer; `nil` for anything else, `true` and `false` included, which
+    /// `as? Int` reads as 1 and 0 (on Linux a JSON boolean is an NSNumber whose C type is "c").
+    static func integer(_ value: Any?) -> Int? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+        return value as? Int
+    }
+
     /// The keys ``options(_:base:at:)`` reads, allowed in `defaults` and in each file.
     static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma", "skipLines"]
 
@@ -173,9 +180,7 @@ struct _MappingReader {
             if let flag = trim as? Bool { options.trim = flag } else { problem("\(place).trim", "expected true or false") }
         }
         if let skipLines = object["skipLines"] {
-            // A JSON true is an NSNumber that `as? Int` reads as 1: told apart by its C type ("c").
-            let isBoolean = (skipLines as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
-            if let count = skipLines as? Int, count >= 0, !isBoolean {
+            if let count = Self.integer(skipLines), count >= 0 {
                 options.skipLines = count
             } else {
                 problem("\(place).skipLines", "expected a number of lines, 0 or more")
@@ -243,7 +248,7 @@ struct _MappingReader {
     private mutating func column(_ spec: Any, at place: String) -> ColumnMapping? {
         if spec is NSNull { return ColumnMapping(nil) }
         if let name = spec as? String { return ColumnMapping(name) }
-        if let position = spec as? Int { return ColumnMapping(String(position)) }
+        if let position = Self.integer(spec) { return ColumnMapping(String(position)) }
         guard let object = spec as? [String: Any] else {
             problem(place, "expected a column name, null, or {\"column\": …, \"format\": …}")
             return nil
@@ -252,7 +257,7 @@ struct _MappingReader {
         var column: String?
         if let name = object["column"] as? String {
             column = name
-        } else if let position = object["column"] as? Int {
+        } else if let position = Self.integer(object["column"]) {
             column = String(position)
         } else if object["column"] != nil, !(object["column"] is NSNull) {
             problem("\(place).column", "expected a column name")
