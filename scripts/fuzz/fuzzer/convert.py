@@ -169,6 +169,14 @@ def convert(attr, text, quoted, fmt=None, decimal_comma=False):
             return 1
         if lower in ("false", "no", "n", "f", "0"):
             return 0
+        # The column's own words (docs/mapping.md: any ASCII case, other letters as written).
+        def ascii_lower(text):
+            return "".join(c.lower() if "A" <= c <= "Z" else c for c in text)
+        if isinstance(fmt, dict):
+            if ascii_lower(value) in [ascii_lower(w) for w in fmt["true"]]:
+                return 1
+            if ascii_lower(value) in [ascii_lower(w) for w in fmt["false"]]:
+                return 0
         raise Bad("not a boolean")
     if type_ == "Date":
         return parse_date(value, fmt)

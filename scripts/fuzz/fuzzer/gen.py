@@ -464,6 +464,33 @@ def _number_column(maker, main, column, entity_of_column):
     return entity is not None and maker.attr(entity, "code")["type"] in NUMBER_TYPES
 
 
+def _use_boolean_words(rng, model, mapping, files):
+    """Gives the Boolean columns of target files `trueValues`/`falseValues` and writes some of their
+    true and false values with those words, in mixed case."""
+    ents = {e["name"]: e for e in model["entities"]}
+    for fm, f in zip(mapping["files"], files):
+        for t in fm.get("targets", []):
+            for a in ents[t["entity"]]["attributes"]:
+                spec = t.get("columns", {}).get(a["name"])
+                if a["type"] != "Boolean" or (spec is None and a["name"] not in f["header"]):
+                    continue
+                column = _column_name(spec) if spec is not None else a["name"]
+                t.setdefault("columns", {})[a["name"]] = {"column": column, "trueValues": ["ja", "Oui"], "falseValues": ["nein"]}
+                if column not in f["header"]:
+                    continue
+                i = f["header"].index(column)
+                for row in f["rows"]:
+                    if row is None or i >= len(row) or rng.random() < 0.5:
+                        continue
+                    text = row[i][0].strip(" \t").lower()
+                    if text in ("true", "yes", "y", "t", "1"):
+                        row[i] = [rng.choice(["ja", "JA", "oui", "OUI", "Ja"]), row[i][1]]
+                    elif text in ("false", "no", "n", "f", "0"):
+                        row[i] = [rng.choice(["nein", "NEIN", "Nein"]), row[i][1]]
+                    elif text in ("maybe", "yess"):
+                        row[i] = ["jein", row[i][1]]
+
+
 def generate_options(rng):
     """Random command-line options for the import."""
     on_error = "skip" if rng.random() < 0.75 else "abort"
@@ -504,6 +531,11 @@ def generate(seed):
                 f["decimalComma"] = True
     options["decimal_comma"] = decimal_comma
     files = generate_files(rng, model, mapping, encoding, decimal_comma)
+    # Boolean columns with words of their own (ja/nein), some of their values written so: again from an
+    # RNG of their own.
+    words = random.Random(seed * 7919 + 41)
+    if words.random() < 0.3:
+        _use_boolean_words(words, model, mapping, files)
     # Lines above every file's header (a title, notes, a stray quote), skipped by "skipLines": again
     # from an RNG of their own.
     above = random.Random(seed * 7919 + 29)

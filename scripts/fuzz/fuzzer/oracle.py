@@ -33,8 +33,13 @@ class RowBad(Exception):
 
 
 def _column(spec):
-    """(column, format) of a column mapping."""
-    return (spec["column"], spec.get("format")) if isinstance(spec, dict) else (spec, None)
+    """(column, format) of a column mapping; for a Boolean column with words of its own, the format is
+    {"true": [...], "false": [...]}."""
+    if not isinstance(spec, dict):
+        return (spec, None)
+    if "trueValues" in spec or "falseValues" in spec:
+        return (spec["column"], {"true": spec.get("trueValues", []), "false": spec.get("falseValues", [])})
+    return (spec["column"], spec.get("format"))
 
 
 class Plan:
