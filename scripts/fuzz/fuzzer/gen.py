@@ -504,6 +504,19 @@ def generate_options(rng):
     }
 
 
+def _set_somewhere(rng, options, mapping, flag, key, value):
+    """Sets a file option one of three ways, `rng` choosing: the command line (`options[flag]`, which
+    runner.py passes on), the mapping's defaults, or every file of the mapping."""
+    where = rng.choice(["flag", "defaults", "files"])
+    if where == "flag":
+        options[flag] = value
+    elif where == "defaults":
+        mapping.setdefault("defaults", {})[key] = value
+    else:
+        for f in mapping["files"]:
+            f[key] = value
+
+
 def generate(seed):
     """The case for `seed` (deterministic)."""
     rng = random.Random(seed)
@@ -521,14 +534,7 @@ def generate(seed):
     side = random.Random(seed * 7919 + 17)
     decimal_comma = side.random() < 0.25
     if decimal_comma:
-        where = side.choice(["flag", "defaults", "files"])
-        if where == "flag":
-            options["decimal_comma_flag"] = True
-        elif where == "defaults":
-            mapping.setdefault("defaults", {})["decimalComma"] = True
-        else:
-            for f in mapping["files"]:
-                f["decimalComma"] = True
+        _set_somewhere(side, options, mapping, "decimal_comma_flag", "decimalComma", True)
     options["decimal_comma"] = decimal_comma
     files = generate_files(rng, model, mapping, encoding, decimal_comma)
     # Boolean columns with words of their own (ja/nein), some of their values written so: again from an
@@ -545,12 +551,5 @@ def generate(seed):
         preamble = [above.choice(lines) for _ in range(count)]
         for f in files:
             f["preamble"] = preamble
-        where = above.choice(["flag", "defaults", "files"])
-        if where == "flag":
-            options["skip_lines_flag"] = count
-        elif where == "defaults":
-            mapping.setdefault("defaults", {})["skipLines"] = count
-        else:
-            for f in mapping["files"]:
-                f["skipLines"] = count
+        _set_somewhere(above, options, mapping, "skip_lines_flag", "skipLines", count)
     return {"seed": seed, "model": model, "mapping": mapping, "files": files, "options": options}
