@@ -14,8 +14,8 @@ enum _HeaderLineGuess {
     /// How many records after the first are looked at.
     static let recordsLookedAt = 25
 
-    /// The 1-based line of the first record, among the first few after the header, whose fields name
-    /// most of the matches any of them has (at least one of `names`); `nil` when none does or the file
+    /// The 1-based line, and the matching fields, of the record among the first few after the header that
+    /// names the most of `names` (the first such, and at least one); `nil` when none does or the file
     /// cannot be read.
     static func line(path: String, options: CSVOptions, names: [String]) -> (line: Int, columns: [String])? {
         var dialect = options.dialect
