@@ -19,6 +19,18 @@ struct ImportMessageTests {
         return scratch
     }
 
+    @Test("extra fields that are all empty are named as delimiters the line ends with; others as a value to quote")
+    func trailingDelimiters() throws {
+        let scratch = try Self.scratch("a,n\nx,1,\ny,2,,\nz,3,w\n")
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none",
+                                        "--on-error", "skip", "--rejects", "r.csv", "E=e.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let rejects = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8)
+        #expect(rejects.contains("e.csv,2,,,,,\"the record has 3 fields; the header has 2. The field past the header's is empty: the line ends with one \"\",\"\" more than the header has. Remove it, or add a column to the header.\""), "\(rejects)")
+        #expect(rejects.contains("The 2 fields past the header's are empty: the line ends with 2 \"\",\"\" more than the header has. Remove them, or add columns to the header."), "\(rejects)")
+        #expect(rejects.contains("e.csv,4,,,,,\"the record has 3 fields; the header has 2. A value holding a \"\",\"\" must be in quotes"), "\(rejects)")
+    }
+
     @Test("a --null token too long, without a mapping file: the hint names --null, not the mapping")
     func nullOptionWithoutMapping() throws {
         let scratch = try Self.scratch()

@@ -27,7 +27,8 @@ extension _RowFailure {
     }
 
     /// The failure of a record whose field count is not the header's (`columns`), with what likely went
-    /// wrong. Past the header's count, the first unquoted delimiter of the record's text (`raw`) followed
+    /// wrong. Extra fields that are all empty are named as delimiters the line ends with (an export that
+    /// ends data lines with a `,` its header lacks). Past the header's count, the first unquoted delimiter of the record's text (`raw`) followed
     /// by a space (`24, place Kléber`) is named as a value split at a delimiter it should have quoted.
     ///
     /// ```swift
@@ -40,7 +41,12 @@ extension _RowFailure {
         let character = Character(Unicode.Scalar(delimiter))
         let shown = character == "\t" ? "tab" : character.isPunctuation || character.isSymbol ? "\"\(character)\"" : "delimiter"
         var hint = "A field is missing, or a value runs over lines without quotes."
-        if record.count > columns {
+        let extraFieldsEmpty = record.count > columns
+            && (columns..<record.count).allSatisfy { field in record.withBytes(at: field) { _trimmed($0).isEmpty } }
+        if extraFieldsEmpty {
+            let extra = record.count - columns
+            hint = "The \(extra == 1 ? "field" : "\(extra) fields") past the header's \(extra == 1 ? "is" : "are") empty: the line ends with \(extra == 1 ? "one" : "\(extra)") \(shown) more than the header has. Remove \(extra == 1 ? "it" : "them"), or add \(extra == 1 ? "a column" : "columns") to the header."
+        } else if record.count > columns {
             hint = "A value holding a \(shown) must be in quotes (or the header lacks a column)."
             var quoted = false, field = 0, start = 0
             for (i, byte) in raw.enumerated() {
