@@ -79,4 +79,33 @@ struct ImportSkipLinesTests {
             }
         }
     }
+
+    @Test("Excel's sep= line names the delimiter and is skipped; a delimiter set elsewhere wins")
+    func separatorLine() throws {
+        let scratch = ImportScratch()
+        func options(_ text: [UInt8], _ base: CSVOptions = CSVOptions()) throws -> CSVOptions {
+            try Data(text).write(to: scratch.url.appendingPathComponent("s.csv"))
+            return base.withSeparatorLine(of: scratch.path("s.csv"))
+        }
+        let semicolon = try options(Array("sep=;\r\nsku;price\r\n".utf8))
+        #expect(semicolon.delimiter == UInt8(ascii: ";") && semicolon.skipLines == 1)
+        let bom = try options([0xEF, 0xBB, 0xBF] + Array("SEP=|\nsku|price\n".utf8))
+        #expect(bom.delimiter == UInt8(ascii: "|") && bom.skipLines == 1)
+        let chosen = try options(Array("sep=;\nsku\tprice\n".utf8), CSVOptions(delimiter: 0x09))
+        #expect(chosen.delimiter == 0x09 && chosen.skipLines == 1, "the delimiter a mapping or --delimiter set wins")
+        var threeLines = CSVOptions()
+        threeLines.skipLines = 3
+        #expect(try options(Array("sep=;\ntitle\n\nsku;price\n".utf8), threeLines).skipLines == 3, "skipLines already counts the line")
+        for text in ["sku,price\n", "sep=\nsku\n", "sep=;;\nsku\n", "sep", ""] {
+            #expect(try options(Array(text.utf8)) == CSVOptions(), "\(text.debugDescription) is no separator line")
+        }
+
+        try scratch.write("m.model.json", Self.model)
+        try scratch.write("items.csv", "sep=;\nsku;price\n001;1.5\n002;x\n")
+        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping.inferred(sources: [("Item", scratch.path("items.csv"))], model: model)
+        let summary = try SeedImporter(model: model, mapping: mapping, options: scratch.skipping()).run(into: scratch.path("E.sqlite"))
+        #expect(summary.objects["Item"]?.stored == 1)
+        #expect(scratch.rejects.contains("items.csv,4,2,Item,price,x,price: not a number,002;x"), "line 4 of the file: \(scratch.rejects)")
+    }
 }

@@ -53,7 +53,7 @@ extension ImportMapping {
             }
             readablePaths.append(readable)
             do {
-                let reader = try CSVReader(path: readable, dialect: defaults.forFile(source.path).dialect)
+                let reader = try CSVReader(path: readable, dialect: defaults.forFile(source.path).withSeparatorLine(of: readable).dialect)
                 if let header = reader.header {
                     headers.append(header)
                 } else {
@@ -108,11 +108,12 @@ extension ImportMapping {
             }
             let named = header.indices.filter { !header[$0].trimmingCharacters(in: .whitespaces).isEmpty }
             let columns = named.map { "\"\(header[$0])\"" }.joined(separator: ", ")
-            let delimiter = _DelimiterGuess.suggestion(header: header, delimiter: defaults.forFile(source.path).delimiter).map { "; " + $0 } ?? ""
+            let fileOptions = defaults.forFile(source.path).withSeparatorLine(of: readable)
+            let delimiter = _DelimiterGuess.suggestion(header: header, delimiter: fileOptions.delimiter).map { "; " + $0 } ?? ""
             if used.isEmpty {
                 let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)
                 let headerLine = delimiter.isEmpty
-                    ? _HeaderLineGuess.suggestion(path: readable, options: defaults.forFile(source.path), names: names).map { "; " + $0 } ?? ""
+                    ? _HeaderLineGuess.suggestion(path: readable, options: fileOptions, names: names).map { "; " + $0 } ?? ""
                     : ""
                 problems.append("\(source.path): no column of its header matches an attribute of \(entity.name), so every row would make an empty object (the header has: \(columns.isEmpty ? "no named columns" : columns); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)\(headerLine)")
             } else if case let unused = named.filter({ !used.contains($0) }), !unused.isEmpty {

@@ -153,6 +153,28 @@ public struct CSVOptions: Sendable, Hashable {
         return options
     }
 
+    /// These options for the file whose bytes are at `path`, when it starts with Excel's separator line
+    /// (`sep=;`, after a UTF-8 byte-order mark if any): that line is skipped (unless ``skipLines``
+    /// already skips lines), and its byte becomes the delimiter unless one was set (a mapping's or
+    /// `--delimiter`, which win). Any other file gets these options as they are.
+    ///
+    /// ```swift
+    /// // export.csv: "sep=;\nid;name\n1;x\n"
+    /// CSVOptions().withSeparatorLine(of: "export.csv").delimiter   // 0x3B (";"), skipLines 1
+    /// ```
+    func withSeparatorLine(of path: String) -> CSVOptions {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return self }
+        defer { try? handle.close() }
+        guard var bytes = try? handle.read(upToCount: 16).map(Array.init) else { return self }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard bytes.count >= 6, bytes[0..<4].map({ $0 | 0x20 }) == Array("sep=".utf8),
+              bytes[5] == 0x0A || bytes[5] == 0x0D, bytes[4] != 0x0A, bytes[4] != 0x0D else { return self }
+        var options = self
+        if !isDelimiterSet { options.delimiter = bytes[4] }
+        if skipLines == 0 { options.skipLines = 1 }
+        return options
+    }
+
     /// The byte a delimiter or quote is written as: one ASCII character, `\t` or `tab`, or `\xHH`
     /// (`\x01` for Hive's ^A); `nil` for anything else, or for a line break.
     ///

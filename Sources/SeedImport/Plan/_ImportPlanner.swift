@@ -224,6 +224,8 @@ struct _ImportPlanner {
                 problem(mapping.path, error.description)
                 continue
             }
+            // Excel's `sep=;` line names the delimiter and is skipped.
+            fileOptions = fileOptions.withSeparatorLine(of: readable)
             let file = _FilePlan(mapping: mapping, path: readable, displayPath: mapping.path,
                                  position: position, options: fileOptions)
             guard readHeader(file) else { continue }
