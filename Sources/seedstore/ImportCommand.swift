@@ -73,14 +73,14 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("date-format"), help: ArgumentHelp("How Date columns the mapping gives no format are written (without a mapping: every Date column): d-MMM-yy, M/d/yyyy, dd.MM.yyyy HH:mm, epoch…; repeat for several, tried in order (default: ISO 8601).", valueName: "format"))
     var dateFormats: [String] = []
 
+    @Option(name: .customLong("pivot-year"), help: ArgumentHelp("Two-digit years fall in the hundred years from this one, where the mapping gives none: 2000 reads 13-Oct-00 as 2000 (default: 1969, as POSIX strptime).", valueName: "year"))
+    var pivotYear: Int?
+
     @Option(name: .customLong("true-value"), help: ArgumentHelp("A word Boolean columns write for true, besides true, yes, y, t and 1 (any case), where the mapping gives none; repeat for several: --true-value ja --true-value oui.", valueName: "word"))
     var trueValues: [String] = []
 
     @Option(name: .customLong("false-value"), help: ArgumentHelp("A word Boolean columns write for false, besides false, no, n, f and 0 (any case), where the mapping gives none; repeat for several.", valueName: "word"))
     var falseValues: [String] = []
-
-    @Option(name: .customLong("pivot-year"), help: ArgumentHelp("Two-digit years fall in the hundred years from this one, where the mapping gives none: 2000 reads 13-Oct-00 as 2000 (default: 1969, as POSIX strptime).", valueName: "year"))
-    var pivotYear: Int?
 
     @Flag(help: "VACUUM the store after building its indexes.")
     var vacuum = false
