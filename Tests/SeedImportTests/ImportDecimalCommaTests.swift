@@ -36,6 +36,13 @@ struct ImportDecimalCommaTests {
         #expect(try Self.convert("1.234,56", .decimal) == .decimal(Decimal(string: "1234.56")!))
         #expect(try Self.convert("0,5", .float) == Value.double(0.5).stored(as: .float))
         #expect(try Self.convert("1.234,5", .double, decimalComma: false) == nil, "off, the same text is not a number")
+        // French and Nordic grouping: a space, a no-break space, a narrow no-break space.
+        #expect(try Self.convert("1 234,5", .double) == .double(1234.5))
+        #expect(try Self.convert("1\u{00A0}234\u{00A0}567", .integer64) == .integer(1_234_567))
+        #expect(try Self.convert("12\u{202F}500,25", .decimal) == .decimal(Decimal(string: "12500.25")!))
+        #expect(try Self.convert("12 34", .integer32) == nil, "groups are of three")
+        let windows1252 = try Self.with(.integer32) { converter in [0x31, 0xA0, 0x32, 0x33, 0x34].withUnsafeBufferPointer { converter.convert($0) } }
+        #expect(windows1252 == .integer(1234), "a no-break space as Windows-1252 and Latin-1 write it, one byte")
     }
 
     @Test("what does not read says so in the file's own way of writing numbers")

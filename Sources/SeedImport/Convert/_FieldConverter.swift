@@ -143,14 +143,33 @@ enum _FieldConverter: Sendable {
         }
     }
 
-    /// Calls `body` with `bytes` where `,` and `.` trade places: `1.234,5` becomes `1,234.5`.
+    /// Calls `body` with `bytes` where `,` and `.` trade places (`1.234,5` becomes `1,234.5`), and the
+    /// spaces French and Nordic exports group thousands with (a space, a no-break space U+00A0 in UTF-8
+    /// or as the single byte of Windows-1252 and Latin-1, a narrow no-break space U+202F) become `,`:
+    /// `1 234,5` becomes `1,234.5`. The parser then checks the groups are of three.
     private static func swappingMarks<Result>(_ bytes: UnsafeBufferPointer<UInt8>,
                                               _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { buffer in
-            for (i, byte) in bytes.enumerated() {
-                buffer[i] = byte == UInt8(ascii: ",") ? UInt8(ascii: ".") : byte == UInt8(ascii: ".") ? UInt8(ascii: ",") : byte
+            var i = 0, count = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                var mark = byte
+                switch byte {
+                case UInt8(ascii: ","): mark = UInt8(ascii: ".")
+                case UInt8(ascii: "."), UInt8(ascii: " "), 0xA0: mark = UInt8(ascii: ",")
+                case 0xC2 where i + 1 < bytes.count && bytes[i + 1] == 0xA0:
+                    mark = UInt8(ascii: ",")
+                    i += 1
+                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && bytes[i + 2] == 0xAF:
+                    mark = UInt8(ascii: ",")
+                    i += 2
+                default: break
+                }
+                buffer[count] = mark
+                count += 1
+                i += 1
             }
-            return body(UnsafeBufferPointer(buffer))
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 

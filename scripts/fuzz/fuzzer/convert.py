@@ -125,9 +125,6 @@ def convert(attr, text, quoted, fmt=None, decimal_comma=False):
     attribute without one is Bad) is done here too, so the result is what the column holds.
     """
     type_ = attr["type"]
-    if decimal_comma and type_ in INT_RANGES or decimal_comma and type_ in ("Double", "Float", "Decimal"):
-        # The file writes `1.234,5`; the docs read it as `1,234.5` (docs/mapping.md, "decimalComma").
-        text = text.translate(str.maketrans(",.", ".,"))
     if is_null(text, quoted):
         if "default" in attr:
             return default_value(attr)
@@ -137,6 +134,10 @@ def convert(attr, text, quoted, fmt=None, decimal_comma=False):
     value = trim(text)
     if type_ == "String":
         return value
+    if decimal_comma and (type_ in INT_RANGES or type_ in ("Double", "Float", "Decimal")):
+        # The file writes `1.234,5` or `1 234,5`; the docs read it as `1,234.5` (docs/mapping.md,
+        # "decimalComma"): after trimming, `,` and `.` trade places and spaces that group become `,`.
+        value = value.translate(str.maketrans({",": ".", ".": ",", " ": ",", "\u00a0": ",", "\u202f": ","}))
     if value == "":
         raise Bad("quoted empty value in a %s attribute" % type_)
     if type_ in INT_RANGES:
