@@ -44,7 +44,7 @@ public enum ProcessMemory {
     /// that a tool which keeps allocating and freeing row buffers and growing tables keeps megabytes it
     /// no longer uses. Fixing both at 128 KiB (glibc's starting values) ends that: blocks past 128 KiB
     /// are mapped and unmapped, and a free top of the heap past 128 KiB is returned. On `seedstore
-    /// import` of the 244,292 wells this took the peak from 62.5–66 MB to about 61 MB at the same speed.
+    /// import` of the 244,292 wells this took the peak from 62.5–66 MB to 61–64 MB at the same speed.
     /// Code that allocates large arrays afresh again and again pays for it (fetching 100,000 objects took
     /// 5–8% longer), and it is a process-wide choice: `seedstore import` makes it; a library leaves it to
     /// its app.
