@@ -59,7 +59,7 @@ struct ImportInferredMappingTests {
             try ImportMapping.inferred(sources: [("Persons", ImportFixtures.path("csv/people.csv"))], model: model)
         } throws: { error in
             let error = error as? ImportError
-            return error?.kind == .mapping && error?.problems.first?.contains("the model has no entity 'Persons' (it has: Person, Team)") == true
+            return error?.kind == .mapping && error?.problems.first?.contains("the model has no entity 'Persons'; did you mean 'Person'? (it has: Person, Team)") == true
         }
     }
 

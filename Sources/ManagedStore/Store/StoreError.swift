@@ -122,8 +122,13 @@ extension Entity {
     }
 }
 
-/// Finds the names closest to `name`, for "did you mean" hints.
-func closestNames(to name: String, in candidates: [String], limit: Int = 2) -> [String] {
+/// Finds the names closest to `name` (edit distance, any case, at most 2 or half the name's length), for
+/// "did you mean" hints; the importer's mapping checks use it too.
+///
+/// ```swift
+/// closestNames(to: "prority", in: ["priority", "title"])   // ["priority"]
+/// ```
+package func closestNames(to name: String, in candidates: [String], limit: Int = 2) -> [String] {
     func distance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
         for (i, ca) in a.enumerated() {

@@ -37,7 +37,7 @@ extension ImportMapping {
         let entityNames = Set(sources.map(\.entity))
         for source in sources {
             if model.entity(named: source.entity) == nil {
-                problems.append("\(source.entity)=\(source.path): the model has no entity '\(source.entity)' (it has: \(model.entities.map(\.name).joined(separator: ", ")))")
+                problems.append("\(source.entity)=\(source.path): the model has no entity '\(source.entity)'" + _NameSuggestion.text(for: source.entity, in: model.entities.map(\.name)))
                 hints.append("Name each file as Entity=path.csv, with an entity of the model.")
             }
             let path = source.path.hasPrefix("/") ? source.path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(source.path).path

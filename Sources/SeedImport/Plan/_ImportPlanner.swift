@@ -85,11 +85,7 @@ struct _ImportPlanner {
 
     private func entity(_ name: String) -> Entity? { model.entity(named: name) }
 
-    private func suggestion(_ name: String, in names: [String]) -> String {
-        let folded = HeaderName.fold(name)
-        if let close = names.first(where: { HeaderName.fold($0) == folded }) { return "; did you mean '\(close)'?" }
-        return names.isEmpty ? "" : " (it has: \(names.joined(separator: ", ")))"
-    }
+    private func suggestion(_ name: String, in names: [String]) -> String { _NameSuggestion.text(for: name, in: names) }
 
     // MARK: Order
 
@@ -341,6 +337,14 @@ struct _ImportPlanner {
         return index
     }
 
+    /// `; did you mean "spud_date"?` when the header has a column close to `column`; else empty, as when
+    /// the header reads as one column holding another delimiter (that is the cause to name).
+    private func headerSuggestion(_ column: String, _ file: _FilePlan) -> String {
+        guard delimiterHint(file).isEmpty else { return "" }
+        let names = (file.header ?? []).map { $0.trimmingCharacters(in: .whitespaces) }
+        return _NameSuggestion.closest(to: column, in: names).map { "; did you mean \"\($0)\"?" } ?? ""
+    }
+
     private func headerList(_ file: _FilePlan) -> String {
         guard let header = file.header else { return "no header; name columns 1...\(file.columnCount)" }
         return "the header has: " + header.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -396,7 +400,7 @@ struct _ImportPlanner {
                 }
                 guard let index = field(column, in: file) else {
                     if spec != nil {
-                        problem(place, "the column \"\(column)\" named for \(attribute.name) is not in the file (\(headerList(file)))\(delimiterHint(file))")
+                        problem(place, "the column \"\(column)\" named for \(attribute.name) is not in the file\(headerSuggestion(column, file)) (\(headerList(file)))\(delimiterHint(file))")
                     } else if !attribute.isOptional && attribute.defaultValue == nil {
                         problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))\(delimiterHint(file))\(headerLineHint(file, entity))")
                     }
@@ -482,7 +486,7 @@ struct _ImportPlanner {
                     continue
                 }
                 guard let index = field(spec.column, in: file) else {
-                    problem(place, "the column \"\(spec.column)\" named for \(name) is not in the file (\(headerList(file)))\(delimiterHint(file))")
+                    problem(place, "the column \"\(spec.column)\" named for \(name) is not in the file\(headerSuggestion(spec.column, file)) (\(headerList(file)))\(delimiterHint(file))")
                     continue
                 }
                 guard let keyIndex = indexes[_IndexKey(entity: destination.name, attribute: spec.destinationKey)],

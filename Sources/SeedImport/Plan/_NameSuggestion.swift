@@ -1,0 +1,28 @@
+import ManagedStore
+
+/// "Did you mean" for a name of the model or of a header that a mapping or the command line gets wrong.
+///
+/// The name that folds to the same one (case, spaces, `_` and camelCase, as headers match) comes first,
+/// then the closest by edit distance (``closestNames(to:in:limit:)``, the one the engine's own errors use).
+///
+/// ```swift
+/// _NameSuggestion.text(for: "Persn", in: ["Person", "Team"])   // "; did you mean 'Person'? (it has: Person, Team)"
+/// _NameSuggestion.text(for: "person", in: ["Person", "Team"])  // "; did you mean 'Person'?"
+/// _NameSuggestion.text(for: "Zzz", in: ["Person", "Team"])     // " (it has: Person, Team)"
+/// ```
+enum _NameSuggestion {
+    /// The name of `names` that `name` most likely means, or `nil`.
+    static func closest(to name: String, in names: [String]) -> String? {
+        let folded = HeaderName.fold(name)
+        return names.first { HeaderName.fold($0) == folded } ?? closestNames(to: name, in: names, limit: 1).first
+    }
+
+    /// For the end of a message about `name`: what it likely means and, unless only case or separators
+    /// differ, every name there is; empty when `names` is.
+    static func text(for name: String, in names: [String]) -> String {
+        guard !names.isEmpty else { return "" }
+        let list = " (it has: \(names.joined(separator: ", ")))"
+        guard let close = closest(to: name, in: names) else { return list }
+        return "; did you mean '\(close)'?" + (HeaderName.fold(close) == HeaderName.fold(name) ? "" : list)
+    }
+}
