@@ -39,17 +39,19 @@ struct RandomBytesPropertyTests {
     /// Records reach exactly up to the next record: offsets increase and each byte range lies in the input.
     @Test func byteRangesAreOrderedAndInBounds() async {
         await propertyCheck(count: 200, input: Self.focused, Gen.int(in: 1...5)) { bytes, chunkSize in
-            let reader = try CSVReader(
-                bytes: bytes, dialect: CSVDialect(hasHeader: false, encoding: .latin1), chunkSize: chunkSize)
-            var previousEnd: Int64 = 0
-            var previousLine = 0
-            while let record = try reader.next() {
-                #expect(record.byteOffset >= previousEnd)
-                #expect(record.byteRange.upperBound <= Int64(bytes.count))
-                #expect(record.lineNumber > previousLine)
-                #expect(try reader.rawBytes(of: record) == reader.lastRecordRawBytes)
-                previousEnd = record.byteRange.upperBound
-                previousLine = record.lineNumber
+            recordingErrors {
+                let reader = try CSVReader(
+                    bytes: bytes, dialect: CSVDialect(hasHeader: false, encoding: .latin1), chunkSize: chunkSize)
+                var previousEnd: Int64 = 0
+                var previousLine = 0
+                while let record = try reader.next() {
+                    #expect(record.byteOffset >= previousEnd)
+                    #expect(record.byteRange.upperBound <= Int64(bytes.count))
+                    #expect(record.lineNumber > previousLine)
+                    #expect(try reader.rawBytes(of: record) == reader.lastRecordRawBytes)
+                    previousEnd = record.byteRange.upperBound
+                    previousLine = record.lineNumber
+                }
             }
         }
     }

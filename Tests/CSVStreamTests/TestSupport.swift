@@ -118,3 +118,10 @@ func writeCSV(
 func pick<Value: Sendable>(_ values: [Value]) -> Generator<Value, Shrink.None<Value?>> {
     Gen<Value?>.element(of: values).map { $0! }
 }
+
+/// Runs one case of a property, recording an error it throws as an issue. PropertyBased counts only the
+/// issues a case records and drops an error thrown out of `propertyCheck`'s body, so a property that
+/// fails by throwing would pass.
+func recordingErrors(_ body: () throws -> Void) {
+    do { try body() } catch { Issue.record(error) }
+}

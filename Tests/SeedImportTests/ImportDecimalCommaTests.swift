@@ -72,11 +72,13 @@ struct ImportDecimalCommaTests {
     @Test("any Double written with a decimal comma reads as written with a point")
     func property() async {
         await propertyCheck(input: Gen.double(in: -1e12...1e12)) { value in
-            let pointText = String(format: "%.6f", value)
-            let commaText = String(pointText.map { $0 == "." ? "," : $0 })
-            let withPoint = try Self.convert(pointText, .double, decimalComma: false)
-            let withComma = try Self.convert(commaText, .double)
-            #expect(withPoint != nil && withComma == withPoint, "\(pointText) / \(commaText)")
+            recordingErrors {
+                let pointText = String(format: "%.6f", value)
+                let commaText = String(pointText.map { $0 == "." ? "," : $0 })
+                let withPoint = try Self.convert(pointText, .double, decimalComma: false)
+                let withComma = try Self.convert(commaText, .double)
+                #expect(withPoint != nil && withComma == withPoint, "\(pointText) / \(commaText)")
+            }
         }
     }
 

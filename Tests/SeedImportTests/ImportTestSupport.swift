@@ -140,3 +140,10 @@ extension Date {
         return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
     }
 }
+
+/// Runs one case of a property, recording an error it throws as an issue. PropertyBased counts only the
+/// issues a case records and drops an error thrown out of `propertyCheck`'s body, so a property that
+/// fails by throwing would pass.
+func recordingErrors(_ body: () throws -> Void) {
+    do { try body() } catch { Issue.record(error) }
+}
