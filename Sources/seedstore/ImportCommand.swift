@@ -102,6 +102,9 @@ struct ImportCommand: ParsableCommand {
             help: ArgumentHelp("MiB one record may take; a longer one stops the import, naming the quote left open that usually causes it (1 to 4096; default \(CSVDialect.defaultMaximumRecordBytes >> 20)).", valueName: "MiB"))
     var maxRecordSize: Int = CSVDialect.defaultMaximumRecordBytes >> 20
 
+    @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Without --mapping: also write the mapping made from the headers, with the options given here, to this file (JSON, docs/mapping.md), to edit and pass as --mapping; written before the import runs.", valueName: "file"))
+    var saveMapping: String?
+
     @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
     var summaryJSON: String?
 
@@ -129,6 +132,9 @@ struct ImportCommand: ParsableCommand {
         }
         if !(1...4096).contains(maxRecordSize) {
             throw ValidationError("--max-record-size takes MiB from 1 to 4096, not \(maxRecordSize).")
+        }
+        if saveMapping != nil && mapping != nil {
+            throw ValidationError("--save-mapping writes the mapping made from Entity=path.csv arguments; with --mapping, that file is the mapping.")
         }
         if rejects != nil && onError != .skip {
             throw ValidationError("--rejects applies with --on-error skip.")
@@ -203,6 +209,7 @@ struct ImportCommand: ParsableCommand {
             }
             // The mapping names the model this import reads (so --out and --rejects cannot replace it).
             if let model { importMapping.model = URL(fileURLWithPath: model).standardizedFileURL.path }
+            if let saveMapping { try save(importMapping.applying(options, model: objectModel), model: objectModel, to: saveMapping) }
             let summary = try SeedImporter(model: objectModel, mapping: importMapping, options: options).run(into: out)
             print(summary)
             if let summaryJSON {
@@ -214,6 +221,16 @@ struct ImportCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(error.exitCode)
         }
+    }
+
+    /// Writes `mapping` to `path`, its paths relative to the file's directory where they lie under it.
+    func save(_ mapping: ImportMapping, model: ObjectModel, to path: String) throws(ImportError) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        do { try mapping.jsonData(relativeTo: url.deletingLastPathComponent().path, model: model).write(to: url, options: .atomic) } catch {
+            throw ImportError(.mapping, reason: "cannot write the mapping: \(error.localizedDescription)", file: path,
+                              hint: "Check that the directory exists and is writable. Nothing was imported.")
+        }
+        printError("wrote the mapping to \(path): edit it and import with --mapping \(path)")
     }
 
     /// `Entity=path.csv` as its two parts.

@@ -152,6 +152,22 @@ struct ImportCLITests {
             SELECT count(DISTINCT c.Z_PK) FROM ZORDER o JOIN ZCUSTOMER c ON o.ZCUSTOMER = c.Z_PK
             """)
         #expect(customers == .integer(67), "every order stands linked to its customer, and every customer standing has orders")
+
+        // The mapping made from the headers, saved and given back, imports the same.
+        let saved = try ImportCLI.run(["import", "--model", ImportFixtures.path("models/northwind.model.json"),
+                                       "--out", scratch.path("S.sqlite"), "--on-error", "skip", "--progress", "none",
+                                       "--save-mapping", scratch.path("northwind.mapping.json")] + files, directory: data)
+        #expect(saved.status == 0, "\(saved.errors)")
+        #expect(saved.errors.contains("wrote the mapping to \(scratch.path("northwind.mapping.json"))"), "\(saved.errors)")
+        let again = try ImportCLI.run(["import", "--mapping", scratch.path("northwind.mapping.json"), "--out", scratch.path("M.sqlite"),
+                                       "--on-error", "skip", "--progress", "none"])
+        #expect(again.status == 0, "\(again.errors)")
+        func counts(_ output: String) -> [Substring] {
+            output.split(separator: "\n").filter { $0.contains(" rows read") || $0.contains(" objects") }.map { $0.drop { $0 == " " } }
+                .map { line in line.hasPrefix("/") ? line.split(separator: "/").last! : line }
+        }
+        #expect(counts(again.output) == counts(result.output), "\(again.output)")
+        #expect(!counts(again.output).isEmpty)
         #expect(try StoreReader.scalar(scratch.path("N.sqlite"), "SELECT count(*) FROM ZORDER WHERE ZSHIPPEDDATE IS NULL") == .integer(18),
                 "NULL dates are null")
     }
@@ -182,6 +198,27 @@ struct ImportCLITests {
         let honolulu = banks.first { $0["bankName"] == .string("Bank of Honolulu") }
         #expect(honolulu?["closingDate"] == .date(Date.utc(2000, 10, 13)), "13-Oct-00 is 2000 with --pivot-year 2000")
         withExtendedLifetime(context) {}
+
+        // Saved with the options, the mapping reads the same without them.
+        let saving = try ImportCLI.run(base + ["--date-format", "d-MMM-yy", "--pivot-year", "2000", "--save-mapping", "bank.mapping.json", banklist],
+                                       directory: scratch.url)
+        #expect(saving.status == 0, "\(saving.errors)")
+        let saved = try String(contentsOfFile: scratch.path("bank.mapping.json"), encoding: .utf8)
+        #expect(saved.contains("\"model\": \"bank.model.json\""), "\(saved)")
+        #expect(saved.contains("\"encoding\": \"windows-1252\""), "\(saved)")
+        #expect(saved.contains("\"closingDate\": {\"column\": \"Closing Date\", \"format\": \"d-MMM-yy\", \"pivotYear\": 2000}"), "\(saved)")
+        let mapped = try ImportCLI.run(["import", "--mapping", "bank.mapping.json", "--out", "C.sqlite", "--progress", "none"], directory: scratch.url)
+        #expect(mapped.status == 0, "\(mapped.errors)")
+        #expect(mapped.output.contains("Bank: 567 objects"))
+        let (savedContext, savedBanks) = try StoreReader.objects(scratch.path("C.sqlite"), "Bank")
+        #expect(savedBanks.first { $0["bankName"] == .string("Bank of Honolulu") }?["closingDate"] == .date(Date.utc(2000, 10, 13)))
+        withExtendedLifetime(savedContext) {}
+        let both = try ImportCLI.run(["import", "--mapping", "bank.mapping.json", "--out", "D.sqlite", "--save-mapping", "x.json"], directory: scratch.url)
+        #expect(both.status == 64 && both.errors.contains("--save-mapping writes the mapping made from Entity=path.csv arguments"), "\(both.errors)")
+        let nowhere = try ImportCLI.run(["import", "--model", "bank.model.json", "--out", "E.sqlite", "--encoding", "windows-1252",
+                                         "--save-mapping", "missing/dir/bank.mapping.json", banklist], directory: scratch.url)
+        #expect(nowhere.status == 2 && nowhere.errors.contains("cannot write the mapping"), "\(nowhere.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("E.sqlite")), "nothing is imported when the mapping cannot be saved")
 
         let bad = try ImportCLI.run(base + ["--date-format", "dd.QQ.yyyy", banklist], directory: scratch.url)
         #expect(bad.status == 64 && bad.errors.contains("--date-format: unknown date format 'dd.QQ.yyyy'"), "\(bad.errors)")

@@ -18,6 +18,15 @@ struct ImportInferredMappingTests {
             return
         }
         #expect(people[0].relationships["team"] == RelationshipMapping(column: "Team", destinationKey: "code"))
+        // Every column read is named, as the header writes it, so a saved mapping shows where each comes from.
+        let header = try String(contentsOfFile: ImportFixtures.path("csv/people.csv"), encoding: .utf8).split(separator: "\n")[0]
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(!people[0].columns.isEmpty)
+        for (attribute, spec) in people[0].columns {
+            let column = try #require(spec.column)
+            #expect(header.contains(column), "\(attribute) ← \(column)")
+            #expect(HeaderName.fold(column) == HeaderName.fold(attribute))
+        }
         #expect(teams[0].key == "code", "the key relationships look teams up by")
         let summary = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("People.sqlite"))
         #expect(summary.files.map(\.path).first?.hasSuffix("teams.csv") == true, "teams first: people refer to them")
@@ -79,13 +88,23 @@ struct ImportInferredMappingTests {
         #expect(scratch.files == ["teams.csv"])
     }
 
+    @Test("a column nothing takes that is close to an attribute no column took is named with it")
+    func unmatchedColumnSuggests() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "code,nmae,Founded on\nENG,Engines,1970-01-01\n")
+        let model = try ImportFixtures.model("import-basics")
+        let mapping = try ImportMapping.inferred(sources: [("Team", "teams.csv")], model: model, baseDirectory: scratch.url.path)
+        #expect(mapping.warnings.first?.hasPrefix("teams.csv → Team: no attribute takes the columns \"nmae\" (name?), \"Founded on\" (founded?) (Team has:") == true,
+                "\(mapping.warnings)")
+    }
+
     @Test("columns of a matching header that no attribute takes are warnings in the summary")
     func unmatchedColumnsWarn() throws {
         let scratch = ImportScratch()
         try scratch.write("teams.csv", "code,name,Motto, \nENG,Engines,Onward,\n")
         let model = try ImportFixtures.model("import-basics")
         let mapping = try ImportMapping.inferred(sources: [("Team", "teams.csv")], model: model, baseDirectory: scratch.url.path)
-        #expect(mapping.warnings == ["teams.csv → Team: no attribute takes the column \"Motto\" (Team has: code, name, founded)"])
+        #expect(mapping.warnings == ["teams.csv → Team: no attribute takes the column \"Motto\" (Team has: code, name, founded); to read it, save the mapping with --save-mapping FILE, map it under \"columns\" and import with --mapping FILE"])
         let summary = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Teams.sqlite"))
         #expect(summary.warnings.contains(mapping.warnings[0]))
         #expect(summary.objects["Team"]?.stored == 1)

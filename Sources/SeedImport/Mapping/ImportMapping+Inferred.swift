@@ -102,7 +102,13 @@ extension ImportMapping {
                 }
             }
             // Columns the planner will read: attributes matched by name (its rule), relationship key columns.
-            var used = Set(entity.attributes.compactMap { HeaderName.index(of: $0.name, in: header, columnCount: header.count) })
+            var used = Set<Int>()
+            for attribute in entity.attributes {
+                guard let index = HeaderName.index(of: attribute.name, in: header, columnCount: header.count) else { continue }
+                used.insert(index)
+                // Named, so a saved mapping (--save-mapping) shows where each attribute comes from.
+                target.columns[attribute.name] = ColumnMapping(header[index].trimmingCharacters(in: .whitespaces))
+            }
             for mapping in target.relationships.values {
                 if let index = header.firstIndex(of: mapping.column) { used.insert(index) }
             }
@@ -117,7 +123,13 @@ extension ImportMapping {
                     : ""
                 problems.append("\(source.path): no column of its header matches an attribute of \(entity.name), so every row would make an empty object (the header has: \(columns.isEmpty ? "no named columns" : columns); \(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)\(headerLine)")
             } else if case let unused = named.filter({ !used.contains($0) }), !unused.isEmpty {
-                warnings.append("\(source.path) → \(entity.name): no attribute takes the column\(unused.count == 1 ? "" : "s") \(unused.map { "\"\(header[$0])\"" }.joined(separator: ", ")) (\(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)")
+                // An attribute no column took, close to a column nothing took: likely the one meant.
+                let untaken = entity.attributes.map(\.name).filter { target.columns[$0] == nil }
+                let columns = unused.map { index in
+                    "\"\(header[index])\"" + (_NameSuggestion.closest(to: header[index], in: untaken).map { " (\($0)?)" } ?? "")
+                }
+                let remedy = delimiter.isEmpty ? "; to read \(unused.count == 1 ? "it" : "them"), save the mapping with --save-mapping FILE, map \(unused.count == 1 ? "it" : "them") under \"columns\" and import with --mapping FILE" : ""
+                warnings.append("\(source.path) → \(entity.name): no attribute takes the column\(unused.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) (\(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)\(remedy)")
             }
             targets.append(target)
         }

@@ -1,0 +1,230 @@
+import CSVStream
+import Foundation
+import ManagedStore
+
+extension ImportMapping {
+    /// The mapping as a format-1 JSON document that ``init(contentsOf:)`` reads back to the same mapping:
+    /// keys in the order docs/mapping.md gives them, each file's dialect only where it differs from the
+    /// defaults, a column that needs nothing but its name as that name.
+    ///
+    /// Paths are written relative to `directory` when they lie under it, else absolute; with `directory`
+    /// `nil`, as they are held. Columns and relationships come in the order `model` declares them, or
+    /// alphabetically without one. `seedstore import --save-mapping` writes a mapping made from headers so,
+    /// to be edited and given back with `--mapping`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let mapping = try ImportMapping.inferred(sources: [("Operator", "operators.csv"), ("Well", "wells.csv")], model: model)
+    /// try mapping.jsonData(relativeTo: "/tmp/wells", model: model).write(to: URL(fileURLWithPath: "/tmp/wells/wells.mapping.json"))
+    /// ```
+    public func jsonData(relativeTo directory: String? = nil, model objectModel: ObjectModel? = nil) -> Data {
+        func path(_ written: String) -> String {
+            guard let directory else { return written }
+            let resolved = URL(fileURLWithPath: resolve(written)).standardizedFileURL.path
+            let base = URL(fileURLWithPath: directory).standardizedFileURL.path
+            let prefix = base.hasSuffix("/") ? base : base + "/"
+            return resolved.hasPrefix(prefix) ? String(resolved.dropFirst(prefix.count)) : resolved
+        }
+        var root: [(String, _JSONText)] = [("format", .number(ImportMapping.currentFormat))]
+        if let model { root.append(("model", .string(path(model)))) }
+        let defaultKeys = Self.dialect(defaults, over: CSVOptions(), delimiterSet: false)
+        if !defaultKeys.isEmpty { root.append(("defaults", .object(defaultKeys))) }
+        root.append(("files", .array(files.map { file in
+            var entry: [(String, _JSONText)] = [("path", .string(path(file.path)))]
+            entry += Self.dialect(file.options, over: defaults, delimiterSet: defaults.isDelimiterSet)
+            switch file.content {
+            case .targets(let targets):
+                entry.append(("targets", .array(targets.map { Self.target($0, entity: objectModel?.entity(named: $0.entity)) })))
+            case .join(let join):
+                entry.append(("join", .object([
+                    ("entity", .string(join.entity)), ("relationship", .string(join.relationship)),
+                    ("sourceColumn", .string(join.sourceColumn)), ("sourceKey", .string(join.sourceKey)),
+                    ("destinationColumn", .string(join.destinationColumn)), ("destinationKey", .string(join.destinationKey)),
+                ])))
+            }
+            return .object(entry)
+        })))
+        return Data((_JSONText.object(root).rendered(indent: 0) + "\n").utf8)
+    }
+
+    /// The mapping with the command line's overrides written into it, as the importer applies them: the
+    /// dialect options to the defaults and to every file; date formats and the pivot year to the Date
+    /// columns, and Boolean words to the Boolean columns, that name none.
+    ///
+    /// Attributes matched by name without an entry in ``TargetMapping/columns`` get none (their column
+    /// is not known here); a mapping ``inferred(sources:model:defaults:baseDirectory:)`` names every column
+    /// it reads, so nothing of the options is lost for it.
+    ///
+    /// ```swift
+    /// var options = ImportOptions()
+    /// options.dateFormats = ["d-MMM-yy"]
+    /// let saved = mapping.applying(options, model: model)   // every Date column reads d-MMM-yy
+    /// ```
+    public func applying(_ options: ImportOptions, model: ObjectModel) -> ImportMapping {
+        func apply(_ dialect: inout CSVOptions) {
+            if let encoding = options.encoding { dialect.encoding = encoding }
+            if let delimiter = options.delimiter { dialect.delimiter = delimiter }
+            if let quote = options.quote { dialect.quote = quote }
+            if options.decimalComma { dialect.decimalComma = true }
+            if let lines = options.skipLines { dialect.skipLines = lines }
+            if let tokens = options.nullTokens { dialect.nullTokens = tokens }
+        }
+        var copy = self
+        apply(&copy.defaults)
+        for f in copy.files.indices {
+            apply(&copy.files[f].options)
+            guard case .targets(var targets) = copy.files[f].content else { continue }
+            for t in targets.indices {
+                guard let entity = model.entity(named: targets[t].entity) else { continue }
+                for (name, var spec) in targets[t].columns where spec.column != nil {
+                    switch entity.attribute(named: name)?.type {
+                    case .date?:
+                        if spec.formats.isEmpty, let formats = options.dateFormats { spec.formats = formats }
+                        spec.pivotYear = spec.pivotYear ?? options.pivotYear
+                    case .boolean?:
+                        spec.trueValues = spec.trueValues ?? options.trueValues
+                        spec.falseValues = spec.falseValues ?? options.falseValues
+                    default:
+                        continue
+                    }
+                    targets[t].columns[name] = spec
+                }
+            }
+            copy.files[f].content = .targets(targets)
+        }
+        return copy
+    }
+
+    /// The dialect keys where `options` differ from `base` (the delimiter also when set over a `base`
+    /// whose delimiter was not: a set one overrides a `.tsv` name and a `sep=` line).
+    private static func dialect(_ options: CSVOptions, over base: CSVOptions, delimiterSet: Bool) -> [(String, _JSONText)] {
+        var keys: [(String, _JSONText)] = []
+        if options.encoding != base.encoding { keys.append(("encoding", .string(label(options.encoding)))) }
+        if options.isDelimiterSet && (!delimiterSet || options.delimiter != base.delimiter) {
+            keys.append(("delimiter", .string(character(options.delimiter))))
+        }
+        if options.quote != base.quote { keys.append(("quote", .string(character(options.quote)))) }
+        if options.strict != base.strict { keys.append(("strict", .bool(options.strict))) }
+        if options.hasHeader != base.hasHeader { keys.append(("header", .bool(options.hasHeader))) }
+        if options.nullTokens != base.nullTokens { keys.append(("nullTokens", .array(options.nullTokens.map(_JSONText.string)))) }
+        if options.trim != base.trim { keys.append(("trim", .bool(options.trim))) }
+        if options.decimalComma != base.decimalComma { keys.append(("decimalComma", .bool(options.decimalComma))) }
+        if options.skipLines != base.skipLines { keys.append(("skipLines", .number(options.skipLines))) }
+        return keys
+    }
+
+    private static func label(_ encoding: TextEncoding) -> String {
+        switch encoding {
+        case .utf8: "utf-8"
+        case .windows1252: "windows-1252"
+        case .latin1: "latin1"
+        }
+    }
+
+    /// A delimiter or quote as ``CSVOptions/byte(_:)`` reads it: the character, or `\xHH` for a control byte.
+    private static func character(_ byte: UInt8) -> String {
+        if byte == 0x09 { return "\t" }
+        if byte < 0x20 || byte == 0x7F { return String(format: "\\x%02X", byte) }
+        return String(Character(Unicode.Scalar(byte)))
+    }
+
+    private static func target(_ target: TargetMapping, entity: Entity?) -> _JSONText {
+        // The entity's order (attributes, then relationships), else alphabetical.
+        let position = Dictionary(zip((entity?.attributes.map(\.name) ?? []) + (entity?.relationships.map(\.name) ?? []), 0...),
+                                  uniquingKeysWith: { first, _ in first })
+        func before(_ a: String, _ b: String) -> Bool {
+            (position[a] ?? .max, a) < (position[b] ?? .max, b)
+        }
+        var entry: [(String, _JSONText)] = [("entity", .string(target.entity))]
+        if let key = target.key { entry.append(("key", .string(key))) }
+        if let link = target.link {
+            entry.append(("link", .object([("relationship", .string(link.relationship)), ("target", .string(link.target))])))
+        }
+        if !target.columns.isEmpty {
+            entry.append(("columns", .object(target.columns.sorted { before($0.key, $1.key) }.map { ($0.key, column($0.value)) })))
+        }
+        if !target.relationships.isEmpty {
+            entry.append(("relationships", .object(target.relationships.sorted { before($0.key, $1.key) }.map { name, spec in
+                var fields: [(String, _JSONText)] = [("column", .string(spec.column)), ("destinationKey", .string(spec.destinationKey))]
+                if let tokens = spec.nullTokens { fields.append(("nullTokens", .array(tokens.map(_JSONText.string)))) }
+                return (name, .object(fields))
+            })))
+        }
+        return .object(entry)
+    }
+
+    private static func column(_ spec: ColumnMapping) -> _JSONText {
+        let name: _JSONText = spec.column.map(_JSONText.string) ?? .null
+        var fields: [(String, _JSONText)] = []
+        if spec.formats.count == 1 { fields.append(("format", .string(spec.formats[0]))) }
+        if spec.formats.count > 1 { fields.append(("format", .array(spec.formats.map(_JSONText.string)))) }
+        if let year = spec.pivotYear { fields.append(("pivotYear", .number(year))) }
+        if let tokens = spec.nullTokens { fields.append(("nullTokens", .array(tokens.map(_JSONText.string)))) }
+        if let words = spec.trueValues { fields.append(("trueValues", .array(words.map(_JSONText.string)))) }
+        if let words = spec.falseValues { fields.append(("falseValues", .array(words.map(_JSONText.string)))) }
+        return fields.isEmpty ? name : .object([("column", name)] + fields)
+    }
+}
+
+/// JSON with its keys in a chosen order, printed as people write it: a container on one line when it fits
+/// in about 100 columns, else one member a line.
+///
+/// ```swift
+/// _JSONText.object([("format", .number(1)), ("files", .array([]))]).rendered(indent: 0)   // {"format": 1, "files": []}
+/// ```
+indirect enum _JSONText {
+    case string(String)
+    case number(Int)
+    case bool(Bool)
+    case null
+    case array([_JSONText])
+    case object([(String, _JSONText)])
+
+    /// The text, starting `used` columns into a line whose members are indented by `indent` spaces.
+    func rendered(indent: Int, used: Int? = nil) -> String {
+        let flat = self.flat
+        guard flat.count + (used ?? indent) > 100 else { return flat }
+        let inner = String(repeating: " ", count: indent + 2), outer = String(repeating: " ", count: indent)
+        switch self {
+        case .array(let items):
+            return "[\n" + items.map { inner + $0.rendered(indent: indent + 2) }.joined(separator: ",\n") + "\n\(outer)]"
+        case .object(let members):
+            return "{\n" + members.map { key, value in
+                let start = inner + Self.quoted(key) + ": "
+                return start + value.rendered(indent: indent + 2, used: start.count)
+            }.joined(separator: ",\n") + "\n\(outer)}"
+        default:
+            return flat
+        }
+    }
+
+    /// The text on one line.
+    var flat: String {
+        switch self {
+        case .string(let text): Self.quoted(text)
+        case .number(let number): String(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
+        case .array(let items): "[" + items.map(\.flat).joined(separator: ", ") + "]"
+        case .object(let members): "{" + members.map { Self.quoted($0.0) + ": " + $0.1.flat }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as it is.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
