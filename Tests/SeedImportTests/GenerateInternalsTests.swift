@@ -67,7 +67,7 @@ struct GenerateInternalsTests {
 
     @Test("JSON keeps key order and escapes strings")
     func json() {
-        let document: _GeneratedJSON = ["b": 1, "a": ["x\"y\n", true]]
+        let document: _OrderedJSON = ["b": 1, "a": ["x\"y\n", true]]
         #expect(document.rendered() == "{\"b\": 1, \"a\": [\"x\\\"y\\n\", true]}\n")
     }
 }

@@ -158,15 +158,15 @@ struct ImportMappingWritingTests {
         #expect(read.files.map { read.resolve($0.path) } == ["/work/project/data/wells.csv", "/elsewhere/ops.csv"])
     }
 
-    @Test("a container that fits in 100 columns is one line; a longer one is a member a line")
+    @Test("small containers print on one line, larger ones a member a line; strings are escaped; null is written")
     func layout() {
-        let short = _JSONText.object([("column", .string("Closing Date")), ("format", .string("d-MMM-yy"))])
-        #expect(short.rendered(indent: 0) == #"{"column": "Closing Date", "format": "d-MMM-yy"}"#)
-        let long = _JSONText.array((1...30).map { _JSONText.string("value \($0)") })
-        let lines = long.rendered(indent: 0).split(separator: "\n")
+        let short: _OrderedJSON = ["column": .null, "format": "d-MMM-yy"]
+        #expect(short.rendered() == "{\"column\": null, \"format\": \"d-MMM-yy\"}\n")
+        let long = _OrderedJSON.array((1...30).map { _OrderedJSON.string("value \($0)") })
+        let lines = long.rendered().split(separator: "\n")
         #expect(lines.count == 32)
         #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("  \"value ") })
-        #expect(_JSONText.quoted("a\"b\\c\nd\u{1}é") == #""a\"b\\c\nd\u0001é""#)
+        #expect(_OrderedJSON.quoted("a\"b\\c\nd\u{1}é") == #""a\"b\\c\nd\u0001é""#)
     }
 
     // MARK: Options written in

@@ -58,7 +58,7 @@ public struct DataSetGenerator {
 extension DataSetGenerator {
     /// Writes a model or mapping document.
     static func writeJSON(
-        _ document: _GeneratedJSON, role: GeneratedFile.Role, named name: String, in directory: URL
+        _ document: _OrderedJSON, role: GeneratedFile.Role, named name: String, in directory: URL
     ) throws -> GeneratedFile {
         let url = directory.appendingPathComponent(name)
         let bytes = Data(document.rendered().utf8)
@@ -71,7 +71,7 @@ extension DataSetGenerator {
     }
 
     /// The `defaults` block every generated mapping starts from.
-    static let mappingDefaults: _GeneratedJSON = [
+    static let mappingDefaults: _OrderedJSON = [
         "delimiter": ",", "encoding": "utf-8", "header": true, "nullTokens": [""], "trim": true,
     ]
 }

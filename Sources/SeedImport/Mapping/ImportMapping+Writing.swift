@@ -26,12 +26,12 @@ extension ImportMapping {
             let prefix = base.hasSuffix("/") ? base : base + "/"
             return resolved.hasPrefix(prefix) ? String(resolved.dropFirst(prefix.count)) : resolved
         }
-        var root: [(String, _JSONText)] = [("format", .number(ImportMapping.currentFormat))]
+        var root: [(key: String, value: _OrderedJSON)] = [("format", .int(ImportMapping.currentFormat))]
         if let model { root.append(("model", .string(path(model)))) }
         let defaultKeys = Self.dialect(defaults, over: CSVOptions(), delimiterSet: false)
         if !defaultKeys.isEmpty { root.append(("defaults", .object(defaultKeys))) }
         root.append(("files", .array(files.map { file in
-            var entry: [(String, _JSONText)] = [("path", .string(path(file.path)))]
+            var entry: [(key: String, value: _OrderedJSON)] = [("path", .string(path(file.path)))]
             entry += Self.dialect(file.options, over: defaults, delimiterSet: defaults.isDelimiterSet)
             switch file.content {
             case .targets(let targets):
@@ -45,7 +45,7 @@ extension ImportMapping {
             }
             return .object(entry)
         })))
-        return Data((_JSONText.object(root).rendered(indent: 0) + "\n").utf8)
+        return Data((_OrderedJSON.object(root).rendered()).utf8)
     }
 
     /// The mapping with the command line's overrides written into it, as the importer applies them: the
@@ -62,18 +62,10 @@ extension ImportMapping {
     /// let saved = mapping.applying(options, model: model)   // every Date column reads d-MMM-yy
     /// ```
     public func applying(_ options: ImportOptions, model: ObjectModel) -> ImportMapping {
-        func apply(_ dialect: inout CSVOptions) {
-            if let encoding = options.encoding { dialect.encoding = encoding }
-            if let delimiter = options.delimiter { dialect.delimiter = delimiter }
-            if let quote = options.quote { dialect.quote = quote }
-            if options.decimalComma { dialect.decimalComma = true }
-            if let lines = options.skipLines { dialect.skipLines = lines }
-            if let tokens = options.nullTokens { dialect.nullTokens = tokens }
-        }
         var copy = self
-        apply(&copy.defaults)
+        copy.defaults = defaults.overridden(by: options)
         for f in copy.files.indices {
-            apply(&copy.files[f].options)
+            copy.files[f].options = files[f].options.overridden(by: options)
             guard case .targets(var targets) = copy.files[f].content else { continue }
             for t in targets.indices {
                 guard let entity = model.entity(named: targets[t].entity) else { continue }
@@ -98,8 +90,8 @@ extension ImportMapping {
 
     /// The dialect keys where `options` differ from `base` (the delimiter also when set over a `base`
     /// whose delimiter was not: a set one overrides a `.tsv` name and a `sep=` line).
-    private static func dialect(_ options: CSVOptions, over base: CSVOptions, delimiterSet: Bool) -> [(String, _JSONText)] {
-        var keys: [(String, _JSONText)] = []
+    private static func dialect(_ options: CSVOptions, over base: CSVOptions, delimiterSet: Bool) -> [(key: String, value: _OrderedJSON)] {
+        var keys: [(key: String, value: _OrderedJSON)] = []
         if options.encoding != base.encoding { keys.append(("encoding", .string(label(options.encoding)))) }
         if options.isDelimiterSet && (!delimiterSet || options.delimiter != base.delimiter) {
             keys.append(("delimiter", .string(character(options.delimiter))))
@@ -107,10 +99,10 @@ extension ImportMapping {
         if options.quote != base.quote { keys.append(("quote", .string(character(options.quote)))) }
         if options.strict != base.strict { keys.append(("strict", .bool(options.strict))) }
         if options.hasHeader != base.hasHeader { keys.append(("header", .bool(options.hasHeader))) }
-        if options.nullTokens != base.nullTokens { keys.append(("nullTokens", .array(options.nullTokens.map(_JSONText.string)))) }
+        if options.nullTokens != base.nullTokens { keys.append(("nullTokens", .array(options.nullTokens.map(_OrderedJSON.string)))) }
         if options.trim != base.trim { keys.append(("trim", .bool(options.trim))) }
         if options.decimalComma != base.decimalComma { keys.append(("decimalComma", .bool(options.decimalComma))) }
-        if options.skipLines != base.skipLines { keys.append(("skipLines", .number(options.skipLines))) }
+        if options.skipLines != base.skipLines { keys.append(("skipLines", .int(options.skipLines))) }
         return keys
     }
 
@@ -129,14 +121,14 @@ extension ImportMapping {
         return String(Character(Unicode.Scalar(byte)))
     }
 
-    private static func target(_ target: TargetMapping, entity: Entity?) -> _JSONText {
+    private static func target(_ target: TargetMapping, entity: Entity?) -> _OrderedJSON {
         // The entity's order (attributes, then relationships), else alphabetical.
         let position = Dictionary(zip((entity?.attributes.map(\.name) ?? []) + (entity?.relationships.map(\.name) ?? []), 0...),
                                   uniquingKeysWith: { first, _ in first })
         func before(_ a: String, _ b: String) -> Bool {
             (position[a] ?? .max, a) < (position[b] ?? .max, b)
         }
-        var entry: [(String, _JSONText)] = [("entity", .string(target.entity))]
+        var entry: [(key: String, value: _OrderedJSON)] = [("entity", .string(target.entity))]
         if let key = target.key { entry.append(("key", .string(key))) }
         if let link = target.link {
             entry.append(("link", .object([("relationship", .string(link.relationship)), ("target", .string(link.target))])))
@@ -146,85 +138,45 @@ extension ImportMapping {
         }
         if !target.relationships.isEmpty {
             entry.append(("relationships", .object(target.relationships.sorted { before($0.key, $1.key) }.map { name, spec in
-                var fields: [(String, _JSONText)] = [("column", .string(spec.column)), ("destinationKey", .string(spec.destinationKey))]
-                if let tokens = spec.nullTokens { fields.append(("nullTokens", .array(tokens.map(_JSONText.string)))) }
+                var fields: [(key: String, value: _OrderedJSON)] = [("column", .string(spec.column)), ("destinationKey", .string(spec.destinationKey))]
+                if let tokens = spec.nullTokens { fields.append(("nullTokens", .array(tokens.map(_OrderedJSON.string)))) }
                 return (name, .object(fields))
             })))
         }
         return .object(entry)
     }
 
-    private static func column(_ spec: ColumnMapping) -> _JSONText {
-        let name: _JSONText = spec.column.map(_JSONText.string) ?? .null
-        var fields: [(String, _JSONText)] = []
+    private static func column(_ spec: ColumnMapping) -> _OrderedJSON {
+        let name: _OrderedJSON = spec.column.map(_OrderedJSON.string) ?? .null
+        var fields: [(key: String, value: _OrderedJSON)] = []
         if spec.formats.count == 1 { fields.append(("format", .string(spec.formats[0]))) }
-        if spec.formats.count > 1 { fields.append(("format", .array(spec.formats.map(_JSONText.string)))) }
-        if let year = spec.pivotYear { fields.append(("pivotYear", .number(year))) }
-        if let tokens = spec.nullTokens { fields.append(("nullTokens", .array(tokens.map(_JSONText.string)))) }
-        if let words = spec.trueValues { fields.append(("trueValues", .array(words.map(_JSONText.string)))) }
-        if let words = spec.falseValues { fields.append(("falseValues", .array(words.map(_JSONText.string)))) }
+        if spec.formats.count > 1 { fields.append(("format", .array(spec.formats.map(_OrderedJSON.string)))) }
+        if let year = spec.pivotYear { fields.append(("pivotYear", .int(year))) }
+        if let tokens = spec.nullTokens { fields.append(("nullTokens", .array(tokens.map(_OrderedJSON.string)))) }
+        if let words = spec.trueValues { fields.append(("trueValues", .array(words.map(_OrderedJSON.string)))) }
+        if let words = spec.falseValues { fields.append(("falseValues", .array(words.map(_OrderedJSON.string)))) }
         return fields.isEmpty ? name : .object([("column", name)] + fields)
     }
 }
 
-/// JSON with its keys in a chosen order, printed as people write it: a container on one line when it fits
-/// in about 100 columns, else one member a line.
-///
-/// ```swift
-/// _JSONText.object([("format", .number(1)), ("files", .array([]))]).rendered(indent: 0)   // {"format": 1, "files": []}
-/// ```
-indirect enum _JSONText {
-    case string(String)
-    case number(Int)
-    case bool(Bool)
-    case null
-    case array([_JSONText])
-    case object([(String, _JSONText)])
-
-    /// The text, starting `used` columns into a line whose members are indented by `indent` spaces.
-    func rendered(indent: Int, used: Int? = nil) -> String {
-        let flat = self.flat
-        guard flat.count + (used ?? indent) > 100 else { return flat }
-        let inner = String(repeating: " ", count: indent + 2), outer = String(repeating: " ", count: indent)
-        switch self {
-        case .array(let items):
-            return "[\n" + items.map { inner + $0.rendered(indent: indent + 2) }.joined(separator: ",\n") + "\n\(outer)]"
-        case .object(let members):
-            return "{\n" + members.map { key, value in
-                let start = inner + Self.quoted(key) + ": "
-                return start + value.rendered(indent: indent + 2, used: start.count)
-            }.joined(separator: ",\n") + "\n\(outer)}"
-        default:
-            return flat
-        }
-    }
-
-    /// The text on one line.
-    var flat: String {
-        switch self {
-        case .string(let text): Self.quoted(text)
-        case .number(let number): String(number)
-        case .bool(let flag): flag ? "true" : "false"
-        case .null: "null"
-        case .array(let items): "[" + items.map(\.flat).joined(separator: ", ") + "]"
-        case .object(let members): "{" + members.map { Self.quoted($0.0) + ": " + $0.1.flat }.joined(separator: ", ") + "}"
-        }
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as it is.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+extension CSVOptions {
+    /// These options with the command line's dialect overrides (`--encoding`, `--delimiter`, `--quote`,
+    /// `--decimal-comma`, `--skip-lines`, `--max-record-size`, `--null`), as the importer reads every file.
+    ///
+    /// ```swift
+    /// var options = ImportOptions()
+    /// options.delimiter = UInt8(ascii: ";")
+    /// CSVOptions().overridden(by: options).delimiter   // 0x3B
+    /// ```
+    func overridden(by options: ImportOptions) -> CSVOptions {
+        var dialect = self
+        if let encoding = options.encoding { dialect.encoding = encoding }
+        if let delimiter = options.delimiter { dialect.delimiter = delimiter }
+        if let quote = options.quote { dialect.quote = quote }
+        if options.decimalComma { dialect.decimalComma = true }
+        if let lines = options.skipLines { dialect.skipLines = lines }
+        if let bytes = options.maximumRecordBytes { dialect.maximumRecordBytes = bytes }
+        if let tokens = options.nullTokens { dialect.nullTokens = tokens }
+        return dialect
     }
 }

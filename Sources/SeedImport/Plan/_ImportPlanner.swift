@@ -203,15 +203,7 @@ struct _ImportPlanner {
         var total: Int64 = 0
         for (position, fileIndex) in order.enumerated() {
             let mapping = self.mapping.files[fileIndex]
-            var fileOptions = mapping.options
-            if let encoding = options.encoding { fileOptions.encoding = encoding }
-            if let delimiter = options.delimiter { fileOptions.delimiter = delimiter }
-            if let quote = options.quote { fileOptions.quote = quote }
-            if options.decimalComma { fileOptions.decimalComma = true }
-            if let lines = options.skipLines { fileOptions.skipLines = lines }
-            if let bytes = options.maximumRecordBytes { fileOptions.maximumRecordBytes = bytes }
-            if let tokens = options.nullTokens { fileOptions.nullTokens = tokens }
-            fileOptions = fileOptions.forFile(mapping.path)
+            var fileOptions = mapping.options.overridden(by: options).forFile(mapping.path)
             // A pipe or device gives its bytes once; the importer reads a file more than once.
             let readable: String
             do {

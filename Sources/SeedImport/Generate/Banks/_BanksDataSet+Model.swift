@@ -50,7 +50,7 @@ extension _BanksDataSet {
     /// Cert, and `FailedBankInfo` linked to it one-to-one; then the tags and
     /// the many-to-many join. `updateDate` and `zip` have no column in this
     /// format and keep their defaults.
-    static let mapping: _GeneratedJSON = [
+    static let mapping: _OrderedJSON = [
         "format": 1,
         "model": "banks.model.json",
         "defaults": DataSetGenerator.mappingDefaults,

@@ -130,7 +130,7 @@ struct _BooksDataSet {
 
     /// Books have no unique attribute, so the target has no key: every row
     /// inserts a book.
-    static let mapping: _GeneratedJSON = [
+    static let mapping: _OrderedJSON = [
         "format": 1,
         "model": "books.model.json",
         "defaults": DataSetGenerator.mappingDefaults,

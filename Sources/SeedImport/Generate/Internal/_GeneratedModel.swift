@@ -6,7 +6,7 @@ struct _GeneratedModel {
         var type: String
         var optional = true
         var indexed = false
-        var defaultValue: _GeneratedJSON?
+        var defaultValue: _OrderedJSON?
     }
 
     struct Relationship {
@@ -56,7 +56,7 @@ struct _GeneratedModel {
         }
     }
 
-    var json: _GeneratedJSON {
+    var json: _OrderedJSON {
         .object([
             (
                 key: "entities",
@@ -72,8 +72,8 @@ struct _GeneratedModel {
         ])
     }
 
-    private static func json(_ attribute: Attribute) -> _GeneratedJSON {
-        var members: [(key: String, value: _GeneratedJSON)] = [
+    private static func json(_ attribute: Attribute) -> _OrderedJSON {
+        var members: [(key: String, value: _OrderedJSON)] = [
             (key: "name", value: .string(attribute.name)),
             (key: "type", value: .string(attribute.type)),
             (key: "optional", value: .bool(attribute.optional)),
@@ -83,7 +83,7 @@ struct _GeneratedModel {
         return .object(members)
     }
 
-    private static func json(_ relationship: Relationship) -> _GeneratedJSON {
+    private static func json(_ relationship: Relationship) -> _OrderedJSON {
         .object([
             (key: "name", value: .string(relationship.name)),
             (key: "destination", value: .string(relationship.destination)),

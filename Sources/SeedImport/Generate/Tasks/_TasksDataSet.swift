@@ -92,7 +92,7 @@ struct _TasksDataSet {
     }()
 
     /// Tasks have no unique attribute, so the target has no key.
-    static let mapping: _GeneratedJSON = [
+    static let mapping: _OrderedJSON = [
         "format": 1,
         "model": "tasks.model.json",
         "defaults": DataSetGenerator.mappingDefaults,

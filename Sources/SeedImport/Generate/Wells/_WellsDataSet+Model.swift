@@ -74,12 +74,12 @@ extension _WellsDataSet {
 
     /// Operators first; then every well into `Well`; then every well again
     /// into `WellSummary` + `WellDetail`, one row filling both.
-    static let mapping: _GeneratedJSON = {
-        let dates: _GeneratedJSON = [
+    static let mapping: _OrderedJSON = {
+        let dates: _OrderedJSON = [
             "spud_date": ["column": "spud_date", "format": "yyyy-MM-dd"],
             "completion_date": ["column": "completion_date", "format": "yyyy-MM-dd"],
         ]
-        let operatorLink: _GeneratedJSON = [
+        let operatorLink: _OrderedJSON = [
             "operator": ["column": "operator_id", "destinationKey": "operator_id"]
         ]
         return [

@@ -2,14 +2,21 @@
 /// the same way every time: two-space indents, and small containers of
 /// scalars on one line.
 ///
-/// The model and mapping files are built from these, so they come out
-/// byte-identical run after run and read like hand-written files.
-indirect enum _GeneratedJSON {
-    case object([(key: String, value: _GeneratedJSON)])
-    case array([_GeneratedJSON])
+/// The generated model and mapping files are built from these, so they come out
+/// byte-identical run after run and read like hand-written files; so is a
+/// mapping ``ImportMapping/jsonData(relativeTo:model:)`` writes.
+///
+/// ```swift
+/// let json: _OrderedJSON = ["format": 1, "files": [["path": "a.csv", "model": .null]]]
+/// json.rendered()   // "{\"format\": 1, \"files\": [{\"path\": \"a.csv\", \"model\": null}]}\n"
+/// ```
+indirect enum _OrderedJSON {
+    case object([(key: String, value: _OrderedJSON)])
+    case array([_OrderedJSON])
     case string(String)
     case int(Int)
     case bool(Bool)
+    case null
 
     /// The document's text, ending with a newline.
     func rendered() -> String {
@@ -48,7 +55,7 @@ indirect enum _GeneratedJSON {
             }
             output.append(String(repeating: " ", count: indent))
             output.append("]")
-        case .string, .int, .bool:
+        case .string, .int, .bool, .null:
             output.append(inlineText() ?? "")
         }
     }
@@ -63,6 +70,8 @@ indirect enum _GeneratedJSON {
             return String(value)
         case .bool(let value):
             return value ? "true" : "false"
+        case .null:
+            return "null"
         case .object(let members):
             guard depth < 2 else { return nil }
             var parts: [String] = []
@@ -82,7 +91,8 @@ indirect enum _GeneratedJSON {
         }
     }
 
-    private static func quoted(_ text: String) -> String {
+    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as it is.
+    static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -103,14 +113,14 @@ indirect enum _GeneratedJSON {
     }
 }
 
-extension _GeneratedJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+extension _OrderedJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     init(stringLiteral value: String) { self = .string(value) }
     init(integerLiteral value: Int) { self = .int(value) }
     init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(arrayLiteral elements: _GeneratedJSON...) { self = .array(elements) }
-    init(dictionaryLiteral elements: (String, _GeneratedJSON)...) {
+    init(arrayLiteral elements: _OrderedJSON...) { self = .array(elements) }
+    init(dictionaryLiteral elements: (String, _OrderedJSON)...) {
         self = .object(elements.map { (key: $0.0, value: $0.1) })
     }
 }
