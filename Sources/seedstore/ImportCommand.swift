@@ -223,9 +223,17 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    /// Writes `mapping` to `path`, its paths relative to the file's directory where they lie under it.
+    /// Writes `mapping` to `path`, its paths relative to the file's directory where they lie under it;
+    /// never over a file the import reads or writes.
     func save(_ mapping: ImportMapping, model: ObjectModel, to path: String) throws(ImportError) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
+        func canonical(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
+        let used = [(mapping.modelPath, "the model"), (out, "the store (--out)"), (rejects, "the rejects file")]
+            + mapping.files.map { (Optional(mapping.resolve($0.path)), "an input file") }
+        for case let (other?, role) in used where canonical(other) == canonical(url.path) {
+            throw ImportError(.mapping, reason: "--save-mapping \(path) is \(role); the mapping would replace it", file: path,
+                              hint: "Give --save-mapping a path of its own, such as \(url.deletingPathExtension().lastPathComponent).mapping.json. Nothing was imported.")
+        }
         do { try mapping.jsonData(relativeTo: url.deletingLastPathComponent().path, model: model).write(to: url, options: .atomic) } catch {
             throw ImportError(.mapping, reason: "cannot write the mapping: \(error.localizedDescription)", file: path,
                               hint: "Check that the directory exists and is writable. Nothing was imported.")

@@ -219,6 +219,10 @@ struct ImportCLITests {
                                          "--save-mapping", "missing/dir/bank.mapping.json", banklist], directory: scratch.url)
         #expect(nowhere.status == 2 && nowhere.errors.contains("cannot write the mapping"), "\(nowhere.errors)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("E.sqlite")), "nothing is imported when the mapping cannot be saved")
+        let clobber = try ImportCLI.run(["import", "--model", "bank.model.json", "--out", "E.sqlite", "--save-mapping", "./bank.model.json", banklist],
+                                        directory: scratch.url)
+        #expect(clobber.status == 2 && clobber.errors.contains("--save-mapping ./bank.model.json is the model; the mapping would replace it"), "\(clobber.errors)")
+        #expect(try String(contentsOfFile: scratch.path("bank.model.json"), encoding: .utf8).contains("\"entities\""), "the model is untouched")
 
         let bad = try ImportCLI.run(base + ["--date-format", "dd.QQ.yyyy", banklist], directory: scratch.url)
         #expect(bad.status == 64 && bad.errors.contains("--date-format: unknown date format 'dd.QQ.yyyy'"), "\(bad.errors)")
