@@ -7,8 +7,8 @@ extension ImportMapping {
     /// keys in the order docs/mapping.md gives them, each file's dialect only where it differs from the
     /// defaults, a column that needs nothing but its name as that name.
     ///
-    /// Paths are written relative to `directory` when they lie under it, else absolute; with `directory`
-    /// `nil`, as they are held. Columns and relationships come in the order `model` declares them, or
+    /// Paths are written relative to `directory` (`../models/wells.model.json`) unless they share only
+    /// the root with it, then absolute; with `directory` `nil`, as they are held. Columns and relationships come in the order `model` declares them, or
     /// alphabetically without one. `seedstore import --save-mapping` writes a mapping made from headers so,
     /// to be edited and given back with `--mapping`.
     ///
@@ -21,10 +21,12 @@ extension ImportMapping {
     public func jsonData(relativeTo directory: String? = nil, model objectModel: ObjectModel? = nil) -> Data {
         func path(_ written: String) -> String {
             guard let directory else { return written }
-            let resolved = URL(fileURLWithPath: resolve(written)).standardizedFileURL.path
-            let base = URL(fileURLWithPath: directory).standardizedFileURL.path
-            let prefix = base.hasSuffix("/") ? base : base + "/"
-            return resolved.hasPrefix(prefix) ? String(resolved.dropFirst(prefix.count)) : resolved
+            let target = URL(fileURLWithPath: resolve(written)).standardizedFileURL.pathComponents
+            let base = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+            let shared = zip(target, base).prefix { $0 == $1 }.count
+            // Sharing only the root: absolute, as the path has nothing to do with the directory.
+            guard shared > 1 else { return "/" + target.dropFirst().joined(separator: "/") }
+            return (Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared)).joined(separator: "/")
         }
         var root: [(key: String, value: _OrderedJSON)] = [("format", .int(ImportMapping.currentFormat))]
         if let model { root.append(("model", .string(path(model)))) }
