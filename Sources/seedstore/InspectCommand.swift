@@ -7,8 +7,13 @@ import Measure
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Print a store's entities, their properties and row counts.",
-        discussion: "Example: seedstore inspect Wells.sqlite"
+        abstract: "Print a store's entities, their properties, row counts and indexes.",
+        discussion: """
+            Also what a seed store's finish leaves: the journal mode, whether ANALYZE's statistics are there, \
+            and each table's indexes with their columns.
+
+            Example: seedstore inspect Wells.sqlite
+            """
     )
 
     @OptionGroup var options: StoreOptions
@@ -16,7 +21,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let store = try options.open()
         let size = (try? FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int) ?? 0
-        print("Store: \(store.path) (\(size) bytes)")
+        print("Store: \(store.path) (\(ProcessMemory.format(size)), \(size.formatted()) bytes)")
         let source: String = switch store.modelSource {
         case .stored: "stored in the store"
         case .given: "given (\(options.model ?? ""))"
@@ -25,9 +30,15 @@ struct InspectCommand: ParsableCommand {
         }
         print("Model: \(source)")
         print("Type: \(store.metadata["NSStoreType"] as? String ?? "?"), UUID: \(store.metadata["NSStoreUUID"] as? String ?? "?")")
+        let connection = store.connection
+        let journal = (try? connection.scalar("PRAGMA journal_mode"))??.string ?? "?"
+        let analyzed = ((try? connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"))??.int64 ?? 0) > 0
+            && ((try? connection.scalar("SELECT count(*) FROM sqlite_stat1"))??.int64 ?? 0) > 0
+        print("Journal: \(journal)\(journal == "wal" ? " (the -wal file holds changes not yet checkpointed)" : "");"
+              + " statistics: \(analyzed ? "present (ANALYZE ran)" : "none (the query planner guesses; run ANALYZE)")")
         for entity in store.model.entities {
             print("")
-            print("\(entity.name) — table \(entity.tableName), Z_ENT \(entity.id), \(try store.count(of: entity)) rows")
+            print("\(entity.name) — table \(entity.tableName), Z_ENT \(entity.id), \(try store.count(of: entity).formatted()) rows")
             var table = TextTable(["property", "kind", "type", "flags"])
             for attribute in entity.attributes {
                 var flags: [String] = [attribute.isOptional ? "optional" : "required"]
@@ -43,6 +54,21 @@ struct InspectCommand: ParsableCommand {
                 table.append([relationship.name, relationship.isToMany ? "to-many" : "to-one", relationship.destination, flags.joined(separator: ", ")])
             }
             print(table.render())
+            print("indexes: " + Self.indexes(of: entity.tableName, in: connection))
         }
+    }
+
+    /// A table's indexes as `NAME (COLUMN, …)`, unique ones marked; `none` without any. The names come
+    /// from SQLite's own catalog, so they are quoted, never user text pasted in.
+    static func indexes(of table: String, in connection: Connection) -> String {
+        let rows = (try? connection.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name",
+                                         [.text(table)])) ?? []
+        let described = rows.compactMap { $0.first?.string }.map { name -> String in
+            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let columns = ((try? connection.rows("PRAGMA index_info(\(quoted))")) ?? []).compactMap { $0.count > 2 ? $0[2].string : nil }
+            let unique = ((try? connection.rows("PRAGMA index_list(\"\(table)\")")) ?? []).contains { $0.count > 2 && $0[1].string == name && $0[2].int64 == 1 }
+            return "\(name) (\(columns.joined(separator: ", ")))\(unique ? " unique" : "")"
+        }
+        return described.isEmpty ? "none" : described.joined(separator: ", ")
     }
 }

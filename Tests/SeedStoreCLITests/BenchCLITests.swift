@@ -13,6 +13,13 @@ struct BenchCLITests {
         let imported = try CLI.run(["import", "--mapping", dir.appendingPathComponent("w/wells.mapping.json").path,
                                     "--out", store, "--progress", "none"])
         #expect(imported.status == 0, "\(imported.stderr)")
+        // The seed store's finish, as inspect shows it: one file, statistics, the indexes built after the load.
+        let inspected = try CLI.run(["inspect", store])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        #expect(inspected.stdout.contains("Journal: delete; statistics: present (ANALYZE ran)"), "\(inspected.stdout)")
+        #expect(inspected.stdout.contains("Well — table ZWELL, Z_ENT 2, 1,500 rows"), "\(inspected.stdout)")
+        #expect(inspected.stdout.contains("indexes: ZWELL_ZOPERATOR_INDEX (ZOPERATOR), ZWELL_ZUWI_INDEX (ZUWI), ZWELL_ZWELL_NAME_INDEX (ZWELL_NAME)"),
+                "\(inspected.stdout)")
 
         let json = dir.appendingPathComponent("bench.json").path, html = dir.appendingPathComponent("bench.html").path
         let bench = try CLI.run(["bench", store, "--runs", "1", "--fault-limit", "100", "--json", json, "--html", html,

@@ -10,7 +10,10 @@ struct InspectAndQueryCLITests {
         let result = try CLI.run(["inspect", "--help"])
         #expect(result.status == 0)
         #expect(result.stdout == """
-            OVERVIEW: Print a store's entities, their properties and row counts.
+            OVERVIEW: Print a store's entities, their properties, row counts and indexes.
+
+            Also what a seed store's finish leaves: the journal mode, whether ANALYZE's
+            statistics are there, and each table's indexes with their columns.
 
             Example: seedstore inspect Wells.sqlite
 
@@ -38,6 +41,8 @@ struct InspectAndQueryCLITests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("Book — table ZBOOK, Z_ENT 1, 12 rows"))
         #expect(result.stdout.contains("read off the tables"))
+        #expect(result.stdout.contains("statistics: none (the query planner guesses; run ANALYZE)"), "\(result.stdout)")
+        #expect(result.stdout.contains("indexes: "), "\(result.stdout)")
     }
 
     @Test(.enabled(if: CLI.hasReal, CLI.skipReason))
