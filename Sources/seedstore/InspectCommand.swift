@@ -29,8 +29,11 @@ struct InspectCommand: ParsableCommand {
         case .created: "created"
         }
         print("Model: \(source)")
-        print("Type: \(store.metadata["NSStoreType"] as? String ?? "?"), UUID: \(store.metadata["NSStoreUUID"] as? String ?? "?")")
         let connection = store.connection
+        // Core Data keeps the UUID in Z_METADATA's Z_UUID column too (its own stores may leave it out of the plist).
+        let uuid = store.metadata["NSStoreUUID"] as? String
+            ?? (try? connection.scalar("SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"))??.string ?? "?"
+        print("Type: \(store.metadata["NSStoreType"] as? String ?? "?"), UUID: \(uuid)")
         let journal = (try? connection.scalar("PRAGMA journal_mode"))??.string ?? "?"
         let analyzed = ((try? connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"))??.int64 ?? 0) > 0
             && ((try? connection.scalar("SELECT count(*) FROM sqlite_stat1"))??.int64 ?? 0) > 0

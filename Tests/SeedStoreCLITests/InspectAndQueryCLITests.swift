@@ -42,6 +42,7 @@ struct InspectAndQueryCLITests {
         #expect(result.stdout.contains("Book — table ZBOOK, Z_ENT 1, 12 rows"))
         #expect(result.stdout.contains("read off the tables"))
         #expect(result.stdout.contains("statistics: none (the query planner guesses; run ANALYZE)"), "\(result.stdout)")
+        #expect(result.stdout.contains("Type: SQLite, UUID: 7586DF36-6B0E-45D3-9862-19C40A480696"), "the Z_UUID column, which Core Data's plist left out")
         #expect(result.stdout.contains("indexes: "), "\(result.stdout)")
     }
 
