@@ -1,0 +1,13 @@
+import Foundation
+import Testing
+
+/// Outside CI, tests needing the real-world fixtures or the built binary skip with a message when those
+/// are absent. In CI (`CI=true`) they must run: a missing prerequisite fails here instead of passing
+/// the CLI tests by skipping them.
+@Suite("CI prerequisites", .enabled(if: ProcessInfo.processInfo.environment["CI"] == "true", "not in CI (CI is not \"true\")"))
+struct CIPrerequisiteTests {
+    @Test func everythingTheTestsNeedIsThere() {
+        #expect(CLI.hasReal, "CI=true, yet ../shared/fixtures-real is missing: the tests needing it would be skipped")
+        #expect(CLI.hasBinary, "CI=true, yet the seedstore binary is missing: the tests needing it would be skipped")
+    }
+}
