@@ -223,7 +223,7 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    /// Writes `mapping` to `path`, its paths relative to the file's directory where they lie under it;
+    /// Writes `mapping` to `path`, its paths relative to the file's directory (``ImportMapping/jsonData(relativeTo:model:)``);
     /// never over a file the import reads or writes.
     func save(_ mapping: ImportMapping, model: ObjectModel, to path: String) throws(ImportError) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
