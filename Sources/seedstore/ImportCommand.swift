@@ -102,7 +102,7 @@ struct ImportCommand: ParsableCommand {
             help: ArgumentHelp("MiB one record may take; a longer one stops the import, naming the quote left open that usually causes it (1 to 4096; default \(CSVDialect.defaultMaximumRecordBytes >> 20)).", valueName: "MiB"))
     var maxRecordSize: Int = CSVDialect.defaultMaximumRecordBytes >> 20
 
-    @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Without --mapping: also write the mapping made from the headers, with the options given here, to this file (JSON, docs/mapping.md), to edit and pass as --mapping; written before the import runs.", valueName: "file"))
+    @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Also write the mapping this import runs with (made from the headers, or the --mapping file's), with the options given here written in, to this file (JSON, docs/mapping.md), to edit and pass as --mapping; written before the import runs.", valueName: "file"))
     var saveMapping: String?
 
     @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
@@ -132,9 +132,6 @@ struct ImportCommand: ParsableCommand {
         }
         if !(1...4096).contains(maxRecordSize) {
             throw ValidationError("--max-record-size takes MiB from 1 to 4096, not \(maxRecordSize).")
-        }
-        if saveMapping != nil && mapping != nil {
-            throw ValidationError("--save-mapping writes the mapping made from Entity=path.csv arguments; with --mapping, that file is the mapping.")
         }
         if rejects != nil && onError != .skip {
             throw ValidationError("--rejects applies with --on-error skip.")
@@ -228,7 +225,7 @@ struct ImportCommand: ParsableCommand {
     func save(_ mapping: ImportMapping, model: ObjectModel, to path: String) throws(ImportError) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         func canonical(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
-        let used = [(mapping.modelPath, "the model"), (out, "the store (--out)"), (rejects, "the rejects file")]
+        let used = [(mapping.source, "the mapping given"), (mapping.modelPath, "the model"), (out, "the store (--out)"), (rejects, "the rejects file")]
             + mapping.files.map { (Optional(mapping.resolve($0.path)), "an input file") }
         for case let (other?, role) in used where canonical(other) == canonical(url.path) {
             throw ImportError(.mapping, reason: "--save-mapping \(path) is \(role); the mapping would replace it", file: path,

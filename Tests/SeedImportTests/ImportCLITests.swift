@@ -213,8 +213,15 @@ struct ImportCLITests {
         let (savedContext, savedBanks) = try StoreReader.objects(scratch.path("C.sqlite"), "Bank")
         #expect(savedBanks.first { $0["bankName"] == .string("Bank of Honolulu") }?["closingDate"] == .date(Date.utc(2000, 10, 13)))
         withExtendedLifetime(savedContext) {}
-        let both = try ImportCLI.run(["import", "--mapping", "bank.mapping.json", "--out", "D.sqlite", "--save-mapping", "x.json"], directory: scratch.url)
-        #expect(both.status == 64 && both.errors.contains("--save-mapping writes the mapping made from Entity=path.csv arguments"), "\(both.errors)")
+        // With --mapping, the mapping saved is that one with the options given written in.
+        let both = try ImportCLI.run(["import", "--mapping", "bank.mapping.json", "--out", "D.sqlite", "--null", "", "--null", "n/a",
+                                      "--save-mapping", "again.mapping.json"], directory: scratch.url)
+        #expect(both.status == 0, "\(both.errors)")
+        let againText = try String(contentsOfFile: scratch.path("again.mapping.json"), encoding: .utf8)
+        #expect(againText.contains("\"nullTokens\": [\"\", \"n/a\"]") && againText.contains("\"pivotYear\": 2000"), "\(againText)")
+        let over = try ImportCLI.run(["import", "--mapping", "bank.mapping.json", "--out", "D.sqlite", "--save-mapping", "bank.mapping.json"],
+                                     directory: scratch.url)
+        #expect(over.status == 2 && over.errors.contains("--save-mapping bank.mapping.json is the mapping given; the mapping would replace it"), "\(over.errors)")
         let nowhere = try ImportCLI.run(["import", "--model", "bank.model.json", "--out", "E.sqlite", "--encoding", "windows-1252",
                                          "--save-mapping", "missing/dir/bank.mapping.json", banklist], directory: scratch.url)
         #expect(nowhere.status == 2 && nowhere.errors.contains("cannot write the mapping"), "\(nowhere.errors)")

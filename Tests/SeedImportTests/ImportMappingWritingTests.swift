@@ -211,6 +211,19 @@ struct ImportMappingWritingTests {
         #expect(targets[0].columns.values.contains { !$0.formats.isEmpty }, "the fixture has a Date column")
         #expect(targets[0].columns.values.contains { $0.trueValues != nil }, "the fixture has a Boolean column")
 
+        // A mapping file's attributes matched by name get a column, from the header, when such options apply to them.
+        let scratch = ImportScratch()
+        try scratch.write("p.csv", "Person ID,Name,Active,Joined\n1,Ada,ja,10-Dec-15\n")
+        let byName = ImportMapping(files: [FileMapping(path: "p.csv", content: .targets([TargetMapping(entity: "Person")]))],
+                                   baseDirectory: scratch.url.path).applying(options, model: model)
+        guard case .targets(let named) = byName.files[0].content else { Issue.record("expected targets"); return }
+        #expect(named[0].columns["joined"] == ColumnMapping("Joined", format: "d-MMM-yy", pivotYear: 2000))
+        #expect(named[0].columns["active"]?.column == "Active" && named[0].columns["active"]?.trueValues == ["ja"])
+        #expect(named[0].columns["name"] == nil, "a String attribute needs no entry: no option applies to it")
+        #expect(ImportMapping(files: [FileMapping(path: "p.csv", content: .targets([TargetMapping(entity: "Person")]))],
+                              baseDirectory: scratch.url.path).applying(ImportOptions(), model: model).files[0].content.targetColumns.isEmpty,
+                "without such options nothing is added")
+
         // What the mapping says already stands.
         var own = TargetMapping(entity: "Person", columns: ["joined": ColumnMapping("Joined", format: "M/d/yyyy", pivotYear: 1900)])
         own.columns["active"] = { var spec = ColumnMapping("Active"); spec.trueValues = ["oui"]; return spec }()
@@ -218,5 +231,13 @@ struct ImportMappingWritingTests {
         guard case .targets(let kept) = given.files[0].content else { Issue.record("expected targets"); return }
         #expect(kept[0].columns["joined"] == ColumnMapping("Joined", format: "M/d/yyyy", pivotYear: 1900))
         #expect(kept[0].columns["active"]?.trueValues == ["oui"] && kept[0].columns["active"]?.falseValues == ["nein"])
+    }
+}
+
+extension FileMapping.Content {
+    /// The column entries of every target (empty for a join).
+    var targetColumns: [String: ColumnMapping] {
+        guard case .targets(let targets) = self else { return [:] }
+        return targets.reduce(into: [:]) { all, target in all.merge(target.columns) { first, _ in first } }
     }
 }

@@ -54,9 +54,9 @@ extension ImportMapping {
     /// dialect options to the defaults and to every file; date formats and the pivot year to the Date
     /// columns, and Boolean words to the Boolean columns, that name none.
     ///
-    /// Attributes matched by name without an entry in ``TargetMapping/columns`` get none (their column
-    /// is not known here); a mapping ``inferred(sources:model:defaults:baseDirectory:)`` names every column
-    /// it reads, so nothing of the options is lost for it.
+    /// A Date or Boolean attribute matched by name, without an entry in ``TargetMapping/columns``, gets
+    /// one naming the column its file's header has for it, when such options are given (the header is
+    /// read from a regular file; a pipe's is not, as it would be consumed).
     ///
     /// ```swift
     /// var options = ImportOptions()
@@ -69,8 +69,16 @@ extension ImportMapping {
         for f in copy.files.indices {
             copy.files[f].options = files[f].options.overridden(by: options)
             guard case .targets(var targets) = copy.files[f].content else { continue }
+            let typed = options.dateFormats != nil || options.pivotYear != nil || options.trueValues != nil || options.falseValues != nil
+            lazy var header = typed ? Self.header(of: resolve(files[f].path), options: copy.files[f].options) : nil
             for t in targets.indices {
                 guard let entity = model.entity(named: targets[t].entity) else { continue }
+                // Attributes the options apply to that the planner finds by name: named here, so they keep them.
+                for attribute in entity.attributes where typed && targets[t].columns[attribute.name] == nil
+                    && (attribute.type == .date || attribute.type == .boolean) {
+                    guard let header, let index = HeaderName.index(of: attribute.name, in: header, columnCount: header.count) else { continue }
+                    targets[t].columns[attribute.name] = ColumnMapping(header[index].trimmingCharacters(in: .whitespaces))
+                }
                 for (name, var spec) in targets[t].columns where spec.column != nil {
                     switch entity.attribute(named: name)?.type {
                     case .date?:
@@ -88,6 +96,15 @@ extension ImportMapping {
             copy.files[f].content = .targets(targets)
         }
         return copy
+    }
+
+    /// The header of the regular file at `path` as the importer reads it, or `nil` (no header, not a
+    /// regular file, unreadable).
+    private static func header(of path: String, options: CSVOptions) -> [String]? {
+        guard options.hasHeader,
+              (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular else { return nil }
+        let dialect = options.forFile(path).withSeparatorLine(of: path).dialect
+        return try? CSVReader(path: path, dialect: dialect).header
     }
 
     /// The dialect keys where `options` differ from `base` (the delimiter also when set over a `base`
