@@ -48,10 +48,13 @@ def apply_overrides(case, args):
 
 def generate(seed):
     """The case for `seed`, with the forward keys kept in memory before they move to a temporary file
-    chosen by seed (--forward-key-limit: the default, 0, 1 or 3), which leaves the generator's draws
-    as they were."""
+    chosen by seed (--forward-key-limit: the default, 0, 1 or 3), and whether the mapping is saved and
+    imported again (a third of seeds), which leaves the generator's draws as they were."""
     case = gen.generate(seed)
     case["options"]["forward_key_limit"] = [None, 0, 1, 3][seed % 4]
+    # A third of seeds also save the mapping with the flags written in (--save-mapping) and import
+    # again with it alone: the store must be the same (invariant 6).
+    case["options"]["save_mapping"] = seed % 3 == 0
     return case
 
 

@@ -17,6 +17,9 @@ STORE = "store.sqlite"
 DEFAULT_REJECTS = "store.rejects.csv"
 EXPLICIT_REJECTS = "rejects.csv"
 SUMMARY = "summary.json"
+SAVED_MAPPING = "saved.mapping.json"
+RESAVED_STORE = "resaved.sqlite"
+RESAVED_REJECTS = "resaved.rejects.csv"
 TIMEOUT_SECONDS = 120
 
 
@@ -44,6 +47,23 @@ def command(case, binary="seedstore"):
         args.append("--decimal-comma")
     if o.get("skip_lines_flag"):
         args += ["--skip-lines", str(o["skip_lines_flag"])]
+    if o.get("save_mapping"):
+        args += ["--save-mapping", SAVED_MAPPING]
+    return args
+
+
+def resaved_command(case, binary="seedstore"):
+    """The import again with the saved mapping alone: the flags it holds (--encoding, --decimal-comma,
+    --skip-lines) left out, into a store and rejects file of its own."""
+    o = case["options"]
+    args = [binary, "import", "--mapping", SAVED_MAPPING, "--out", RESAVED_STORE, "--progress", "none",
+            "--batch-size", str(o["batch_size"])]
+    if o["on_error"] == "skip":
+        args += ["--on-error", "skip", "--rejects", RESAVED_REJECTS]
+    if o.get("key_memory"):
+        args += ["--key-memory", str(o["key_memory"])]
+    if o.get("forward_key_limit") is not None:
+        args += ["--forward-key-limit", str(o["forward_key_limit"])]
     return args
 
 
@@ -99,6 +119,12 @@ def run_case(case, binary, directory):
     result["leftovers"] = sorted(n for n in os.listdir(directory) if ".importing" in n)
     result["store_after"] = _read(os.path.join(directory, STORE))
     result["rejects_after"] = _read(os.path.join(directory, rejects_path(case)))
+    if case["options"].get("save_mapping") and rc == 0:
+        rc2, _, err2, timed_out2, _ = _exec(resaved_command(case, binary), directory)
+        result["imports"] += 1
+        result["resaved"] = {"returncode": rc2, "stderr": err2, "timed_out": timed_out2,
+                             "store": os.path.join(directory, RESAVED_STORE),
+                             "rejects": _read(os.path.join(directory, RESAVED_REJECTS))}
     summary = _read(os.path.join(directory, SUMMARY)) if rc == 0 else None
     try:
         result["summary"] = json.loads(summary) if summary else None
