@@ -24,6 +24,7 @@ struct ImportCommand: ParsableCommand {
             Examples:
               seedstore import --mapping /tmp/wells/wells.mapping.json --out Wells.sqlite
               seedstore import --model wells.model.json --out Wells.sqlite Operator=operators.csv Well=wells.csv
+              seedstore import --model items.model.json --out Items.sqlite --save-mapping items.mapping.json Item=items.csv
               seedstore import --mapping banks.mapping.json --out Banks.sqlite --on-error skip --rejects rejects.csv
               seedstore import --model items.model.json --out Items.sqlite --delimiter ';' --decimal-comma Item=items.csv
             """)
