@@ -464,6 +464,36 @@ def _number_column(maker, main, column, entity_of_column):
     return entity is not None and maker.attr(entity, "code")["type"] in NUMBER_TYPES
 
 
+def _add_boolean_column(rng, model, mapping, files):
+    """When no file's target maps a Boolean attribute, gives the first target file's entity an optional
+    Boolean `flag`, mapped to a `flag` column appended to that file, so Boolean words get a column to
+    act on (models drew one in about a quarter of the cases). Blank lines stay blank; a row of empty
+    fields gets an empty one; a few values are not Booleans at all."""
+    ents = {e["name"]: e for e in model["entities"]}
+    for fm in mapping["files"]:
+        for t in fm.get("targets", []):
+            if any(a["type"] == "Boolean" and a["name"] in t.get("columns", {}) for a in ents[t["entity"]]["attributes"]):
+                return
+    for fm, f in zip(mapping["files"], files):
+        if "targets" not in fm or fm.get("header") is False:
+            continue
+        target = fm["targets"][0]
+        entity = ents[target["entity"]]
+        if any(a["name"] == "flag" for a in entity["attributes"]) or "flag" in f["header"]:
+            continue
+        entity["attributes"].append({"name": "flag", "type": "Boolean", "optional": True})
+        target.setdefault("columns", {})["flag"] = "flag"
+        f["header"].append("flag")
+        for row in f["rows"]:
+            if row is None:
+                continue
+            if all(not q and t.strip(" \t") == "" for t, q in row):
+                row.append(["", False])
+            else:
+                row.append([rng.choice(["true", "false", "yes", "no", "1", "0", "Y", "N", "T", "f", ""] * 6 + ["maybe"]), False])
+        return
+
+
 def _use_boolean_words(rng, model, mapping, files):
     """Gives the Boolean columns of target files `trueValues`/`falseValues` and writes some of their
     true and false values with those words, in mixed case."""
@@ -541,6 +571,7 @@ def generate(seed):
     # RNG of their own.
     words = random.Random(seed * 7919 + 41)
     if words.random() < 0.3:
+        _add_boolean_column(words, model, mapping, files)
         _use_boolean_words(words, model, mapping, files)
     # Lines above every file's header (a title, notes, a stray quote), skipped by "skipLines": again
     # from an RNG of their own.
