@@ -1,7 +1,7 @@
 """Candidates for the "cannot read back ... DeptInfo" internal error that gen.py does not make.
 
-A later file filling DeptInfo again (keyed, its host set from a column) and a relationship column keyed
-on DeptInfo (Emp.info), after a depts.csv of Dept + DeptInfo linked one-to-one with forward manager
+A later file filling DeptInfo again (keyed, its host set from a column), a relationship column keyed
+on DeptInfo (Emp.info) and a join file keyed on DeptInfo (DeptInfo.tags, many-to-many with Tag), after a depts.csv of Dept + DeptInfo linked one-to-one with forward manager
 keys, some never coming; skip mode, --key-memory 1, batch sizes from 1, every --forward-key-limit
 kind, reading ahead or not. It checks only for what no import may do: an internal error, a crash, or
 a failure other than a Deny rule stopping a removal (no oracle: fuzz.py judges values).
@@ -22,7 +22,10 @@ model = {"entities": [
                     {"name": "emps", "destination": "Emp", "inverse": "dept", "toMany": True, "deleteRule": "Nullify"}]},
  {"name": "DeptInfo", "attributes": [{"name": "code", "type": "String", "optional": False}, {"name": "ratio", "type": "Double"}],
   "relationships": [{"name": "host", "destination": "Dept", "inverse": "info", "toMany": False, "deleteRule": "Deny", "optional": False},
-                    {"name": "emps", "destination": "Emp", "inverse": "info", "toMany": True, "deleteRule": "Nullify"}]},
+                    {"name": "emps", "destination": "Emp", "inverse": "info", "toMany": True, "deleteRule": "Nullify"},
+                    {"name": "tags", "destination": "Tag", "inverse": "infos", "toMany": True, "deleteRule": "Nullify"}]},
+ {"name": "Tag", "attributes": [{"name": "code", "type": "String", "optional": False}],
+  "relationships": [{"name": "infos", "destination": "DeptInfo", "inverse": "tags", "toMany": True, "deleteRule": "Nullify"}]},
  {"name": "Emp", "attributes": [{"name": "code", "type": "String", "optional": False}],
   "relationships": [{"name": "info", "destination": "DeptInfo", "inverse": "emps", "toMany": False, "deleteRule": "Nullify"},
                     {"name": "dept", "destination": "Dept", "inverse": "emps", "toMany": False, "deleteRule": "Nullify"}]}]}
@@ -53,13 +56,23 @@ def case(seed):
     mapping = {"format": 1, "model": "model.json", "files": files}
     opts = ["--on-error", "skip", "--batch-size", str(r.choice([1, 1, 2, 3, 100])), "--key-memory", "1",
             "--forward-key-limit", str(r.choice([0, 1, 3, 1000])), r.choice(["--read-ahead", "--no-read-ahead"])]
-    return depts, infocsv, emps, mapping, opts
+    # Drawn last, so the cases without it stay what they were.
+    tags = ["T%d" % i for i in range(r.randint(1, 4))]
+    tagcsv = "code\n" + "\n".join(tags) + "\n"
+    jrows = ["%s,%s" % (r.choice(infos + ["I97", ""]), r.choice(tags + ["T9"])) for _ in range(r.randint(0, 12))]
+    joincsv = "info,tag\n" + "\n".join(jrows) + "\n"
+    if r.random() < 0.6:
+        files.append({"path": "tags.csv", "targets": [{"entity": "Tag", "key": "code"}]})
+        files.append({"path": "infotags.csv", "join": {"entity": "DeptInfo", "relationship": "tags", "sourceColumn": "info",
+                                                       "sourceKey": "code", "destinationColumn": "tag", "destinationKey": "code"}})
+    return depts, infocsv, emps, mapping, opts, tagcsv, joincsv
 bad = 0
 for seed in range(START, START + N):
     d = os.path.join(WORK, "deptinfo-case")
     shutil.rmtree(d, ignore_errors=True); os.makedirs(d)
-    depts, infocsv, emps, mapping, opts = case(seed)
+    depts, infocsv, emps, mapping, opts, tagcsv, joincsv = case(seed)
     open(d + "/depts.csv", "w").write(depts); open(d + "/infos.csv", "w").write(infocsv); open(d + "/emps.csv", "w").write(emps)
+    open(d + "/tags.csv", "w").write(tagcsv); open(d + "/infotags.csv", "w").write(joincsv)
     json.dump(model, open(d + "/model.json", "w")); json.dump(mapping, open(d + "/mapping.json", "w"))
     p = subprocess.run([BIN, "import", "--mapping", "mapping.json", "--out", "s.sqlite", "--progress", "none"] + opts, cwd=d, capture_output=True, text=True, timeout=60)
     err = p.stderr
