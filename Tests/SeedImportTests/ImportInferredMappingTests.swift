@@ -88,22 +88,24 @@ struct ImportInferredMappingTests {
         #expect(scratch.files == ["teams.csv"])
     }
 
+    /// `csv` as teams.csv in a new scratch directory, and the mapping made from its header for Team.
+    static func teams(_ csv: String) throws -> (ImportScratch, ObjectModel, ImportMapping) {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", csv)
+        let model = try ImportFixtures.model("import-basics")
+        return (scratch, model, try ImportMapping.inferred(sources: [("Team", "teams.csv")], model: model, baseDirectory: scratch.url.path))
+    }
+
     @Test("a column nothing takes that is close to an attribute no column took is named with it")
     func unmatchedColumnSuggests() throws {
-        let scratch = ImportScratch()
-        try scratch.write("teams.csv", "code,nmae,Founded on\nENG,Engines,1970-01-01\n")
-        let model = try ImportFixtures.model("import-basics")
-        let mapping = try ImportMapping.inferred(sources: [("Team", "teams.csv")], model: model, baseDirectory: scratch.url.path)
+        let (_, _, mapping) = try Self.teams("code,nmae,Founded on\nENG,Engines,1970-01-01\n")
         #expect(mapping.warnings.first?.hasPrefix("teams.csv → Team: no attribute takes the columns \"nmae\" (name?), \"Founded on\" (founded?) (Team has:") == true,
                 "\(mapping.warnings)")
     }
 
     @Test("columns of a matching header that no attribute takes are warnings in the summary")
     func unmatchedColumnsWarn() throws {
-        let scratch = ImportScratch()
-        try scratch.write("teams.csv", "code,name,Motto, \nENG,Engines,Onward,\n")
-        let model = try ImportFixtures.model("import-basics")
-        let mapping = try ImportMapping.inferred(sources: [("Team", "teams.csv")], model: model, baseDirectory: scratch.url.path)
+        let (scratch, model, mapping) = try Self.teams("code,name,Motto, \nENG,Engines,Onward,\n")
         #expect(mapping.warnings == ["teams.csv → Team: no attribute takes the column \"Motto\" (Team has: code, name, founded); to read it, save the mapping with --save-mapping FILE, map it under \"columns\" and import with --mapping FILE"])
         let summary = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Teams.sqlite"))
         #expect(summary.warnings.contains(mapping.warnings[0]))
