@@ -47,11 +47,13 @@ struct FailureTableTests {
 
     /// Random lines (repeats replace) with random texts and numbers: the table answers as a dictionary does,
     /// for every line put in and for lines never put in.
-    @Test("property: the table answers as a dictionary of failures does")
+    /// With a limit of 0 to 200 bytes the texts move to the temporary file after none or a few failures, so
+    /// lookups read from the file, from the write buffer, and (below the limit) from memory.
+    @Test("property: the table answers as a dictionary of failures does, in memory or moved to a file")
     func matchesDictionary() async {
         let entry = zip(Gen.int(in: 0...60), Self.text, Self.text, Gen.int(in: -1...1_000_000), Gen.bool)
-        await propertyCheck(input: entry.array(of: 0...40)) { entries in
-            var table = _FailureTable()
+        await propertyCheck(input: entry.array(of: 0...40), Gen.element(of: [0, 64, 200, _FailureLog.defaultMemoryLimit]).map { $0! }) { entries, limit in
+            var table = _FailureTable(memoryLimit: limit)
             var reference: [Int: _RowFailure] = [:]
             for (line, reason, value, number, optional) in entries {
                 let failure = _RowFailure(
@@ -66,4 +68,43 @@ struct FailureTableTests {
             for line in -1...61 { #expect(Self.fields(table[line]) == Self.fields(reference[line]), "line \(line)") }
         }
     }
+
+    @Test("past its limit the table moves to a file, and copies and merges still read their own failures")
+    func spilled() {
+        var table = _FailureTable(memoryLimit: 300)
+        for line in 0..<2_000 {
+            table[line] = _RowFailure(field: line % 7, entity: "Emp", attribute: "manager",
+                                      reason: "no Emp has code \(line + 10_000_000)", value: String(line + 10_000_000))
+        }
+        #expect(table.isSpilled)
+        // A copy shares the log: each keeps its own failures as both grow.
+        var copy = table
+        copy[5] = _RowFailure(reason: "replaced in the copy")
+        table[2_000] = _RowFailure(reason: "added to the original")
+        #expect(copy[5]?.reason == "replaced in the copy" && table[5]?.reason == "no Emp has code 10000005")
+        #expect(table[2_000]?.reason == "added to the original" && copy[2_000] == nil)
+        var merged = _FailureTable(memoryLimit: 0)
+        merged[1_999] = _RowFailure(reason: "kept")
+        merged.merge(table)
+        #expect(merged.count == 2_001 && merged[1_999]?.reason == "kept")
+        for line in [0, 1, 777, 1_998] {
+            #expect(Self.fields(merged[line]) == Self.fields(_RowFailure(
+                field: line % 7, entity: "Emp", attribute: "manager", reason: "no Emp has code \(line + 10_000_000)",
+                value: String(line + 10_000_000))))
+        }
+    }
+
+    @Test("a record longer than the first read, and than the write buffer, reads back whole from the file")
+    func longRecords() throws {
+        let log = _FailureLog(memoryLimit: 0)
+        let small = log.append([1, 2, 3])
+        let long = [UInt8]((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let big = log.append(long)
+        let after = log.append([])
+        #expect(log.isSpilled)
+        #expect(try log.record(at: small).get() == [1, 2, 3])
+        #expect(try log.record(at: big).get() == long)
+        #expect(try log.record(at: after).get() == [])
+    }
 }
+
