@@ -131,4 +131,35 @@ struct ImportMessageTests {
             #expect(!result.output.contains("every row"), "\(result.output)")
         }
     }
+
+    /// Rows that all read but whose keys found nothing: the warning points at the keys, not the formats;
+    /// when some rows also failed to read, at the formats as before. The JSON summary counts them.
+    @Test("every row rejected for its relationship: the warning says to check the keys",
+          arguments: [("code,boss\nE1,E9\nE2,E1\n", true), ("code,boss\nE1,E9\nE2,E1\n,E1\n", false)])
+    func everyRowRejectedForKeys(csv: String, keysOnly: Bool) throws {
+        let scratch = ImportScratch()
+        try scratch.write("e.model.json", """
+            {"entities": [{"name": "Emp", "attributes": [{"name": "code", "type": "String", "optional": false}],
+              "relationships": [{"name": "boss", "destination": "Emp", "inverse": "staff"},
+                                {"name": "staff", "destination": "Emp", "inverse": "boss", "toMany": true}]}]}
+            """)
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "e.model.json", "files": [{"path": "e.csv", "targets": [{"entity": "Emp", "key": "code",
+              "relationships": {"boss": {"column": "boss", "destinationKey": "code"}}}]}]}
+            """)
+        try scratch.write("e.csv", csv)
+        let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "e.sqlite", "--progress", "none",
+                                        "--on-error", "skip", "--summary-json", "summary.json"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let count = keysOnly ? 2 : 3
+        let check = keysOnly
+            ? "check that the keys its relationship columns name exist: the file making them is imported before this one (or is this one), and each relationship's destinationKey is the attribute those values are"
+            : "check the mapping's formats, the delimiter and the encoding"
+        #expect(lines.count > 1 && lines[1] == "  warning: every row of e.csv was rejected (\(count)): \(check) (the reasons are in \(scratch.url.appendingPathComponent("e.rejects.csv").path))",
+                "\(result.output)")
+        let summary = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: scratch.url.appendingPathComponent("summary.json")))
+        #expect(summary.files.first?.relationshipRejects == 2 && summary.files.first?.rejects == count)
+    }
 }
+

@@ -37,6 +37,9 @@ public struct ImportSummary: Sendable, Codable {
         public var repeatedHeaders: Int? = nil
         /// The first few lines of those rows.
         public var repeatedHeaderLines: [Int]? = nil
+        /// Of ``rejects``, rows whose values read but whose keys did not hold (a key naming no object, a row
+        /// taken along with one, a partner taken); `nil` in summaries written before this was recorded.
+        public var relationshipRejects: Int? = nil
 
         /// Whether the file had rows and every one was rejected: an import that succeeded in name only,
         /// usually a format, delimiter or encoding that does not fit the file.
@@ -187,7 +190,11 @@ extension ImportSummary: CustomStringConvertible {
         // Right under the first line: the import succeeded, but nothing of these files is in the store.
         for file in files where file.everyRowRejected {
             let reasons = rejectsFile.map { " (the reasons are in \($0))" } ?? ""
-            lines.append("  warning: every row of \(file.path) was rejected (\(g(file.rejects))): check the mapping's formats, the delimiter and the encoding\(reasons)")
+            // Rows whose values all read but whose keys found nothing call for another check than rows that did not read.
+            let check = file.relationshipRejects == file.rejects
+                ? "check that the keys its relationship columns name exist: the file making them is imported before this one (or is this one), and each relationship's destinationKey is the attribute those values are"
+                : "check the mapping's formats, the delimiter and the encoding"
+            lines.append("  warning: every row of \(file.path) was rejected (\(g(file.rejects))): \(check)\(reasons)")
         }
         for file in files {
             // A file mapped twice (wells into Well, and into WellSummary + WellDetail) says which pass is which.

@@ -183,7 +183,8 @@ public final class SeedImporter {
                       rejects: $0.rejects, joins: $0.joinsAdded, entities: $0.mapping.entities,
                       relationship: $0.join.map { "\($0.entity.name).\($0.relationship)" },
                       repeatedHeaders: $0.repeatedHeaders > 0 ? $0.repeatedHeaders : nil,
-                      repeatedHeaderLines: $0.repeatedHeaders > 0 ? $0.repeatedHeaderLines : nil)
+                      repeatedHeaderLines: $0.repeatedHeaders > 0 ? $0.repeatedHeaderLines : nil,
+                      relationshipRejects: $0.relationshipRejects)
             },
             objects: counts, duplicates: duplicates, rejects: rejectCount,
             rejectsFile: rejectCount > 0 ? rejects?.path : nil, warnings: warnings,

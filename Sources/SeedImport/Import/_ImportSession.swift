@@ -336,11 +336,11 @@ final class _ImportSession {
                 return
             }
             if let failure = _RowFailure(validating: record, file: file, owner: join.owner(of:)) {
-                try reject(file, record, failure)
+                try reject(file, record, failure, unread: true)
                 return
             }
             guard record.count == columnCount else {
-                try reject(file, record, _RowFailure(fieldCount: record, columns: columnCount, file: file, raw: reader.lastRecordRawBytes))
+                try reject(file, record, _RowFailure(fieldCount: record, columns: columnCount, file: file, raw: reader.lastRecordRawBytes), unread: true)
                 return
             }
             var ids: [ObjectID] = []
@@ -362,7 +362,7 @@ final class _ImportSession {
                     return value
                 }
                 if let failure {
-                    try reject(file, record, failure)
+                    try reject(file, record, failure, unread: true)
                     return
                 }
                 guard let key, let entry = index.find(key) else {
@@ -390,7 +390,7 @@ final class _ImportSession {
 
     /// A bad row: abort with an ``ImportError``, or write it to the rejects file with its original bytes.
     func reject(_ file: _FilePlan, line: Int, _ failure: _RowFailure, ownKey: Bool = false, contextual: Bool = false,
-                raw: () -> [UInt8]) throws(ImportError) {
+                unread: Bool = false, raw: () -> [UInt8]) throws(ImportError) {
         let columnName = failure.field.map { file.columnName($0) }
         guard options.onError == .skip, let rejects else {
             throw ImportError(
@@ -401,6 +401,7 @@ final class _ImportSession {
                     + "The import stopped; \(targetUntouched). Fix the row, or re-run with --on-error skip --rejects FILE to set bad rows aside.")
         }
         file.rejects += 1
+        if !unread { file.relationshipRejects += 1 }
         file.rejectedLines.insert(line)
         if contextual { contextualRejects[file.position, default: []].insert(line) }
         if let settling {
@@ -417,8 +418,8 @@ final class _ImportSession {
                       raw: raw())
     }
 
-    private func reject(_ file: _FilePlan, _ record: CSVRawRecord, _ failure: _RowFailure) throws(ImportError) {
-        try reject(file, line: record.lineNumber, failure, raw: { reader?.lastRecordRawBytes ?? [] })
+    private func reject(_ file: _FilePlan, _ record: CSVRawRecord, _ failure: _RowFailure, unread: Bool = false) throws(ImportError) {
+        try reject(file, line: record.lineNumber, failure, unread: unread, raw: { reader?.lastRecordRawBytes ?? [] })
     }
 
     /// The bytes of a value shown in full in messages; past them, the start and the length. A quote never

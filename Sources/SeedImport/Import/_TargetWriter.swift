@@ -327,7 +327,8 @@ final class _TargetWriter {
             case .repeatedHeader:
                 file.noteRepeatedHeader(line: row.line, reporting: reportedLines)
             case .failed(let failure, let raw):
-                try session.reject(file, line: row.line, failure, raw: { raw })
+                // A row an earlier run rejected late comes back as set aside by the reader: its values read.
+                try session.reject(file, line: row.line, failure, unread: !file.excluded.contains(row.line), raw: { raw })
             case .converted(let first):
                 for t in 0..<targetCount { swap(&rowValues[t], &chunk.values[first + t]) }
                 try write(row)

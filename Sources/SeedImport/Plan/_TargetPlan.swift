@@ -236,6 +236,9 @@ final class _FilePlan {
     var repeatedHeaders = 0
     var repeatedHeaderLines: [Int] = []
     var rejects = 0
+    /// Of ``rejects``, rows whose values read but whose keys did not hold: a key naming no object, a row
+    /// taken along with one, a partner taken (the others did not read: a value, the field count, the encoding).
+    var relationshipRejects = 0
     /// The lines set aside so far, so a row is never set aside twice (8 bytes a reject).
     var rejectedLines = _LineSet()
     var joinsAdded = 0
