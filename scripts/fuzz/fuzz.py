@@ -55,6 +55,9 @@ def generate(seed):
     # A third of seeds also save the mapping with the flags written in (--save-mapping) and import
     # again with it alone: the store must be the same (invariant 6).
     case["options"]["save_mapping"] = seed % 3 == 0
+    # Half of seeds keep no failure of a row rejected late in memory (SEEDSTORE_FAILURE_MEMORY=0): reruns
+    # read them back from the temporary file.
+    case["options"]["failure_memory"] = 0 if seed % 2 == 1 else None
     return case
 
 

@@ -14,8 +14,9 @@ import Foundation
 /// log.record(at: offset)   // .success([1, 2, 3])
 /// ```
 final class _FailureLog: @unchecked Sendable {
-    /// Bytes of failures kept in memory before they move to a temporary file: 1 MiB, some 15,000 rows.
-    static let defaultMemoryLimit = 1 << 20
+    /// Bytes of failures kept in memory before they move to a temporary file: 1 MiB, some 15,000 rows, or
+    /// `SEEDSTORE_FAILURE_MEMORY` bytes (the fuzzer sets 0, so reruns read every failure from the file).
+    static let defaultMemoryLimit = ProcessInfo.processInfo.environment["SEEDSTORE_FAILURE_MEMORY"].flatMap { Int($0) }.map { max(0, $0) } ?? 1 << 20
     /// Bytes gathered in memory between writes once the log is in the file.
     static let writeBufferBytes = 64 << 10
 

@@ -81,11 +81,20 @@ def _read(path):
         return None
 
 
-def _exec(args, cwd):
+def _env(case):
+    """The import's environment: with `failure_memory`, SEEDSTORE_FAILURE_MEMORY, so the failures of
+    rows rejected late go to the temporary file from that many bytes (0: every one)."""
+    env = dict(os.environ)
+    if case["options"].get("failure_memory") is not None:
+        env["SEEDSTORE_FAILURE_MEMORY"] = str(case["options"]["failure_memory"])
+    return env
+
+
+def _exec(args, cwd, env=None):
     """Runs one import under nice; (returncode, stdout, stderr, timed_out, seconds)."""
     start = time.time()
     try:
-        p = subprocess.run(["nice", "-n", "19"] + args, cwd=cwd, capture_output=True, timeout=TIMEOUT_SECONDS)
+        p = subprocess.run(["nice", "-n", "19"] + args, cwd=cwd, capture_output=True, timeout=TIMEOUT_SECONDS, env=env)
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), False, time.time() - start
     except subprocess.TimeoutExpired as e:
         return None, (e.stdout or b"").decode("utf-8", "replace"), (e.stderr or b"").decode("utf-8", "replace"), True, time.time() - start
@@ -106,13 +115,13 @@ def run_case(case, binary, directory):
         prev = [a for a in command(dict(case, options=dict(case["options"], on_error="skip")), binary)]
         i = prev.index("--summary-json")
         del prev[i:i + 2]
-        rc, _, _, _, _ = _exec(prev, directory)
+        rc, _, _, _, _ = _exec(prev, directory, _env(case))
         result["imports"] += 1
         result["previous_rc"] = rc
     result["store_before"] = _read(os.path.join(directory, STORE))
     result["rejects_before"] = _read(os.path.join(directory, rejects_path(case)))
     before = set(os.listdir(directory))
-    rc, out, err, timed_out, seconds = _exec(args, directory)
+    rc, out, err, timed_out, seconds = _exec(args, directory, _env(case))
     result["imports"] += 1
     result.update(returncode=rc, stdout=out, stderr=err, timed_out=timed_out, seconds=seconds)
     result["new_files"] = sorted(set(os.listdir(directory)) - before)
@@ -120,7 +129,7 @@ def run_case(case, binary, directory):
     result["store_after"] = _read(os.path.join(directory, STORE))
     result["rejects_after"] = _read(os.path.join(directory, rejects_path(case)))
     if case["options"].get("save_mapping") and rc == 0:
-        rc2, _, err2, timed_out2, _ = _exec(resaved_command(case, binary), directory)
+        rc2, _, err2, timed_out2, _ = _exec(resaved_command(case, binary), directory, _env(case))
         result["imports"] += 1
         result["resaved"] = {"returncode": rc2, "stderr": err2, "timed_out": timed_out2,
                              "store": os.path.join(directory, RESAVED_STORE),
