@@ -114,7 +114,7 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
                 "A field is too large to hold in memory; an unbalanced quote may have swallowed the rest of the file."
         case .recordTooLarge:
             return
-                "A quote that is never closed reads the lines after it as data: close it, or double it if it is data (\"5'10\"\"\"). If the records really are this long, raise the limit (--max-record-size, CSVDialect.maximumRecordBytes)."
+                "A quote that is never closed reads the lines after it as data: close it, or double it if it is data (\"5'10\"\"\"). If the records really are this long, raise the limit (--max-record-size, maxRecordSize in the mapping, CSVDialect.maximumRecordBytes)."
         case .invalidDialect:
             return
                 "Choose a delimiter, quote and comment prefix that differ from each other and from the record terminator."

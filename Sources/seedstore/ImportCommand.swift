@@ -100,8 +100,8 @@ struct ImportCommand: ParsableCommand {
     var forwardKeyLimit: Int?
 
     @Option(name: .customLong("max-record-size"), parsing: .unconditional,
-            help: ArgumentHelp("MiB one record may take; a longer one stops the import, naming the quote left open that usually causes it (1 to 4096; default \(CSVDialect.defaultMaximumRecordBytes >> 20)).", valueName: "MiB"))
-    var maxRecordSize: Int = CSVDialect.defaultMaximumRecordBytes >> 20
+            help: ArgumentHelp("MiB one record may take; a longer one stops the import, naming the quote left open that usually causes it (1 to 4096), overriding the mapping's maxRecordSize (default \(CSVDialect.defaultMaximumRecordBytes >> 20)).", valueName: "MiB"))
+    var maxRecordSize: Int?
 
     @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Also write the mapping this import runs with (made from the headers, or the --mapping file's), with the options given here written in, to this file (JSON, docs/mapping.md), to edit and pass as --mapping; written before the import runs.", valueName: "file"))
     var saveMapping: String?
@@ -131,7 +131,7 @@ struct ImportCommand: ParsableCommand {
         if !(1...Self.maximumKeyMemory).contains(keyMemory) {
             throw ValidationError("--key-memory takes MiB from 1 to \(Self.maximumKeyMemory) (1 TiB), not \(keyMemory).")
         }
-        if !(1...4096).contains(maxRecordSize) {
+        if let maxRecordSize, !(1...4096).contains(maxRecordSize) {
             throw ValidationError("--max-record-size takes MiB from 1 to 4096, not \(maxRecordSize).")
         }
         if rejects != nil && onError != .skip {
@@ -175,7 +175,7 @@ struct ImportCommand: ParsableCommand {
         options.progress = progress
         options.vacuum = vacuum
         options.keyIndexMemoryBytes = keyMemory << 20
-        if maxRecordSize != CSVDialect.defaultMaximumRecordBytes >> 20 { options.maximumRecordBytes = maxRecordSize << 20 }
+        options.maximumRecordBytes = maxRecordSize.map { $0 << 20 }
         if let readAhead { options.readsAhead = readAhead }   // else the default: ImportOptions.hasSpareCore
         if let forwardKeyLimit { options.forwardKeyLimit = max(0, forwardKeyLimit) }
         options.encoding = encoding.flatMap(TextEncoding.init(label:))

@@ -370,6 +370,28 @@ struct ImportCLITests {
         let read = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("P.sqlite"), "--progress", "none", "Team=\(teams)"])
         #expect(read.status == 1 && read.errors.contains("the quote that opens field 2 is never closed: the input ends 30,001 lines later"),
                 "within the default limit the record is read, and its quote reported: \(read.errors)")
+
+        // Saved with the mapping (`maxRecordSize`, in MiB), the limit holds with --mapping alone.
+        let saved = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("P.sqlite"), "--progress", "none",
+                                       "--max-record-size", "1", "--save-mapping", scratch.path("teams.mapping.json"), "Team=\(teams)"])
+        #expect(saved.status == 1)
+        let json = try String(contentsOfFile: scratch.path("teams.mapping.json"), encoding: .utf8)
+        #expect(json.contains("\"maxRecordSize\": 1"), "\(json)")
+        let again = try ImportCLI.run(["import", "--mapping", scratch.path("teams.mapping.json"), "--out", scratch.path("P.sqlite"), "--progress", "none"])
+        #expect(again.status == 1 && again.errors.contains("passes 1 MiB without ending"), "\(again.errors)")
+        // Given explicitly, the default overrides the mapping's limit: the record is read, its quote reported.
+        let overridden = try ImportCLI.run(["import", "--mapping", scratch.path("teams.mapping.json"), "--out", scratch.path("P.sqlite"),
+                                            "--progress", "none", "--max-record-size", "16"])
+        #expect(overridden.status == 1 && overridden.errors.contains("is never closed: the input ends 30,001 lines later"), "\(overridden.errors)")
+        // Out of range in a mapping: a mapping error naming the key.
+        for bad in ["0", "4097", "1.5", "\"16\""] {
+            try scratch.write("bad.mapping.json", """
+                {"format": 1, "model": "\(model)", "defaults": {"maxRecordSize": \(bad)}, "files": [{"path": "teams.csv", "targets": [{"entity": "Team"}]}]}
+                """)
+            let refused = try ImportCLI.run(["import", "--mapping", scratch.path("bad.mapping.json"), "--out", scratch.path("P.sqlite"), "--progress", "none"])
+            #expect(refused.status == 2 && refused.errors.contains("defaults.maxRecordSize: expected the longest record in MiB, from 1 to 4096"),
+                    "\(bad): \(refused.errors)")
+        }
     }
 
     @Test("--null tokens that can never match an unquoted, trimmed value are refused, once")

@@ -124,8 +124,8 @@ struct ImportMappingTests {
             Issue.record("expected an error")
         } catch {
             #expect(error.problems == [
-                "defaults: unknown key \"delimter\"; did you mean \"delimiter\"? (expected one of decimalComma, delimiter, encoding, header, nullTokens, quote, skipLines, strict, trim)",
-                "files[0]: unknown key \"encodng\"; did you mean \"encoding\"? (expected one of decimalComma, delimiter, encoding, header, join, nullTokens, path, quote, skipLines, strict, targets, trim)",
+                "defaults: unknown key \"delimter\"; did you mean \"delimiter\"? (expected one of decimalComma, delimiter, encoding, header, maxRecordSize, nullTokens, quote, skipLines, strict, trim)",
+                "files[0]: unknown key \"encodng\"; did you mean \"encoding\"? (expected one of decimalComma, delimiter, encoding, header, join, maxRecordSize, nullTokens, path, quote, skipLines, strict, targets, trim)",
                 "files[0].targets[0].columns.d: unknown key \"fromat\"; did you mean \"format\"? (expected one of column, falseValues, format, nullTokens, pivotYear, trueValues)",
                 "files[0].targets[0].relationships.b: unknown key \"nullToken\"; did you mean \"nullTokens\"? (expected one of column, destinationKey, nullTokens)",
                 "files[1].join: unknown key \"zzz\" (expected one of destinationColumn, destinationKey, entity, relationship, sourceColumn, sourceKey)",

@@ -79,6 +79,7 @@ struct ImportMappingWritingTests {
             options.trim = flags[5]
             options.skipLines = skip
             options.decimalComma = skip == 2
+            if skip == 3 { options.maximumRecordBytes = 64 << 20 }
             return options
         }
 
@@ -130,6 +131,7 @@ struct ImportMappingWritingTests {
             options.trim = own.trim
             options.skipLines = own.skipLines
             options.decimalComma = own.decimalComma
+            options.maximumRecordBytes = own.maximumRecordBytes
             copy.files[f].options = options
         }
         return copy

@@ -143,10 +143,14 @@ struct _MappingReader {
     }
 
     /// The keys ``options(_:base:at:)`` reads, allowed in `defaults` and in each file.
-    static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma", "skipLines"]
+    static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma", "skipLines",
+                              "maxRecordSize"]
 
-    /// Reads `delimiter`, `quote`, `strict`, `encoding`, `header`, `nullTokens`, `trim`, `decimalComma`
-    /// and `skipLines` over `base`.
+    /// The values `maxRecordSize` takes, in MiB (as `--max-record-size`).
+    static let recordSizes = 1...4096
+
+    /// Reads `delimiter`, `quote`, `strict`, `encoding`, `header`, `nullTokens`, `trim`, `decimalComma`,
+    /// `skipLines` and `maxRecordSize` over `base`.
     mutating func options(_ object: [String: Any], base: CSVOptions, at place: String) -> CSVOptions {
         var options = base
         if let delimiter = string(object["delimiter"], at: "\(place).delimiter") {
@@ -184,6 +188,13 @@ struct _MappingReader {
                 options.skipLines = count
             } else {
                 problem("\(place).skipLines", "expected a number of lines, 0 or more")
+            }
+        }
+        if let size = object["maxRecordSize"] {
+            if let mebibytes = Self.integer(size), Self.recordSizes.contains(mebibytes) {
+                options.maximumRecordBytes = mebibytes << 20
+            } else {
+                problem("\(place).maxRecordSize", "expected the longest record in MiB, from \(Self.recordSizes.lowerBound) to \(Self.recordSizes.upperBound)")
             }
         }
         if let decimalComma = object["decimalComma"] {

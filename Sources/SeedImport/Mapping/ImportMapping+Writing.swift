@@ -122,6 +122,10 @@ extension ImportMapping {
         if options.trim != base.trim { keys.append(("trim", .bool(options.trim))) }
         if options.decimalComma != base.decimalComma { keys.append(("decimalComma", .bool(options.decimalComma))) }
         if options.skipLines != base.skipLines { keys.append(("skipLines", .int(options.skipLines))) }
+        if options.maximumRecordBytes != base.maximumRecordBytes {
+            // In MiB, rounded up: a limit a little higher reads every record the given one did.
+            keys.append(("maxRecordSize", .int((options.maximumRecordBytes + (1 << 20) - 1) >> 20)))
+        }
         return keys
     }
 
