@@ -465,33 +465,38 @@ def _number_column(maker, main, column, entity_of_column):
 
 
 def _add_boolean_column(rng, model, mapping, files):
-    """When no file's target maps a Boolean attribute, gives the first target file's entity an optional
-    Boolean `flag`, mapped to a `flag` column appended to that file, so Boolean words get a column to
-    act on (models drew one in about a quarter of the cases). Blank lines stay blank; a row of empty
-    fields gets an empty one; a few values are not Booleans at all."""
+    """When no file's target maps a Boolean attribute, gives a target of a file drawn among those with
+    targets and a header an optional Boolean `flag`, mapped to a `flag` column appended to that file,
+    so Boolean words get a column to act on (models drew one in about a quarter of the cases). Any
+    target of any such file may get it: a later file's, a linked target's, one filled with forward
+    keys. Blank lines stay blank; a row of empty fields gets an empty one; a few values are not
+    Booleans at all."""
     ents = {e["name"]: e for e in model["entities"]}
     for fm in mapping["files"]:
         for t in fm.get("targets", []):
             if any(a["type"] == "Boolean" and a["name"] in t.get("columns", {}) for a in ents[t["entity"]]["attributes"]):
                 return
+    candidates = []
     for fm, f in zip(mapping["files"], files):
-        if "targets" not in fm or fm.get("header") is False:
+        if "targets" not in fm or fm.get("header") is False or "flag" in f["header"]:
             continue
-        target = fm["targets"][0]
-        entity = ents[target["entity"]]
-        if any(a["name"] == "flag" for a in entity["attributes"]) or "flag" in f["header"]:
-            continue
-        entity["attributes"].append({"name": "flag", "type": "Boolean", "optional": True})
-        target.setdefault("columns", {})["flag"] = "flag"
-        f["header"].append("flag")
-        for row in f["rows"]:
-            if row is None:
-                continue
-            if all(not q and t.strip(" \t") == "" for t, q in row):
-                row.append(["", False])
-            else:
-                row.append([rng.choice(["true", "false", "yes", "no", "1", "0", "Y", "N", "T", "f", ""] * 6 + ["maybe"]), False])
+        for target in fm["targets"]:
+            if not any(a["name"] == "flag" for a in ents[target["entity"]]["attributes"]):
+                candidates.append((fm, f, target))
+    if not candidates:
         return
+    fm, f, target = rng.choice(candidates)
+    entity = ents[target["entity"]]
+    entity["attributes"].append({"name": "flag", "type": "Boolean", "optional": True})
+    target.setdefault("columns", {})["flag"] = "flag"
+    f["header"].append("flag")
+    for row in f["rows"]:
+        if row is None:
+            continue
+        if all(not q and t.strip(" \t") == "" for t, q in row):
+            row.append(["", False])
+        else:
+            row.append([rng.choice(["true", "false", "yes", "no", "1", "0", "Y", "N", "T", "f", ""] * 6 + ["maybe"]), False])
 
 
 def _use_boolean_words(rng, model, mapping, files):
