@@ -260,7 +260,7 @@ struct ImportCLITests {
         try scratch.write("bad.mapping.json", #"{"format": 1, "model": "\#(ImportFixtures.path("models/import-basics.model.json"))", "files": [{"path": "missing.csv", "targets": [{"entity": "Team"}]}]}"#)
         let mapping = try ImportCLI.run(["import", "--mapping", scratch.path("bad.mapping.json"), "--out", scratch.path("Out.sqlite")])
         #expect(mapping.status == 2)
-        #expect(mapping.errors.contains("missing.csv: cannot open"))
+        #expect(mapping.errors.contains("missing.csv: cannot open the file: No such file or directory"), "\(mapping.errors)")
         let usage = try ImportCLI.run(["import", "--out", scratch.path("Out.sqlite")])
         #expect(usage.status == 64)
         #expect(usage.errors.contains("Give --mapping MAPPING, or the files as Entity=path.csv arguments."))

@@ -11,7 +11,7 @@ extension CSVError {
     /// problems.append(error.headerProblem(file: "banks.csv", withHint: true))
     /// ```
     func headerProblem(file: String, withHint: Bool) -> String {
-        if kind == .io { return "\(file): cannot open it: \(message)" }
+        if kind == .io { return "\(file): \(message)" }   // "cannot open the file: No such file or directory"
         var text = file
         if let line {
             text += ":\(line)"
