@@ -111,15 +111,8 @@ final class _FailureLog: @unchecked Sendable {
 
     /// Writes the records in memory to the end of the file.
     private func flush() {
-        var done = 0
-        let ok = memory.withUnsafeBytes { buffer -> Bool in
-            while done < buffer.count {
-                let count = pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(written + done))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
+        let ok = memory.withUnsafeBytes { buffer in
+            Self.whole(buffer.count) { done in pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(written + done)) }
         }
         guard ok else {
             // The file keeps what was written before; these records, and every later one, stay in memory
@@ -127,21 +120,27 @@ final class _FailureLog: @unchecked Sendable {
             fileFailed = true
             return
         }
-        written += done
+        written += memory.count
         memory.removeAll(keepingCapacity: true)
     }
 
     private func readFile(into bytes: inout [UInt8], at offset: Int) -> Bool {
-        var done = 0
-        return bytes.withUnsafeMutableBytes { buffer -> Bool in
-            while done < buffer.count {
-                let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
+        bytes.withUnsafeMutableBytes { buffer in
+            Self.whole(buffer.count) { done in pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
         }
+    }
+
+    /// Calls `move` (a `pread` or `pwrite` of the bytes from `done` on) until `count` bytes are moved,
+    /// again after an interrupted call; false on an error or the end of the file.
+    private static func whole(_ count: Int, _ move: (_ done: Int) -> Int) -> Bool {
+        var done = 0
+        while done < count {
+            let moved = move(done)
+            if moved < 0 && errno == EINTR { continue }
+            guard moved > 0 else { return false }
+            done += moved
+        }
+        return true
     }
 
     /// Appends `number` as LEB128: 7 bits a byte, low first.
