@@ -161,5 +161,26 @@ struct ImportMessageTests {
         let summary = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: scratch.url.appendingPathComponent("summary.json")))
         #expect(summary.files.first?.relationshipRejects == 2 && summary.files.first?.rejects == count)
     }
+
+    /// A column the header leaves unnamed is never read: values in it would be lost without a word. An
+    /// empty trailing column (a comma ending every line) says nothing.
+    @Test("values in a column the header leaves unnamed: a warning with the rows and the first line",
+          arguments: ["--read-ahead", "--no-read-ahead"])
+    func unnamedColumnValues(readAhead: String) throws {
+        let scratch = ImportScratch()
+        try scratch.write("i.model.json", """
+            {"entities": [{"name": "Item", "attributes": [{"name": "sku", "type": "String", "optional": false}, {"name": "qty", "type": "Integer 32"}]}]}
+            """)
+        try scratch.write("items.csv", "sku, ,qty,,\nA,,1,,\nB,9.5,2,,\nC,x,3,,y\n")
+        try scratch.write("trailing.csv", "sku,qty,\nA,1,\nB,2,\n")
+        let result = try ImportCLI.run(["import", "--model", "i.model.json", "--out", "i.sqlite", "--progress", "none", readAhead,
+                                        "Item=items.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("  warning: items.csv: columns 2, 5 have no name in the header but values in 2 rows (the first on line 3), which are not imported: name the column in the header and map it to an attribute"),
+                "\(result.output)")
+        let trailing = try ImportCLI.run(["import", "--model", "i.model.json", "--out", "t.sqlite", "--progress", "none", readAhead,
+                                          "Item=trailing.csv"], directory: scratch.url)
+        #expect(trailing.status == 0 && !trailing.output.contains("no name"), "\(trailing.output)")
+    }
 }
 

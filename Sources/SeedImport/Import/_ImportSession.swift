@@ -128,6 +128,7 @@ final class _ImportSession {
             }
             try flush()
             if file.join != nil { file.joinsAdded = context.joinRowsInserted - joinRowsBefore }
+            if let warning = file.unnamedValuesWarning, !warnings.contains(warning) { warnings.append(warning) }
             for key in file.releases { plan.indexes[key]?.release() }
             bytesDone += file.size
             rowsDone += file.rowsRead

@@ -33,6 +33,11 @@ struct _RowChunk: Sendable {
     var bytesRead: Int64 = 0
     /// A failure that ends the file after these rows (a strict-mode quote error, an I/O error).
     var error: CSVError?
+    /// Rows holding a value in a column the header leaves unnamed (which nothing reads), the first such
+    /// row's line, and the columns such values were in.
+    var unnamedValueRows = 0
+    var firstUnnamedValueLine: Int?
+    var unnamedValueColumns: Set<Int> = []
 }
 
 /// A bounded hand-over between the reading thread and the writing one.
@@ -125,6 +130,8 @@ final class _RowReader: @unchecked Sendable {
     private let excluded: _FailureTable
     /// The header, to skip rows that repeat it.
     private let headerEcho: _HeaderEcho?
+    /// Columns the header leaves unnamed and nothing reads: a value in one is not imported, so it is counted.
+    private let unnamedColumns: [Int]
     /// The chunk being filled.
     @exclusivity(unchecked) private var chunk = _RowChunk()
 
@@ -163,6 +170,7 @@ final class _RowReader: @unchecked Sendable {
         fieldOwners = owners
         excluded = file.excluded
         headerEcho = _HeaderEcho(file.header)
+        unnamedColumns = file.unnamedColumns
     }
 
     /// Reads on a thread of its own, handing chunks to the queue; ``waitUntilDone()`` waits for its end.
@@ -232,6 +240,17 @@ final class _RowReader: @unchecked Sendable {
             return .failed(_RowFailure(fieldCount: record, columns: columnCount, file: file, raw: raw), raw: raw)
         }
         let trim = self.trim
+        if !unnamedColumns.isEmpty {
+            var holds = false
+            for column in unnamedColumns where record.withBytes(at: column, { raw in !(trim ? _trimmed(raw) : raw).isEmpty }) {
+                holds = true
+                chunk.unnamedValueColumns.insert(column)
+            }
+            if holds {
+                chunk.unnamedValueRows += 1
+                if chunk.firstUnnamedValueLine == nil { chunk.firstUnnamedValueLine = record.lineNumber }
+            }
+        }
         let first = chunk.values.count
         for t in 0..<targetCount {
             var values = ContiguousArray<Value>(repeating: .null, count: columnCounts[t])

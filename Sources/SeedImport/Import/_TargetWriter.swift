@@ -335,6 +335,11 @@ final class _TargetWriter {
             }
         }
         session.progress.update(bytes: chunk.bytesRead, rows: file.rowsRead + rowsRead)
+        if chunk.unnamedValueRows > 0 {
+            file.unnamedValueRows += chunk.unnamedValueRows
+            if file.firstUnnamedValueLine == nil { file.firstUnnamedValueLine = chunk.firstUnnamedValueLine }
+            file.unnamedValueColumns.formUnion(chunk.unnamedValueColumns)
+        }
         if let error = chunk.error { throw error }
     }
 

@@ -220,6 +220,11 @@ final class _FilePlan {
     let position: Int
     let options: CSVOptions
     var header: [String]?
+    /// Rows holding a value in a column the header leaves unnamed, the first such row's line, and those
+    /// columns (targets only).
+    var unnamedValueRows = 0
+    var firstUnnamedValueLine: Int?
+    var unnamedValueColumns: Set<Int> = []
     var columnCount = 0
     var targets: [_TargetPlan] = []
     var join: _JoinPlan?
@@ -262,6 +267,22 @@ final class _FilePlan {
     func noteRepeatedHeader(line: Int, reporting: Int) {
         repeatedHeaders += 1
         if repeatedHeaderLines.count < reporting { repeatedHeaderLines.append(line) }
+    }
+
+    /// The columns the header leaves unnamed (empty, or spaces) that no target reads.
+    var unnamedColumns: [Int] {
+        guard let header else { return [] }
+        let read = Set(targets.flatMap { $0.fields.map(\.field) + $0.relationships.map(\.field) })
+        return header.indices.filter { header[$0].trimmingCharacters(in: .whitespaces).isEmpty && !read.contains($0) }
+    }
+
+    /// Notes, once the file has been read, values in columns the header leaves unnamed: nothing reads them.
+    var unnamedValuesWarning: String? {
+        guard unnamedValueRows > 0, let line = firstUnnamedValueLine else { return nil }
+        let columns = unnamedValueColumns.sorted().map { String($0 + 1) }
+        let which = columns.count == 1 ? "column \(columns[0]) has" : "columns \(columns.joined(separator: ", ")) have"
+        let rows = unnamedValueRows == 1 ? "1 row (line \(line))" : "\(_ProgressReporter.grouped(unnamedValueRows)) rows (the first on line \(line))"
+        return "\(displayPath): \(which) no name in the header but values in \(rows), which are not imported: name the column in the header and map it to an attribute"
     }
 
     /// The header name of field `index` (or its 1-based position without a header).
