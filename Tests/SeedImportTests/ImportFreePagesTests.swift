@@ -40,7 +40,7 @@ struct ImportFreePagesTests {
         let (kept, keptSize) = try Self.run(vacuum: false, chain: 15_000, in: ImportScratch())
         #expect(kept.rejects == 15_000)
         let warning = kept.warnings.first { $0.contains("free pages") }
-        #expect(warning?.hasSuffix("is free pages the rows taken back left: import with --vacuum (or run VACUUM on the store) to ship it without them") == true,
+        #expect(warning?.hasSuffix("is free pages (space rows taken back, or the import's own lookup indexes, left): import with --vacuum (or run VACUUM on the store) to ship it without them") == true,
                 "\(kept.warnings)")
         #expect(keptSize > 1 << 20)
         let (vacuumed, vacuumedSize) = try Self.run(vacuum: true, chain: 15_000, in: ImportScratch())

@@ -276,14 +276,15 @@ final class _ImportSession {
         return counts
     }
 
-    /// A note when rows taken back (skip mode) left much of the store's file as free pages, which a shipped
-    /// seed store would carry: over 1 MiB and a tenth of the file.
+    /// A note when much of the store's file is free pages, which a shipped seed store would carry: over
+    /// 1 MiB and a tenth of the file. Rows taken back in skip mode leave them, as can the indexes the
+    /// import made to find repeated values and dropped.
     func freePagesNote() throws(SQLiteError) -> String? {
         let free = try store.connection.scalar("PRAGMA freelist_count")?.int64 ?? 0
         let pages = try store.connection.scalar("PRAGMA page_count")?.int64 ?? 0
         let pageSize = try store.connection.scalar("PRAGMA page_size")?.int64 ?? 4_096
         guard free * pageSize > 1 << 20, free * 10 > pages else { return nil }
-        return "\(ProcessMemory.format(Int(free * pageSize))) of the store (\(free * 100 / max(1, pages))%) is free pages the rows taken back left: import with --vacuum (or run VACUUM on the store) to ship it without them"
+        return "\(ProcessMemory.format(Int(free * pageSize))) of the store (\(free * 100 / max(1, pages))%) is free pages (space rows taken back, or the import's own lookup indexes, left): import with --vacuum (or run VACUUM on the store) to ship it without them"
     }
 
     // MARK: Rows that fill targets
