@@ -499,6 +499,26 @@ def _add_boolean_column(rng, model, mapping, files):
             row.append([rng.choice(["true", "false", "yes", "no", "1", "0", "Y", "N", "T", "f", ""] * 6 + ["maybe"]), False])
 
 
+def _add_unnamed_column(rng, mapping, files):
+    """Inserts a column with an empty name at a random place of a target file with a header; its values
+    are mostly empty, some text, some quoted. A row of empty fields gets an empty one (it stays blank);
+    a ragged row keeps its mismatch."""
+    candidates = [f for fm, f in zip(mapping["files"], files) if "targets" in fm and fm.get("header") is not False]
+    if not candidates:
+        return
+    f = rng.choice(candidates)
+    at = rng.randint(0, len(f["header"]))
+    f["header"].insert(at, rng.choice(["", " "]))
+    for row in f["rows"]:
+        if row is None:
+            continue
+        if all(not q and t.strip(" \t") == "" for t, q in row):
+            value = ["", False]
+        else:
+            value = rng.choice([["", False]] * 4 + [["x", False], ["9.5", False], ["a, b", True], ["NULL", False]])
+        row.insert(min(at, len(row)), value)
+
+
 def _use_boolean_words(rng, model, mapping, files):
     """Gives the Boolean columns of target files `trueValues`/`falseValues` and writes some of their
     true and false values with those words, in mixed case."""
@@ -578,6 +598,11 @@ def generate(seed):
     if words.random() < 0.3:
         _add_boolean_column(words, model, mapping, files)
         _use_boolean_words(words, model, mapping, files)
+    # A column the header leaves unnamed, which nothing reads (its values only make a warning): again
+    # from an RNG of its own.
+    unnamed = random.Random(seed * 7919 + 53)
+    if unnamed.random() < 0.15:
+        _add_unnamed_column(unnamed, mapping, files)
     # Lines above every file's header (a title, notes, a stray quote), skipped by "skipLines": again
     # from an RNG of their own.
     above = random.Random(seed * 7919 + 29)
