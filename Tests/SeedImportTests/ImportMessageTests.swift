@@ -176,7 +176,7 @@ struct ImportMessageTests {
         let result = try ImportCLI.run(["import", "--model", "i.model.json", "--out", "i.sqlite", "--progress", "none", readAhead,
                                         "Item=items.csv"], directory: scratch.url)
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.output.contains("  warning: items.csv: columns 2, 5 have no name in the header but values in 2 rows (the first on line 3), which are not imported: name the column in the header and map it to an attribute"),
+        #expect(result.output.contains("  warning: items.csv: columns 2, 5 have no name in the header but values in 2 rows (the first on line 3), which are not imported: name the columns in the header and map them to attributes"),
                 "\(result.output)")
         let trailing = try ImportCLI.run(["import", "--model", "i.model.json", "--out", "t.sqlite", "--progress", "none", readAhead,
                                           "Item=trailing.csv"], directory: scratch.url)

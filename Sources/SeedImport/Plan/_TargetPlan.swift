@@ -282,7 +282,8 @@ final class _FilePlan {
         let columns = unnamedValueColumns.sorted().map { String($0 + 1) }
         let which = columns.count == 1 ? "column \(columns[0]) has" : "columns \(columns.joined(separator: ", ")) have"
         let rows = unnamedValueRows == 1 ? "1 row (line \(line))" : "\(_ProgressReporter.grouped(unnamedValueRows)) rows (the first on line \(line))"
-        return "\(displayPath): \(which) no name in the header but values in \(rows), which are not imported: name the column in the header and map it to an attribute"
+        let remedy = columns.count == 1 ? "name the column in the header and map it to an attribute" : "name the columns in the header and map them to attributes"
+        return "\(displayPath): \(which) no name in the header but values in \(rows), which are not imported: \(remedy)"
     }
 
     /// The header name of field `index` (or its 1-based position without a header).
