@@ -103,6 +103,34 @@ struct SpilledKeysTests {
         try keys.update(row)
         #expect(try Self.primaryKey(keys, "B") == 20)
     }
+
+    /// Skip mode looks keys up by entry once a file has been read: one lookup a forward reference. Each
+    /// run gets an index on `entry` at its first such lookup (a scan of every run a lookup made 400,000
+    /// employees take over ten minutes), and only runs whose entries may hold it are asked.
+    @Test("lookups by entry: the newest row of each entry, across runs and merges; only runs that may hold it indexed")
+    func byEntry() throws {
+        let keys = try _SpilledKeys()
+        var expected: [Int: (key: String, pk: Int64)] = [:]
+        // Runs of 50 entries each, keys in an order unlike the entries'.
+        func addRun(_ run: Int) throws {
+            let rows = (0..<50).map { i in ("k\(String(run * 50 + i, radix: 7))", Int64(1_000 + run * 50 + i)) }
+            try Self.add(keys, rows, entries: run * 50)
+            for (i, row) in rows.sorted(by: { $0.0 < $1.0 }).enumerated() { expected[run * 50 + i] = (row.0, row.1) }
+        }
+        try addRun(0)
+        try addRun(1)
+        let first = try #require(try keys.row(entry: 7))
+        #expect(first.key == Array(expected[7]!.key.utf8) && first.primaryKey == expected[7]!.pk)
+        #expect(keys.entryIndexedRunCount == 1, "entry 7 is only in the first run's range")
+        #expect(try keys.row(entry: 100) == nil && keys.entryIndexedRunCount == 1, "no run holds entry 100")
+        for run in 2..<(_SpilledKeys.fanout + 3) { try addRun(run) }
+        #expect(keys.runCount < _SpilledKeys.fanout + 3, "the first level was merged")
+        for entry in stride(from: 0, to: (_SpilledKeys.fanout + 3) * 50, by: 13) {
+            let row = try #require(try keys.row(entry: entry), "entry \(entry)")
+            #expect(row.key == Array(expected[entry]!.key.utf8) && row.primaryKey == expected[entry]!.pk, "entry \(entry)")
+        }
+        #expect(keys.entryIndexedRunCount == keys.runCount, "every run was asked for some entry")
+    }
 }
 
 @Suite("Import: the set of rejected lines")

@@ -62,6 +62,12 @@ final class _SpilledKeys {
         let level: Int
         let count: Int
         let bloom: _BloomFilter
+        /// The lowest and highest entry numbers it holds, so a lookup by entry asks only the runs that may.
+        let entries: ClosedRange<Int>
+        /// Whether its `entry` column has an index: made at the first lookup by entry, so runs nobody
+        /// looks up that way cost nothing more, and a run looked up often costs a B-tree search a lookup,
+        /// not a scan of its rows.
+        var entryIndexed = false
         var table: String { "run\(id)" }
     }
 
@@ -80,6 +86,8 @@ final class _SpilledKeys {
     var bloomBytes: Int { runs.reduce(0) { $0 + $1.bloom.bytes } }
     /// The number of runs (for tests).
     var runCount: Int { runs.count }
+    /// The runs whose `entry` column has an index (for tests).
+    var entryIndexedRunCount: Int { runs.filter(\.entryIndexed).count }
 
     /// The newest row of `key` (its `hash` is ``_KeyIndex/hash64(_:)``), if written.
     func row(_ key: UnsafeRawBufferPointer, hash: UInt64) throws(SQLiteError) -> Row? {
@@ -96,9 +104,15 @@ final class _SpilledKeys {
         return nil
     }
 
-    /// The newest row of entry `entry`: a scan of every run, for the rare call no lookup by key came before.
+    /// The newest row of entry `entry`, for a call no lookup by key came before (skip mode sets forward
+    /// references by entry once a file has been read: one such call a reference).
     func row(entry: Int) throws(SQLiteError) -> Row? {
-        for run in runs.reversed() {
+        for position in runs.indices.reversed() where runs[position].entries.contains(entry) {
+            let run = runs[position]
+            if !run.entryIndexed {
+                try connection.execute("CREATE INDEX \(run.table)_entry ON \(run.table) (entry)")
+                runs[position].entryIndexed = true
+            }
             let statement = try connection.cachedStatement("SELECT key, pk, file FROM \(run.table) WHERE entry = ?")
             defer { statement.reset() }
             statement.bind(Int64(entry), at: 1)
@@ -136,8 +150,11 @@ final class _SpilledKeys {
         try connection.execute("CREATE TABLE run\(id) (key BLOB PRIMARY KEY, entry INTEGER NOT NULL, pk INTEGER NOT NULL, file INTEGER NOT NULL) WITHOUT ROWID")
         let insert = try connection.prepare("INSERT OR REPLACE INTO run\(id) (key, entry, pk, file) VALUES (?, ?, ?, ?)")
         var bloom = _BloomFilter(capacity: count)
+        var lowest = Int.max, highest = Int.min
         for i in 0..<count {
             try row(i) { key, entry, pk, file throws(SQLiteError) in
+                lowest = min(lowest, entry)
+                highest = max(highest, entry)
                 insert.reset()
                 try insert.bindBlob(key, at: 1)
                 insert.bind(Int64(entry), at: 2)
@@ -147,7 +164,7 @@ final class _SpilledKeys {
                 bloom.insert(_KeyIndex.hash64(key))
             }
         }
-        runs.append(Run(id: id, level: 0, count: count, bloom: bloom))
+        runs.append(Run(id: id, level: 0, count: count, bloom: bloom, entries: lowest...max(lowest, highest)))
         while runs.count >= Self.fanout, case let level = runs[runs.count - 1].level,
               runs.suffix(Self.fanout).allSatisfy({ $0.level == level }) {
             try merge(Array(runs.suffix(Self.fanout)), into: level + 1)
@@ -176,7 +193,8 @@ final class _SpilledKeys {
         scan.reset()
         for run in merging { try connection.execute("DROP TABLE \(run.table)") }
         runs.removeLast(merging.count)
-        runs.append(Run(id: id, level: level, count: written, bloom: bloom))
+        let entries = merging.dropFirst().reduce(merging[0].entries) { min($0.lowerBound, $1.entries.lowerBound)...max($0.upperBound, $1.entries.upperBound) }
+        runs.append(Run(id: id, level: level, count: written, bloom: bloom, entries: entries))
     }
 
     /// Byte order, shorter first on a common prefix (SQLite's BLOB order).
