@@ -300,6 +300,39 @@ struct ImportMappingTests {
         withExtendedLifetime(context) {}
     }
 
+    /// A later file's rows update what an earlier one made, so files filling the same entity keep the
+    /// mapping's order. Ordering by dependencies alone ran a correction file listed last first, since the
+    /// employees file names managers (Emp), which the correction file fills too: every rename was lost.
+    @Test("files filling the same entity keep the mapping's order: a correction file listed last wins")
+    func sameEntityKeepsMappingOrder() throws {
+        let scratch = ImportScratch()
+        try scratch.write("emps.csv", "code,name,mgr\nE1,Ann,E2\nE2,Bob,\nE3,Cy,D1\n")
+        try scratch.write("fixes.csv", "code,name\nE1,Ann Renamed\nE2,Bob Renamed\n")
+        try scratch.write("depts.csv", "code\nD1\n")
+        let model = try ObjectModel([
+            EntityDescription("Emp", attributes: [Attribute("code", .string), Attribute("name", .string)],
+                              relationships: [Relationship("mgr", to: "Emp", inverse: "reports"), Relationship("reports", to: "Emp", inverse: "mgr", toMany: true),
+                                              Relationship("dept", to: "Dept", inverse: "staff")]),
+            EntityDescription("Dept", attributes: [Attribute("code", .string)],
+                              relationships: [Relationship("staff", to: "Emp", inverse: "dept", toMany: true)]),
+        ])
+        // The employees name managers among themselves; a correction file comes last. Then the same with a
+        // relationship to a file listed after both: that file still goes first, and the Emp files keep their order.
+        for (files, expected) in [
+            (#"{"path": "emps.csv", "targets": [{"entity": "Emp", "key": "code", "columns": {"code": "code", "name": "name"}, "relationships": {"mgr": {"column": "mgr", "destinationKey": "code"}}}]}, {"path": "fixes.csv", "targets": [{"entity": "Emp", "key": "code"}]}"#,
+             ["emps.csv", "fixes.csv"]),
+            (#"{"path": "emps.csv", "targets": [{"entity": "Emp", "key": "code", "columns": {"code": "code", "name": "name"}, "relationships": {"dept": {"column": "mgr", "destinationKey": "code"}}}]}, {"path": "fixes.csv", "targets": [{"entity": "Emp", "key": "code"}]}, {"path": "depts.csv", "targets": [{"entity": "Dept", "key": "code"}]}"#,
+             ["depts.csv", "emps.csv", "fixes.csv"]),
+        ] {
+            let mapping = try ImportMapping(json: Data(#"{"format": 1, "files": [\#(files)]}"#.utf8), baseDirectory: scratch.url.path)
+            let store = scratch.path("Emps-\(expected.count).sqlite")
+            let summary = try SeedImporter(model: model, mapping: mapping, options: scratch.skipping()).run(into: store)
+            #expect(summary.files.map(\.path) == expected)
+            let renamed = try StoreReader.scalar(store, "SELECT count(*) FROM ZEMP WHERE ZNAME LIKE '% Renamed'")
+            #expect(renamed == .integer(2), "the correction file ran last: \(expected)")
+        }
+    }
+
     @Test("true or false where a column goes is a problem, not column 1 or 0")
     func booleanColumns() throws {
         for spec in ["true", "false", #"{"column": true}"#] {

@@ -92,6 +92,12 @@ struct _ImportPlanner {
     /// Files in dependency order: a file runs after the files that fill the entities its relationships and
     /// join point at; otherwise in mapping order.
     ///
+    /// Files that fill the same entity keep the mapping's order, since a later file's rows update what an
+    /// earlier one made: a file listed last to correct names must run last. A file that fills an entity
+    /// its own relationships point at (an Emp's manager) needs only the earlier-listed files filling it;
+    /// its rows may name keys further down itself. Should that order be impossible (a later file of the
+    /// same entity also fills another entity this file needs), the dependencies alone decide, as before.
+    ///
     /// When files refer to each other in a cycle (a Dept's head is an Emp, an Emp's dept a Dept), no order
     /// puts every file after all the files it needs. The mapping's own order then stands if each file comes
     /// after at least one file that fills every entity it names (its own entity aside): a key finds the
@@ -104,6 +110,7 @@ struct _ImportPlanner {
             for name in file.entities { fills[name, default: []].insert(i) }
         }
         var dependencies = [Set<Int>](repeating: [], count: files.count)
+        var inMappingOrder = [Set<Int>](repeating: [], count: files.count)
         var neededByFile = [[String]](repeating: [], count: files.count)
         for (i, file) in files.enumerated() {
             var needed: [String] = []
@@ -123,27 +130,38 @@ struct _ImportPlanner {
             }
             for name in needed {
                 dependencies[i].formUnion(fills[name, default: []].subtracting([i]))
+                let fillsItself = file.entities.contains(name)
+                inMappingOrder[i].formUnion(fills[name, default: []].filter { $0 < i || ($0 > i && !fillsItself) })
             }
+            for name in file.entities { inMappingOrder[i].formUnion(fills[name, default: []].filter { $0 < i }) }
             neededByFile[i] = needed
         }
+        if case let (order, []) = Self.topological(inMappingOrder) { return order }
+        let (order, stuck) = Self.topological(dependencies)
+        guard !stuck.isEmpty else { return order }
+        var filled = Set<String>()
+        let mappingOrderWorks = files.indices.allSatisfy { i in
+            defer { filled.formUnion(files[i].entities) }
+            return neededByFile[i].allSatisfy { filled.contains($0) || files[i].entities.contains($0) }
+        }
+        if mappingOrderWorks { return Array(files.indices) }
+        problem(mapping.source, "the files \(stuck.map { files[$0].path }.joined(separator: ", ")) refer to each other's entities in a cycle, and in the mapping's order some file names an entity no earlier file fills. Break the cycle by importing one file twice: first without its relationship column, then again, by its key, with that column alone (docs/mapping.md, \"Files that refer to each other\")")
+        return nil
+    }
+
+    /// The files in an order that puts each after its `dependencies`, the lowest ready index first (so in
+    /// mapping order wherever they allow it); on a cycle, the files placed and the `stuck` rest.
+    private static func topological(_ dependencies: [Set<Int>]) -> (order: [Int], stuck: [Int]) {
         var done = Set<Int>()
-        var result: [Int] = []
-        while result.count < files.count {
-            guard let next = files.indices.first(where: { !done.contains($0) && dependencies[$0].isSubset(of: done) }) else {
-                var filled = Set<String>()
-                let mappingOrderWorks = files.indices.allSatisfy { i in
-                    defer { filled.formUnion(files[i].entities) }
-                    return neededByFile[i].allSatisfy { filled.contains($0) || files[i].entities.contains($0) }
-                }
-                if mappingOrderWorks { return Array(files.indices) }
-                let stuck = files.indices.filter { !done.contains($0) }.map { files[$0].path }
-                problem(mapping.source, "the files \(stuck.joined(separator: ", ")) refer to each other's entities in a cycle, and in the mapping's order some file names an entity no earlier file fills. Break the cycle by importing one file twice: first without its relationship column, then again, by its key, with that column alone (docs/mapping.md, \"Files that refer to each other\")")
-                return nil
+        var order: [Int] = []
+        while order.count < dependencies.count {
+            guard let next = dependencies.indices.first(where: { !done.contains($0) && dependencies[$0].isSubset(of: done) }) else {
+                return (order, dependencies.indices.filter { !done.contains($0) })
             }
             done.insert(next)
-            result.append(next)
+            order.append(next)
         }
-        return result
+        return (order, [])
     }
 
     // MARK: Plan
