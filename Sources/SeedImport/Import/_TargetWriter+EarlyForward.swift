@@ -105,5 +105,6 @@ extension _TargetWriter {
         }
         merged.append(contentsOf: forward[i...])
         forward = merged
+        resetForwardLines()
     }
 }

@@ -70,7 +70,14 @@ extension _TargetWriter {
                               hint: "Nothing was written: \(session.targetUntouched). Check the space in the temporary directory (TMPDIR).")
         }
         forward.removeAll(keepingCapacity: true)
+        resetForwardLines()
         forwardObjects.removeAll(keepingCapacity: true)
+    }
+
+    /// Forgets ``forwardLines``: ``forward`` changed other than by appending.
+    func resetForwardLines() {
+        forwardLines = [:]
+        forwardLinesCovered = 0
     }
 
     /// With references in ``spilledForward``: one pass over them and ``forward``, merged in line order.
@@ -208,7 +215,13 @@ extension _TargetWriter {
 
     /// The index in ``forward`` of a reference of the row at `line`, brought back from disk if it is there.
     func forwardIndex(ofLine line: Int) throws(ImportError) -> Int? {
-        if let i = forward.firstIndex(where: { $0.line == line }) { return i }
+        if forwardLinesCovered > forward.count { resetForwardLines() }
+        while forwardLinesCovered < forward.count {
+            let covered = forward[forwardLinesCovered].line
+            if forwardLines[covered] == nil { forwardLines[covered] = forwardLinesCovered }
+            forwardLinesCovered += 1
+        }
+        if let i = forwardLines[line] { return i }
         let loaded = try loadLine(line)
         return loaded.isEmpty ? nil : loaded.lowerBound
     }
@@ -468,6 +481,7 @@ extension _TargetWriter {
     /// Forgets the file's forward references and what was kept to take rows back once they were settled.
     func clearForward() {
         forward = []
+        resetForwardLines()
         forwardObjects = []
         forwardFound = []
         diskForward = nil

@@ -155,6 +155,12 @@ final class _TargetWriter {
     @exclusivity(unchecked) var rowForward: [(target: Int, relationship: Int, key: Value)] = []
     /// Forward references of the file so far, resolved when it has been read.
     var forward: [_ForwardReference] = []
+    /// Line → index of its first reference, for `forward[0..<forwardLinesCovered]`: how a removal finds
+    /// the references of the row that inherits an object (``forwardIndex(ofLine:)``) without a scan of
+    /// ``forward`` each time. Appends extend it; anything else that changes ``forward`` resets it
+    /// (``resetForwardLines()``).
+    var forwardLines: [Int: Int] = [:]
+    var forwardLinesCovered = 0
     /// Per row with forward references, the object each target inserted (nil: none, or it updated an
     /// existing one), `targetCount` slots a row: its references share them (``_ForwardReference/objectsAt``).
     /// Set at the save.
