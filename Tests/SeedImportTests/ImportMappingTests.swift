@@ -331,6 +331,17 @@ struct ImportMappingTests {
             let renamed = try StoreReader.scalar(store, "SELECT count(*) FROM ZEMP WHERE ZNAME LIKE '% Renamed'")
             #expect(renamed == .integer(2), "the correction file ran last: \(expected)")
         }
+        // A manager only the later file makes: the row is refused, and the message names that file.
+        try scratch.write("emps.csv", "code,name,mgr\nE1,Ann,E9\n")
+        try scratch.write("fixes.csv", "code,name\nE9,Nine\n")
+        let mapping = try ImportMapping(json: Data(#"""
+            {"format": 1, "files": [{"path": "emps.csv", "targets": [{"entity": "Emp", "key": "code", "columns": {"code": "code", "name": "name"}, "relationships": {"mgr": {"column": "mgr", "destinationKey": "code"}}}]}, {"path": "fixes.csv", "targets": [{"entity": "Emp", "key": "code"}]}]}
+            """#.utf8), baseDirectory: scratch.url.path)
+        #expect {
+            try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Later.sqlite"))
+        } throws: { error in
+            "\(error)".contains("no Emp has code \"E9\" in this file or an earlier one; fixes.csv fills Emp too but runs after this file, as the mapping lists them: list it first if its rows make such keys")
+        }
     }
 
     @Test("true or false where a column goes is a problem, not column 1 or 0")

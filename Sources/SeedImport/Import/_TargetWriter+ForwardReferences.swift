@@ -275,7 +275,8 @@ extension _TargetWriter {
     func missingKeyFailure(_ key: Value, _ t: Int, _ r: Int) -> _RowFailure {
         let relationship = relationshipPlans[t][r]
         return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
-                           reason: "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(key)) in this file or an earlier one",
+                           reason: "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(key)) in this file or an earlier one"
+                               + laterFillerNote(t, r),
                            value: key.description)
     }
 

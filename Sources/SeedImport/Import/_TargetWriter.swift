@@ -20,6 +20,8 @@ final class _TargetWriter {
     let position: Int32
     let relationshipPlans: [[_RelationshipPlan]]
     let relationshipNames: [[String]]
+    /// Per target and relationship, ``_TargetPlan/relationshipLaterFillers``.
+    let relationshipLaterFillers: [[String?]]
     let entities: [Entity]
     let keys: [_KeyIndex?]
     /// Per target, the earlier target whose linked object it is (``_TargetPlan/keyThrough``), or -1.
@@ -260,6 +262,7 @@ final class _TargetWriter {
         position = Int32(file.position)
         relationshipPlans = targets.map(\.relationships)
         relationshipNames = targets.map(\.relationshipNames)
+        relationshipLaterFillers = targets.map(\.relationshipLaterFillers)
         entities = targets.map(\.entity)
         keys = targets.map(\.key)
         keyThrough = targets.map { $0.keyThrough ?? -1 }
@@ -585,6 +588,12 @@ final class _TargetWriter {
     /// A key's hash, as the key indexes compute it from its bytes.
     static func hash(of value: Value) -> UInt64 { _KeyBytes.with(value) { _KeyIndex.hash64($0) } }
 
+    /// For the message of a key no object has: the file that fills the destination after this one, if any.
+    func laterFillerNote(_ t: Int, _ r: Int) -> String {
+        guard let later = relationshipLaterFillers[t][r] else { return "" }
+        return "; \(later) fills \(relationshipPlans[t][r].index.entity.name) too but runs after this file, as the mapping lists them: list it first if its rows make such keys"
+    }
+
     /// Saves the batch; the forward references of its rows learn their objects' permanent IDs.
     func save() throws(ImportError) {
         try session.flush(&pending)
@@ -623,7 +632,8 @@ final class _TargetWriter {
                     }
                     return _RowFailure(
                         field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
-                        reason: "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key)) (the key must name an object of a file imported before this one)",
+                        reason: "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key)) (the key must name an object of a file imported before this one)"
+                            + laterFillerNote(t, r),
                         value: key.description)
                 }
                 let destination = index.objectID(entry)

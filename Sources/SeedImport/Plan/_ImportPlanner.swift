@@ -23,6 +23,8 @@ struct _ImportPlanner {
     private var warnings: [String] = []
     /// Run positions of the files that fill each entity.
     private var fillPositions: [String: [Int]] = [:]
+    /// The files' paths as the mapping writes them, in run order.
+    private var runOrderPaths: [String] = []
     /// How many targets, relationships and join sides of the mapping use each index.
     private var indexUses: [_IndexKey: Int] = [:]
     /// Header names used by the mapping that the header holds more than once (reported once each).
@@ -180,6 +182,7 @@ struct _ImportPlanner {
             }
         }
         guard problems.isEmpty, let order = order() else { return nil }
+        runOrderPaths = order.map { mapping.files[$0].path }
         for (position, fileIndex) in order.enumerated() {
             for name in mapping.files[fileIndex].entities { fillPositions[name, default: []].append(position) }
         }
@@ -526,6 +529,7 @@ struct _ImportPlanner {
                 if relationshipPlan.isOneToOne { plan.oneToOne.append(plan.relationships.count) }
                 plan.relationships.append(relationshipPlan)
                 plan.relationshipNames.append(name)
+                plan.relationshipLaterFillers.append((fillPositions[destination.name] ?? []).first { $0 > file.position }.map { runOrderPaths[$0] })
             }
 
             // Link to another target of the same row.

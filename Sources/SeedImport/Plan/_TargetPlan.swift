@@ -174,6 +174,10 @@ final class _TargetPlan {
     var conversionHints: [String?] = []
     /// The name of each relationship, by position in ``relationships``.
     var relationshipNames: [String] = []
+    /// Per relationship, the first file that fills its destination but runs after this one (its path as
+    /// the mapping writes it), for the message of a key no object has: files filling the same entity run
+    /// in the mapping's order, so such a file's keys are not there yet.
+    var relationshipLaterFillers: [String?] = []
     /// Objects the trivially copyable plans point at without retaining them (date formats).
     var keepAlive: [AnyObject] = []
     /// Ordinals a row sets, for updating an existing object (upserts); one-to-one relationships are set
