@@ -193,7 +193,7 @@ final class _SpilledKeys {
         scan.reset()
         for run in merging { try connection.execute("DROP TABLE \(run.table)") }
         runs.removeLast(merging.count)
-        let entries = merging.dropFirst().reduce(merging[0].entries) { min($0.lowerBound, $1.entries.lowerBound)...max($0.upperBound, $1.entries.upperBound) }
+        let entries = merging.map(\.entries.lowerBound).min()!...merging.map(\.entries.upperBound).max()!
         runs.append(Run(id: id, level: level, count: written, bloom: bloom, entries: entries))
     }
 
