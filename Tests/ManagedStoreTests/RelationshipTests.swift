@@ -89,6 +89,40 @@ import Testing
         #expect(try harness.store.connection.scalar("SELECT count(*) FROM Z_1TAGS") == .integer(2))
     }
 
+    @Test("a save writes join rows in the join table's key order, whatever order the pairs came in")
+    func joinRowsAreWrittenInKeyOrder() throws {
+        let details = try (0..<6).map { try bank("Bank \($0)").details }
+        let tags = try (0..<3).map { n in
+            let tag = try context.insert("Tag")
+            tag["name"] = .string("tag \(n)")
+            return tag
+        }
+        // Scrambled, and from both sides of the relationship.
+        for (d, t) in [(5, 2), (0, 1), (3, 0), (5, 0), (1, 2), (0, 0), (4, 1), (2, 2)] {
+            if d.isMultiple(of: 2) { try details[d].add(tags[t], toKey: "tags") } else { try tags[t].add(details[d], toKey: "bankdetails") }
+        }
+        try context.save()
+        let table = try #require(harness.store.model.joinTables.first)
+        let sql = "SELECT \(table.sourceColumn), \(table.destinationColumn) FROM \(table.name) ORDER BY rowid"
+        func rows() throws -> [[Int64]] {
+            try harness.store.connection.rows(sql).map { $0.map { if case .integer(let n) = $0 { n } else { -1 } } }
+        }
+        let first = try rows()
+        #expect(first.count == 8)
+        #expect(first == first.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }, "rows by rowid: \(first)")
+
+        // A later save with removals and additions: the removed pairs go, the new ones follow in order.
+        try details[5].remove(tags[2], fromKey: "tags")
+        try tags[1].remove(details[0], fromKey: "bankdetails")
+        for (d, t) in [(4, 2), (1, 0), (3, 1)] { try details[d].add(tags[t], toKey: "tags") }
+        try context.save()
+        let second = try rows()
+        #expect(second.count == 9)
+        #expect(Array(second.prefix(6)) == first.filter { second.contains($0) }, "the rows kept stay where they were")
+        let added = Array(second.suffix(3))
+        #expect(added == added.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }, "added rows: \(added)")
+    }
+
     @Test func cascadeDeletesTheDestination() throws {
         let (info, _) = try bank("Doomed")
         try context.save()

@@ -259,19 +259,44 @@ extension ManagedObjectContext {
         try writePositions()
     }
 
-    /// Join-table changes.
+    /// Join-table changes, written in the order of the join table's key: a batch of pairs then reaches
+    /// each page of its primary-key index once, in order, rather than at random places of a B-tree that
+    /// outgrows SQLite's page cache; the rows also land in the same order whatever order the pairs were
+    /// added in. Each table's statements are looked up once per save.
     private func writeJoins() throws {
         guard !pendingJoins.isEmpty else { return }
         let connection = store.connection
         let deletedIDs = Set(deletedList.map(\.objectID))
-        var joinColumns: [String: (String, String)] = [:]
-        for table in model.joinTables { joinColumns[table.name] = (min(table.sourceColumn, table.destinationColumn), max(table.sourceColumn, table.destinationColumn)) }
+        var tables: [String: Int] = [:]
+        for (n, table) in model.joinTables.enumerated() { tables[table.name] = n }
+        // Each row as its table's key: the source column's key, then the destination column's
+        // (`joinPair` puts the pair's objects in column-name order).
+        var rows: [(table: Int, source: Int64, destination: Int64, added: Bool)] = []
+        rows.reserveCapacity(pendingJoins.count)
         for (pair, added) in pendingJoins where !deletedIDs.contains(pair.first) && !deletedIDs.contains(pair.second) {
-            guard let (first, second) = joinColumns[pair.table] else { continue }
-            let sql = added ? "INSERT OR IGNORE INTO \(pair.table) (\(first), \(second)) VALUES (?, ?)"
-                : "DELETE FROM \(pair.table) WHERE \(first) = ? AND \(second) = ?"
-            try connection.execute(sql, [.integer(permanent(pair.first).primaryKey), .integer(permanent(pair.second).primaryKey)])
-            if added { joinRowsInserted += connection.changes }
+            guard let n = tables[pair.table] else { continue }
+            let table = model.joinTables[n]
+            let first = permanent(pair.first).primaryKey, second = permanent(pair.second).primaryKey
+            rows.append(table.sourceColumn < table.destinationColumn ? (n, first, second, added) : (n, second, first, added))
+        }
+        rows.sort { ($0.table, $0.source, $0.destination) < ($1.table, $1.source, $1.destination) }
+        var current = -1
+        var inserting: Statement?
+        var deleting: Statement?
+        for row in rows {
+            if row.table != current {
+                current = row.table
+                let table = model.joinTables[row.table]
+                let columns = (table.sourceColumn, table.destinationColumn)
+                inserting = try connection.cachedStatement("INSERT OR IGNORE INTO \(table.name) (\(columns.0), \(columns.1)) VALUES (?, ?)")
+                deleting = try connection.cachedStatement("DELETE FROM \(table.name) WHERE \(columns.0) = ? AND \(columns.1) = ?")
+            }
+            guard let statement = row.added ? inserting : deleting else { continue }
+            statement.reset()
+            statement.bind(row.source, at: 1)
+            statement.bind(row.destination, at: 2)
+            try statement.run()
+            if row.added { joinRowsInserted += connection.changes }
         }
     }
 
