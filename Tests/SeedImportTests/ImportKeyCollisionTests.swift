@@ -44,6 +44,81 @@ struct ImportKeyCollisionTests {
     }
 }
 
+/// Integer keys whose hashes collide: an index without key bytes compares the saved row's integer with
+/// the key's bytes, in a relationship column and in a join file.
+@Suite("Import: integer keys with the same hash")
+struct ImportIntegerKeyCollisionTests {
+    /// Two integers whose 8 bytes share a 32-bit hash, found by search (about 80,000 tries).
+    static let pair: (Int64, Int64) = {
+        var seen: [UInt32: Int64] = [:]
+        var n: Int64 = 1
+        while true {
+            let hash = withUnsafeBytes(of: n) { _KeyIndex.hash($0) }
+            if let earlier = seen[hash] { return (earlier, n) }
+            seen[hash] = n
+            n += 1
+        }
+    }()
+
+    static let model = """
+        {"entities": [
+          {"name": "Part", "attributes": [{"name": "number", "type": "Integer 64", "optional": false},
+                                          {"name": "name", "type": "String"}],
+           "relationships": [{"name": "parent", "destination": "Part", "inverse": "children"},
+                             {"name": "children", "destination": "Part", "inverse": "parent", "toMany": true},
+                             {"name": "labels", "destination": "Label", "inverse": "parts", "toMany": true}]},
+          {"name": "Label", "attributes": [{"name": "text", "type": "String", "optional": false}],
+           "relationships": [{"name": "parts", "destination": "Part", "inverse": "labels", "toMany": true}]}
+        ]}
+        """
+
+    static let mapping = """
+        {"format": 1, "files": [
+          {"path": "parts.csv", "targets": [{"entity": "Part", "key": "number",
+            "relationships": {"parent": {"column": "parent", "destinationKey": "number"}}}]},
+          {"path": "labels.csv", "targets": [{"entity": "Label", "key": "text"}]},
+          {"path": "part_labels.csv", "join": {"entity": "Part", "relationship": "labels", "sourceColumn": "part",
+            "sourceKey": "number", "destinationColumn": "label", "destinationKey": "text"}}
+        ]}
+        """
+
+    @Test("the two integers collide: the test below exercises the confirmation")
+    func collide() {
+        let (a, b) = Self.pair
+        #expect(a != b)
+        #expect(withUnsafeBytes(of: a) { _KeyIndex.hash($0) } == withUnsafeBytes(of: b) { _KeyIndex.hash($0) })
+    }
+
+    @Test("colliding integer keys: distinct objects, the right upserts, parents and join rows", arguments: [1, 32_768])
+    func distinct(threshold: Int) throws {
+        let (a, b) = Self.pair
+        let scratch = ImportScratch()
+        try scratch.write("parts.csv", "number,name,parent\n\(a),A,\n\(b),B,\(a)\n\(a),A2,\(b)\n7,C,\(b)\n")
+        try scratch.write("labels.csv", "text\nred\nblue\n")
+        try scratch.write("part_labels.csv", "part,label\n\(b),red\n\(a),blue\n7,red\n\(b),blue\n")
+        var options = ImportOptions(batchSize: 2)
+        options.keyBytesThreshold = threshold
+        let mapping = try ImportMapping(json: Data(Self.mapping.utf8), baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: ObjectModel(json: Data(Self.model.utf8)), mapping: mapping, options: options)
+            .run(into: scratch.path("Parts.sqlite"))
+        #expect(summary.objects["Part"]?.inserted == 3)
+        #expect(summary.objects["Part"]?.updated == 1)
+        let (context, parts) = try StoreReader.objects(scratch.path("Parts.sqlite"), "Part")
+        defer { withExtendedLifetime(context) {} }
+        var found: [Int64: (name: String, parent: Int64?, labels: Set<String>)] = [:]
+        for part in parts {
+            guard case .integer(let number) = part["number"], case .string(let name) = part["name"] else { continue }
+            let parent: Int64? = if case .integer(let n)? = try part.object(forKey: "parent")?["number"] { n } else { nil }
+            let labels = Set(try part.objects(forKey: "labels").compactMap { if case .string(let text) = $0["text"] { text } else { nil } })
+            found[number] = (name, parent, labels)
+        }
+        #expect(found.count == 3)
+        #expect(found[a]?.name == "A2" && found[a]?.parent == b && found[a]?.labels == ["blue"])
+        #expect(found[b]?.name == "B" && found[b]?.parent == a && found[b]?.labels == ["red", "blue"])
+        #expect(found[7]?.name == "C" && found[7]?.parent == b && found[7]?.labels == ["red"])
+    }
+}
+
 /// The Bloom filter in front of keys moved to disk: never a false "no", rarely a false "maybe".
 @Suite("Import: the Bloom filter of keys on disk")
 struct BloomFilterTests {

@@ -87,6 +87,37 @@ final class _ImportSession {
             // Keys read back must be the keys stored, byte for byte, and an object must hold its key.
             index.fingerprintThreshold = index.readsBackExactly && !index.isPopulated ? options.keyBytesThreshold : .max
             index.keyReader = { [unowned self] id, ordinal throws(StoreError) in try self.currentKey(of: id, at: ordinal) }
+            index.keyMatcher = keyMatcher(for: index)
+        }
+    }
+
+    /// ``_KeyIndex/keyMatcher`` for a String or integer key: the context's object when it has one, else
+    /// the saved row's column bytes through a statement prepared once, compared in place (the bytes
+    /// ``_KeyBytes`` gives such a value). Other types read the value back (``currentKey(of:at:)``).
+    private func keyMatcher(for index: _KeyIndex) -> ((ObjectID, UnsafeRawBufferPointer) throws -> Bool)? {
+        let isText: Bool
+        switch index.entity.attribute(named: index.attribute)?.type {
+        case .string?: isText = true
+        case .integer16?, .integer32?, .integer64?: isText = false
+        default: return nil
+        }
+        let ordinal = index.ordinal
+        let sql = "SELECT \(index.entity.columns[ordinal].columnName) FROM \(index.entity.tableName) WHERE Z_PK = ?"
+        var statement: Statement?
+        return { [unowned self] id, key in
+            if let object = context.registeredObject(for: id) {
+                return _KeyBytes.with(object.value(at: ordinal)) { _KeyBytes.same($0, key) }
+            }
+            if id.isTemporary { return false }
+            let select = try statement ?? store.connection.prepare(sql, persistent: true)
+            statement = select
+            // Reset after each use, not before: it ends the read, so no lock or page is held between rows.
+            defer { select.reset() }
+            select.bind(id.primaryKey, at: 1)
+            guard try select.step() else { return false }
+            if select.isNull(at: 0) { return _KeyBytes.with(.null) { _KeyBytes.same($0, key) } }
+            if isText { return select.withBlob(at: 0) { _KeyBytes.same($0, key) } }
+            return withUnsafeBytes(of: select.int64(at: 0)) { _KeyBytes.same($0, key) }
         }
     }
 

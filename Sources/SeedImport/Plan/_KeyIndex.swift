@@ -53,6 +53,10 @@ final class _KeyIndex {
     /// Reads the current key of an object (its ID, the attribute's ordinal): how an index without key
     /// bytes confirms a hash match. `nil` keeps the bytes however large the index grows.
     var keyReader: ((ObjectID, Int) throws -> Value?)?
+    /// Compares the key an object holds now with given key bytes, without building a value: the
+    /// cheaper way to confirm a hash match that ``keyReader`` serves otherwise. A relationship column or
+    /// a join file naming a large entity confirms every key it finds, one saved row read each.
+    var keyMatcher: ((ObjectID, UnsafeRawBufferPointer) throws -> Bool)?
     /// Whether a key read back from a saved row is byte for byte the key that was stored (Decimal keys
     /// are keyed as the REAL the store keeps). Other types keep their key bytes.
     var readsBackExactly: Bool {
@@ -249,6 +253,15 @@ final class _KeyIndex {
 
     /// Reads the key of in-memory entry `local`'s object back and compares it with `key`.
     private func confirm(_ local: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        if let keyMatcher {
+            let primaryKey = primaryKeys[local]
+            guard primaryKey != Self.removedKey else { return false }
+            let id = ObjectID(entityID: entity.id, primaryKey: primaryKey)
+            do { return try keyMatcher(id, key) } catch {
+                if failure == nil { failure = "reading back the key of \(id) failed: \(error)" }
+                return false
+            }
+        }
         guard let value = readKey(of: local) else { return false }
         return _KeyBytes.with(value) { _KeyBytes.same($0, key) }
     }
