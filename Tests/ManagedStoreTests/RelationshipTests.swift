@@ -223,4 +223,30 @@ import Testing
             return failures.map(\.code) == [.tooManyDestinations]
         }
     }
+
+    @Test("a saved owner that is still a fault has its counts checked when members join it from their side")
+    func countsOfAFaultAreValidated() throws {
+        let model = try ObjectModel([
+            EntityDescription("Crew", relationships: [Relationship("members", to: "Person", inverse: "crews", toMany: true, maxCount: 2)]),
+            EntityDescription("Person", attributes: [Attribute("name", .string)],
+                              relationships: [Relationship("crews", to: "Crew", inverse: "members", toMany: true)]),
+        ])
+        let harness = try StoreHarness(model: model)
+        let crew = try harness.context.insert("Crew")
+        for _ in 0..<2 { try crew.add(try harness.context.insert("Person"), toKey: "members") }
+        try harness.context.save()
+        let crewID = crew.objectID
+        harness.context.reset()
+
+        let fault = harness.context.object(with: crewID)
+        #expect(fault.isFault)
+        let third = try harness.context.insert("Person")
+        try third.add(fault, toKey: "crews")
+        #expect {
+            try harness.context.save()
+        } throws: { error in
+            guard case .validation(let failures) = error as? StoreError else { return false }
+            return failures.map(\.code) == [.tooManyDestinations] && failures.first?.objectID == crewID
+        }
+    }
 }

@@ -33,7 +33,11 @@ extension ManagedObjectContext {
         // 3. Validate what stays.
         var failures: [ValidationFailure] = []
         for object in insertedList where object.isInserted { failures += try validate(object) }
-        for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault { failures += try validate(object) }
+        for object in updatedList where object.isUpdated && !object.isDeleted {
+            // A fault changed only in its to-many relationships (members added from the other side, or
+            // by a join): its values are the saved ones, but its counts still have to hold.
+            failures += try object.isFault ? validateToManyCounts(object) : validate(object)
+        }
         guard failures.isEmpty else { throw .validation(failures) }
         try writeSavedChanges()
     }
@@ -193,15 +197,25 @@ extension ManagedObjectContext {
                 }
             }
         }
-        for (index, relationship) in entity.toManyRelationships.enumerated()
+        return failures + (try validateToManyCounts(object))
+    }
+
+    /// The count rules of an object's to-many relationships (optional or not, minimum, maximum): loads
+    /// only the sets that have such rules.
+    func validateToManyCounts(_ object: ManagedObject) throws(StoreError) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for (index, relationship) in object.entity.toManyRelationships.enumerated()
         where relationship.minCount > 0 || relationship.maxCount > 0 || !relationship.isOptional {
+            func fail(_ code: ValidationFailure.Code, _ message: String) {
+                failures.append(ValidationFailure(code: code, entity: object.entity.name, objectID: object.objectID, key: relationship.name, message: message))
+            }
             let count = try toManyIDs(of: object, index: index).count
             if count == 0 && !relationship.isOptional {
-                fail(.missingMandatoryProperty, relationship.name, "is a required relationship and is empty")
+                fail(.missingMandatoryProperty, "is a required relationship and is empty")
             } else if count > 0 && relationship.minCount > 0 && count < relationship.minCount {
-                fail(.tooFewDestinations, relationship.name, "has \(count) destination(s); at least \(relationship.minCount) are required")
+                fail(.tooFewDestinations, "has \(count) destination(s); at least \(relationship.minCount) are required")
             } else if relationship.maxCount > 0 && count > relationship.maxCount {
-                fail(.tooManyDestinations, relationship.name, "has \(count) destination(s); at most \(relationship.maxCount) are allowed")
+                fail(.tooManyDestinations, "has \(count) destination(s); at most \(relationship.maxCount) are allowed")
             }
         }
         return failures
