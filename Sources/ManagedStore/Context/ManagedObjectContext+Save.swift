@@ -273,34 +273,44 @@ extension ManagedObjectContext {
         try writePositions()
     }
 
-    /// Join-table changes, written in the order of the join table's key: a batch of pairs then reaches
-    /// each page of its primary-key index once, in order, rather than at random places of a B-tree that
-    /// outgrows SQLite's page cache; the rows also land in the same order whatever order the pairs were
-    /// added in. Each table's statements are looked up once per save.
+    /// Join-table changes (``writeJoinRows(_:)``).
     private func writeJoins() throws {
         guard !pendingJoins.isEmpty else { return }
-        let connection = store.connection
         let deletedIDs = Set(deletedList.map(\.objectID))
+        let joinTables = model.joinTables
         var tables: [String: Int] = [:]
-        for (n, table) in model.joinTables.enumerated() { tables[table.name] = n }
-        // Each row as its table's key: the source column's key, then the destination column's
-        // (`joinPair` puts the pair's objects in column-name order).
-        var rows: [(table: Int, source: Int64, destination: Int64, added: Bool)] = []
+        for (n, table) in joinTables.enumerated() { tables[table.name] = n }
+        var rows: [JoinRow] = []
         rows.reserveCapacity(pendingJoins.count)
         for (pair, added) in pendingJoins where !deletedIDs.contains(pair.first) && !deletedIDs.contains(pair.second) {
             guard let n = tables[pair.table] else { continue }
-            let table = model.joinTables[n]
+            // `joinPair` put the pair's objects in column-name order.
             let first = permanent(pair.first).primaryKey, second = permanent(pair.second).primaryKey
-            rows.append(table.sourceColumn < table.destinationColumn ? (n, first, second, added) : (n, second, first, added))
+            let table = joinTables[n]
+            rows.append(table.sourceColumn < table.destinationColumn
+                        ? JoinRow(table: n, source: first, destination: second, added: added)
+                        : JoinRow(table: n, source: second, destination: first, added: added))
         }
+        joinRowsInserted += try writeJoinRows(&rows)
+    }
+
+    /// Writes join-table rows in the order of each table's key, and returns how many were inserted (a
+    /// pair the table holds already is not): a batch of pairs then reaches each page of the primary-key
+    /// index once, in order, rather than at random places of a B-tree that outgrows SQLite's page cache,
+    /// and the rows land in the same order whatever order the pairs came in. Each table's statements are
+    /// looked up once. Runs inside the caller's transaction.
+    func writeJoinRows(_ rows: inout [JoinRow]) throws(SQLiteError) -> Int {
+        let connection = store.connection
+        let joinTables = model.joinTables
         rows.sort { ($0.table, $0.source, $0.destination) < ($1.table, $1.source, $1.destination) }
+        var inserted = 0
         var current = -1
         var inserting: Statement?
         var deleting: Statement?
         for row in rows {
             if row.table != current {
                 current = row.table
-                let table = model.joinTables[row.table]
+                let table = joinTables[row.table]
                 let columns = (table.sourceColumn, table.destinationColumn)
                 inserting = try connection.cachedStatement("INSERT OR IGNORE INTO \(table.name) (\(columns.0), \(columns.1)) VALUES (?, ?)")
                 deleting = try connection.cachedStatement("DELETE FROM \(table.name) WHERE \(columns.0) = ? AND \(columns.1) = ?")
@@ -310,8 +320,9 @@ extension ManagedObjectContext {
             statement.bind(row.source, at: 1)
             statement.bind(row.destination, at: 2)
             try statement.run()
-            if row.added { joinRowsInserted += connection.changes }
+            if row.added { inserted += connection.changes }
         }
+        return inserted
     }
 
     /// Positions of ordered to-many relationships (``PersistentStore/orderColumn(of:in:)``): every

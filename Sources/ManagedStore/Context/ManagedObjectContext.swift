@@ -430,3 +430,12 @@ struct JoinPair: Hashable {
     let first: ObjectID
     let second: ObjectID
 }
+
+/// One join-table row to write: the table (its position in ``ObjectModel/joinTables``), the source
+/// column's primary key, then the destination column's (the table's key order).
+struct JoinRow {
+    var table: Int
+    var source: Int64
+    var destination: Int64
+    var added: Bool
+}

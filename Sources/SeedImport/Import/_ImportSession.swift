@@ -367,6 +367,10 @@ final class _ImportSession {
         let trim = file.options.trim
         let columnCount = file.columnCount
         let headerEcho = _HeaderEcho(file.header)
+        // Pairs of saved objects go straight to the join table in batches (``linkSaved``), when the
+        // relationship needs no object loaded or validated to take them; else through the context.
+        let inBulk = join.sourceIndex.entity === join.entity && context.canLinkSaved(by: join.relationship, of: join.entity)
+        var linking: [(owner: ObjectID, member: ObjectID)] = []
         var tick = 0
         try reader.forEachRawRecord { record in
             file.rowsRead += 1
@@ -418,6 +422,12 @@ final class _ImportSession {
                 }
                 ids.append(index.objectID(entry))
             }
+            if inBulk && !ids[0].isTemporary && !ids[1].isTemporary {
+                linking.append((ids[0], ids[1]))
+                file.rowsImported += 1
+                if linking.count >= options.batchSize { try link(&linking, join, file) }
+                return
+            }
             let owner = context.object(with: ids[0])
             let member = context.object(with: ids[1])
             do { try owner.add(member, toKey: join.relationship) } catch {
@@ -428,7 +438,21 @@ final class _ImportSession {
             changes += 1
             if changes >= options.batchSize { try flush() }
         }
+        try link(&linking, join, file)
         progress.update(bytes: reader.bytesRead, rows: file.rowsRead)
+    }
+
+    /// Writes a batch of a join file's pairs to the join table (``ManagedObjectContext/linkSaved(_:by:of:)``).
+    private func link(_ pairs: inout [(owner: ObjectID, member: ObjectID)], _ join: _JoinPlan, _ file: _FilePlan) throws(ImportError) {
+        guard !pairs.isEmpty else { return }
+        try checkKeyIndexes()
+        let start = Clock.now()
+        defer { saveSeconds += Clock.now() - start }
+        do { try context.linkSaved(pairs, by: join.relationship, of: join.entity) } catch {
+            throw ImportError(.store, reason: "saving a batch of \(join.entity.name).\(join.relationship) pairs failed: \(error)",
+                              file: file.displayPath, hint: "Nothing was written: \(targetUntouched).")
+        }
+        pairs.removeAll(keepingCapacity: true)
     }
 
     // MARK: Bad rows
