@@ -82,10 +82,13 @@ final class _ImportSession {
         }
         context = ManagedObjectContext(store: store)
         keyMemory = _KeyMemoryBudget(limit: options.keyIndexMemoryBytes)
+        // A join file finds an existing key at every pair: its indexes keep their key bytes (a memcmp per
+        // pair instead of a saved row read back), within the key memory like any other.
+        let joined = Set(plan.files.compactMap(\.join).flatMap { [ObjectIdentifier($0.sourceIndex), ObjectIdentifier($0.destinationIndex)] })
         for index in plan.indexes.values {
             index.budget = keyMemory
             // Keys read back must be the keys stored, byte for byte, and an object must hold its key.
-            index.fingerprintThreshold = index.readsBackExactly && !index.isPopulated ? options.keyBytesThreshold : .max
+            index.fingerprintThreshold = index.readsBackExactly && !index.isPopulated && !joined.contains(ObjectIdentifier(index)) ? options.keyBytesThreshold : .max
             index.keyReader = { [unowned self] id, ordinal throws(StoreError) in try self.currentKey(of: id, at: ordinal) }
             index.keyMatcher = keyMatcher(for: index)
         }
@@ -371,6 +374,7 @@ final class _ImportSession {
         // relationship needs no object loaded or validated to take them; else through the context.
         let inBulk = join.sourceIndex.entity === join.entity && context.canLinkSaved(by: join.relationship, of: join.entity)
         var linking: [(owner: ObjectID, member: ObjectID)] = []
+        let linkBatch = max(options.batchSize, Self.joinPairsPerBatch)
         var tick = 0
         try reader.forEachRawRecord { record in
             file.rowsRead += 1
@@ -425,7 +429,7 @@ final class _ImportSession {
             if inBulk && !ids[0].isTemporary && !ids[1].isTemporary {
                 linking.append((ids[0], ids[1]))
                 file.rowsImported += 1
-                if linking.count >= options.batchSize { try link(&linking, join, file) }
+                if linking.count >= linkBatch { try link(&linking, join, file) }
                 return
             }
             let owner = context.object(with: ids[0])
@@ -441,6 +445,12 @@ final class _ImportSession {
         try link(&linking, join, file)
         progress.update(bytes: reader.bytesRead, rows: file.rowsRead)
     }
+
+    /// The pairs of a join file written to the join table at a time (or the batch size, if larger): they
+    /// hold no objects, 64 bytes a pair while buffered, and each batch reaches every page of the table's
+    /// key that its pairs land on, so fewer, larger batches read and write it fewer times (3.84 million
+    /// pairs: saving 20.4 s in batches of 10,000, 11.2 s of 65,536, 10.3 s of 131,072 for 7 MB more).
+    static let joinPairsPerBatch = 65_536
 
     /// Writes a batch of a join file's pairs to the join table (``ManagedObjectContext/linkSaved(_:by:of:)``).
     private func link(_ pairs: inout [(owner: ObjectID, member: ObjectID)], _ join: _JoinPlan, _ file: _FilePlan) throws(ImportError) {
