@@ -78,6 +78,27 @@ struct ImportJoinPathsTests {
         }
     }
 
+    @Test("a join file's source index moves to disk with its key bytes, says so, and links the same pairs")
+    func sourceKeysOnDisk() throws {
+        var outcomes: [(warnings: [String], tables: [String: [String]])] = []
+        for budget in [ImportOptions.defaultKeyIndexMemoryBytes, 48 << 10] {
+            let scratch = ImportScratch()
+            try scratch.write("playlists.csv", "name\n" + (0..<3_000).map { "playlist number \($0)\n" }.joined())
+            try scratch.write("labels.csv", "text\n" + (0..<5).map { "l\($0)\n" }.joined())
+            try scratch.write("genres_pairs.csv", "playlist,label\n" + (0..<3_000).map { "playlist number \(($0 * 7) % 3_000),l\($0 % 5)\n" }.joined())
+            var options = ImportOptions(batchSize: 500)
+            options.keyIndexMemoryBytes = budget
+            let mapping = try ImportMapping(json: Data(Self.mapping(["genres"]).utf8), baseDirectory: scratch.url.path)
+            let summary = try SeedImporter(model: ObjectModel(json: Data(Self.model.utf8)), mapping: mapping, options: options)
+                .run(into: scratch.path("Music.sqlite"))
+            #expect(summary.files.last?.joins == 3_000)
+            outcomes.append((summary.warnings, try StoreReader.tables(scratch.path("Music.sqlite"))))
+        }
+        #expect(outcomes[0].warnings.isEmpty)
+        #expect(outcomes[1].warnings.contains { $0.contains("the keys of Playlist.name outgrew the key memory") }, "\(outcomes[1].warnings)")
+        #expect(outcomes[0].tables == outcomes[1].tables)
+    }
+
     @Test("a count rule is still enforced: the context path validates it")
     func countRule() throws {
         let scratch = ImportScratch()
