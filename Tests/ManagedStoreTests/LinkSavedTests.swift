@@ -107,4 +107,65 @@ struct LinkSavedTests {
         let counted = try StoreHarness(model: limited)
         #expect(!counted.context.canLinkSaved(by: "as", of: try counted.store.entity(named: "B")), "the other side has a count limit")
     }
+
+    static let staffModel = try! ObjectModel(json: Data("""
+        {"entities": [
+          {"name": "Employee", "attributes": [{"name": "name", "type": "String"}],
+           "relationships": [
+             {"name": "manager", "destination": "Employee", "inverse": "reports"},
+             {"name": "reports", "destination": "Employee", "inverse": "manager", "toMany": true},
+             {"name": "desk", "destination": "Desk", "inverse": "owner"},
+             {"name": "team", "destination": "Team", "inverse": "members"}]},
+          {"name": "Desk", "relationships": [{"name": "owner", "destination": "Employee", "inverse": "desk"}]},
+          {"name": "Team", "relationships": [{"name": "members", "destination": "Employee", "inverse": "team", "toMany": true, "maxCount": 9}]}
+        ]}
+        """.utf8))
+
+    @Test("relateSaved sets a to-one on saved rows: Z_OPT goes up once per change, unchanged rows stay, reads follow")
+    func relatesSavedRows() throws {
+        let harness = try StoreHarness(model: Self.staffModel)
+        let context = harness.context
+        let people = try (0..<4).map { n in
+            let person = try context.insert("Employee")
+            person["name"] = .string("E\(n)")
+            return person
+        }
+        try context.save()
+        let ids = people.map(\.objectID)
+        let employee = try harness.store.entity(named: "Employee")
+        #expect(context.canRelateSaved(by: "manager", of: employee))
+        #expect(!context.canRelateSaved(by: "desk", of: employee), "a one-to-one")
+        #expect(!context.canRelateSaved(by: "team", of: employee), "the inverse has a count rule")
+        #expect(!context.canRelateSaved(by: "reports", of: employee), "a to-many")
+
+        // The boss's reports are loaded, and E1 is registered with its values: both follow.
+        let boss = people[3]
+        #expect(try boss.objects(forKey: "reports").isEmpty)
+        let version = { (id: ObjectID) throws -> SQLValue? in
+            try harness.store.connection.scalar("SELECT Z_OPT FROM ZEMPLOYEE WHERE Z_PK = ?", [.integer(id.primaryKey)])
+        }
+        let before = try version(ids[0])
+        #expect(try context.relateSaved([(ids[2], ids[3]), (ids[0], ids[3]), (ids[1], ids[3])], by: "manager", of: employee) == 3)
+        #expect(try context.relateSaved([(ids[0], ids[3])], by: "manager", of: employee) == 0, "already so: left as it is")
+        if case .integer(let old)? = before { #expect(try version(ids[0]) == .integer(old + 1)) } else { Issue.record("no Z_OPT") }
+        #expect(Set(try boss.objects(forKey: "reports").map(\.objectID)) == Set(ids[0..<3]))
+        #expect(try people[1].object(forKey: "manager")?.objectID == ids[3])
+        #expect(!context.hasChanges)
+
+        // Refused: unsaved changes, unsaved objects, the wrong entity, a child context.
+        func refused(_ body: () throws -> Void) -> Bool {
+            do { try body() } catch StoreError.invalidRequest { return true } catch { return false }
+            return false
+        }
+        people[2]["name"] = .string("renamed")
+        #expect(refused { try context.relateSaved([(ids[2], ids[1])], by: "manager", of: employee) })
+        try context.save()
+        let newcomer = try context.insert("Employee")
+        #expect(refused { try context.relateSaved([(newcomer.objectID, ids[1])], by: "manager", of: employee) })
+        let desk = try context.insert("Desk")
+        try context.save()
+        #expect(refused { try context.relateSaved([(ids[0], desk.objectID)], by: "manager", of: employee) })
+        #expect(refused { try ManagedObjectContext(parent: context).relateSaved([(ids[0], ids[1])], by: "manager", of: employee) })
+        #expect(try people[0].object(forKey: "manager")?.objectID == ids[3], "nothing refused was written")
+    }
 }

@@ -19,7 +19,7 @@ final class _ImportSession {
     let targetUntouched: String
     var warnings: [String] = []
     /// Seconds spent saving batches (context save and reset).
-    private(set) var saveSeconds = 0.0
+    var saveSeconds = 0.0
     /// Seconds spent building indexes, analysing and finishing the store.
     private(set) var finishSeconds = 0.0
     /// Indexes made to find another holder of a repeated value (table.attribute → index name).

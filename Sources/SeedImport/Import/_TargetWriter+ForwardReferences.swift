@@ -1,6 +1,7 @@
 import CSVStream
 import Foundation
 import ManagedStore
+import Measure
 
 /// Forward references kept until the file has been read: moved to disk past a limit, then set, or their
 /// rows rejected, in line order.
@@ -90,6 +91,8 @@ extension _TargetWriter {
         session.settling = file
         defer { session.settling = nil }
         try save()
+        relating = relatesSavedRows ? relationshipPlans.map { $0.map { _ in [] } } : nil
+        relatingCount = 0
         try walkMerged(Array(forward.indices), spilled: spilled, skippingLoaded: false) { (item) throws(ImportError) in
             let reference: _ForwardReference, id: ObjectID?
             var entry: Int?
@@ -115,11 +118,52 @@ extension _TargetWriter {
                 return
             }
             guard let id else { return }
+            if relating != nil {
+                relating![t][r].append((id, relationshipPlans[t][r].index.objectID(entry)))
+                relatingCount += 1
+                if relatingCount >= batchSize { try relateSaved() }
+                return
+            }
             try setForward(id, t, r, to: entry)
             if changes >= batchSize { try saveRemovals(findingRows: false) }
         }
+        try relateSaved()
+        relating = nil
         try saveRemovals()
         clearForward()
+    }
+
+    /// Whether every relationship of the file's targets can be set on saved rows directly
+    /// (``ManagedObjectContext/canRelateSaved(by:of:)``): a many-to-one whose inverse needs nothing loaded
+    /// or validated. Then the forward references settled after the file was read skip the objects: no
+    /// row read back per reference, and one UPDATE each.
+    var relatesSavedRows: Bool {
+        let context = session.context
+        return relationshipPlans.indices.allSatisfy { t in
+            relationshipPlans[t].indices.allSatisfy { r in
+                let plan = relationshipPlans[t][r], name = relationshipNames[t][r]
+                return !plan.isOneToOne && plan.index.entity.id == entities[t].destinationID(of: name)
+                    && context.canRelateSaved(by: name, of: entities[t])
+            }
+        }
+    }
+
+    /// Writes the references gathered in ``relating`` (``ManagedObjectContext/relateSaved(_:by:of:)``).
+    func relateSaved() throws(ImportError) {
+        guard var batches = relating, relatingCount > 0 else { return }
+        let start = Clock.now()
+        defer { session.saveSeconds += Clock.now() - start }
+        for t in batches.indices {
+            for r in batches[t].indices where !batches[t][r].isEmpty {
+                do { try session.context.relateSaved(batches[t][r], by: relationshipNames[t][r], of: entities[t]) } catch {
+                    throw ImportError(.store, reason: "setting \(entities[t].name).\(relationshipNames[t][r]) failed: \(error)",
+                                      hint: "Nothing was written: \(session.targetUntouched).")
+                }
+                batches[t][r].removeAll(keepingCapacity: true)
+            }
+        }
+        relating = batches
+        relatingCount = 0
     }
 
     /// Skip mode: whether every forward key (in ``forward`` and `spilled`) of a row not set aside is

@@ -161,6 +161,10 @@ final class _TargetWriter {
     /// the references of the row that inherits an object (``forwardIndex(ofLine:)``) without a scan of
     /// ``forward`` each time. Appends extend it; anything else that changes ``forward`` resets it
     /// (``resetForwardLines()``).
+    /// While forward references are settled on saved rows directly (``relatesSavedRows``): the pairs
+    /// gathered per target and relationship, and how many.
+    var relating: [[[(object: ObjectID, destination: ObjectID)]]]?
+    var relatingCount = 0
     var forwardLines: [Int: Int] = [:]
     var forwardLinesCovered = 0
     /// Per row with forward references, the object each target inserted (nil: none, or it updated an
