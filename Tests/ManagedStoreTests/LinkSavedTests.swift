@@ -28,6 +28,12 @@ struct LinkSavedTests {
         return (harness, ids.0, ids.1)
     }
 
+    /// Whether `body` is refused with ``StoreError/invalidRequest(_:)``.
+    static func refused(_ body: () throws -> Void) -> Bool {
+        do { try body() } catch StoreError.invalidRequest { return true } catch { return false }
+        return false
+    }
+
     /// Tag names of each detail, read through a fresh context on a reopened store.
     static func tagNames(_ harness: StoreHarness) throws -> [Set<String>] {
         let context = ManagedObjectContext(store: try harness.reopen())
@@ -82,16 +88,12 @@ struct LinkSavedTests {
         let info = try harness.store.entity(named: "FailedBankInfo")
         #expect(!context.canLinkSaved(by: "details", of: info), "a to-one")
         #expect(!context.canLinkSaved(by: "nosuch", of: detail))
-        func refused(_ body: () throws -> Void) -> Bool {
-            do { try body() } catch StoreError.invalidRequest { return true } catch { return false }
-            return false
-        }
-        #expect(refused { try context.linkSaved([(details[0], tags[0])], by: "details", of: info) })
+        #expect(Self.refused { try context.linkSaved([(details[0], tags[0])], by: "details", of: info) })
         let unsaved = try context.insert("Tag")
-        #expect(refused { try context.linkSaved([(details[0], unsaved.objectID)], by: "tags", of: detail) }, "a temporary ID")
-        #expect(refused { try context.linkSaved([(tags[0], details[0])], by: "tags", of: detail) }, "the sides swapped")
+        #expect(Self.refused { try context.linkSaved([(details[0], unsaved.objectID)], by: "tags", of: detail) }, "a temporary ID")
+        #expect(Self.refused { try context.linkSaved([(tags[0], details[0])], by: "tags", of: detail) }, "the sides swapped")
         let child = ManagedObjectContext(parent: context)
-        #expect(refused { try child.linkSaved([(details[0], tags[0])], by: "tags", of: detail) })
+        #expect(Self.refused { try child.linkSaved([(details[0], tags[0])], by: "tags", of: detail) })
         #expect(try harness.store.connection.scalar("SELECT count(*) FROM Z_1TAGS") == .integer(0), "nothing was written")
 
         let ordered = try StoreHarness(model: OrderedRelationshipTests.model)
@@ -153,19 +155,15 @@ struct LinkSavedTests {
         #expect(!context.hasChanges)
 
         // Refused: unsaved changes, unsaved objects, the wrong entity, a child context.
-        func refused(_ body: () throws -> Void) -> Bool {
-            do { try body() } catch StoreError.invalidRequest { return true } catch { return false }
-            return false
-        }
         people[2]["name"] = .string("renamed")
-        #expect(refused { try context.relateSaved([(ids[2], ids[1])], by: "manager", of: employee) })
+        #expect(Self.refused { try context.relateSaved([(ids[2], ids[1])], by: "manager", of: employee) })
         try context.save()
         let newcomer = try context.insert("Employee")
-        #expect(refused { try context.relateSaved([(newcomer.objectID, ids[1])], by: "manager", of: employee) })
+        #expect(Self.refused { try context.relateSaved([(newcomer.objectID, ids[1])], by: "manager", of: employee) })
         let desk = try context.insert("Desk")
         try context.save()
-        #expect(refused { try context.relateSaved([(ids[0], desk.objectID)], by: "manager", of: employee) })
-        #expect(refused { try ManagedObjectContext(parent: context).relateSaved([(ids[0], ids[1])], by: "manager", of: employee) })
+        #expect(Self.refused { try context.relateSaved([(ids[0], desk.objectID)], by: "manager", of: employee) })
+        #expect(Self.refused { try ManagedObjectContext(parent: context).relateSaved([(ids[0], ids[1])], by: "manager", of: employee) })
         #expect(try people[0].object(forKey: "manager")?.objectID == ids[3], "nothing refused was written")
     }
 }
