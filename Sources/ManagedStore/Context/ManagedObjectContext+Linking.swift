@@ -12,9 +12,7 @@ extension ManagedObjectContext {
         guard let relationship = entity.relationship(named: name), relationship.isToMany,
               case .joinTable? = entity.storage(of: name),
               let (_, inverse) = inverse(of: relationship, from: entity), inverse.isToMany else { return false }
-        return [relationship, inverse].allSatisfy { side in
-            !side.isOrdered && side.isOptional && side.minCount == 0 && side.maxCount == 0
-        }
+        return relationship.takesMembersUnchecked && inverse.takesMembersUnchecked
     }
 
     /// Adds pairs of saved objects to a many-to-many relationship by writing its join table directly,
@@ -82,7 +80,7 @@ extension ManagedObjectContext {
               case .column? = entity.slot(of: name) else { return false }
         guard relationship.inverse != nil else { return true }
         guard let (_, inverse) = inverse(of: relationship, from: entity), inverse.isToMany else { return false }
-        return !inverse.isOrdered && inverse.isOptional && inverse.minCount == 0 && inverse.maxCount == 0
+        return inverse.takesMembersUnchecked
     }
 
     /// Sets a to-one relationship of saved objects by writing their rows directly, in one transaction,
@@ -157,4 +155,10 @@ extension ManagedObjectContext {
         guard let object = registered(id), object.toMany.indices.contains(index) else { return }
         object.toMany[index] = nil
     }
+}
+
+extension Relationship {
+    /// Whether members can join this to-many without loading or validating its set: unordered (no
+    /// positions to number), optional, and no count limits.
+    var takesMembersUnchecked: Bool { !isOrdered && isOptional && minCount == 0 && maxCount == 0 }
 }

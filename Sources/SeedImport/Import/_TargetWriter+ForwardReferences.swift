@@ -150,19 +150,18 @@ extension _TargetWriter {
 
     /// Writes the references gathered in ``relating`` (``ManagedObjectContext/relateSaved(_:by:of:)``).
     func relateSaved() throws(ImportError) {
-        guard var batches = relating, relatingCount > 0 else { return }
+        guard relating != nil, relatingCount > 0 else { return }
         let start = Clock.now()
         defer { session.saveSeconds += Clock.now() - start }
-        for t in batches.indices {
-            for r in batches[t].indices where !batches[t][r].isEmpty {
-                do { try session.context.relateSaved(batches[t][r], by: relationshipNames[t][r], of: entities[t]) } catch {
+        for t in relating!.indices {
+            for r in relating![t].indices where !relating![t][r].isEmpty {
+                do { try session.context.relateSaved(relating![t][r], by: relationshipNames[t][r], of: entities[t]) } catch {
                     throw ImportError(.store, reason: "setting \(entities[t].name).\(relationshipNames[t][r]) failed: \(error)",
                                       hint: "Nothing was written: \(session.targetUntouched).")
                 }
-                batches[t][r].removeAll(keepingCapacity: true)
+                relating![t][r].removeAll(keepingCapacity: true)
             }
         }
-        relating = batches
         relatingCount = 0
     }
 

@@ -157,14 +157,14 @@ final class _TargetWriter {
     @exclusivity(unchecked) var rowForward: [(target: Int, relationship: Int, key: Value)] = []
     /// Forward references of the file so far, resolved when it has been read.
     var forward: [_ForwardReference] = []
-    /// Line → index of its first reference, for `forward[0..<forwardLinesCovered]`: how a removal finds
-    /// the references of the row that inherits an object (``forwardIndex(ofLine:)``) without a scan of
-    /// ``forward`` each time. Appends extend it; anything else that changes ``forward`` resets it
-    /// (``resetForwardLines()``).
     /// While forward references are settled on saved rows directly (``relatesSavedRows``): the pairs
     /// gathered per target and relationship, and how many.
     var relating: [[[(object: ObjectID, destination: ObjectID)]]]?
     var relatingCount = 0
+    /// Line → index of its first reference, for `forward[0..<forwardLinesCovered]`: how a removal finds
+    /// the references of the row that inherits an object (``forwardIndex(ofLine:)``) without a scan of
+    /// ``forward`` each time. Appends extend it; anything else that changes ``forward`` resets it
+    /// (``resetForwardLines()``).
     var forwardLines: [Int: Int] = [:]
     var forwardLinesCovered = 0
     /// Per row with forward references, the object each target inserted (nil: none, or it updated an
