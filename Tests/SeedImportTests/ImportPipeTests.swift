@@ -76,6 +76,31 @@ struct ImportPipeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
     }
 
+    /// `--save-mapping` names, for a Date or Boolean attribute the mapping matches by name, the header's
+    /// column with the command line's formats. From a pipe the header comes from the input's copy: reading
+    /// the pipe itself there would leave the import nothing to read.
+    @Test("--save-mapping reads a pipe's header from its copy, and the import still gets every row")
+    func savedMappingFromPipe() throws {
+        let (scratch, temporary) = try Self.scratch()
+        try scratch.write("d.model.json", """
+            {"entities":[{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false},
+              {"name":"joined","type":"Date"},{"name":"active","type":"Boolean"}]}]}
+            """)
+        try scratch.write("d.mapping.json", #"{"format": 1, "model": "d.model.json", "files": [{"path": "/dev/stdin", "targets": [{"entity": "Emp"}]}]}"#)
+        let rows = (1...200).map { "E\($0),\($0 % 28 + 1)-Feb-19,\($0 % 2 == 0 ? "ja" : "nein")\n" }.joined()
+        let result = try Self.importPiped("Code,Joined,Active\n" + rows,
+                                          ["--mapping", "d.mapping.json", "--out", "P.sqlite", "--date-format", "d-MMM-yy", "--pivot-year", "2000",
+                                           "--true-value", "ja", "--false-value", "nein", "--save-mapping", "saved.mapping.json"],
+                                          temporary: temporary, in: scratch)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("/dev/stdin → Emp: 200 rows read, 200 imported"), "\(result.output)")
+        #expect(try StoreReader.scalar(scratch.path("P.sqlite"), "SELECT count(*) FROM ZEMP WHERE ZJOINED IS NOT NULL AND ZACTIVE = 1") == .integer(100))
+        let saved = try ImportMapping(contentsOf: scratch.path("saved.mapping.json"))
+        #expect(saved.files[0].content.targetColumns["joined"] == ColumnMapping("Joined", format: "d-MMM-yy", pivotYear: 2000))
+        #expect(saved.files[0].content.targetColumns["active"]?.column == "Active" && saved.files[0].content.targetColumns["active"]?.trueValues == ["ja"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the copy is removed at exit")
+    }
+
     @Test("a copy that cannot be made is a clear error naming TMPDIR; nothing is written")
     func copyFails() throws {
         let scratch = ImportScratch()

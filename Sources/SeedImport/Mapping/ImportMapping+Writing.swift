@@ -55,8 +55,8 @@ extension ImportMapping {
     /// columns, and Boolean words to the Boolean columns, that name none.
     ///
     /// A Date or Boolean attribute matched by name, without an entry in ``TargetMapping/columns``, gets
-    /// one naming the column its file's header has for it, when such options are given (the header is
-    /// read from a regular file; a pipe's is not, as it would be consumed).
+    /// one naming the column its file's header has for it, when such options are given (a pipe's header
+    /// is read from the copy the import reads it from, made here when it is not yet).
     ///
     /// ```swift
     /// var options = ImportOptions()
@@ -98,13 +98,13 @@ extension ImportMapping {
         return copy
     }
 
-    /// The header of the regular file at `path` as the importer reads it, or `nil` (no header, not a
-    /// regular file, unreadable).
+    /// The header of the file at `path` as the importer reads it, or `nil` (no header, unreadable). A
+    /// pipe or device is read through its copy (``_InputSpool``), the one the import then reads its rows
+    /// from: reading the pipe itself would consume it.
     private static func header(of path: String, options: CSVOptions) -> [String]? {
-        guard options.hasHeader,
-              (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular else { return nil }
-        let dialect = options.forFile(path).withSeparatorLine(of: path).dialect
-        return try? CSVReader(path: path, dialect: dialect).header
+        guard options.hasHeader, let readable = try? _InputSpool.readablePath(path) else { return nil }
+        let dialect = options.forFile(path).withSeparatorLine(of: readable).dialect
+        return try? CSVReader(path: readable, dialect: dialect).header
     }
 
     /// The dialect keys where `options` differ from `base` (the delimiter also when set over a `base`
