@@ -106,7 +106,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Also write the mapping this import runs with (made from the headers, or the --mapping file's), with the options given here written in, to this file (JSON, docs/mapping.md), to edit and pass as --mapping; written before the import runs.", valueName: "file"))
     var saveMapping: String?
 
-    @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file.", valueName: "file"))
+    @Option(name: .customLong("summary-json"), help: ArgumentHelp("Also write the summary as JSON (with peakMemoryBytes) to this file, or to /dev/stdout; never one the import reads or writes (checked before it runs).", valueName: "file"))
     var summaryJSON: String?
 
     /// The largest `--key-memory`, in MiB: 1 TiB, far past any machine, and no overflow in bytes.
@@ -207,17 +207,81 @@ struct ImportCommand: ParsableCommand {
             }
             // The mapping names the model this import reads (so --out and --rejects cannot replace it).
             if let model { importMapping.model = URL(fileURLWithPath: model).standardizedFileURL.path }
+            if let summaryJSON { try checkSummaryPath(summaryJSON, mapping: importMapping) }
             if let saveMapping { try save(importMapping.applying(options, model: objectModel), model: objectModel, to: saveMapping) }
             let summary = try SeedImporter(model: objectModel, mapping: importMapping, options: options).run(into: out)
             print(summary)
-            if let summaryJSON {
-                do { try summary.jsonData().write(to: URL(fileURLWithPath: summaryJSON)) } catch {
-                    printError("warning: cannot write \(summaryJSON): \(error.localizedDescription)")
-                }
-            }
+            if let summaryJSON { try writeSummary(summary, to: summaryJSON) }
         } catch {
             printError("error: \(error)")
             throw ExitCode(error.exitCode)
+        }
+    }
+
+    /// What the file at `path` already is to this import (`"the model"`, `"an input file"`…), or `nil`
+    /// when the import neither reads nor writes it: an output option must not name such a file. The
+    /// rejects file counts in skip mode, where it is written (at its default path when not given).
+    func role(of path: String, mapping: ImportMapping, besides option: String) -> String? {
+        func canonical(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
+        let rejectsPath = onError == .skip
+            ? rejects ?? URL(fileURLWithPath: out).standardizedFileURL.deletingPathExtension().path + ".rejects.csv" : nil
+        var used = [(mapping.source, "the mapping given"), (mapping.modelPath, "the model"), (out, "the store (--out)"), (rejectsPath, "the rejects file")]
+            + mapping.files.map { (Optional(mapping.resolve($0.path)), "an input file") }
+        if option != "--save-mapping" { used.append((saveMapping, "the mapping --save-mapping writes")) }
+        if option != "--summary-json" { used.append((summaryJSON, "the summary --summary-json writes")) }
+        let target = canonical(path)
+        return used.first { other, _ in other.map(canonical) == target }?.1
+    }
+
+    /// Refuses a `--summary-json` path the import reads or writes, or one that cannot be written, before
+    /// anything is imported: written after the import, it would replace an input or the store just made,
+    /// or be found missing only when the work is done.
+    func checkSummaryPath(_ path: String, mapping: ImportMapping) throws(ImportError) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        if let role = role(of: path, mapping: mapping, besides: "--summary-json") {
+            throw ImportError(.mapping, reason: "--summary-json \(path) is \(role); the summary would replace it", file: path,
+                              hint: "Give --summary-json a path of its own, such as \(url.deletingPathExtension().lastPathComponent).summary.json. Nothing was imported.")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else {
+                throw ImportError(.mapping, reason: "--summary-json \(path) is a directory", file: path,
+                                  hint: "Name a file, such as \(url.appendingPathComponent("summary.json").path). Nothing was imported.")
+            }
+            guard FileManager.default.isWritableFile(atPath: url.path) else {
+                throw ImportError(.mapping, reason: "--summary-json \(path) cannot be written (permission denied)", file: path,
+                                  hint: "Name a file you can write. Nothing was imported.")
+            }
+            return
+        }
+        let directory = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ImportError(.mapping, reason: "--summary-json \(path): the directory \(directory) does not exist", file: path,
+                              hint: "Create the directory, or name a file in one that exists. Nothing was imported.")
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw ImportError(.mapping, reason: "--summary-json \(path): the directory \(directory) cannot be written (permission denied)", file: path,
+                              hint: "Name a file in a directory you can write. Nothing was imported.")
+        }
+    }
+
+    /// Writes the summary as JSON: a regular file (or a new one) through a temporary file renamed into
+    /// place, so a reader never sees half of it; a device or pipe (`/dev/stdout`) directly.
+    func writeSummary(_ summary: ImportSummary, to path: String) throws(ImportError) {
+        var info = stat()
+        let special = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+        do {
+            if special {
+                fflush(nil)   // after the text summary printed before it, when both go to standard output
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                try handle.write(contentsOf: summary.jsonData())
+            } else {
+                try summary.jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
+            }
+        } catch {
+            throw ImportError(.store, reason: "the store was written, but the summary could not be: \(error.localizedDescription)", file: path,
+                              hint: "The store at \(out) is complete; re-run with a --summary-json path you can write if you need the summary.")
         }
     }
 
@@ -225,10 +289,7 @@ struct ImportCommand: ParsableCommand {
     /// never over a file the import reads or writes.
     func save(_ mapping: ImportMapping, model: ObjectModel, to path: String) throws(ImportError) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        func canonical(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
-        let used = [(mapping.source, "the mapping given"), (mapping.modelPath, "the model"), (out, "the store (--out)"), (rejects, "the rejects file")]
-            + mapping.files.map { (Optional(mapping.resolve($0.path)), "an input file") }
-        for case let (other?, role) in used where canonical(other) == canonical(url.path) {
+        if let role = role(of: path, mapping: mapping, besides: "--save-mapping") {
             throw ImportError(.mapping, reason: "--save-mapping \(path) is \(role); the mapping would replace it", file: path,
                               hint: "Give --save-mapping a path of its own, such as \(url.deletingPathExtension().lastPathComponent).mapping.json. Nothing was imported.")
         }

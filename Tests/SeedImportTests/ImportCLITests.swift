@@ -44,6 +44,51 @@ struct ImportCLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("P.sqlite"))) == store, "the store is untouched")
     }
 
+    /// `--summary-json` was written after the import wherever it pointed: over an input, the model, the
+    /// rejects file, even the store just made (a user trial). It is checked with the other outputs first.
+    @Test("--summary-json naming a file the import reads or writes, or a place it cannot write, is refused before importing")
+    func summaryPathConflicts() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", try String(contentsOfFile: ImportFixtures.path("models/import-basics.model.json"), encoding: .utf8))
+        try scratch.write("people.csv", try String(contentsOfFile: ImportFixtures.path("csv/people.csv"), encoding: .utf8))
+        try scratch.write("teams.csv", try String(contentsOfFile: ImportFixtures.path("csv/teams.csv"), encoding: .utf8))
+        let inputs = ["Person=people.csv", "Team=teams.csv"]
+        func importing(_ extra: [String]) throws -> CLIResult {
+            try ImportCLI.run(["import", "--model", "m.model.json", "--out", "P.sqlite", "--progress", "none"] + extra + inputs,
+                              directory: scratch.url)
+        }
+        let good = try importing([])
+        #expect(good.status == 0, "\(good.errors)")
+        try scratch.write("P.rejects.csv", "file,line,column,entity,attribute,value,reason,raw\n")
+        let before = try ["m.model.json", "people.csv", "teams.csv", "P.sqlite", "P.rejects.csv"].map {
+            try Data(contentsOf: scratch.url.appendingPathComponent($0))
+        }
+        for (path, extra, role) in [("people.csv", [], "an input file"), ("./teams.csv", [], "an input file"), ("m.model.json", [], "the model"),
+                                    ("P.sqlite", [], "the store (--out)"), ("P.rejects.csv", ["--on-error", "skip"], "the rejects file"),
+                                    ("s.json", ["--save-mapping", "s.json"], "the mapping --save-mapping writes")] {
+            let result = try importing(extra + ["--summary-json", path])
+            #expect(result.status == 2 && result.errors.contains("--summary-json \(path) is \(role); the summary would replace it"),
+                    "\(path): \(result.errors)")
+        }
+        let after = try ["m.model.json", "people.csv", "teams.csv", "P.sqlite", "P.rejects.csv"].map {
+            try Data(contentsOf: scratch.url.appendingPathComponent($0))
+        }
+        #expect(after == before, "nothing the import reads or wrote is touched")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("s.json")), "nothing imported, no mapping saved")
+
+        let nowhere = try importing(["--summary-json", "missing/dir/s.json"])
+        #expect(nowhere.status == 2 && nowhere.errors.contains("the directory") && nowhere.errors.contains("does not exist"), "\(nowhere.errors)")
+        let folder = try importing(["--summary-json", "."])
+        #expect(folder.status == 2 && folder.errors.contains("is a directory"), "\(folder.errors)")
+        #expect(try Data(contentsOf: scratch.url.appendingPathComponent("P.sqlite")) == before[3], "the store is untouched")
+
+        // A device is written as it is: the summary can go to standard output.
+        let piped = try importing(["--summary-json", "/dev/stdout"])
+        #expect(piped.status == 0, "\(piped.errors)")
+        let json = try #require(piped.output.range(of: "\n{").map { String(piped.output[$0.lowerBound...]) }, "the JSON after the text: \(piped.output)")
+        #expect(try JSONDecoder().decode(ImportSummary.self, from: Data(json.utf8)).objects["Person"]?.stored == 5)
+    }
+
     /// `--rejects DIR` once removed the directory and everything in it (a user trial lost `/tmp` this way):
     /// an earlier rejects file is removed only when it is a regular file.
     @Test("--rejects naming a directory, a missing folder or a special file never deletes it")
