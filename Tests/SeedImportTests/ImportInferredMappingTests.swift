@@ -111,4 +111,16 @@ struct ImportInferredMappingTests {
         #expect(summary.warnings.contains(mapping.warnings[0]))
         #expect(summary.objects["Team"]?.stored == 1)
     }
+
+    /// Northwind's employees name their manager in `reportsTo`, which no rule links to `manager`: the
+    /// warning once sent the user to "columns", where a relationship's key column fails.
+    @Test("a column nothing takes, next to a to-one no column fills, is pointed at \"relationships\" too")
+    func unmatchedColumnNamesUnlinkedRelationships() throws {
+        let scratch = ImportScratch()
+        try scratch.write("emps.csv", "code,name,reportsTo\nE1,Ann,\nE2,Bob,E1\n")
+        let model = try ObjectModel(json: Data(ImportPipeTests.model.utf8))
+        let mapping = try ImportMapping.inferred(sources: [("Emp", "emps.csv")], model: model, baseDirectory: scratch.url.path)
+        #expect(mapping.warnings == ["emps.csv → Emp: no attribute takes the column \"reportsTo\" (Emp has: code, name); to read it, save the mapping with --save-mapping FILE, map it under \"columns\" (an attribute) or under \"relationships\" (a key of a related object: Emp's mgr → Emp takes no column) and import with --mapping FILE"],
+                "\(mapping.warnings)")
+    }
 }

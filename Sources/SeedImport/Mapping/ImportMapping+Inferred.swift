@@ -128,7 +128,10 @@ extension ImportMapping {
                 let columns = unused.map { index in
                     "\"\(header[index])\"" + (_NameSuggestion.closest(to: header[index], in: untaken).map { " (\($0)?)" } ?? "")
                 }
-                let remedy = delimiter.isEmpty ? "; to read \(unused.count == 1 ? "it" : "them"), save the mapping with --save-mapping FILE, map \(unused.count == 1 ? "it" : "them") under \"columns\" and import with --mapping FILE" : ""
+                // A column may hold a related object's key under a name no rule links (reportsTo for manager).
+                let unlinked = entity.relationships.filter { !$0.isToMany && target.relationships[$0.name] == nil }
+                let relationships = unlinked.isEmpty ? "" : " (an attribute) or under \"relationships\" (a key of a related object: \(entity.name)'s \(unlinked.map { "\($0.name) → \($0.destination)" }.joined(separator: ", ")) \(unlinked.count == 1 ? "takes" : "take") no column)"
+                let remedy = delimiter.isEmpty ? "; to read \(unused.count == 1 ? "it" : "them"), save the mapping with --save-mapping FILE, map \(unused.count == 1 ? "it" : "them") under \"columns\"\(relationships) and import with --mapping FILE" : ""
                 warnings.append("\(source.path) → \(entity.name): no attribute takes the column\(unused.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) (\(entity.name) has: \(entity.attributes.map(\.name).joined(separator: ", ")))\(delimiter)\(remedy)")
             }
             targets.append(target)
