@@ -157,6 +157,9 @@ struct ImportCommand: ParsableCommand {
                 throw ValidationError("--date-format: \(error) (see docs/mapping.md, Date formats)")
             }
         }
+        if !trueValues.isEmpty || !falseValues.isEmpty, let problem = ImportOptions.booleanWordsProblem(true: trueValues, false: falseValues) {
+            throw ValidationError("\(problem) (see docs/mapping.md, Converting values).")
+        }
         for source in sources where Self.split(source) == nil {
             throw ValidationError("'\(source)' is not Entity=path.csv.")
         }

@@ -251,9 +251,11 @@ final class _BooleanWords: Sendable, CustomStringConvertible {
 
     /// The words, or why they cannot be read (empty, both true and false, or a built-in word for the
     /// other value).
-    static func make(true trueValues: [String], false falseValues: [String]) -> Result<_BooleanWords, _PlanProblem> {
+    /// `names` are what messages call the two lists: the mapping's keys, or the options they came from.
+    static func make(true trueValues: [String], false falseValues: [String],
+                     names: (true: String, false: String) = ("trueValues", "falseValues")) -> Result<_BooleanWords, _PlanProblem> {
         let trueWords = trueValues.map(folded), falseWords = falseValues.map(folded)
-        for (words, value, name) in [(trueWords, true, "trueValues"), (falseWords, false, "falseValues")] {
+        for (words, value, name) in [(trueWords, true, names.true), (falseWords, false, names.false)] {
             for word in words {
                 let text = String(decoding: word, as: UTF8.self)
                 if word.isEmpty { return .failure(.init("\(name) holds an empty word: an empty field is null (see nullTokens)")) }
@@ -261,7 +263,7 @@ final class _BooleanWords: Sendable, CustomStringConvertible {
                     return .failure(.init("\(name) holds \"\(text)\", which already reads as \(builtIn)"))
                 }
                 if value && falseWords.contains(word) {
-                    return .failure(.init("\"\(text)\" is in both trueValues and falseValues"))
+                    return .failure(.init("\"\(text)\" is in both \(names.true) and \(names.false)"))
                 }
             }
         }

@@ -61,6 +61,20 @@ public struct ImportOptions: Sendable {
     public var trueValues: [String]?
     /// More words for false (the CLI's `--false-value`): see ``trueValues``.
     public var falseValues: [String]?
+
+    /// Why Boolean words given as options cannot be read, naming them as `names` (the options they came
+    /// from), or `nil` when they can: a word may not be empty, in both lists, or a built-in word for the
+    /// other value.
+    ///
+    /// ```swift
+    /// ImportOptions.booleanWordsProblem(true: ["no"], false: [])
+    /// // "--true-value holds \"no\", which already reads as false"
+    /// ```
+    public static func booleanWordsProblem(true trueValues: [String], false falseValues: [String],
+                                           names: (true: String, false: String) = ("--true-value", "--false-value")) -> String? {
+        guard case .failure(let problem) = _BooleanWords.make(true: trueValues, false: falseValues, names: names) else { return nil }
+        return problem.message
+    }
     /// SQLite's page cache during the load, in KiB. Inserts append pages, so a small cache costs nothing
     /// and keeps memory flat.
     public var cacheSizeKiB: Int

@@ -149,6 +149,7 @@ extension ImportMapping {
         }
         var mapping = ImportMapping(model: nil, defaults: defaults, files: files, baseDirectory: baseDirectory)
         mapping.warnings = warnings
+        mapping.isMadeFromHeaders = true
         return mapping
     }
 

@@ -36,6 +36,10 @@ public struct ImportMapping: Sendable {
     /// mapping.warnings  // ["people.csv → Person: no attribute takes the column \"Shoe size\" (…)"]
     /// ```
     public var warnings: [String] = []
+    /// Whether the mapping was made from the files' headers (``inferred(sources:model:defaults:baseDirectory:)``):
+    /// messages then send the user to the files and options, or to a mapping saved from it, as there is
+    /// no mapping file to fix.
+    var isMadeFromHeaders = false
 
     /// Makes a mapping in code.
     public init(model: String? = nil, defaults: CSVOptions = CSVOptions(), files: [FileMapping],

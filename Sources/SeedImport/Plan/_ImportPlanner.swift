@@ -48,7 +48,8 @@ struct _ImportPlanner {
         let plan = planner.make()
         guard planner.problems.isEmpty, let plan else {
             let count = planner.problems.count
-            let what = planner.optionProblems.values.reduce(0, +) == count ? "the options do not fit the files" : "the mapping does not fit the model or the files"
+            let what = planner.optionProblems.values.reduce(0, +) == count ? "the options do not fit the files"
+                : mapping.isMadeFromHeaders ? "the files do not fit the model" : "the mapping does not fit the model or the files"
             throw ImportError(.mapping, reason: "\(what) (\(count) problem\(count == 1 ? "" : "s"))",
                               file: mapping.source, hint: planner.hint(problemCount: count), problems: planner.problems)
         }
@@ -64,9 +65,14 @@ struct _ImportPlanner {
         let options = Set(optionProblems.keys).union(clashingOptions).sorted()
         let fromOptions = optionProblems.values.reduce(0, +)
         let values = options.joined(separator: " and ") + " value" + (options.count == 1 && fromOptions <= 1 ? "" : "s")
-        if options.isEmpty { return "Fix the mapping (see docs/mapping.md); nothing was written." }
+        // Made from the headers, there is no mapping file to fix but the files and the options; a saved
+        // one (--save-mapping) can say what they cannot.
+        let mapping = self.mapping.isMadeFromHeaders
+            ? "the files, or save the mapping made from their headers with --save-mapping FILE, edit it (see docs/mapping.md) and import with --mapping FILE"
+            : "the mapping (see docs/mapping.md)"
+        if options.isEmpty { return "Fix \(mapping); nothing was written." }
         if fromOptions == problemCount { return "Fix the \(values) (see seedstore import --help); nothing was written." }
-        return "Fix the mapping (see docs/mapping.md) or the \(values) named above; nothing was written."
+        return "Fix \(mapping), or the \(values) named above; nothing was written."
     }
 
     /// Where a list of null tokens came from, for messages: the options' (the CLI's `--null`), or the
@@ -147,7 +153,8 @@ struct _ImportPlanner {
             return neededByFile[i].allSatisfy { filled.contains($0) || files[i].entities.contains($0) }
         }
         if mappingOrderWorks { return Array(files.indices) }
-        problem(mapping.source, "the files \(stuck.map { files[$0].path }.joined(separator: ", ")) refer to each other's entities in a cycle, and in the mapping's order some file names an entity no earlier file fills. Break the cycle by importing one file twice: first without its relationship column, then again, by its key, with that column alone (docs/mapping.md, \"Files that refer to each other\")")
+        problem(mapping.source, "the files \(stuck.map { files[$0].path }.joined(separator: ", ")) refer to each other's entities in a cycle, and in the mapping's order some file names an entity no earlier file fills. Break the cycle by importing one file twice: first without its relationship column, then again, by its key, with that column alone (docs/mapping.md, \"Files that refer to each other\")"
+                + (mapping.isMadeFromHeaders ? "; that takes a mapping file: save the one made from the headers with --save-mapping FILE, list the file there a second time, and import with --mapping FILE" : ""))
         return nil
     }
 
