@@ -71,6 +71,55 @@ struct ImportMessageTests {
                 "\(result.errors)")
     }
 
+    /// A user trial read "no Emp has code E4 in this file or an earlier one" with E4 on the line above,
+    /// set aside for a bad salary; and a row naming an employee set aside late was reported at its own key.
+    @Test("a key only rows set aside hold: the reject says so, at the relationship's column",
+          arguments: [("code,name,salary,boss\nE1,Ann,100,\nE5,Eve,500,E4\nE4,Dan,xx,E1\nE6,Fay,600,E4\n",
+                       ["e.csv,4,3,Emp,salary,xx,salary: not a whole number",
+                        "e.csv,3,4,Emp,manager,E4,\"boss: no Emp has code \"\"E4\"\" but in rows set aside\"",
+                        "e.csv,5,4,Emp,manager,E4,\"boss: no Emp has code \"\"E4\"\" but in rows set aside\""]),
+                      ("code,name,salary,boss\nE1,Ann,100,E3\nE3,Cid,300,\nE4,Dan,400,E9\nE5,Eve,500,E4\nE6,Fay,600,E5\nE7,Gus,700,E9x\n",
+                       ["e.csv,4,4,Emp,manager,E9,\"boss: no Emp has code \"\"E9\"\" in this file or an earlier one\"",
+                        "e.csv,5,4,Emp,manager,E4,\"boss: no Emp has code \"\"E4\"\" but in rows set aside\"",
+                        "e.csv,6,4,Emp,manager,E5,\"boss: no Emp has code \"\"E5\"\" but in rows set aside\"",
+                        "e.csv,7,4,Emp,manager,E9x,\"boss: no Emp has code \"\"E9x\"\" in this file or an earlier one\""])])
+    func keySetAside(csv: String, expected: [String]) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", """
+            {"entities": [{"name": "Emp", "attributes": [{"name": "code", "type": "String"}, {"name": "name", "type": "String"}, {"name": "salary", "type": "Integer 32"}],
+              "relationships": [{"name": "manager", "destination": "Emp", "inverse": "reports"}, {"name": "reports", "destination": "Emp", "inverse": "manager", "toMany": true}]}]}
+            """)
+        try scratch.write("e.csv", csv)
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "m.model.json", "files": [{"path": "e.csv", "targets": [{"entity": "Emp", "key": "code",
+              "relationships": {"manager": {"column": "boss", "destinationKey": "code"}}}]}]}
+            """)
+        let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "s.sqlite", "--progress", "none",
+                                        "--on-error", "skip", "--rejects", "r.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let rejects = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8)
+        for line in expected { #expect(rejects.contains(line + ","), "\(line)\n\(rejects)") }
+        #expect(rejects.split(separator: "\n").count == expected.count + 1, "\(rejects)")
+    }
+
+    @Test("a key of an earlier file that only a row set aside held: the reject says so")
+    func earlierFileKeySetAside() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", """
+            {"entities": [{"name": "Op", "attributes": [{"name": "code", "type": "String"}, {"name": "name", "type": "String"}],
+                           "relationships": [{"name": "wells", "destination": "W", "inverse": "op", "toMany": true}]},
+                          {"name": "W", "attributes": [{"name": "id", "type": "Integer 32"}], "relationships": [{"name": "op", "destination": "Op", "inverse": "wells"}]}]}
+            """)
+        try scratch.write("ops.csv", "code,name\nO1,Acme\nO2,Bad,extra\n")
+        try scratch.write("w.csv", "id,op\n1,O1\n2,O2\n3,O3\n")
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none",
+                                        "--on-error", "skip", "--rejects", "r.csv", "Op=ops.csv", "W=w.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let rejects = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8)
+        #expect(rejects.contains("w.csv,3,2,W,op,O2,\"op: no Op has code \"\"O2\"\" but in rows set aside\""), "\(rejects)")
+        #expect(rejects.contains("w.csv,4,2,W,op,O3,\"op: no Op has code \"\"O3\"\" (the key must name an object of a file imported before this one)\""), "\(rejects)")
+    }
+
     @Test("the mapping's nullTokens too long: named as nullTokens, and the hint is the mapping")
     func nullTokensInMapping() throws {
         let scratch = try Self.scratch()

@@ -36,6 +36,9 @@ final class _ImportSession {
     /// Rows refused as they were read for what other rows made (a key that names nothing, a partner they
     /// would take): in another run they may stand. In skip mode only.
     private(set) var contextualRejects: [Int: Set<Int>] = [:]
+    /// Per key index, the hashes of the keys rows set aside held, read for the file at `file` (see
+    /// ``wasSetAside(_:in:upTo:)``).
+    var setAsideKeys: [ObjectIdentifier: (file: Int, hashes: Set<UInt64>)] = [:]
     /// Whether a row rejected late may have changed what later rows found: an object that existed before it
     /// (an upsert, a one-to-one partner), an object a later row then upserted, a row of an earlier file, or
     /// an object without a key a Cascade took. Taking its writes back cannot undo what later rows did

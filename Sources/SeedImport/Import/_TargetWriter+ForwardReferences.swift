@@ -317,9 +317,11 @@ extension _TargetWriter {
     /// The failure of a row whose forward key `key` (target `t`, relationship `r`) no row made.
     func missingKeyFailure(_ key: Value, _ t: Int, _ r: Int) -> _RowFailure {
         let relationship = relationshipPlans[t][r]
+        let named = "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(key))"
         return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
-                           reason: "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(key)) in this file or an earlier one"
-                               + laterFillerNote(t, r),
+                           reason: session.wasSetAside(key, in: relationship.index, upTo: file)
+                               ? named + " but in rows set aside"
+                               : named + " in this file or an earlier one" + laterFillerNote(t, r),
                            value: key.description)
     }
 

@@ -64,7 +64,8 @@ extension _TargetWriter {
 
     /// Forgets an object removed along with rejected rows: its keys, and (by key) its rows for the
     /// rejects file, or, without a key, its name for the summary.
-    func forget(_ object: ManagedObject, reason: String? = nil, rowRejected: Bool = false) throws(ImportError) {
+    func forget(_ object: ManagedObject, reason: String? = nil, naming relationship: (name: String, destination: _KeyIndex, value: Value)? = nil,
+                rowRejected: Bool = false) throws(ImportError) {
         guard cascadedIDs.insert(object.objectID).inserted else { return }
         // Its keyed link partners, as they are before its rows' writes are taken back (which may let go of them).
         noteOrphanCandidates(of: object)
@@ -82,7 +83,7 @@ extension _TargetWriter {
                 // By bytes, as the key indexes compare (Swift's String == would make "é" and "e\u{301}" one).
                 let key = _KeyBytes.with(object.value(at: ordinal)) { Array($0) }
                 if cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: name), default: [:]][key] == nil {
-                    cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: name), default: [:]][key] = reason
+                    cascadedKeyValues[_IndexKey(entity: object.entity.name, attribute: name), default: [:]][key] = _CascadeCause(reason: reason, relationship: relationship)
                 }
                 located = true
             }
@@ -161,7 +162,8 @@ extension _TargetWriter {
                     guard !pointer.isDeleted else { continue }
                     context.delete(pointer)
                     changes += 1
-                    try forget(pointer, reason: "its \(relationship.name) names \(named), whose row was rejected")
+                    try forget(pointer, reason: "its \(relationship.name) names \(named), whose row was rejected",
+                               naming: (relationship.name, destination, value))
                 }
             }
         }
@@ -331,11 +333,18 @@ extension _TargetWriter {
         try forEachKeyedRow(filling: Set(cascadedKeyValues.keys), purpose: "for rows removed through Cascade rules") {
             plan, target, field, attribute, record, reader, key, bytes in
             let indexKey = _IndexKey(entity: target.entity.name, attribute: attribute)
-            guard let reason = cascadedKeyValues[indexKey]?[bytes] else { return false }
-            try session.reject(
-                plan, line: record.lineNumber,
-                _RowFailure(field: field.field, entity: target.entity.name, attribute: attribute, reason: reason, value: key.description),
-                raw: { reader.lastRecordRawBytes })
+            guard let cause = cascadedKeyValues[indexKey]?[bytes] else { return false }
+            // Named through a relationship column of this row: the reject points at that column.
+            let failure: _RowFailure
+            if let (name, destination, value) = cause.relationship, let r = target.relationshipNames.firstIndex(of: name),
+               target.relationships[r].index === destination {
+                failure = _RowFailure(field: target.relationships[r].field, entity: target.entity.name, attribute: name,
+                                      reason: "no \(destination.entity.name) has \(destination.attribute) \(_ImportSession.describe(value)) but in rows set aside",
+                                      value: value.description)
+            } else {
+                failure = _RowFailure(field: field.field, entity: target.entity.name, attribute: attribute, reason: cause.reason, value: key.description)
+            }
+            try session.reject(plan, line: record.lineNumber, failure, raw: { reader.lastRecordRawBytes })
             if plan === file { rowsImported -= 1 } else { plan.rowsImported -= 1 }
             if seen[indexKey, default: []].insert(bytes).inserted {
                 target.inserted -= 1
@@ -381,9 +390,9 @@ extension _TargetWriter {
                           let destination = key(join.destinationField, join.destinationConverter) else { return }
                     let (reason, field, index, value): (String, Int, _KeyIndex, Value)
                     if let why = sources?[source.bytes] {
-                        (reason, field, index, value) = (why, join.sourceField, join.sourceIndex, source.value)
+                        (reason, field, index, value) = (why.reason, join.sourceField, join.sourceIndex, source.value)
                     } else if let why = destinations?[destination.bytes] {
-                        (reason, field, index, value) = (why, join.destinationField, join.destinationIndex, destination.value)
+                        (reason, field, index, value) = (why.reason, join.destinationField, join.destinationIndex, destination.value)
                     } else {
                         return
                     }

@@ -46,7 +46,7 @@ final class _TargetWriter {
     /// The keys of objects removed with rejected rows (by Cascade rules, or because they required or
     /// named such an object), by entity and key attribute, with why: their rows are found again in the
     /// files and set aside too.
-    var cascadedKeyValues: [_IndexKey: [[UInt8]: String]] = [:]
+    var cascadedKeyValues: [_IndexKey: [[UInt8]: _CascadeCause]] = [:]
     /// Objects removed with rejected rows: forward references of their rows are not set, nor removed again.
     var cascadedIDs = Set<ObjectID>()
     /// While forward references are settled: the hashes of the values removed from indexes since the
@@ -634,10 +634,12 @@ final class _TargetWriter {
                         if let failure = forwardReference(t, r, key) { return failure }
                         continue
                     }
+                    let named = "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key))"
                     return _RowFailure(
                         field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
-                        reason: "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key)) (the key must name an object of a file imported before this one)"
-                            + laterFillerNote(t, r),
+                        reason: session.wasSetAside(key, in: index, upTo: file)
+                            ? named + " but in rows set aside"
+                            : named + " (the key must name an object of a file imported before this one)" + laterFillerNote(t, r),
                         value: key.description)
                 }
                 let destination = index.objectID(entry)
@@ -729,4 +731,13 @@ final class _TargetWriter {
         rowForward.append((t, r, key))
         return nil
     }
+}
+
+/// Why an object went with rejected rows, for the rejects file: the words, and when it went for naming a
+/// removed object in a to-one, that relationship and the key it named, so the row's reject points at the
+/// relationship's column (`boss: no Emp has code "E4" but in rows set aside`) rather than at its key.
+struct _CascadeCause {
+    let reason: String
+    /// The to-one whose destination went (its name in the row's target), and that destination's key.
+    var relationship: (name: String, destination: _KeyIndex, value: Value)?
 }
