@@ -198,6 +198,8 @@ struct ImportCommand: ParsableCommand {
             if let mapping {
                 importMapping = try ImportMapping(contentsOf: mapping)
                 objectModel = try importMapping.loadModel(model)
+                // Inputs named from here, so a place a message or the rejects file names can be opened.
+                importMapping = importMapping.rebased(to: FileManager.default.currentDirectoryPath)
             } else {
                 let empty = ImportMapping(files: [])
                 objectModel = try empty.loadModel(model)

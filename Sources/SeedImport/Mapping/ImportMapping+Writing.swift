@@ -21,12 +21,7 @@ extension ImportMapping {
     public func jsonData(relativeTo directory: String? = nil, model objectModel: ObjectModel? = nil) -> Data {
         func path(_ written: String) -> String {
             guard let directory else { return written }
-            let target = URL(fileURLWithPath: resolve(written)).standardizedFileURL.pathComponents
-            let base = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
-            let shared = zip(target, base).prefix { $0 == $1 }.count
-            // Sharing only the root: absolute, as the path has nothing to do with the directory.
-            guard shared > 1 else { return "/" + target.dropFirst().joined(separator: "/") }
-            return (Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared)).joined(separator: "/")
+            return Self.path(resolve(written), relativeTo: directory)
         }
         var root: [(key: String, value: _OrderedJSON)] = [("format", .int(ImportMapping.currentFormat))]
         if let model { root.append(("model", .string(path(model)))) }
@@ -48,6 +43,38 @@ extension ImportMapping {
             return .object(entry)
         })))
         return Data((_OrderedJSON.object(root).rendered()).utf8)
+    }
+
+    /// `path` as seen from `directory`: relative (`../csv/people.csv`), or absolute when the two share
+    /// only the root, as the path then has nothing to do with the directory.
+    static func path(_ path: String, relativeTo directory: String) -> String {
+        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        let base = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+        let shared = zip(target, base).prefix { $0 == $1 }.count
+        guard shared > 1 else { return "/" + target.dropFirst().joined(separator: "/") }
+        let relative = (Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared)).joined(separator: "/")
+        return relative.isEmpty ? "." : relative
+    }
+
+    /// The same mapping with its relative paths (files, model) rewritten for `directory`, which becomes
+    /// its ``baseDirectory``: messages, the rejects file and the summary name inputs as written in the
+    /// mapping, so the CLI rebases a mapping from elsewhere onto the current directory, where a path it
+    /// prints can be opened (a mapping in `fx/` listing `../csv/people.csv` gives `csv/people.csv`).
+    ///
+    /// ```swift
+    /// let mapping = try ImportMapping(contentsOf: "fx/people.mapping.json")   // lists ../csv/people.csv
+    /// mapping.rebased(to: FileManager.default.currentDirectoryPath).files[0].path   // "csv/people.csv"
+    /// ```
+    public func rebased(to directory: String) -> ImportMapping {
+        let from = URL(fileURLWithPath: baseDirectory).standardizedFileURL.path
+        let to = URL(fileURLWithPath: directory).standardizedFileURL.path
+        guard from != to else { return self }
+        var copy = self
+        func rebase(_ path: String) -> String { path.hasPrefix("/") ? path : Self.path(resolve(path), relativeTo: to) }
+        copy.model = model.map(rebase)
+        for f in copy.files.indices { copy.files[f].path = rebase(files[f].path) }
+        copy.baseDirectory = to
+        return copy
     }
 
     /// The mapping with the command line's overrides written into it, as the importer applies them: the
