@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import ManagedStore
 
-/// What a dictionary request may name, refused when it is compiled: repeated result names, sort
-/// keys and having keys a grouped fetch has no one value of; and counts of grouped and distinct
-/// requests, which count rows, not objects.
+/// What a dictionary request may name, refused when it is compiled: repeated result names, plain
+/// keys fetched with aggregates but no group-by keys, sort keys and having keys a grouped fetch
+/// has no one value of; and counts of grouped and distinct requests, which count rows, not objects.
 @Suite struct DictionaryRequestCheckTests {
     let harness: StoreHarness
 
@@ -76,6 +76,50 @@ import Testing
         storage.values = [.integer(1), .integer(2)]
         let row = ResultRow(keys: ResultKeys(["n", "n"]), storage: storage, row: 0)
         #expect(row.dictionary == ["n": .integer(1)])
+    }
+
+    // MARK: Aggregates without groups
+
+    @Test func ungroupedFetchRefusesKeysMixedWithAggregates() throws {
+        var request = FetchRequest(entityName: "FailedBankInfo")
+        request.propertiesToFetch = [.key("name"), .expression("n", .count, of: "*")]
+        for resultType in [FetchRequest.ResultType.dictionary, .count] {
+            request.resultType = resultType
+            let context = harness.context
+            let errors: [StoreError?] = [
+                fetchError(request),
+                storeError { () throws(StoreError) in _ = try context.count(for: request) },
+                storeError { () throws(StoreError) in _ = try context.explain(request) },
+            ]
+            for error in errors {
+                guard case .invalidProperty(let entity, let property, let reason)? = error else {
+                    Issue.record("name mixed with count(*) without group-by ran as \(resultType): \(String(describing: error))")
+                    continue
+                }
+                #expect(entity == "FailedBankInfo")
+                #expect(property == "name")
+                #expect(reason.contains("'count(*) as n'") && reason.contains("without propertiesToGroupBy")
+                        && reason.contains("arbitrary"), "says why: \(reason)")
+                #expect(reason.contains("--group-by name") && reason.contains("max(name)"), "says what to do: \(reason)")
+            }
+        }
+
+        // The first plain key is named, whatever order the aggregates come in; to-one key paths too.
+        request.resultType = .dictionary
+        request.propertiesToFetch = [.expression("top", .max, of: "details.zip"), .key("details.zip"), .key("state")]
+        guard case .invalidProperty(_, let property, let reason)? = fetchError(request) else {
+            Issue.record("details.zip mixed with max(details.zip) without group-by ran")
+            return
+        }
+        #expect(property == "details.zip")
+        #expect(reason.contains("--group-by details.zip,state"), "\(reason)")
+
+        // Aggregates alone, and plain keys alone (also distinct), still run.
+        request.propertiesToFetch = [.expression("n", .count, of: "*"), .expression("top", .max, of: "details.zip")]
+        #expect(try harness.context.fetchRows(request).map(\.values) == [[.integer(4), .integer(95054)]])
+        request.propertiesToFetch = [.key("state")]
+        request.returnsDistinctResults = true
+        #expect(try harness.context.fetchRows(request).count == 3)
     }
 
     // MARK: Counting rows

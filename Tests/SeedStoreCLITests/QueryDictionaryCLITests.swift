@@ -74,6 +74,20 @@ final class QueryDictionaryCLITests {
         #expect(having.stdout == "state,n\r\nCA,2\r\nKS,1\r\n", "\(having.stderr)")
     }
 
+    @Test func keysMixedWithAggregatesNeedGroupBy() throws {
+        for format in ["table", "json", "csv"] {
+            let result = try query(["--properties", "name,count(*) as n", "--format", format])
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(format): an arbitrary name was printed: \(result.stdout)")
+            #expect(result.stderr.contains("FailedBankInfo.name: fetched with the aggregate 'count(*) as n' but without propertiesToGroupBy"),
+                    "\(format): \(result.stderr)")
+            #expect(result.stderr.contains("--group-by name"), "\(format): \(result.stderr)")
+        }
+        let count = try query(["--properties", "name,count(*) as n", "--count"])
+        #expect(count.status == 1 && count.stderr.contains("FailedBankInfo.name: fetched with the aggregate"), "\(count.stderr)")
+        let grouped = try query(["--properties", "state,count(*) as n", "--group-by", "state", "--sort", "state", "--format", "csv"])
+        #expect(grouped.stdout == "state,n\r\nCA,2\r\nKS,1\r\nNY,1\r\n", "\(grouped.stderr)")
+    }
+
     @Test func havingWithAnAggregateCallSaysToFetchItUnderAName() throws {
         let result = try query(["--properties", "state,count(city) as c", "--group-by", "state", "--having", "count(name) > 1"])
         #expect(result.status == 64, "a usage error: \(result.stderr)")

@@ -133,7 +133,7 @@ extension ManagedObjectContext {
     }
 
     /// A property as the command line writes it: `name`, `count(*) as n`.
-    private static func text(_ property: FetchProperty) -> String {
+    static func text(_ property: FetchProperty) -> String {
         switch property {
         case .key(let keyPath): "'\(keyPath)'"
         case .expression(let name, let function, let keyPath): "'\(function.displayName)(\(keyPath)) as \(name)'"

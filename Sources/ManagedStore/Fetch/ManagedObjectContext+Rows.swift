@@ -37,7 +37,9 @@ extension ManagedObjectContext {
     ///
     /// Checks what SQLite would let through with a meaningless answer: with `propertiesToGroupBy`,
     /// every plain key fetched must be a group-by key (otherwise its value comes from an arbitrary
-    /// row of the group), and `sum`/`average` need a numeric attribute. Result names must be
+    /// row of the group); without it, plain keys and aggregates are not fetched together (the
+    /// aggregates make one row of all objects, and a plain key's value would come from an
+    /// arbitrary one); and `sum`/`average` need a numeric attribute. Result names must be
     /// unique, and sort keys and the having predicate of a grouped fetch may name only group-by
     /// keys and fetched aggregates (see `ManagedObjectContext+RowChecks.swift`).
     ///
@@ -109,6 +111,16 @@ extension ManagedObjectContext {
                 so each group would show the value of an arbitrary row; add '\(stray.keyPath)' to the group-by keys \
                 (--group-by \((request.propertiesToGroupBy + [stray.keyPath]).joined(separator: ","))), fetch an aggregate of it \
                 such as max(\(stray.keyPath)) or count(\(stray.keyPath)), or leave it out
+                """)
+        }
+        if groups.isEmpty, let stray = plainKeys.first, let aggregate = properties.first(where: { if case .expression = $0 { true } else { false } }) {
+            // Without GROUP BY, aggregates make one row of the whole table, and SQLite takes a
+            // plain column's value from an arbitrary row of it.
+            throw .invalidProperty(entity: entity.name, property: stray.keyPath, reason: """
+                fetched with the aggregate \(Self.text(aggregate)) but without propertiesToGroupBy, so the aggregates make \
+                one row for all \(entity.name) objects and '\(stray.keyPath)' would show the value of an arbitrary one; \
+                group by it to get one row per value (--group-by \(plainKeys.map(\.keyPath).joined(separator: ","))), \
+                fetch an aggregate of it such as max(\(stray.keyPath)), or leave it out
                 """)
         }
         var expressions: [String: String] = [:]
