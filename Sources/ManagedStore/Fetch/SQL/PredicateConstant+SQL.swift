@@ -66,9 +66,10 @@ extension Value {
 /// compare with one another (except a date with a Boolean), strings with strings, data with
 /// data, UUIDs with UUIDs; nothing else is ever equal or ordered.
 ///
-/// The SQL compiler uses kinds to settle at compile time the comparisons that can never hold,
-/// so SQLite's type affinities (which would turn `'5'` into `5` next to an integer column) never
-/// get a say.
+/// The SQL compiler uses kinds to refuse an attribute compared with a constant of a kind it never
+/// compares with, and to settle at compile time the other comparisons that can never hold, so
+/// SQLite's type affinities (which would turn `'5'` into `5` next to an integer column) never get a
+/// say.
 enum SQLKind: Sendable, Hashable {
     case number, boolean, date, string, data, uuid
     /// A value whose type the compiler does not know (a result column named in a HAVING

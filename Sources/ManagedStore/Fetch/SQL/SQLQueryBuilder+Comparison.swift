@@ -9,10 +9,12 @@
 // Through `SEEDSTORE_COMPARE(left, 'OP[flags]', right)` (the predicate layer's own code):
 // - any comparison of strings with `[c]` or `[d]`
 // - `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`, and `IN` a string
+// Refused before this point (`SQLQueryBuilder+Kinds.swift`): an attribute against a constant of a
+// kind it never compares with (`priority == '1'`, `name CONTAINS 5`).
 // Settled at compile time:
-// - kinds that are never equal or ordered (a string and a number, a date and a Boolean, NaN, …):
-//   `==` is `0` and `!=` is `1` (or, between two columns, "both nil"), so SQLite's type
-//   affinities never turn `'5'` into `5`; an ordering or string operator with nil is `0`
+// - other kinds that are never equal or ordered (two columns of such kinds, an object against a
+//   string, NaN, …): `==` is `0` and `!=` is `1` (or, between two columns, "both nil"), so SQLite's
+//   type affinities never turn `'5'` into `5`; an ordering or string operator with nil is `0`
 // - comparisons of constants.
 
 extension SQLQueryBuilder {

@@ -22,8 +22,11 @@ extension SQLQueryBuilder {
     /// `SEEDSTORE_COMPARE(t0.ZTASK_DESCRIPTION, 'CONTAINS[cd]', ?1) AND t0.ZPRIORITY <= ?2`.
     ///
     /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` for a key the model lacks,
-    ///   ``StoreError/invalidRequest(_:)`` for a to-many key path without ANY/ALL/NONE/@count/SUBQUERY,
-    ///   an unsubstituted `$VARIABLE`, an invalid MATCHES pattern or BETWEEN bounds, and the like.
+    ///   ``StoreError/invalidProperty(entity:property:reason:)`` for an attribute compared with a
+    ///   constant of a kind it never compares with (`priority == '1'`, `closeDate > '2010-01-01'`,
+    ///   `name CONTAINS 5`), ``StoreError/invalidRequest(_:)`` for a to-many key path without
+    ///   ANY/ALL/NONE/@count/SUBQUERY, an unsubstituted `$VARIABLE`, an invalid MATCHES pattern or
+    ///   BETWEEN bounds, and the like.
     public mutating func condition(_ predicate: FetchPredicate) throws(StoreError) -> String {
         let free = predicate.variableNames.sorted()
         if !free.isEmpty {
@@ -91,6 +94,8 @@ extension SQLQueryBuilder {
                 throw .invalidRequest("\(comparison): \(error)")
             }
         }
+        // An attribute against a constant of a kind it never compares with (`cert == '15741'`).
+        try checkKinds(comparison, in: context)
         if comparison.modifier != .direct {
             return try quantified(comparison, in: context)
         }
