@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ManagedStore
 import Measure
+import SeedImport
 
 /// Output formats of `query`.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -20,8 +21,10 @@ struct QueryCommand: ParsableCommand {
               seedstore query Books.sqlite --entity Book --properties author,"count(title) as books" --group-by author
 
             JSON output is an array of objects keyed by property name; dates are ISO 8601 in UTC and a
-            to-one relationship is the destination's primary key. --stats prints statements run, rows
-            stepped and faults fired on stderr.
+            to-one relationship is the destination's primary key. In a table, null is NULL and text that
+            could pass for it or for nothing is in double quotes ("", "NULL"). CSV writes null as an
+            empty field and quotes empty text and the texts NULL and NA, so seedstore import reads it
+            back the same. --stats prints statements run, rows stepped and faults fired on stderr.
             """
     )
 
@@ -214,20 +217,67 @@ struct QueryCommand: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
             return String(decoding: data, as: UTF8.self) + "\n"
         case .csv:
-            func quote(_ text: String) -> String {
-                text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                    ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-            }
-            var lines = [keys.map(quote).joined(separator: ",")]
-            lines += rows.map { $0.map { quote($0.cellText) }.joined(separator: ",") }
+            var lines = [keys.map { csvField(.string($0)) }.joined(separator: ",")]
+            lines += rows.map { $0.map(csvField).joined(separator: ",") }
             return lines.joined(separator: "\r\n") + "\r\n"
         case .table:
             let withKeys = primaryKeys != nil
             var table = TextTable((withKeys ? ["Z_PK"] : []) + keys, maxCellWidth: 40)
             for (i, row) in rows.enumerated() {
-                table.append((withKeys ? [String(primaryKeys![i])] : []) + row.map(\.cellText))
+                table.append((withKeys ? [String(primaryKeys![i])] : []) + row.map(tableCell))
             }
             return table.render() + "\n(\(rows.count) row\(rows.count == 1 ? "" : "s"))\n"
         }
+    }
+
+    /// A value as a CSV field that `seedstore import` reads back as the same value: null as an
+    /// empty unquoted field, and text quoted when it is empty or equal to a null token (`""`,
+    /// `"NULL"`, `"NA"`: the importer's null tokens apply to unquoted fields only), as well as when
+    /// it holds a comma, a quote or a line break.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// [Value.null, .string(""), .string("NULL"), .string("a,b")].map(QueryCommand.csvField)   // ["", "\"\"", "\"NULL\"", "\"a,b\""]
+    /// ```
+    static func csvField(_ value: Value) -> String {
+        let text = value.cellText
+        switch value {
+        case .null:
+            return ""
+        case .string(let string):
+            // The importer trims spaces and tabs before it compares a field with its null tokens.
+            let trimmed = string.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            if CSVOptions.defaultNullTokens.contains(trimmed) { return quoted(string) }
+        default:
+            break
+        }
+        return text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? quoted(text) : text
+    }
+
+    /// A value as a table cell: null as `NULL`, and text that could be taken for it or for
+    /// nothing (empty or blank text, the text `NULL` with or without spaces around it, text
+    /// starting with a quote) in double quotes, quotes inside doubled (`""`, `"NULL"`).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// [Value.null, .string(""), .string("NULL"), .string("Davolio")].map(QueryCommand.tableCell)   // ["NULL", "\"\"", "\"NULL\"", "Davolio"]
+    /// ```
+    static func tableCell(_ value: Value) -> String {
+        switch value {
+        case .null:
+            return "NULL"
+        case .string(let string):
+            let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty || trimmed == "NULL" || string.hasPrefix("\"") ? quoted(string) : string
+        default:
+            return value.cellText
+        }
+    }
+
+    /// `text` in double quotes, quotes inside doubled.
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
