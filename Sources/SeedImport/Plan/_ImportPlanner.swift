@@ -177,7 +177,8 @@ struct _ImportPlanner {
 
     private mutating func make() -> _ImportPlan? {
         if mapping.files.isEmpty { problem(mapping.source, "the mapping names no files") }
-        // Names first: unknown entities make everything else moot.
+        // Unknown entities are reported, and their targets left out of the rest, which is still checked:
+        // every problem the files have comes out at once.
         for file in mapping.files {
             let names: [String]
             switch file.content {
@@ -188,7 +189,7 @@ struct _ImportPlanner {
                 problem(file.path, "the model has no entity '\(name)'" + suggestion(name, in: model.entities.map(\.name)))
             }
         }
-        guard problems.isEmpty, let order = order() else { return nil }
+        guard let order = order() else { return nil }
         runOrderPaths = order.map { mapping.files[$0].path }
         for (position, fileIndex) in order.enumerated() {
             for name in mapping.files[fileIndex].entities { fillPositions[name, default: []].append(position) }
