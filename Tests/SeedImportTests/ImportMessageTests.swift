@@ -148,6 +148,16 @@ struct ImportMessageTests {
         #expect(result.errors.contains("Fix the mapping (see docs/mapping.md), or the --delimiter value named above"), "\(result.errors)")
     }
 
+    @Test("--quote equal to the default delimiter, without a mapping file: the message names the two settings, no comment prefix")
+    func quoteEqualToDefaultDelimiter() throws {
+        let scratch = try Self.scratch()
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none", "--quote", ",", "E=e.csv"],
+                                       directory: scratch.url)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("e.csv: the header cannot be read: the delimiter and the quote are the same byte (0x2C). Choose a delimiter (the default for a .csv file, ',': set --delimiter) and a quote (--quote) that differ"), "\(result.errors)")
+        #expect(!result.errors.contains("comment"), "\(result.errors)")
+    }
+
     @Test("--help says --null replaces the default list, and how to keep an empty field null")
     func nullHelp() throws {
         let help = try ImportCLI.run(["import", "--help"])

@@ -60,6 +60,12 @@ extension ImportMapping {
                     problems.append("\(source.path): the file is empty: it has no header row")
                     headers.append([])
                 }
+            } catch where error.kind == .invalidDialect {
+                // The two settings as the command line gives them (CSVStream's hint names a comment prefix).
+                let options = defaults.forFile(source.path)
+                let delimiter = options.isDelimiterSet ? "--delimiter" : "the default for \(URL(fileURLWithPath: source.path).pathExtension == "tsv" ? "a .tsv file, a tab" : "a .csv file, ','"): set --delimiter"
+                problems.append(error.dialectProblem(file: source.path, delimiter: delimiter, quote: options.quote == UInt8(ascii: "\"") ? "'\"'" : "--quote"))
+                headers.append([])
             } catch {
                 problems.append(error.headerProblem(file: source.path, withHint: false))
                 if !hints.contains(error.hint) { hints.append(error.hint) }

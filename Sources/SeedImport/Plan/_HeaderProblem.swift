@@ -22,4 +22,15 @@ extension CSVError {
         if withHint { text += ". " + hint }
         return text
     }
+
+    /// The problem for a delimiter and a quote that clash (``CSVError/Kind/invalidDialect``), naming the
+    /// two settings as the user gave them rather than CSVStream's own (its hint names a comment prefix,
+    /// which no option sets).
+    ///
+    /// ```swift
+    /// error.dialectProblem(file: "e.csv", delimiter: "--delimiter", quote: "the mapping's \"quote\"")
+    /// ```
+    func dialectProblem(file: String, delimiter: String, quote: String) -> String {
+        headerProblem(file: file, withHint: false) + ". Choose a delimiter (\(delimiter)) and a quote (\(quote)) that differ from each other and from a line break"
+    }
 }

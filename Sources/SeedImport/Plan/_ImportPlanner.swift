@@ -287,8 +287,7 @@ struct _ImportPlanner {
                 let delimiter = options.delimiter != nil ? "--delimiter" : "the mapping's \"delimiter\""
                 let quote = options.quote != nil ? "--quote" : "the mapping's \"quote\""
                 for option in [delimiter, quote] where option.hasPrefix("--") { clashingOptions.insert(option) }
-                problem(nil, error.headerProblem(file: file.displayPath, withHint: false)
-                    + ". Choose a delimiter (\(delimiter)) and a quote (\(quote)) that differ from each other and from a line break")
+                problem(nil, error.dialectProblem(file: file.displayPath, delimiter: delimiter, quote: quote))
             } else {
                 problem(nil, error.headerProblem(file: file.displayPath, withHint: true))
             }
