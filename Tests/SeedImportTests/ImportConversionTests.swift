@@ -188,6 +188,23 @@ struct ImportConversionTests {
         #expect(explain("abc").hasPrefix("not a number") || !explain("abc").contains("Decimal holds"))
     }
 
+    /// A user trial read "not a number" for 1e400, and "too large for a 64-bit integer" for 300 digits
+    /// in an Integer 32 column, where 99999999999 says the column's range.
+    @Test("numbers too large for the column say so, with its range, whatever their size")
+    func overflowReasons() {
+        func explain(_ converter: _FieldConverter, _ text: String) -> String { Array(text.utf8).withUnsafeBufferPointer { converter.explain($0) } }
+        let huge = String(repeating: "9", count: 300)
+        #expect(explain(.integer(min: Int64(Int32.min), max: Int64(Int32.max), type: .integer32), huge) == "the value is outside Integer 32's range -2147483648...2147483647")
+        #expect(explain(.integer(min: Int64(Int32.min), max: Int64(Int32.max), type: .integer32), "-" + huge).hasPrefix("the value is outside Integer 32's range"))
+        #expect(explain(.integer(min: .min, max: .max, type: .integer64), huge).hasPrefix("the value is outside Integer 64's range -9223372036854775808"))
+        #expect(explain(.integer(min: Int64(Int32.min), max: Int64(Int32.max), type: .integer32), "12x") == "not a whole number")
+        #expect(explain(.double, "1e400").hasPrefix("the value is outside Double's range"))
+        #expect(explain(.double, "-1e400").hasPrefix("the value is outside Double's range"))
+        #expect(explain(.float, "1e400").hasPrefix("the value is outside Float's range"))
+        #expect(explain(.decimal(.utf8), "1e400").contains("outside what Decimal holds"))
+        #expect(explain(.double, "1e400x") == "not a number" && explain(.double, "inf") == "not a number")
+    }
+
     @Test("booleans: true/false, yes/no, y/n, t/f, 1/0 in any case")
     func booleans() {
         func parse(_ text: String) -> Bool? { Array(text.utf8).withUnsafeBufferPointer { _BooleanParser.parse($0) } }

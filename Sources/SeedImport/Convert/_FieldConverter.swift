@@ -196,18 +196,25 @@ enum _FieldConverter: Sendable {
             if let value = _NumberParser.integer(bytes) {
                 return "\(value) is outside \(type.rawValue)'s range \(min)...\(max)"
             }
+            // Digits past 64 bits: for a smaller type, its range is what matters.
+            if _NumberParser.isWholeNumberText(bytes) { return "the value is outside \(type.rawValue)'s range \(min)...\(max)" }
             return _NumberParser.explain(bytes, integer: true)
         case .float:
+            let largest = Float.greatestFiniteMagnitude
             if let value = _NumberParser.double(bytes) {
-                let largest = Float.greatestFiniteMagnitude
                 return "\(value) is outside Float's range \(-largest)...\(largest)"
             }
+            if _NumberParser.overflowsDouble(bytes) { return "the value is outside Float's range \(-largest)...\(largest)" }
             return _NumberParser.explain(bytes, integer: false)
         case .decimal:
             // A number a Double reads that Decimal cannot hold (about ±3.4e165, 38 digits of mantissa).
             if let value = _NumberParser.double(bytes) { return "\(value) is outside what Decimal holds (magnitudes from about 1e-128 to 3.4e165)" }
+            if _NumberParser.overflowsDouble(bytes) { return "the value is outside what Decimal holds (magnitudes from about 1e-128 to 3.4e165)" }
             return _NumberParser.explain(bytes, integer: false)
         case .double:
+            if _NumberParser.overflowsDouble(bytes) {
+                return "the value is outside Double's range \(-Double.greatestFiniteMagnitude)...\(Double.greatestFiniteMagnitude)"
+            }
             return _NumberParser.explain(bytes, integer: false)
         case .boolean:
             return "not a boolean (true/false, yes/no, y/n, t/f or 1/0, any case; other words need the column's \"trueValues\" and \"falseValues\" in a mapping, or --true-value and --false-value)"

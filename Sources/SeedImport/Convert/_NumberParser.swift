@@ -182,10 +182,22 @@ enum _NumberParser {
             return "not a whole number"
         }
         // A sign, then digits only: the digits did not fit. Anything else (a sign alone, two signs) is malformed.
-        let unsigned = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
-        if integer, !unsigned.isEmpty, unsigned.allSatisfy({ ($0 &- UInt8(ascii: "0")) < 10 }) {
-            return "too large for a 64-bit integer"
-        }
+        if integer, isWholeNumberText(bytes) { return "too large for a 64-bit integer" }
         return integer ? "not a whole number" : "not a number"
+    }
+
+    /// Whether `bytes` are an optional sign and at least one digit, nothing else.
+    static func isWholeNumberText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let unsigned = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
+        return !unsigned.isEmpty && unsigned.allSatisfy { ($0 &- UInt8(ascii: "0")) < 10 }
+    }
+
+    /// Whether `bytes` are a well-formed decimal number too large for a Double (`1e400`): the reason is
+    /// then its range, not its form. Only for messages (it builds a String).
+    static func overflowsDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.contains(where: { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: ".")
+                                       && $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") && ($0 &- UInt8(ascii: "0")) >= 10 }),
+              let value = Double(String(decoding: bytes, as: UTF8.self)) else { return false }
+        return value.isInfinite
     }
 }
