@@ -6,15 +6,16 @@ import Foundation
 ///
 /// Like the store, the file is written next to its place (`.<name>.importing-<pid>`, created at the first
 /// reject) and moved there only when the import completes (``commit()``): a failed import leaves an
-/// earlier run's rejects file as it was, and a clean one removes it. A path that is not a regular file
-/// (`/dev/null`, a named pipe) gets the rows when the import completes, from a spool file in the
-/// temporary directory: an import that runs again (``restart()``) must be able to take back what it wrote.
+/// earlier run's rejects file as it was, and a clean one removes it. A path that is not itself a regular
+/// file (`/dev/null`, a named pipe, `/dev/stdout`, a symbolic link) gets the rows when the import completes,
+/// from a spool file in the temporary directory: an import that runs again (``restart()``) must be able to
+/// take back what it wrote. What such a path names is never truncated (``copyOut()``).
 final class _RejectsWriter {
     /// Where the rejects go when the import completes.
     let path: String
     /// Where they are written meanwhile.
     let writingPath: String
-    /// Whether `path` is not a regular file: the rows are copied there, not renamed.
+    /// Whether `path` is not itself a regular file: the rows are copied there, not renamed.
     private let copiesOut: Bool
     private var handle: UnsafeMutablePointer<FILE>?
     private(set) var count = 0
@@ -25,7 +26,7 @@ final class _RejectsWriter {
     init(path: String) {
         self.path = path
         var info = stat()
-        copiesOut = lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG
+        copiesOut = (lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG) || Self.descriptor(named: path) != nil
         if copiesOut {
             writingPath = FileManager.default.temporaryDirectory.appendingPathComponent(".seedstore-rejects-\(UUID().uuidString).importing-\(getpid())").path
         } else {
@@ -53,24 +54,89 @@ final class _RejectsWriter {
         return failure
     }
 
-    /// Copies the spool file to `path` (a device or a pipe); returns what went wrong, if anything.
+    /// Copies the spool file to `path`, a path that is not itself a regular file; returns what went wrong,
+    /// if anything.
+    ///
+    /// What `path` names is never truncated: `--rejects /dev/stdout >>log.txt` once emptied log.txt, as
+    /// `/dev/stdout` resolves to it and was opened anew with `O_TRUNC`. A descriptor of this process
+    /// (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, through any links) is written through a
+    /// duplicate, which shares the stream's position and its `O_APPEND`: the rows go where its next bytes
+    /// would, and the summary printed after them follows them. Any other path (a device, a pipe, a link to a
+    /// file) is opened without `O_TRUNC`, and with `O_APPEND` when it resolves to a regular file.
     private func copyOut() -> String? {
-        guard let source = fopen(writingPath, "r") else {
+        let source = open(writingPath, O_RDONLY)
+        guard source >= 0 else {
             return "cannot read the spooled rejects \(writingPath): \(String(cString: strerror(errno)))"
         }
-        defer { fclose(source) }
-        guard let target = fopen(path, "w") else {
+        defer { Foundation.close(source) }
+        let target: Int32
+        if let stream = Self.descriptor(named: path) {
+            // What this process buffered for its streams goes first.
+            fflush(nil)
+            target = dup(stream)
+        } else {
+            var info = stat()
+            let resolvesToFile = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            target = open(path, O_WRONLY | O_CREAT | (resolvesToFile ? O_APPEND : 0), 0o666)
+        }
+        guard target >= 0 else {
             return "cannot write the rejects to \(path): \(String(cString: strerror(errno)))"
         }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var failed = false
-        while !failed {
-            let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, source) }
-            if read == 0 { break }
-            failed = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, read, target) } != read
+        var failure: String?
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        copying: while true {
+            let count = Foundation.read(source, buffer, 1 << 16)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = "reading the spooled rejects \(writingPath) failed: \(String(cString: strerror(errno)))"
+                break
+            }
+            var written = 0
+            while written < count {
+                let step = Foundation.write(target, buffer + written, count - written)
+                if step < 0 {
+                    if errno == EINTR { continue }
+                    failure = "writing the rejects to \(path) failed: \(String(cString: strerror(errno)))"
+                    break copying
+                }
+                written += step
+            }
         }
-        if fclose(target) != 0 || failed || ferror(source) != 0 {
-            return "writing the rejects to \(path) failed: \(String(cString: strerror(errno)))"
+        if Foundation.close(target) != 0 && failure == nil {
+            failure = "writing the rejects to \(path) failed: \(String(cString: strerror(errno)))"
+        }
+        return failure
+    }
+
+    /// The descriptor of this process that `path` names, through any symbolic links: 1 for `/dev/stdout`,
+    /// 2 for `/dev/stderr`, N for `/dev/fd/N`, `/proc/self/fd/N` or `/proc/<this pid>/fd/N`; nil for any
+    /// other path. Such a path is a stream this process holds open, not a file to open anew.
+    static func descriptor(named path: String) -> Int32? {
+        var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let own = "\(getpid())"
+        // The kernel follows at most 40 links.
+        for _ in 0..<40 {
+            guard let slash = current.lastIndex(of: "/") else { return nil }
+            let folder = slash == current.startIndex ? "/" : String(current[..<slash])
+            let name = current[current.index(after: slash)...]
+            if let resolved = realpath(folder, nil) {
+                // `/dev/fd` and `/proc/self/fd` resolve to `/proc/<pid>/fd`; `/proc/thread-self/fd` to
+                // `/proc/<pid>/task/<tid>/fd`.
+                let parts = String(cString: resolved).split(separator: "/")
+                free(resolved)
+                if parts.count >= 3, parts[0] == "proc", parts[1] == own, parts.last == "fd",
+                   parts.count == 3 || (parts.count == 5 && parts[2] == "task"),
+                   name.allSatisfy(\.isASCII), let number = Int32(name), number >= 0 {
+                    return number
+                }
+            }
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &target, target.count - 1)
+            guard count > 0 else { return nil }   // not a link
+            let link = String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = link.hasPrefix("/") ? link : (folder == "/" ? "" : folder) + "/" + link
         }
         return nil
     }
@@ -91,8 +157,17 @@ final class _RejectsWriter {
     deinit { close() }
 
     /// Refuses a rejects path the import could not write, before anything is read: a directory (which
-    /// must never be replaced by a file), a file that is not writable, or a folder that does not exist.
+    /// must never be replaced by a file), a file that is not writable, a folder that does not exist, or a
+    /// descriptor of this process (`/dev/fd/N`) that is not open for writing.
     static func check(_ path: String) throws(ImportError) {
+        if let stream = descriptor(named: path) {
+            let flags = fcntl(stream, F_GETFL)
+            guard flags >= 0, flags & O_ACCMODE != O_RDONLY else {
+                throw ImportError(.mapping, reason: "--rejects names descriptor \(stream) of this process, which is not open for writing", file: path,
+                                  hint: "Give --rejects a file, or open descriptor \(stream) for writing (\(stream)>>FILE). Nothing was written.")
+            }
+            return
+        }
         var info = stat()
         if lstat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR {
