@@ -102,4 +102,60 @@ struct ImportCrashSafetyTests {
         #expect(!scratch.files.contains(stale) && !scratch.files.contains(stale + "-journal"))
         #expect(scratch.files.contains(".Dir.importing-\(gone.processIdentifier)"), "only regular files are removed")
     }
+
+    /// Starts `/bin/sleep 60` without Foundation's `Process`, which reaps the children it starts: once
+    /// killed, this one stays a zombie until ``reap(_:)``, as a killed import does while its parent has not
+    /// waited for it.
+    static func spawnUnreaped() throws -> pid_t {
+        var pid: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("60"), nil]
+        defer { arguments.forEach { free($0) } }
+        let environment: [UnsafeMutablePointer<CChar>?] = [nil]
+        try #require(posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, environment) == 0)
+        return pid
+    }
+
+    /// Kills and waits for a process ``spawnUnreaped()`` started.
+    static func reap(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    /// The state letter of `/proc/<pid>/stat` (`Z` for a zombie, `T` stopped), waiting up to 5 s for `expected`.
+    static func state(of pid: pid_t, expecting expected: String) -> String {
+        var state = ""
+        for _ in 0..<250 {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            state = stat.lastIndex(of: ")").map { String(stat[stat.index($0, offsetBy: 2)...].prefix(1)) } ?? ""
+            if state == expected { break }
+            usleep(20_000)
+        }
+        return state
+    }
+
+    /// A user saw the temporary store of an import killed 1.5 s earlier kept by the next import, and removed
+    /// by one started 2 s later: the killed process still existed (not yet reaped, or still leaving an
+    /// uninterruptible call), so `kill(pid, 0)` called it running. There is no grace period.
+    @Test("a temporary store of a killed import whose process is not yet reaped is removed at once; a stopped one's stays")
+    func staleOfKilledButNotReaped() throws {
+        let scratch = ImportScratch()
+        let small = try DataSetGenerator.generate(.wells, rows: 50, into: scratch.url.appendingPathComponent("small"))
+        let killed = try Self.spawnUnreaped()
+        let stopped = try Self.spawnUnreaped()
+        defer { Self.reap(killed); Self.reap(stopped) }
+        kill(killed, SIGKILL)
+        kill(stopped, SIGSTOP)
+        try #require(Self.state(of: killed, expecting: "Z") == "Z", "killed, not reaped: a zombie")
+        try #require(Self.state(of: stopped, expecting: "T") == "T")
+        #expect(kill(killed, 0) == 0, "a zombie still answers kill(pid, 0)")
+        let stale = ".W.sqlite.importing-\(killed)", paused = ".W.sqlite.importing-\(stopped)"
+        try scratch.write(stale, "half a store")
+        try scratch.write(paused, "a store being written")
+        let result = try ImportCLI.run(["import", "--mapping", small.mappingFile.url.path, "--out", scratch.path("Wells.sqlite"), "--progress", "none"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("warning: removed \(stale), left by an import that did not finish"), "\(result.output)")
+        #expect(!scratch.files.contains(stale))
+        #expect(scratch.files.contains(paused), "a stopped import (Ctrl-Z) may go on: its file stays")
+    }
 }

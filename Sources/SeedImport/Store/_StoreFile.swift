@@ -28,7 +28,8 @@ struct _StoreFile {
 
     /// Removes the temporary stores (and their side files) that importers no longer running left in
     /// `directory`, for any target; returns what was removed. Only regular files named
-    /// `.<name>.importing-<pid>` (plus a side-file suffix) whose process is gone.
+    /// `.<name>.importing-<pid>` (plus a side-file suffix) whose process has ended or is ending
+    /// (``_ImporterProcess/mayRun(_:)``), with no grace period.
     @discardableResult
     static func removeStale(in directory: URL) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
@@ -37,7 +38,7 @@ struct _StoreFile {
             guard let marker = name.range(of: ".importing-", options: .backwards), marker.lowerBound > name.index(after: name.startIndex) else { continue }
             var rest = name[marker.upperBound...]
             for suffix in sideFileSuffixes where rest.hasSuffix(suffix) { rest = rest.dropLast(suffix.count) }
-            guard let pid = Int32(rest), pid > 0, pid != getpid(), kill(pid, 0) == -1, errno == ESRCH else { continue }
+            guard let pid = Int32(rest), pid > 0, !_ImporterProcess.mayRun(pid) else { continue }
             guard removeRegularFile(directory.appendingPathComponent(name).path) else { continue }
             removed.append(name)
         }
