@@ -113,4 +113,34 @@ struct ImportPipeTests {
         #expect(result.errors.contains("cannot create the copy: No such file or directory") && result.errors.contains("Set TMPDIR"), "\(result.errors)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("P.sqlite")))
     }
+
+    /// A SIGKILLed import of a pipe left its copy in TMPDIR for good: the next import removed only the
+    /// temporary stores next to its own store.
+    @Test("the next import removes the input copies and spooled rejects of killed imports from TMPDIR, and only those")
+    func staleCopiesRemoved() throws {
+        let (scratch, temporary) = try Self.scratch()
+        // A process that has ended: its pid names nobody now.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = gone.processIdentifier, running = getpid()
+        let stale = ["seedstore-input-\(dead)-1-stdin", "seedstore-input-\(dead)-2-my-wells.csv", ".seedstore-rejects-\(UUID().uuidString).importing-\(dead)"]
+        let kept = ["seedstore-input-\(running)-1-stdin", "seedstore-input-\(dead)-x-stdin", "seedstore-input-\(dead)-1-", "xseedstore-input-\(dead)-1-stdin",
+                    "seedstore-input-\(dead)-3-link"]
+        for name in stale + kept.dropLast() { try scratch.write("tmp/\(name)", "a copy") }
+        try scratch.write("elsewhere.csv", "kept")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("tmp/\(kept.last!)"), withDestinationPath: scratch.path("elsewhere.csv"))
+        try FileManager.default.createDirectory(atPath: scratch.path("tmp/seedstore-input-\(dead)-4-folder"), withIntermediateDirectories: false)
+
+        let result = try Self.importPiped("code,name,mgr\nE1,Ann,\n", ["--model", "m.model.json", "--out", "P.sqlite", "Emp=/dev/stdin"],
+                                          temporary: temporary, in: scratch)
+        #expect(result.status == 0, "\(result.errors)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
+        #expect(Set(left) == Set(kept + ["seedstore-input-\(dead)-4-folder"]), "only regular files named so, of processes not running: \(left)")
+        for name in stale {
+            #expect(result.output.contains("warning: removed \(temporary)/\(name), left by an import that did not finish"), "\(result.output)")
+        }
+        #expect(try String(contentsOfFile: scratch.path("elsewhere.csv"), encoding: .utf8) == "kept")
+    }
 }

@@ -78,6 +78,15 @@ public final class SeedImporter {
         for name in _StoreFile.removeStale(in: storeFile.target.deletingLastPathComponent()) {
             warnings.append("removed \(name), left by an import that did not finish")
         }
+        // Copies of pipes and spooled rejects of imports killed, in the temporary directory.
+        let temporaryDirectory = FileManager.default.temporaryDirectory
+        var staleTemporaries = _InputSpool.removeStale()
+        if !_StoreFile.samePath(temporaryDirectory.path, storeFile.target.deletingLastPathComponent().path) {
+            staleTemporaries += _StoreFile.removeStale(in: temporaryDirectory).map { temporaryDirectory.appendingPathComponent($0).path }
+        }
+        for path in staleTemporaries {
+            warnings.append("removed \(path), left by an import that did not finish")
+        }
         try storeFile.prepare()
         let progress = _ProgressReporter(mode: options.progress, totalBytes: plan.totalBytes, output: options.progressOutput)
         let rejects = options.onError == .skip ? _RejectsWriter(path: rejectsPath) : nil

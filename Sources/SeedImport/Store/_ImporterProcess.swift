@@ -2,7 +2,7 @@ import Foundation
 
 /// Whether the importer a temporary file is named after (`.<name>.importing-<pid>`,
 /// `seedstore-input-<pid>-<n>-<name>`) may still use it, for the cleanup of what killed importers leave
-/// (``_StoreFile/removeStale(in:)``).
+/// (``_StoreFile/removeStale(in:)``, ``_InputSpool/removeStale()``).
 ///
 /// There is no grace period: a file is removed as soon as its process can no longer run. A process that
 /// was sent SIGKILL still exists until it has finished exiting and its parent has reaped it, which may take

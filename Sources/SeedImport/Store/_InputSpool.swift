@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The copy streams in 1 MiB blocks (memory stays flat), goes to the temporary directory (`TMPDIR`), is
 /// made at most once per input for the process, and is removed when the process exits or a signal ends
-/// it (``_InterruptCleanup``).
+/// it (``_InterruptCleanup``). What SIGKILL or a crash leaves, the next import removes (``removeStale()``).
 ///
 /// ```swift
 /// let readable = try _InputSpool.readablePath("/dev/stdin")   // "/tmp/seedstore-input-4242-1-stdin"
@@ -17,6 +17,12 @@ enum _InputSpool {
     /// Input path → its copy.
     nonisolated(unsafe) private static var copies: [String: String] = [:]
     nonisolated(unsafe) private static var removesAtExit = false
+    /// The name every copy starts with: `seedstore-input-<pid>-<n>-<name>`.
+    static let prefix = "seedstore-input-"
+    /// Whether this process has removed the copies of dead importers before making its first copy.
+    nonisolated(unsafe) private static var sweptBeforeCopying = false
+    /// What that removed, until ``removeStale()`` reports it.
+    nonisolated(unsafe) private static var removedBeforeCopying: [String] = []
 
     /// A path that can be read as often as needed: `path` itself when it is a regular file (or cannot be
     /// inspected: opening it will say why), else a copy of its bytes.
@@ -28,9 +34,14 @@ enum _InputSpool {
         lock.lock()
         defer { lock.unlock() }
         if let copy = copies[path] { return copy }
+        if !sweptBeforeCopying {
+            // A killed import's copy may be as large as this one will be: it goes first.
+            sweptBeforeCopying = true
+            removedBeforeCopying = sweep(FileManager.default.temporaryDirectory)
+        }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let copy = FileManager.default.temporaryDirectory
-            .appendingPathComponent("seedstore-input-\(getpid())-\(copies.count + 1)-\(name.isEmpty ? "input" : name)").path
+            .appendingPathComponent("\(prefix)\(getpid())-\(copies.count + 1)-\(name.isEmpty ? "input" : name)").path
         _InterruptCleanup.install()
         _InterruptCleanup.register(copy)
         if !removesAtExit {
@@ -57,6 +68,38 @@ enum _InputSpool {
             _InterruptCleanup.unregister(copy)
         }
         copies = [:]
+    }
+
+    /// Removes the copies that importers no longer running left in the temporary directory (`TMPDIR`), and
+    /// returns their paths, with those removed before this process's first copy (to make room for it) not
+    /// yet returned.
+    ///
+    /// Only regular files (never a directory, a pipe, or the file a symbolic link names) named exactly
+    /// `seedstore-input-<pid>-<n>-<name>`, whose process has ended or is ending
+    /// (``_ImporterProcess/mayRun(_:)``): the rule of the temporary stores (``_StoreFile/removeStale(in:)``),
+    /// with no grace period.
+    static func removeStale() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let removed = removedBeforeCopying + sweep(FileManager.default.temporaryDirectory)
+        removedBeforeCopying = []
+        return removed
+    }
+
+    /// The paths of the stale copies removed from `directory`, sorted.
+    static func sweep(_ directory: URL) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            // `<pid>-<n>-<name>`: two runs of digits, then a name that is not empty.
+            let parts = name.dropFirst(prefix.count).split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, !parts[2].isEmpty,
+                  parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), !parts[1].isEmpty,
+                  let pid = Int32(parts[0]), pid > 0, !_ImporterProcess.mayRun(pid) else { continue }
+            let path = directory.appendingPathComponent(name).path
+            if _StoreFile.removeRegularFile(path) { removed.append(path) }
+        }
+        return removed.sorted()
     }
 
     private static func copy(_ path: String, to copy: String) throws(SpoolError) {
