@@ -143,4 +143,76 @@ struct ImportPipeTests {
         }
         #expect(try String(contentsOfFile: scratch.path("elsewhere.csv"), encoding: .utf8) == "kept")
     }
+
+    /// Starts `seedstore import` reading `input` from a pipe that stays open (the copy of standard input
+    /// never ends), standard error going to `errors`; `TMPDIR` set to `temporary`.
+    static func startPiped(_ input: String, _ arguments: [String], temporary: String, errors: String,
+                           in scratch: ImportScratch) throws -> (Process, stdin: Pipe) {
+        let process = Process()
+        process.executableURL = ImportFixtures.cli!
+        process.arguments = ["import"] + arguments
+        process.currentDirectoryURL = scratch.url
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { $1 }
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errors)
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        return (process, stdin)
+    }
+
+    /// Waits up to `seconds` for `path` to hold `text`; returns what it holds.
+    static func waitFor(_ text: String, in path: String, seconds: Double) -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var held = ""
+        repeat {
+            held = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if held.contains(text) { break }
+            usleep(50_000)
+        } while Date() < deadline
+        return held
+    }
+
+    /// A user's Ctrl-C while `/dev/stdin` was copied (before the importer's progress starts) exited 130 with
+    /// nothing on standard error, after many silent seconds.
+    @Test("a long copy of a pipe says it is being copied and why; Ctrl-C during it says so in one line and leaves no copy")
+    func interruptedWhileCopying() throws {
+        let (scratch, temporary) = try Self.scratch()
+        try scratch.write("p.mapping.json", #"{"format": 1, "model": "m.model.json", "files": [{"path": "/dev/stdin", "targets": [{"entity": "Emp"}]}]}"#)
+        let errors = scratch.path("errors.txt")
+        let (process, stdin) = try Self.startPiped("code,name,mgr\nE1,Ann,\n", ["--mapping", "p.mapping.json", "--out", "P.sqlite", "--progress", "plain"],
+                                                   temporary: temporary, errors: errors, in: scratch)
+        defer { try? stdin.fileHandleForWriting.close() }
+        let copying = "import: copying /dev/stdin to \(temporary) first, since the importer reads its input more than once: 22 B so far, "
+        let shown = Self.waitFor(copying, in: errors, seconds: 20)
+        #expect(shown.hasPrefix(copying), "a line within 3 s (plain progress): \(shown)")
+        #expect(process.isRunning, "still copying")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT, "ended by the signal, as without a handler")
+        let text = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(text.hasSuffix("\nimport: interrupted while copying /dev/stdin to \(temporary); no store was created at P.sqlite (the copy was removed)\n"), "\(text)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the copy is removed")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("P.sqlite")))
+    }
+
+    @Test("with --progress none a copy of a pipe and Ctrl-C during it write nothing to standard error")
+    func interruptedWhileCopyingQuietly() throws {
+        let (scratch, temporary) = try Self.scratch()
+        let errors = scratch.path("errors.txt")
+        let (process, stdin) = try Self.startPiped("code,name,mgr\nE1,Ann,\n", ["--model", "m.model.json", "--out", "P.sqlite", "--progress", "none", "Emp=/dev/stdin"],
+                                                   temporary: temporary, errors: errors, in: scratch)
+        defer { try? stdin.fileHandleForWriting.close() }
+        // Past the first line plain progress would write.
+        usleep(3_500_000)
+        #expect(process.isRunning, "still copying")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).count == 1, "the copy is being made")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
+        #expect(try String(contentsOfFile: errors, encoding: .utf8) == "")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the copy is removed")
+    }
 }

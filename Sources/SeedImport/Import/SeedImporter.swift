@@ -54,7 +54,11 @@ public final class SeedImporter {
         guard options.batchSize >= 1 else {
             throw ImportError(.mapping, reason: "the batch size must be at least 1 (got \(options.batchSize))")
         }
-        var plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
+        // A copy of a pipe made while planning shows itself, and a signal from now on says what became of
+        // the store.
+        let copying = Self.announce(into: storePath, options: options)
+        defer { if copying.untouched != nil { _InterruptCleanup.setMessage(nil) } }
+        var plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options, copying: copying)
         let storeFile = _StoreFile(target: storePath)
         let rejectsPath = options.rejectsPath ?? storeFile.target.deletingPathExtension().path + ".rejects.csv"
         let readFiles: [(path: String?, role: String)] = [(mapping.source, "the mapping"), (mapping.modelPath, "the model")]
@@ -95,18 +99,9 @@ public final class SeedImporter {
         if options.removesTemporaryFilesOnSignal {
             interruptPaths = ([""] + _StoreFile.sideFileSuffixes).map { storeFile.temporary.path + $0 }
             if let rejects, rejects.writingPath != rejects.path { interruptPaths.append(rejects.writingPath) }
-            _InterruptCleanup.install()
             interruptPaths.forEach(_InterruptCleanup.register)
-            // Where progress goes to standard error, a signal says what became of the store.
-            if options.progress != .none && options.progressOutput == nil {
-                let untouched = FileManager.default.fileExists(atPath: storePath) ? "\(storePath) is unchanged" : "no store was created at \(storePath)"
-                _InterruptCleanup.setMessage("import: interrupted; \(untouched) (the temporary files were removed)")
-            }
         }
-        defer {
-            interruptPaths.forEach(_InterruptCleanup.unregister)
-            if !interruptPaths.isEmpty { _InterruptCleanup.setMessage(nil) }
-        }
+        defer { interruptPaths.forEach(_InterruptCleanup.unregister) }
         var counts: [String: ImportSummary.EntityReport] = [:]
         var saveSeconds = 0.0, finishSeconds = 0.0
         do {
@@ -149,7 +144,7 @@ public final class SeedImporter {
                 progress.note("running again without the \(rows) row\(rows == 1 ? "" : "s") rejected once their file had been read…")
                 storeFile.discard()
                 rejects?.restart()
-                plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options)
+                plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options, copying: copying)
             }
             if runs > 1 {
                 let rows = excluded.values.reduce(0) { $0 + $1.count }
@@ -198,6 +193,45 @@ public final class SeedImporter {
             objects: counts, duplicates: duplicates, rejects: rejectCount,
             rejectsFile: rejectCount > 0 ? rejects?.path : nil, warnings: warnings,
             elapsedSeconds: Clock.now() - start, saveSeconds: saveSeconds, finishSeconds: finishSeconds, peakMemoryBytes: ProcessMemory.peakResidentBytes, storeBytes: size)
+    }
+}
+
+extension SeedImporter {
+    /// Readies this process for an import into `storePath` before anything reads its inputs: a pipe copied
+    /// while a mapping is inferred from its header (``ImportMapping/inferred(sources:model:defaults:baseDirectory:)``)
+    /// or saved then shows itself as the import's progress will (with `options.progress`, a line every 3 s
+    /// saying it is copied to `TMPDIR` and why), and, with ``ImportOptions/removesTemporaryFilesOnSignal``,
+    /// a signal says in one line what became of the store, as during ``run(into:)``.
+    ///
+    /// ``run(into:)`` does the same for the copies it makes; call this first when the inputs are read
+    /// before it. It lasts for the process, like the signal handlers it installs.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var options = ImportOptions(progress: .plain)
+    /// options.removesTemporaryFilesOnSignal = true
+    /// SeedImporter.prepare(into: "Wells.sqlite", options: options)
+    /// let mapping = try ImportMapping.inferred(sources: [("Well", "/dev/stdin")], model: model)
+    /// let summary = try SeedImporter(model: model, mapping: mapping, options: options).run(into: "Wells.sqlite")
+    /// ```
+    public static func prepare(into storePath: String, options: ImportOptions) {
+        _InputSpool.setProcessReporting(announce(into: storePath, options: options))
+    }
+
+    /// Installs the signal handlers the options ask for and, where progress goes to standard error, the line
+    /// a signal writes; returns how copies of pipes show themselves meanwhile.
+    static func announce(into storePath: String, options: ImportOptions) -> _InputSpool.Reporting {
+        var untouched: String?
+        if options.removesTemporaryFilesOnSignal {
+            _InterruptCleanup.install()
+            // Where progress goes to standard error, a signal says what became of the store.
+            if options.progress != .none && options.progressOutput == nil {
+                untouched = FileManager.default.fileExists(atPath: storePath) ? "\(storePath) is unchanged" : "no store was created at \(storePath)"
+                _InterruptCleanup.setMessage("import: interrupted; \(untouched!) (the temporary files were removed)")
+            }
+        }
+        return _InputSpool.Reporting(progress: options.progress, output: options.progressOutput, untouched: untouched)
     }
 }
 

@@ -23,6 +23,10 @@ extension ImportMapping {
     /// problem too, since every row would make an empty object; columns of a matching header that nothing
     /// takes are listed in ``warnings``, which the import summary repeats.
     ///
+    /// A pipe or device (`Well=/dev/stdin`) is copied to `TMPDIR` here, before the import runs: call
+    /// ``SeedImporter/prepare(into:options:)`` first for that copy to show progress and name itself in the
+    /// line a signal writes.
+    ///
     /// - Throws: ``ImportError`` of kind ``ImportError/Kind/mapping`` for unknown entities, unreadable files
     ///   and headers that match nothing. Nothing is written.
     public static func inferred(

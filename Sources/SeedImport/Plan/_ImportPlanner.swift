@@ -36,6 +36,8 @@ struct _ImportPlanner {
     private var optionProblems: [String: Int] = [:]
     /// Options that clash with the mapping in a problem (`--delimiter` equal to the mapping's quote).
     private var clashingOptions = Set<String>()
+    /// How copies of inputs that are not regular files show themselves (``_InputSpool/Reporting``).
+    var copying: _InputSpool.Reporting?
 
     init(model: ObjectModel, mapping: ImportMapping, options: ImportOptions) {
         self.model = model
@@ -43,8 +45,10 @@ struct _ImportPlanner {
         self.options = options
     }
 
-    static func plan(model: ObjectModel, mapping: ImportMapping, options: ImportOptions) throws(ImportError) -> _ImportPlan {
+    static func plan(model: ObjectModel, mapping: ImportMapping, options: ImportOptions,
+                     copying: _InputSpool.Reporting? = nil) throws(ImportError) -> _ImportPlan {
         var planner = _ImportPlanner(model: model, mapping: mapping, options: options)
+        planner.copying = copying
         let plan = planner.make()
         guard planner.problems.isEmpty, let plan else {
             let count = planner.problems.count
@@ -236,7 +240,7 @@ struct _ImportPlanner {
             // A pipe or device gives its bytes once; the importer reads a file more than once.
             let readable: String
             do {
-                readable = try _InputSpool.readablePath(self.mapping.resolve(mapping.path))
+                readable = try _InputSpool.readablePath(self.mapping.resolve(mapping.path), reporting: copying)
             } catch {
                 problem(mapping.path, error.description)
                 continue

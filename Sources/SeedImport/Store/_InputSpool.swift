@@ -1,4 +1,6 @@
 import Foundation
+import ManagedStore
+import Measure
 
 /// Inputs that are not regular files (a pipe, `/dev/stdin`, a process substitution such as
 /// `<(gunzip -c wells.csv.gz)`), copied once into a temporary file: the importer reads a file more than
@@ -8,6 +10,8 @@ import Foundation
 /// The copy streams in 1 MiB blocks (memory stays flat), goes to the temporary directory (`TMPDIR`), is
 /// made at most once per input for the process, and is removed when the process exits or a signal ends
 /// it (``_InterruptCleanup``). What SIGKILL or a crash leaves, the next import removes (``removeStale()``).
+/// A copy that an import makes shows itself as the import's progress does (``Reporting``): a line every
+/// 3 s, or a bar, saying why the input is copied, and a signal during it says what became of the store.
 ///
 /// ```swift
 /// let readable = try _InputSpool.readablePath("/dev/stdin")   // "/tmp/seedstore-input-4242-1-stdin"
@@ -23,12 +27,37 @@ enum _InputSpool {
     nonisolated(unsafe) private static var sweptBeforeCopying = false
     /// What that removed, until ``removeStale()`` reports it.
     nonisolated(unsafe) private static var removedBeforeCopying: [String] = []
+    /// How copies made without a ``Reporting`` of their own show themselves (those made before the import
+    /// runs, while a mapping is inferred from headers or saved): set by ``SeedImporter/prepare(into:options:)``.
+    nonisolated(unsafe) private static var processReporting: Reporting?
+
+    /// How a copy shows itself while an import waits for it: progress on standard error (a copy of
+    /// gigabytes from a slow pipe takes minutes), and the line a signal writes meanwhile.
+    struct Reporting {
+        /// The import's progress mode: plain lines every ``interval`` seconds, or a bar; none for nothing.
+        var progress: ProgressMode
+        /// Where progress goes (standard error when nil).
+        var output: (@Sendable (String) -> Void)?
+        /// What a signal leaves of the store (`Wells.sqlite is unchanged`), for the line it writes; nil for
+        /// no line.
+        var untouched: String?
+        /// Seconds before the first progress line and between lines (the import's own, when nil).
+        var interval: Double?
+    }
+
+    /// Makes copies made without a ``Reporting`` of their own report as `reporting` says (nil: silently).
+    static func setProcessReporting(_ reporting: Reporting?) {
+        lock.lock()
+        defer { lock.unlock() }
+        processReporting = reporting
+    }
 
     /// A path that can be read as often as needed: `path` itself when it is a regular file (or cannot be
-    /// inspected: opening it will say why), else a copy of its bytes.
+    /// inspected: opening it will say why), else a copy of its bytes, made as `reporting` says (as
+    /// ``SeedImporter/prepare(into:options:)`` said, when nil).
     ///
     /// - Throws: ``SpoolError`` when the input cannot be read or the copy cannot be written.
-    static func readablePath(_ path: String) throws(SpoolError) -> String {
+    static func readablePath(_ path: String, reporting: Reporting? = nil) throws(SpoolError) -> String {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR else { return path }
         lock.lock()
@@ -49,7 +78,7 @@ enum _InputSpool {
             atexit { _InputSpool.removeCopies() }
         }
         do throws(SpoolError) {
-            try Self.copy(path, to: copy)
+            try Self.copy(path, to: copy, reporting: reporting ?? processReporting, earlierCopies: copies.count)
         } catch {
             unlink(copy)
             _InterruptCleanup.unregister(copy)
@@ -102,16 +131,52 @@ enum _InputSpool {
         return removed.sorted()
     }
 
-    private static func copy(_ path: String, to copy: String) throws(SpoolError) {
+    /// Copies `path` to `copy`; with a `reporting` that shows progress, says every interval how far it got
+    /// (waiting for the input at most that long, so a pipe that gives nothing for a while is reported too),
+    /// and meanwhile has a signal name the copy in its line.
+    private static func copy(_ path: String, to copy: String, reporting: Reporting?, earlierCopies: Int) throws(SpoolError) {
         let input = open(path, O_RDONLY)
         guard input >= 0 else { throw SpoolError(input: path, copy: copy, reason: "cannot open it: \(String(cString: strerror(errno)))") }
         defer { close(input) }
         let output = open(copy, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard output >= 0 else { throw SpoolError(input: path, copy: copy, reason: "cannot create the copy: \(String(cString: strerror(errno)))") }
         defer { close(output) }
+        let folder = URL(fileURLWithPath: copy).deletingLastPathComponent().path
+        // The line a signal writes names the copy while it is made, then is what it was.
+        var earlierMessage: String??
+        if let untouched = reporting?.untouched {
+            let removed = earlierCopies == 0 ? "the copy was removed" : "the copies were removed"
+            earlierMessage = _InterruptCleanup.setMessage("import: interrupted while copying \(path) to \(folder); \(untouched) (\(removed))")
+        }
+        defer { if let earlierMessage { _InterruptCleanup.setMessage(earlierMessage) } }
+        var progress: (reporter: _ProgressReporter, interval: Double)?
+        if let reporting, reporting.progress != .none {
+            let reporter = _ProgressReporter(mode: reporting.progress, totalBytes: 1, output: reporting.output)
+            progress = (reporter, reporting.interval ?? (reporter.style == .bar ? _ProgressReporter.barInterval : _ProgressReporter.plainInterval))
+        }
+        defer { progress?.reporter.finish() }
+        let start = Clock.now()
+        var next = start + (progress?.interval ?? 0)
+        var copied = 0, reported = false
         let block = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { block.deallocate() }
         while true {
+            if let (reporter, interval) = progress {
+                let now = Clock.now()
+                if now >= next {
+                    let amount = "\(ProcessMemory.format(copied)) so far, \(ProcessMemory.format(Int(Double(copied) / max(0.001, now - start))))/s"
+                    // A line says why once; a bar, fitted to the terminal, keeps the amount at its start.
+                    reporter.note(reporter.style == .bar ? "copying: \(amount) — \(path) to \(folder) first, since the importer reads its input more than once"
+                                  : reported ? "copying \(path): \(amount)"
+                                  : "copying \(path) to \(folder) first, since the importer reads its input more than once: \(amount)")
+                    reported = true
+                    next = now + interval
+                }
+                // Waits for input until the next line is due.
+                var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&descriptor, 1, Int32(max(1, ((next - Clock.now()) * 1000).rounded(.up))))
+                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            }
             let count = read(input, block, 1 << 20)
             if count == 0 { return }
             if count < 0 {
@@ -127,6 +192,7 @@ enum _InputSpool {
                 }
                 written += step
             }
+            copied += count
         }
     }
 

@@ -4,8 +4,8 @@ import Foundation
 /// a CI job cancelled), then ends the process as the signal would have.
 ///
 /// Only async-signal-safe calls run in the handler: `unlink(2)` of paths copied into C strings beforehand,
-/// `write(2)` of a message prepared beforehand (``setMessage(_:)``), then `signal(2)` and `raise(3)`. SIGKILL cannot be caught: what it leaves, the next import into the same
-/// directory removes (``_StoreFile/removeStale(in:)``).
+/// `strlen(3)` and `write(2)` of a message prepared beforehand (``setMessage(_:)``), then `signal(2)` and `raise(3)`. SIGKILL cannot be caught: what it leaves, the next import into the same
+/// directory, or from the temporary directory, removes (``_StoreFile/removeStale(in:)``, ``_InputSpool/removeStale()``).
 enum _InterruptCleanup {
     /// The most paths registered at once: the temporary store, its three side files, a rejects file, and
     /// copies of inputs that are not regular files (``_InputSpool``).
@@ -16,9 +16,11 @@ enum _InterruptCleanup {
         return slots
     }()
     nonisolated(unsafe) private static var installed = false
-    /// What the handler writes to standard error, and its length in bytes (nil: nothing).
+    /// What the handler writes to standard error, ending in a NUL byte (nil: nothing): one pointer, so a
+    /// handler running while it is replaced reads the old line or the new one whole.
     nonisolated(unsafe) private static var message: UnsafeMutablePointer<CChar>?
-    nonisolated(unsafe) private static var messageLength = 0
+    /// The text of ``message``, as given to ``setMessage(_:)``.
+    nonisolated(unsafe) private static var messageText: String?
     private static let lock = NSLock()
 
     /// Installs the handlers (once per process).
@@ -39,7 +41,7 @@ enum _InterruptCleanup {
                 for i in 0..<_InterruptCleanup.capacity {
                     if let path = _InterruptCleanup.slots[i] { unlink(path) }
                 }
-                if let message = _InterruptCleanup.message { _ = write(2, message, _InterruptCleanup.messageLength) }
+                if let message = _InterruptCleanup.message { _ = write(2, message, strlen(message)) }
                 _ = Foundation.signal(received, SIG_DFL)
                 raise(received)
             }
@@ -69,20 +71,24 @@ enum _InterruptCleanup {
 
     /// Sets what a signal writes to standard error once the files are removed (`nil`: nothing), such as
     /// `import: interrupted; Wells.sqlite is unchanged`. On a terminal the line starts by clearing the
-    /// progress bar.
-    static func setMessage(_ text: String?) {
+    /// progress bar. Returns the text set before, to set again after a step that says more (the copy of a
+    /// pipe: `import: interrupted while copying /dev/stdin to /tmp; …`).
+    @discardableResult
+    static func setMessage(_ text: String?) -> String? {
         lock.lock()
         defer { lock.unlock() }
-        // The handler may be reading the old one: it is left allocated (one short string per import).
+        let earlier = messageText
+        messageText = text
+        // The handler may be reading the old one: it is left allocated (one short string per message).
         guard let text else {
             message = nil
-            return
+            return earlier
         }
         let line = (isatty(2) == 1 ? "\r\u{1B}[K" : "") + text + "\n"
-        let bytes = Array(line.utf8)
+        let bytes = Array(line.utf8) + [0]
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
         bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-        messageLength = bytes.count
         message = buffer
+        return earlier
     }
 }
