@@ -192,6 +192,9 @@ struct ImportCommand: ParsableCommand {
         options.trueValues = trueValues.isEmpty ? nil : trueValues
         options.falseValues = falseValues.isEmpty ? nil : falseValues
         options.removesTemporaryFilesOnSignal = true
+        // Inputs that are pipes are copied while the mapping is made or saved, before the import runs:
+        // the signal handlers, the interrupted line and the copy's progress are set up first.
+        SeedImporter.prepare(into: out, options: options)
         do {
             var importMapping: ImportMapping
             let objectModel: ObjectModel
