@@ -75,17 +75,21 @@ struct ImportRejectsToStreamTests {
         #expect(text.hasPrefix(Self.header + Self.rejected + "Imported E.sqlite"), "\(text)")
     }
 
-    /// A link is not the file it names: the file gets the rows appended, and is never truncated.
-    @Test("--rejects naming a symbolic link to a file appends to that file")
+    /// A link to a file stands for that file: it gets this run's rejects as a file named directly would
+    /// (written aside, renamed over it; an earlier run's rows replaced, not added to), and stays a link.
+    @Test("--rejects naming a symbolic link to a file replaces that file's rows, and the link stays")
     func symbolicLink() throws {
         let scratch = try Self.scratch()
-        let kept = try scratch.write("kept.csv", "earlier line\n")
+        let kept = try scratch.write("kept.csv", "an earlier run's rejects\n")
         try FileManager.default.createSymbolicLink(atPath: scratch.path("link.csv"), withDestinationPath: kept)
-        let status = try Self.importing(rejects: "link.csv", stdout: open("/dev/null", O_WRONLY), stderr: open("/dev/null", O_WRONLY), in: scratch)
-        #expect(status == 0)
-        #expect(try String(contentsOfFile: kept, encoding: .utf8) == "earlier line\n" + Self.header + Self.rejected)
-        var info = stat()
-        #expect(lstat(scratch.path("link.csv"), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link stays a link")
+        for _ in 0..<2 {
+            let status = try Self.importing(rejects: "link.csv", stdout: open("/dev/null", O_WRONLY), stderr: open("/dev/null", O_WRONLY), in: scratch)
+            #expect(status == 0)
+            #expect(try String(contentsOfFile: kept, encoding: .utf8) == Self.header + Self.rejected, "this run's rows, once")
+            var info = stat()
+            #expect(lstat(scratch.path("link.csv"), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link stays a link")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.contains("importing") }.isEmpty)
     }
 
     @Test("--rejects naming a descriptor that is not open for writing is refused before the import")

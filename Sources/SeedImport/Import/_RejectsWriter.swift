@@ -11,8 +11,11 @@ import Foundation
 /// from a spool file in the temporary directory: an import that runs again (``restart()``) must be able to
 /// take back what it wrote. What such a path names is never truncated (``copyOut()``).
 final class _RejectsWriter {
-    /// Where the rejects go when the import completes.
+    /// Where the rejects go when the import completes, as given (for messages).
     let path: String
+    /// The file renamed into place: `path`, or the regular file a symbolic link `path` leads to, so the
+    /// link stays and its file is replaced, as for a path given directly.
+    private let placePath: String
     /// Where they are written meanwhile.
     let writingPath: String
     /// Whether `path` is not itself a regular file: the rows are copied there, not renamed.
@@ -26,11 +29,19 @@ final class _RejectsWriter {
     init(path: String) {
         self.path = path
         var info = stat()
-        copiesOut = (lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG) || Self.descriptor(named: path) != nil
+        var place = path
+        // A link to a regular file (not one of this process's streams) is that file's name: it is replaced.
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, Self.descriptor(named: path) == nil,
+           stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let resolved = realpath(path, nil) {
+            place = String(cString: resolved)
+            free(resolved)
+        }
+        placePath = place
+        copiesOut = (lstat(place, &info) == 0 && info.st_mode & S_IFMT != S_IFREG) || Self.descriptor(named: path) != nil
         if copiesOut {
             writingPath = FileManager.default.temporaryDirectory.appendingPathComponent(".seedstore-rejects-\(UUID().uuidString).importing-\(getpid())").path
         } else {
-            let url = URL(fileURLWithPath: path)
+            let url = URL(fileURLWithPath: place)
             writingPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).importing-\(getpid())").path
         }
     }
@@ -45,10 +56,10 @@ final class _RejectsWriter {
             return copyOut() ?? failure
         }
         if count == 0 {
-            Self.removeEarlier(path)
+            Self.removeEarlier(placePath)
             return failure
         }
-        guard rename(writingPath, path) == 0 else {
+        guard rename(writingPath, placePath) == 0 else {
             return "cannot move the rejects file into place: \(String(cString: strerror(errno))); they are in \(writingPath)"
         }
         return failure
