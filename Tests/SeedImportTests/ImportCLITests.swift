@@ -89,6 +89,25 @@ struct ImportCLITests {
         #expect(try JSONDecoder().decode(ImportSummary.self, from: Data(json.utf8)).objects["Person"]?.stored == 5)
     }
 
+    /// A user trial's `--out link.sqlite` replaced the link with a new file and left the store it named as
+    /// it was: the link now stands for its file, as for `--rejects`.
+    @Test("--out naming a symbolic link to a store replaces that store, and the link stays")
+    func outThroughLink() throws {
+        let scratch = ImportScratch()
+        let model = ImportFixtures.path("models/import-basics.model.json")
+        let inputs = ["Person=\(ImportFixtures.path("csv/people.csv"))", "Team=\(ImportFixtures.path("csv/teams.csv"))"]
+        try FileManager.default.createDirectory(atPath: scratch.path("stores"), withIntermediateDirectories: true)
+        let first = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("stores/P.sqlite"), "--progress", "none", inputs[1]])
+        #expect(first.status == 0, "\(first.errors)")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("link.sqlite"), withDestinationPath: scratch.path("stores/P.sqlite"))
+        let again = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("link.sqlite"), "--progress", "none"] + inputs)
+        #expect(again.status == 0, "\(again.errors)")
+        var info = stat()
+        #expect(lstat(scratch.path("link.sqlite"), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link stays a link")
+        #expect(try StoreReader.scalar(scratch.path("stores/P.sqlite"), "SELECT count(*) FROM ZPERSON") == .integer(5), "the store it names is the new one")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path("stores")) == ["P.sqlite"], "no temporary file left")
+    }
+
     /// `--rejects DIR` once removed the directory and everything in it (a user trial lost `/tmp` this way):
     /// an earlier rejects file is removed only when it is a regular file.
     @Test("--rejects naming a directory, a missing folder or a special file never deletes it")

@@ -16,8 +16,17 @@ struct _StoreFile {
     /// The suffix SQLite's side files carry.
     static let sideFileSuffixes = ["-journal", "-wal", "-shm"]
 
+    /// A symbolic link to a file stands for that file: the store replaces the file and the link stays
+    /// (renaming over the link itself would leave its file as it was and the link gone).
     init(target path: String) {
-        target = URL(fileURLWithPath: path)
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+           let resolved = realpath(path, nil) {
+            target = URL(fileURLWithPath: String(cString: resolved))
+            free(resolved)
+        } else {
+            target = URL(fileURLWithPath: path)
+        }
         temporary = Self.temporaryURL(for: target, pid: getpid())
     }
 
