@@ -86,7 +86,11 @@ struct InspectAndQueryCLITests {
     @Test func errorsAreClearAndExitNonZero() throws {
         let missing = try CLI.run(["inspect", "/nonexistent/store.sqlite"])
         #expect(missing.status != 0)
-        #expect(missing.stderr.contains("no such file"))
+        #expect(missing.stderr.contains("there is no such file; check the path"), "\(missing.stderr)")
+        // A directory once gave SQLite's "disk I/O error" (a user trial).
+        let folder = try CLI.run(["inspect", FileManager.default.temporaryDirectory.path])
+        #expect(folder.status != 0 && folder.stderr.contains("it is a directory; name the store file in it"), "\(folder.stderr)")
+        #expect(!folder.stderr.contains("disk I/O"), "\(folder.stderr)")
         if CLI.hasReal {
             let entity = try CLI.run(["query", books, "--entity", "Bok"])
             #expect(entity.status != 0)

@@ -76,9 +76,13 @@ public final class PersistentStore {
     ///   - path: a file path, or `:memory:`.
     ///   - model: the model to create or check the store with; `nil` uses the model stored in the file.
     public init(path: String, model: ObjectModel? = nil, options: Options = Options()) throws(StoreError) {
-        let exists = path != ":memory:" && FileManager.default.fileExists(atPath: path)
+        var isDirectory: ObjCBool = false
+        let exists = path != ":memory:" && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists && isDirectory.boolValue {
+            throw .notAStore(path: path, reason: "it is a directory; name the store file in it (such as \(URL(fileURLWithPath: path).appendingPathComponent("Store.sqlite").path))")
+        }
         if !exists && path != ":memory:" && (!options.create || options.readOnly) {
-            throw .notAStore(path: path, reason: "no such file")
+            throw .notAStore(path: path, reason: "there is no such file; check the path (stores usually end in .sqlite)")
         }
         if !exists, model == nil {
             throw .notAStore(path: path, reason: "the file does not exist and no model was given to create it with")
