@@ -112,6 +112,14 @@ struct ImportInferredMappingTests {
         #expect(summary.objects["Team"]?.stored == 1)
     }
 
+    /// A user trial's `Price,PRICE` read the first silently as far as the warning said.
+    @Test("a column that folds to an attribute another column already fills says which one is read")
+    func foldedDuplicateColumn() throws {
+        let (_, _, mapping) = try Self.teams("code,Name,NAME\nENG,Engines,Other\n")
+        #expect(mapping.warnings.first?.hasPrefix("teams.csv → Team: no attribute takes the column \"NAME\" (name reads \"Name\", which matches it too) (Team has:") == true,
+                "\(mapping.warnings)")
+    }
+
     /// Northwind's employees name their manager in `reportsTo`, which no rule links to `manager`: the
     /// warning once sent the user to "columns", where a relationship's key column fails.
     @Test("a column nothing takes, next to a to-one no column fills, is pointed at \"relationships\" too")

@@ -136,7 +136,12 @@ extension ImportMapping {
                 // An attribute no column took, close to a column nothing took: likely the one meant.
                 let untaken = entity.attributes.map(\.name).filter { target.columns[$0] == nil }
                 let columns = unused.map { index in
-                    "\"\(header[index])\"" + (_NameSuggestion.closest(to: header[index], in: untaken).map { " (\($0)?)" } ?? "")
+                    // Two columns folding to one attribute's name (Price, PRICE): the first was taken; say which.
+                    if let taken = entity.attributes.first(where: { HeaderName.fold($0.name) == HeaderName.fold(header[index]) }),
+                       let column = target.columns[taken.name]?.column {
+                        return "\"\(header[index])\" (\(taken.name) reads \"\(column)\", which matches it too)"
+                    }
+                    return "\"\(header[index])\"" + (_NameSuggestion.closest(to: header[index], in: untaken).map { " (\($0)?)" } ?? "")
                 }
                 // A column may hold a related object's key under a name no rule links (reportsTo for manager).
                 let unlinked = entity.relationships.filter { !$0.isToMany && target.relationships[$0.name] == nil }
