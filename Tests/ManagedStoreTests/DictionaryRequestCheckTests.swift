@@ -20,6 +20,17 @@ import Testing
     /// The error a fetch of `request` throws, if any.
     func fetchError(_ request: FetchRequest) -> StoreError? { harness.rowsError(request) }
 
+    /// The errors of the three ways to run `request`: fetching rows, counting, explaining. Each must refuse
+    /// what the others refuse.
+    func errorsOfEveryPath(_ request: FetchRequest) -> [StoreError?] {
+        let context = harness.context
+        return [
+            fetchError(request),
+            storeError { () throws(StoreError) in _ = try context.count(for: request) },
+            storeError { () throws(StoreError) in _ = try context.explain(request) },
+        ]
+    }
+
     /// The error `body` throws, if any.
     func storeError(_ body: () throws(StoreError) -> Void) -> StoreError? {
         do {
@@ -52,13 +63,7 @@ import Testing
             if case .key("state") = properties[0] { request.propertiesToGroupBy = ["state"] }
             for resultType in [FetchRequest.ResultType.dictionary, .count] {
                 request.resultType = resultType
-                let context = harness.context
-                let errors: [StoreError?] = [
-                    fetchError(request),
-                    storeError { () throws(StoreError) in _ = try context.count(for: request) },
-                    storeError { () throws(StoreError) in _ = try context.explain(request) },
-                ]
-                for error in errors {
+                for error in errorsOfEveryPath(request) {
                     guard case .invalidProperty(let entity, let property, let reason)? = error else {
                         Issue.record("\(properties) ran as \(resultType): \(String(describing: error))")
                         continue
@@ -85,13 +90,7 @@ import Testing
         request.propertiesToFetch = [.key("name"), .expression("n", .count, of: "*")]
         for resultType in [FetchRequest.ResultType.dictionary, .count] {
             request.resultType = resultType
-            let context = harness.context
-            let errors: [StoreError?] = [
-                fetchError(request),
-                storeError { () throws(StoreError) in _ = try context.count(for: request) },
-                storeError { () throws(StoreError) in _ = try context.explain(request) },
-            ]
-            for error in errors {
+            for error in errorsOfEveryPath(request) {
                 guard case .invalidProperty(let entity, let property, let reason)? = error else {
                     Issue.record("name mixed with count(*) without group-by ran as \(resultType): \(String(describing: error))")
                     continue
