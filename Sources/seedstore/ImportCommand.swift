@@ -19,7 +19,8 @@ struct ImportCommand: ParsableCommand {
             complete: an interrupted import leaves the previous store or none.
 
             Exit status: 0 on success (rejected rows included), 1 when a bad row aborts the import or the \
-            store cannot be written, 2 for mapping errors, 64 for usage errors.
+            store cannot be written (--out), 2 for problems of the mapping, the files or the paths of the other \
+            outputs (--rejects, --save-mapping, --summary-json), found before anything is imported, 64 for usage errors.
 
             Examples:
               seedstore import --mapping /tmp/wells/wells.mapping.json --out Wells.sqlite
