@@ -231,9 +231,10 @@ struct ImportCommand: ParsableCommand {
     /// when the import neither reads nor writes it: an output option must not name such a file. The
     /// rejects file counts in skip mode, where it is written (at its default path when not given).
     func role(of path: String, mapping: ImportMapping, besides option: String) -> String? {
-        func canonical(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
-        let rejectsPath = onError == .skip
-            ? rejects ?? URL(fileURLWithPath: out).standardizedFileURL.deletingPathExtension().path + ".rejects.csv" : nil
+        // A stream (/dev/stdout, a pipe) is written as it is, never replaced: several outputs may share one.
+        guard !OutputPath.isStream(path) else { return nil }
+        func canonical(_ path: String) -> String { OutputPath.canonical(path) }
+        let rejectsPath = onError == .skip ? rejects ?? (out as NSString).deletingPathExtension + ".rejects.csv" : nil
         var used = [(mapping.source, "the mapping given"), (mapping.modelPath, "the model"), (out, "the store (--out)"), (rejectsPath, "the rejects file")]
             + mapping.files.map { (Optional(mapping.resolve($0.path)), "an input file") }
         if option != "--save-mapping" { used.append((saveMapping, "the mapping --save-mapping writes")) }
@@ -246,11 +247,16 @@ struct ImportCommand: ParsableCommand {
     /// anything is imported: written after the import, it would replace an input or the store just made,
     /// or be found missing only when the work is done.
     func checkSummaryPath(_ path: String, mapping: ImportMapping) throws(ImportError) {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
         if let role = role(of: path, mapping: mapping, besides: "--summary-json") {
             throw ImportError(.mapping, reason: "--summary-json \(path) is \(role); the summary would replace it", file: path,
-                              hint: "Give --summary-json a path of its own, such as \(url.deletingPathExtension().lastPathComponent).summary.json. Nothing was imported.")
+                              hint: "Give --summary-json a path of its own, such as \(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent).summary.json. Nothing was imported.")
         }
+        if OutputPath.isStream(path) { return }
+        guard !path.isEmpty else {
+            throw ImportError(.mapping, reason: "--summary-json is empty", hint: "Name a file, such as summary.json. Nothing was imported.")
+        }
+        // Where the kernel puts it (a link's file; `link/..` is the link's target's parent).
+        let url = URL(fileURLWithPath: OutputPath.canonical(path))
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard !isDirectory.boolValue else {
@@ -265,8 +271,9 @@ struct ImportCommand: ParsableCommand {
         }
         let directory = url.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ImportError(.mapping, reason: "--summary-json \(path): the directory \(directory) does not exist", file: path,
-                              hint: "Create the directory, or name a file in one that exists. Nothing was imported.")
+            let what = FileManager.default.fileExists(atPath: directory) ? "is a file, not a directory" : "does not exist"
+            throw ImportError(.mapping, reason: "--summary-json \(path): \(directory) \(what)", file: path,
+                              hint: "Name a file in a directory that exists. Nothing was imported.")
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {
             throw ImportError(.mapping, reason: "--summary-json \(path): the directory \(directory) cannot be written (permission denied)", file: path,
@@ -277,19 +284,8 @@ struct ImportCommand: ParsableCommand {
     /// Writes the summary as JSON: a regular file (or a new one) through a temporary file renamed into
     /// place, so a reader never sees half of it; a device or pipe (`/dev/stdout`) directly.
     func writeSummary(_ summary: ImportSummary, to path: String) throws(ImportError) {
-        var info = stat()
-        let special = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
-        do {
-            if special {
-                fflush(nil)   // after the text summary printed before it, when both go to standard output
-                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-                defer { try? handle.close() }
-                try handle.write(contentsOf: summary.jsonData())
-            } else {
-                try summary.jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
-            }
-        } catch {
-            throw ImportError(.store, reason: "the store was written, but the summary could not be: \(error.localizedDescription)", file: path,
+        do { try OutputPath.write(summary.jsonData(), to: path) } catch {
+            throw ImportError(.store, reason: "the store was written, but the summary could not be: \(error)", file: path,
                               hint: "The store at \(out) is complete; re-run with a --summary-json path you can write if you need the summary.")
         }
     }
@@ -302,9 +298,13 @@ struct ImportCommand: ParsableCommand {
             throw ImportError(.mapping, reason: "--save-mapping \(path) is \(role); the mapping would replace it", file: path,
                               hint: "Give --save-mapping a path of its own, such as \(url.deletingPathExtension().lastPathComponent).mapping.json. Nothing was imported.")
         }
-        do { try mapping.jsonData(relativeTo: url.deletingLastPathComponent().path, model: model).write(to: url, options: .atomic) } catch {
-            throw ImportError(.mapping, reason: "cannot write the mapping: \(error.localizedDescription)", file: path,
-                              hint: "Check that the directory exists and is writable. Nothing was imported.")
+        // Paths relative to where the file lands (the kernel's place: a link's file, `link/..` resolved);
+        // a stream gets them relative to the current directory.
+        let place = OutputPath.isStream(path) ? FileManager.default.currentDirectoryPath
+            : URL(fileURLWithPath: OutputPath.canonical(path)).deletingLastPathComponent().path
+        do { try OutputPath.write(mapping.jsonData(relativeTo: place, model: model), to: path) } catch {
+            throw ImportError(.mapping, reason: "cannot write the mapping: \(error)", file: path,
+                              hint: "Check that the directory exists and is writable, and that the path is not a directory. Nothing was imported.")
         }
         printError("wrote the mapping to \(path): edit it and import with --mapping \(path)")
     }

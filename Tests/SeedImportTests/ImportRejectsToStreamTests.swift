@@ -80,7 +80,7 @@ struct ImportRejectsToStreamTests {
     @Test("--rejects naming a symbolic link to a file replaces that file's rows, and the link stays")
     func symbolicLink() throws {
         let scratch = try Self.scratch()
-        let kept = try scratch.write("kept.csv", "an earlier run's rejects\n")
+        let kept = try scratch.write("kept.csv", Self.header + "an earlier run's rejects\n")
         try FileManager.default.createSymbolicLink(atPath: scratch.path("link.csv"), withDestinationPath: kept)
         for _ in 0..<2 {
             let status = try Self.importing(rejects: "link.csv", stdout: open("/dev/null", O_WRONLY), stderr: open("/dev/null", O_WRONLY), in: scratch)

@@ -60,7 +60,8 @@ public final class SeedImporter {
         defer { if copying.untouched != nil { _InterruptCleanup.setMessage(nil) } }
         var plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options, copying: copying)
         let storeFile = _StoreFile(target: storePath)
-        let rejectsPath = options.rejectsPath ?? storeFile.target.deletingPathExtension().path + ".rejects.csv"
+        // Named as the store is given (relative stays relative, for the summary).
+        let rejectsPath = options.rejectsPath ?? (storePath as NSString).deletingPathExtension + ".rejects.csv"
         let readFiles: [(path: String?, role: String)] = [(mapping.source, "the mapping"), (mapping.modelPath, "the model")]
             + plan.files.map { ($0.path, "an input file") }
         // The store replaces what --out names: never a file the import reads.
@@ -179,7 +180,8 @@ public final class SeedImporter {
             warnings.append("\(index.entity.name).\(index.attribute) is not unique (\(index.collisions) repeated values): relationship columns find the first object with each value")
         }
         let rejectCount = plan.files.reduce(0) { $0 + $1.rejects }
-        let size = (try? FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0
+        // The store's own size, not a link's that names it.
+        let size = (try? FileManager.default.attributesOfItem(atPath: storeFile.target.path)[.size] as? Int) ?? 0
         return ImportSummary(
             store: storePath,
             files: plan.files.map {

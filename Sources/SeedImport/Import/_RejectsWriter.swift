@@ -28,16 +28,11 @@ final class _RejectsWriter {
 
     init(path: String) {
         self.path = path
-        var info = stat()
-        var place = path
-        // A link to a regular file (not one of this process's streams) is that file's name: it is replaced.
-        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, Self.descriptor(named: path) == nil,
-           stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let resolved = realpath(path, nil) {
-            place = String(cString: resolved)
-            free(resolved)
-        }
+        // A stream is written as it is; a file (or a link to one) where the kernel resolves it, so a link
+        // stays and `link/..` means what it does to the kernel.
+        copiesOut = OutputPath.isStream(path)
+        let place = copiesOut ? path : OutputPath.canonical(path)
         placePath = place
-        copiesOut = (lstat(place, &info) == 0 && info.st_mode & S_IFMT != S_IFREG) || Self.descriptor(named: path) != nil
         if copiesOut {
             writingPath = FileManager.default.temporaryDirectory.appendingPathComponent(".seedstore-rejects-\(UUID().uuidString).importing-\(getpid())").path
         } else {
@@ -81,7 +76,7 @@ final class _RejectsWriter {
         }
         defer { Foundation.close(source) }
         let target: Int32
-        if let stream = Self.descriptor(named: path) {
+        if let stream = OutputPath.descriptor(named: path) {
             // What this process buffered for its streams goes first.
             fflush(nil)
             target = dup(stream)
@@ -121,37 +116,6 @@ final class _RejectsWriter {
         return failure
     }
 
-    /// The descriptor of this process that `path` names, through any symbolic links: 1 for `/dev/stdout`,
-    /// 2 for `/dev/stderr`, N for `/dev/fd/N`, `/proc/self/fd/N` or `/proc/<this pid>/fd/N`; nil for any
-    /// other path. Such a path is a stream this process holds open, not a file to open anew.
-    static func descriptor(named path: String) -> Int32? {
-        var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let own = "\(getpid())"
-        // The kernel follows at most 40 links.
-        for _ in 0..<40 {
-            guard let slash = current.lastIndex(of: "/") else { return nil }
-            let folder = slash == current.startIndex ? "/" : String(current[..<slash])
-            let name = current[current.index(after: slash)...]
-            if let resolved = realpath(folder, nil) {
-                // `/dev/fd` and `/proc/self/fd` resolve to `/proc/<pid>/fd`; `/proc/thread-self/fd` to
-                // `/proc/<pid>/task/<tid>/fd`.
-                let parts = String(cString: resolved).split(separator: "/")
-                free(resolved)
-                if parts.count >= 3, parts[0] == "proc", parts[1] == own, parts.last == "fd",
-                   parts.count == 3 || (parts.count == 5 && parts[2] == "task"),
-                   name.allSatisfy(\.isASCII), let number = Int32(name), number >= 0 {
-                    return number
-                }
-            }
-            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(current, &target, target.count - 1)
-            guard count > 0 else { return nil }   // not a link
-            let link = String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = link.hasPrefix("/") ? link : (folder == "/" ? "" : folder) + "/" + link
-        }
-        return nil
-    }
-
     /// Removes what this run wrote (the import failed); an earlier run's file stays.
     func discard() {
         close()
@@ -171,7 +135,7 @@ final class _RejectsWriter {
     /// must never be replaced by a file), a file that is not writable, a folder that does not exist, or a
     /// descriptor of this process (`/dev/fd/N`) that is not open for writing.
     static func check(_ path: String) throws(ImportError) {
-        if let stream = descriptor(named: path) {
+        if let stream = OutputPath.descriptor(named: path) {
             let flags = fcntl(stream, F_GETFL)
             guard flags >= 0, flags & O_ACCMODE != O_RDONLY else {
                 throw ImportError(.mapping, reason: "--rejects names descriptor \(stream) of this process, which is not open for writing", file: path,
@@ -179,19 +143,32 @@ final class _RejectsWriter {
             }
             return
         }
+        if OutputPath.isStream(path) { return }
+        // Where the kernel puts it (`link/..` is the link's target's parent).
+        let place = OutputPath.canonical(path)
         var info = stat()
-        if lstat(path, &info) == 0 {
+        if lstat(place, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR {
                 throw ImportError(.mapping, reason: "--rejects names a directory, not a file", file: path,
                                   hint: "Give a file path such as \(URL(fileURLWithPath: path).appendingPathComponent("rejects.csv").path). Nothing was written.")
             }
-            if access(path, W_OK) != 0 {
+            if access(place, W_OK) != 0 {
                 throw ImportError(.mapping, reason: "the rejects file cannot be written: \(String(cString: strerror(errno)))", file: path,
                                   hint: "Give --rejects a path this user can write. Nothing was written.")
             }
+            // The file is replaced, or removed by a run without rejects: only an earlier rejects file (or an
+            // empty one) may be, never a store, notes or a CSV the user keeps (a user trial lost notes.txt).
+            if let handle = FileHandle(forReadingAtPath: place) {
+                defer { try? handle.close() }
+                let start = (try? handle.read(upToCount: header.utf8.count)) ?? Data()
+                if !start.isEmpty && start != Data(header.utf8) {
+                    throw ImportError(.mapping, reason: "--rejects names a file that is not a rejects file (it does not start with \(header)); the import would replace or remove it",
+                                      file: path, hint: "Give --rejects a new path, or remove \(path) first if it can go. Nothing was written.")
+                }
+            }
             return
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let folder = URL(fileURLWithPath: place).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ImportError(.mapping, reason: "the folder of the rejects file does not exist", file: path,

@@ -17,7 +17,10 @@ extension ImportMapping {
             throw ImportError(.mapping, reason: "cannot read the mapping file", file: path,
                               hint: "Check the path given to --mapping.")
         }
-        try self.init(json: data, baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path, source: path)
+        // The directory the file was read from: after a link, `..` is the link's target's parent, as the
+        // kernel read it (`sub/../m.json` with `sub` a link is not `./m.json`).
+        let file = path.split(separator: "/").contains("..") ? OutputPath.canonical(path) : path
+        try self.init(json: data, baseDirectory: URL(fileURLWithPath: file).deletingLastPathComponent().path, source: path)
     }
 
     /// Reads a mapping from JSON text.

@@ -16,17 +16,11 @@ struct _StoreFile {
     /// The suffix SQLite's side files carry.
     static let sideFileSuffixes = ["-journal", "-wal", "-shm"]
 
-    /// A symbolic link to a file stands for that file: the store replaces the file and the link stays
-    /// (renaming over the link itself would leave its file as it was and the link gone).
+    /// The target where the kernel resolves it: a symbolic link to a file stands for that file, which the
+    /// store replaces, the link kept (renaming over the link would leave its file as it was), and
+    /// `link/..` is the link's target's parent.
     init(target path: String) {
-        var info = stat()
-        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-           let resolved = realpath(path, nil) {
-            target = URL(fileURLWithPath: String(cString: resolved))
-            free(resolved)
-        } else {
-            target = URL(fileURLWithPath: path)
-        }
+        target = URL(fileURLWithPath: OutputPath.canonical(path))
         temporary = Self.temporaryURL(for: target, pid: getpid())
     }
 
@@ -90,10 +84,7 @@ struct _StoreFile {
     }
 
     /// Whether two paths name the same file (after `.`/`..` and symbolic links).
-    static func samePath(_ a: String, _ b: String) -> Bool {
-        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
-            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
-    }
+    static func samePath(_ a: String, _ b: String) -> Bool { OutputPath.same(a, b) }
 
     /// Removes a temporary file of this process left by an earlier attempt.
     func prepare() throws(ImportError) {

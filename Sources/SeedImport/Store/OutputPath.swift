@@ -1,0 +1,144 @@
+import Foundation
+
+/// How the files an import writes besides its store (`--rejects`, `--summary-json`, `--save-mapping`)
+/// are named and written, so that none replaces a file the import reads, a stream, or a link.
+///
+/// Paths are compared as the kernel resolves them (``canonical(_:)``): a link followed by `..` leads
+/// where the link's target's parent is, not where the text suggests. A stream (`/dev/stdout`,
+/// `/dev/fd/3`, a device or a named pipe) is written as it is, never replaced or truncated; a link to a
+/// regular file stands for that file, which is replaced and the link kept; anything else is written
+/// next to its place and renamed over it, so a reader never sees half of it.
+///
+/// ```swift
+/// try OutputPath.write(Data("{}".utf8), to: "/dev/stdout")      // after what this process printed
+/// OutputPath.same("sub/../teams.csv", "../data/teams.csv")       // true when sub links to ../data/sub
+/// ```
+public enum OutputPath {
+    /// A failure to write, in words, naming the path.
+    public struct WriteError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// `path` absolute, with every symbolic link resolved as the kernel would (in each directory and in
+    /// the last component, following links that lead nowhere yet), and `.`/`..` taken after resolving.
+    /// Parts that do not exist are kept as written, standardized.
+    public static func canonical(_ path: String) -> String {
+        var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        // The kernel follows at most 40 links.
+        for _ in 0..<40 {
+            if let resolved = realpath(current, nil) {
+                defer { free(resolved) }
+                return String(cString: resolved)
+            }
+            let url = URL(fileURLWithPath: current)
+            let name = url.lastPathComponent
+            let folder = url.deletingLastPathComponent().path
+            let base: String
+            if let resolved = realpath(folder, nil) {
+                base = String(cString: resolved)
+                free(resolved)
+            } else {
+                return URL(fileURLWithPath: current).standardizedFileURL.path
+            }
+            let joined = (base == "/" ? "" : base) + "/" + name
+            guard name != "." && name != "..", let link = linkTarget(joined) else {
+                return URL(fileURLWithPath: joined).standardizedFileURL.path
+            }
+            // A link whose target does not exist (yet): where a write through it would land.
+            current = link.hasPrefix("/") ? link : (base == "/" ? "" : base) + "/" + link
+        }
+        return URL(fileURLWithPath: current).standardizedFileURL.path
+    }
+
+    /// Whether two paths name the same file as the kernel resolves them.
+    public static func same(_ a: String, _ b: String) -> Bool { canonical(a) == canonical(b) }
+
+    /// Whether `path` is a stream rather than a file to replace: a descriptor of this process
+    /// (`/dev/stdout`, `/dev/fd/N`), or something that exists and is neither a regular file nor a
+    /// directory once links are followed (a device, a named pipe, a socket).
+    public static func isStream(_ path: String) -> Bool {
+        if descriptor(named: path) != nil { return true }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
+    }
+
+    /// Writes `data` to `path`: a stream as it is (a descriptor of this process through a duplicate, so it
+    /// lands where the stream's next bytes would, after what this process buffered; another stream opened
+    /// without truncation); a file, or a link to one, through a temporary file renamed over the file.
+    public static func write(_ data: Data, to path: String) throws(WriteError) {
+        if let stream = descriptor(named: path) {
+            fflush(nil)
+            let target = dup(stream)
+            guard target >= 0 else { throw WriteError(description: "cannot write to \(path): \(String(cString: strerror(errno)))") }
+            defer { close(target) }
+            try writeAll(data, to: target, path: path)
+            return
+        }
+        if isStream(path) {
+            let target = open(path, O_WRONLY)
+            guard target >= 0 else { throw WriteError(description: "cannot write to \(path): \(String(cString: strerror(errno)))") }
+            defer { close(target) }
+            try writeAll(data, to: target, path: path)
+            return
+        }
+        do {
+            try data.write(to: URL(fileURLWithPath: canonical(path)), options: .atomic)
+        } catch {
+            throw WriteError(description: "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(WriteError) {
+        let failure: String? = data.withUnsafeBytes { bytes in
+            var written = 0
+            while written < bytes.count {
+                let step = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if step < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                written += step
+            }
+            return nil
+        }
+        if let failure { throw WriteError(description: "writing to \(path) failed: \(failure)") }
+    }
+
+    /// What the symbolic link at `path` points to, or `nil` when `path` is not a link.
+    static func linkTarget(_ path: String) -> String? {
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &target, target.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The descriptor of this process that `path` names, through any symbolic links: 1 for `/dev/stdout`,
+    /// 2 for `/dev/stderr`, N for `/dev/fd/N`, `/proc/self/fd/N` or `/proc/<this pid>/fd/N`; nil for any
+    /// other path. Such a path is a stream this process holds open, not a file to open anew.
+    static func descriptor(named path: String) -> Int32? {
+        var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let own = "\(getpid())"
+        // The kernel follows at most 40 links.
+        for _ in 0..<40 {
+            guard let slash = current.lastIndex(of: "/") else { return nil }
+            let folder = slash == current.startIndex ? "/" : String(current[..<slash])
+            let name = current[current.index(after: slash)...]
+            if let resolved = realpath(folder, nil) {
+                // `/dev/fd` and `/proc/self/fd` resolve to `/proc/<pid>/fd`; `/proc/thread-self/fd` to
+                // `/proc/<pid>/task/<tid>/fd`.
+                let parts = String(cString: resolved).split(separator: "/")
+                free(resolved)
+                if parts.count >= 3, parts[0] == "proc", parts[1] == own, parts.last == "fd",
+                   parts.count == 3 || (parts.count == 5 && parts[2] == "task"),
+                   name.allSatisfy(\.isASCII), let number = Int32(name), number >= 0 {
+                    return number
+                }
+            }
+            guard let link = linkTarget(current) else { return nil }
+            current = link.hasPrefix("/") ? link : (folder == "/" ? "" : folder) + "/" + link
+        }
+        return nil
+    }
+}
