@@ -246,6 +246,16 @@ struct ImportMappingTests {
         } throws: { error in
             (error as? ImportError)?.problems.joined().contains("a.csv, b.csv refer to each other's entities in a cycle, and in the mapping's order some file names an entity no earlier file fills. Break the cycle by importing one file twice") == true
         }
+        // The cycle no longer hides the mapping's other problems (a user trial saw only the cycle).
+        let more = try ImportMapping(json: Data("""
+            {"format": 1, "files": [
+              {"path": "a.csv", "targets": [{"entity": "A", "key": "id", "columns": {"id": "idd"}, "relationships": {"b": {"column": "b", "destinationKey": "id"}}}]},
+              {"path": "b.csv", "targets": [{"entity": "B", "key": "id", "relationships": {"a": {"column": "a", "destinationKey": "id"}}}]}
+            ]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let error = try #require(throws: ImportError.self) { try SeedImporter(model: model, mapping: more).run(into: scratch.path("Cycle.sqlite")) }
+        #expect(error.problems.contains { $0.contains("refer to each other's entities in a cycle") }, "\(error.problems)")
+        #expect(error.problems.contains { $0.contains("the column \"idd\" named for id is not in the file") }, "\(error.problems)")
     }
 
     /// docs/mapping.md, "Files that refer to each other": a department's head is an employee, an

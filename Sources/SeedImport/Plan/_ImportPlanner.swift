@@ -131,7 +131,8 @@ struct _ImportPlanner {
                 for target in targets {
                     guard let entity = entity(target.entity) else { continue }
                     for name in target.relationships.keys {
-                        if let relationship = entity.relationship(named: name) { needed.append(relationship.destination) }
+                        // A to-many named as a column is reported where it is planned; it orders nothing.
+                        if let relationship = entity.relationship(named: name), !relationship.isToMany { needed.append(relationship.destination) }
                     }
                 }
             case .join(let join):
@@ -193,7 +194,8 @@ struct _ImportPlanner {
                 problem(file.path, "the model has no entity '\(name)'" + suggestion(name, in: model.entities.map(\.name)))
             }
         }
-        guard let order = order() else { return nil }
+        // A cycle is reported, and the rest is still checked in the mapping's order.
+        let order = order() ?? Array(mapping.files.indices)
         runOrderPaths = order.map { mapping.files[$0].path }
         for (position, fileIndex) in order.enumerated() {
             for name in mapping.files[fileIndex].entities { fillPositions[name, default: []].append(position) }
