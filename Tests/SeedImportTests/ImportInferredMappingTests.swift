@@ -70,6 +70,12 @@ struct ImportInferredMappingTests {
             let error = error as? ImportError
             return error?.kind == .mapping && error?.problems.first?.contains("the model has no entity 'Persons'; did you mean 'Person'? (it has: Person, Team)") == true
         }
+        // Two unknown entities: each is a problem, the hint is given once (a user trial saw it twice).
+        let two = try #require(throws: ImportError.self) {
+            try ImportMapping.inferred(sources: [("Persons", ImportFixtures.path("csv/people.csv")), ("Teem", ImportFixtures.path("csv/teams.csv"))], model: model)
+        }
+        #expect(two.problems.count == 2)
+        #expect(two.hint?.components(separatedBy: "Name each file as Entity=path.csv").count == 2, "\(two.hint ?? "")")
     }
 
     @Test("a header that matches no attribute is a mapping problem naming file, entity, columns and attributes; nothing is written")

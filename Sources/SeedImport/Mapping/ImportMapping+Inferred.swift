@@ -42,7 +42,8 @@ extension ImportMapping {
         for source in sources {
             if model.entity(named: source.entity) == nil {
                 problems.append("\(source.entity)=\(source.path): the model has no entity '\(source.entity)'" + _NameSuggestion.text(for: source.entity, in: model.entities.map(\.name)))
-                hints.append("Name each file as Entity=path.csv, with an entity of the model.")
+                let hint = "Name each file as Entity=path.csv, with an entity of the model."
+                if !hints.contains(hint) { hints.append(hint) }
             }
             let path = source.path.hasPrefix("/") ? source.path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(source.path).path
             // A pipe or device gives its bytes once; the importer reads a file more than once.

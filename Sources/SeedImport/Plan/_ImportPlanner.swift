@@ -287,7 +287,8 @@ struct _ImportPlanner {
             return true
         } catch {
             if error.kind == .io {
-                problem(file.displayPath, "cannot open \(file.path): \(error.message)")
+                // "cannot open the file: No such file or directory", once, after the path as the mapping names it.
+                problem(file.displayPath, error.message)
             } else if error.kind == .invalidDialect {
                 // CSVStream's hint names its own settings (a comment prefix); the user sets these two.
                 let delimiter = options.delimiter != nil ? "--delimiter" : "the mapping's \"delimiter\""
