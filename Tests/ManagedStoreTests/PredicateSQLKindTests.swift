@@ -87,6 +87,12 @@ import Testing
             (tasks, "Task", "priority != '1'", "priority", "priority != 1"),
             (tasks, "Task", "'1' < priority", "priority", "1 < priority"),
             (tasks, "Task", "priority BETWEEN {1, '4'}", "priority", "priority BETWEEN {1, 4}"),
+            // Every bound that converts, not only the first refused (a user trial's second bound stayed text).
+            (tasks, "Task", "priority BETWEEN {'1', '4'}", "priority", "priority BETWEEN {1, 4}"),
+            (banks, "FailedBankDetails", "closeDate BETWEEN {'2010-01-01', '2011-01-01'}", "closeDate",
+             "closeDate BETWEEN {CAST(283996800, \"NSDate\"), CAST(315532800, \"NSDate\")}"),
+            // Thousands grouped with commas: the number, not its first group.
+            (tasks, "Task", "priority == '1,000'", "priority", "priority == 1000"),
             (tasks, "Task", "priority IN {1, 'one', nil}", "priority", "compare it with a number"),
             (tasks, "Task", "{1, '2'} CONTAINS priority", "priority", "{1, 2} CONTAINS priority"),
             (tasks, "Task", "ANY {1, '2'} == priority", "priority", "ANY {1, 2} == priority"),

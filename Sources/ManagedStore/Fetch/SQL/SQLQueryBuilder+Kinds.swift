@@ -203,26 +203,32 @@ extension SQLQueryBuilder {
 
     // MARK: Advice
 
-    /// How to write `value` so that it compares with `key`: the comparison rewritten where it can be.
+    /// How to write `value` so that it compares with `key`: the comparison rewritten where it can be,
+    /// every constant of it that converts (both bounds of a BETWEEN, each element of a list).
     private func advice(for key: ComparedAttribute, _ value: PredicateConstant, in comparison: PredicateComparison) -> String {
-        let text: String? = if case .string(let string) = value { string.trimmingCharacters(in: .whitespaces) } else { nil }
+        func text(_ constant: PredicateConstant) -> String? {
+            if case .string(let string) = constant { string.trimmingCharacters(in: .whitespaces) } else { nil }
+        }
+        let given = text(value)
         switch key.kind {
         case .number:
-            if let text, let number = Self.number(text) {
-                return "write the number without quotes: " + Self.rewrite(comparison, value, as: number)
+            if let given, Self.number(given) != nil {
+                return "write the number without quotes: " + Self.rewrite(comparison) { text($0).flatMap(Self.number) }
             }
-            return "compare it with a number, written without quotes (\(key.keyPath) == 1)"
+            return "compare it with a number, written without quotes (such as \(key.keyPath) == 42)"
         case .boolean:
-            if let text, let flag = Self.boolean(text) {
-                return "write YES or NO without quotes: " + Self.rewrite(comparison, value, as: flag ? "YES" : "NO")
+            if let given, Self.boolean(given) != nil {
+                return "write YES or NO without quotes: " + Self.rewrite(comparison) { text($0).flatMap(Self.boolean).map { $0 ? "YES" : "NO" } }
             }
             return "compare it with YES or NO, written without quotes"
         case .date:
             let cast = "CAST(<seconds since 2001-01-01 00:00:00 UTC>, \"NSDate\")"
-            if let text, let date = Self.date(text) {
+            func literal(_ date: Date) -> String {
                 let seconds = date.timeIntervalSinceReferenceDate
-                let literal = "CAST(\(seconds == seconds.rounded() ? String(Int64(seconds)) : String(seconds)), \"NSDate\")"
-                return "write a date as \(cast): " + Self.rewrite(comparison, value, as: literal)
+                return "CAST(\(seconds == seconds.rounded() ? String(Int64(seconds)) : String(seconds)), \"NSDate\")"
+            }
+            if let given, let date = Self.date(given) {
+                return "write a date as \(cast): " + Self.rewrite(comparison) { text($0).flatMap(Self.date).map(literal) }
                     + " (\(ISO8601.string(from: date))); from Swift, pass a Date as a %@ argument"
             }
             return "write a date as \(cast), such as CAST(283996800, \"NSDate\") for 2010-01-01 00:00:00 UTC; "
@@ -230,13 +236,20 @@ extension SQLQueryBuilder {
         case .string:
             switch value {
             case .int, .double, .bool:
-                return "write the text in quotes: " + Self.rewrite(comparison, value, as: Self.quoted(value.description))
+                return "write the text in quotes: " + Self.rewrite(comparison) { constant in
+                    switch constant {
+                    case .int, .double, .bool: Self.quoted(constant.description)
+                    default: nil
+                    }
+                }
             default:
                 return "compare it with text in quotes"
             }
         case .uuid:
-            if let text, UUID(uuidString: text) != nil {
-                return "write the UUID with CAST: " + Self.rewrite(comparison, value, as: "CAST(\(Self.quoted(text)), \"NSUUID\")")
+            if let given, UUID(uuidString: given) != nil {
+                return "write the UUID with CAST: " + Self.rewrite(comparison) { constant in
+                    text(constant).flatMap { UUID(uuidString: $0) != nil ? "CAST(\(Self.quoted($0)), \"NSUUID\")" : nil }
+                }
             }
             return "compare it with a UUID, written CAST('<uuid>', \"NSUUID\") or passed as a %@ argument"
         case .data:
@@ -246,14 +259,15 @@ extension SQLQueryBuilder {
         }
     }
 
-    /// The comparison as written, with `value` (alone or in a list) written as `literal`.
-    static func rewrite(_ comparison: PredicateComparison, _ value: PredicateConstant, as literal: String) -> String {
+    /// The comparison as written, each constant (alone or in a list) that `convert` gives a literal for
+    /// written as that literal.
+    static func rewrite(_ comparison: PredicateComparison, _ convert: (PredicateConstant) -> String?) -> String {
         func text(_ expression: FetchExpression) -> String {
             switch expression {
-            case .constant(let constant) where constant == value:
-                return literal
             case .constant(.array(let elements)):
-                return "{" + elements.map { $0 == value ? literal : $0.description }.joined(separator: ", ") + "}"
+                return "{" + elements.map { convert($0) ?? $0.description }.joined(separator: ", ") + "}"
+            case .constant(let constant):
+                return convert(constant) ?? expression.description
             default:
                 return expression.description
             }
@@ -267,8 +281,10 @@ extension SQLQueryBuilder {
         text.contains(where: { $0 == "'" || $0 == "\\" || $0.isNewline }) ? PredicateConstant.quote(text) : "'\(text)'"
     }
 
-    /// A numeric literal for `text` (`15741`, `2.5`), or nil when it is no number.
+    /// A numeric literal for `text` (`15741`, `2.5`, `1,000` with its thousands grouped), or nil when it
+    /// is no number.
     private static func number(_ text: String) -> String? {
+        if text.wholeMatch(of: /[+-]?\d{1,3}(,\d{3})+(\.\d+)?/) != nil { return number(text.replacingOccurrences(of: ",", with: "")) }
         if let integer = Int64(text) { return String(integer) }
         if let double = Double(text), double.isFinite, text.contains(where: \.isNumber) { return PredicateConstant.formatNumber(double) }
         return nil
