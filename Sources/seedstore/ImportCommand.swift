@@ -159,7 +159,7 @@ struct ImportCommand: ParsableCommand {
             }
         }
         if !trueValues.isEmpty || !falseValues.isEmpty, let problem = ImportOptions.booleanWordsProblem(true: trueValues, false: falseValues) {
-            throw ValidationError("\(problem) (see docs/mapping.md, Converting values).")
+            throw ValidationError("\(problem); see docs/mapping.md, Converting values.")
         }
         for source in sources where Self.split(source) == nil {
             throw ValidationError("'\(source)' is not Entity=path.csv.")

@@ -205,6 +205,15 @@ struct ImportConversionTests {
         #expect(explain(.double, "1e400x") == "not a number" && explain(.double, "inf") == "not a number")
     }
 
+    /// A user trial read `no Emp has code "E 7 "q""`: where the value ended was unclear.
+    @Test("a text value in a message is quoted with its quotes and backslashes escaped")
+    func describedText() {
+        #expect(_ImportSession.describe(.string("E 7 \"q\"")) == #""E 7 \"q\"""#)
+        #expect(_ImportSession.describe(.string(#"a\b"#)) == #""a\\b""#)
+        #expect(_ImportSession.describe(.string("plain")) == "\"plain\"")
+        #expect(_ImportSession.describe(.integer(7)) == "7")
+    }
+
     @Test("booleans: true/false, yes/no, y/n, t/f, 1/0 in any case")
     func booleans() {
         func parse(_ text: String) -> Bool? { Array(text.utf8).withUnsafeBufferPointer { _BooleanParser.parse($0) } }

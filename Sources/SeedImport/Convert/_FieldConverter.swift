@@ -265,7 +265,10 @@ final class _BooleanWords: Sendable, CustomStringConvertible {
         for (words, value, name) in [(trueWords, true, names.true), (falseWords, false, names.false)] {
             for word in words {
                 let text = String(decoding: word, as: UTF8.self)
-                if word.isEmpty { return .failure(.init("\(name) holds an empty word: an empty field is null (see nullTokens)")) }
+                if word.isEmpty {
+                    let nulls = name.hasPrefix("--") ? "--null" : "nullTokens"
+                    return .failure(.init("\(name) holds an empty word: an empty field is null (see \(nulls))"))
+                }
                 if let builtIn = word.withUnsafeBufferPointer(_BooleanParser.parse), builtIn != value {
                     return .failure(.init("\(name) holds \"\(text)\", which already reads as \(builtIn)"))
                 }

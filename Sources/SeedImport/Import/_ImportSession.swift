@@ -532,7 +532,8 @@ final class _ImportSession {
     static func describe(_ value: Value) -> String {
         if case .string(var text) = value {
             if text.utf8.count > displayedBytes { text = text.withUTF8 { display($0, encoding: nil) } }
-            return "\"\(text)\""
+            // A quote inside is escaped, so where the value ends is plain: "E 7 \"q\"".
+            return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
         return value.description
     }
