@@ -102,6 +102,31 @@ struct ImportMessageTests {
         #expect(rejects.split(separator: "\n").count == expected.count + 1, "\(rejects)")
     }
 
+    /// A user trial's summary said `Emp: 1 object (2 inserted)`: a row rejected once the file was read
+    /// (its manager never came) whose object had already gone with another rejected row (it named that
+    /// row's object as its buddy) was never taken back from the inserted count.
+    @Test("skip mode: the objects inserted add up to those stored when rows go for two reasons",
+          arguments: ["E4,4,E3,E2\n", "E4,4,E3,E2\nE5,5,E4,\n", "E4,4,E3,E2\nE5,5,E4,E4\nE6,6,E5,\n", "E4,4,E3,\n"])
+    func insertedCountsAddUp(rows: String) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", """
+            {"entities": [{"name": "Emp", "attributes": [{"name": "code", "type": "String"}, {"name": "age", "type": "Integer 32"}],
+              "relationships": [{"name": "manager", "destination": "Emp", "inverse": "reports"}, {"name": "reports", "destination": "Emp", "inverse": "manager", "toMany": true},
+                                {"name": "buddy", "destination": "Emp", "inverse": "buddies"}, {"name": "buddies", "destination": "Emp", "inverse": "buddy", "toMany": true}]}]}
+            """)
+        try scratch.write("e.csv", "code,age,manager,buddy\nE1,1,,\nE2,2,E1,E3\nE3,x,E1,\n" + rows)
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "m.model.json", "files": [{"path": "e.csv", "targets": [{"entity": "Emp", "key": "code",
+              "relationships": {"manager": {"column": "manager", "destinationKey": "code"}, "buddy": {"column": "buddy", "destinationKey": "code"}}}]}]}
+            """)
+        let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "s.sqlite", "--progress", "none",
+                                        "--on-error", "skip", "--summary-json", "s.json"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let summary = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: scratch.url.appendingPathComponent("s.json")))
+        #expect(summary.objects["Emp"]?.stored == 1, "\(result.output)")
+        #expect(summary.objects["Emp"]?.inserted == summary.objects["Emp"]?.stored, "\(result.output)")
+    }
+
     @Test("a key of an earlier file that only a row set aside held: the reject says so")
     func earlierFileKeySetAside() throws {
         let scratch = ImportScratch()

@@ -418,7 +418,13 @@ extension _TargetWriter {
     func removeObjects(of reference: _ForwardReference) throws(ImportError) {
         rowsImported -= 1
         for t in 0..<targetCount {
-            guard let id = forwardObjects[reference.objectsAt + t], !cascadedIDs.contains(id) else { continue }
+            guard let id = forwardObjects[reference.objectsAt + t] else { continue }
+            guard !cascadedIDs.contains(id) else {
+                // Gone already with another rejected row (it named that row's object): the rows found for
+                // such objects skip this one, rejected here, so its insert is taken back here.
+                inserted[t] -= 1
+                continue
+            }
             let object = try session.existing(id)
             // A later row that stands upserted the object: it is that row's now, as if that row had inserted
             // it (and goes with that row, should it be rejected in turn).
