@@ -9,7 +9,8 @@ Invariants:
   2. a failed import leaves the previous store (and rejects file) byte-identical, and no temporaries.
   3. the store passes integrity_check; every to-one column names an existing row; one-to-one pairs
      are symmetric; Z_PRIMARYKEY.Z_MAX covers every Z_PK.
-  4. row accounting: summary figures add up; every data row is imported or in the rejects file.
+  4. row accounting: summary figures add up; every data row is imported or in the rejects file;
+     each entity's objects inserted are those stored.
   5. faithful values: the store equals the oracle's replay of the accepted rows.
   6. a saved mapping (--save-mapping, a third of seeds) imported alone makes the same store, table by
      table (Z_METADATA aside: its UUID differs), and rejects the same lines.
@@ -187,6 +188,11 @@ def check_accounting(case, result, rejects, data_lines, blank_counts):
                                % (f["path"], s["rejects"], in_file)))
     if summary["rejects"] != total:
         sigs.append(signal("summary-rejects", "defect", "total %d != per-file sum %d" % (summary["rejects"], total)))
+    # A new store holds exactly what the import inserted and kept (a user trial read "1 object (2 inserted)").
+    for name, counts in sorted(summary.get("objects", {}).items()):
+        if counts.get("inserted") != counts.get("stored"):
+            sigs.append(signal("summary-inserted-stored", "defect", "%s: %s inserted, %s stored"
+                               % (name, counts.get("inserted"), counts.get("stored"))))
     if case["options"]["on_error"] == "skip" and summary["rejects"] == 0 and result["rejects_after"] is not None \
             and not rejects:
         sigs.append(signal("rejects-file-left", "defect", "no rejects, but %s is there" % rejects_path(case)))
