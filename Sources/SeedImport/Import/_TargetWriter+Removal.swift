@@ -322,6 +322,24 @@ extension _TargetWriter {
         }
     }
 
+    /// Of `target`'s relationships into `destination`, the one whose column comes first in `record` and
+    /// holds `value`: a row naming a removed key in two columns (manager and buddy) is reported at the first.
+    static func firstColumn(naming value: Value, in destination: _KeyIndex, of target: _TargetPlan, record: CSVRawRecord, trim: Bool) -> Int? {
+        let wanted = _KeyBytes.with(value) { Array($0) }
+        return target.relationships.indices
+            .filter { target.relationships[$0].index === destination && target.relationships[$0].field < record.count }
+            .sorted { target.relationships[$0].field < target.relationships[$1].field }
+            .first { r in
+                let relationship = target.relationships[r]
+                let key: Value? = record.withBytes(at: relationship.field) { raw in
+                    let bytes = trim ? _trimmed(raw) : raw
+                    if relationship.nulls.matches(bytes) && !record.isQuoted(at: relationship.field) { return nil }
+                    return relationship.converter.convert(bytes)
+                }
+                return key.map { _KeyBytes.with($0) { Array($0) } } == wanted
+            }
+    }
+
     /// Sets aside the rows that made objects Cascade rules removed: each file so far that fills their
     /// entity by the key is read again, and every row with one of their keys goes to the rejects file.
     /// Rows already set aside are skipped. (Without a key, ``cascadedKeys`` names the objects instead.)
@@ -336,9 +354,10 @@ extension _TargetWriter {
             guard let cause = cascadedKeyValues[indexKey]?[bytes] else { return false }
             // Named through a relationship column of this row: the reject points at that column.
             let failure: _RowFailure
-            if let (name, destination, value) = cause.relationship, let r = target.relationshipNames.firstIndex(of: name),
-               target.relationships[r].index === destination {
-                failure = _RowFailure(field: target.relationships[r].field, entity: target.entity.name, attribute: name,
+            if let (name, destination, value) = cause.relationship,
+               let r = Self.firstColumn(naming: value, in: destination, of: target, record: record, trim: plan.options.trim)
+                   ?? target.relationshipNames.firstIndex(of: name).flatMap({ target.relationships[$0].index === destination ? $0 : nil }) {
+                failure = _RowFailure(field: target.relationships[r].field, entity: target.entity.name, attribute: target.relationshipNames[r],
                                       reason: "no \(destination.entity.name) has \(destination.attribute) \(_ImportSession.describe(value)) but in rows set aside",
                                       value: value.description)
             } else {
@@ -353,9 +372,22 @@ extension _TargetWriter {
             }
             // The row's other keyed objects: if no row standing has their keys, they go too.
             for other in plan.targets where other !== target {
+                // A keyless object of the row (a linked DeptInfo) was the row's own, and goes with it.
+                if other.keyAttribute == nil {
+                    other.inserted -= 1
+                    continue
+                }
                 guard let index = other.key, let name = other.keyAttribute, let ordinal = other.entity.columnIndex(of: name),
                       let keyField = other.fields.first(where: { $0.ordinal == ordinal }),
                       let value = Self.key(keyField, of: other, in: record, trim: plan.options.trim) else { continue }
+                // One removed already (a Cascade rule took the row's DeptInfo with its Dept): this row, rejected
+                // now, is not visited again for that key, so its part in the counts is taken back here.
+                let otherKey = _IndexKey(entity: other.entity.name, attribute: name)
+                let otherBytes = _KeyBytes.with(value) { Array($0) }
+                if cascadedKeyValues[otherKey]?[otherBytes] != nil {
+                    if seen[otherKey, default: []].insert(otherBytes).inserted { other.inserted -= 1 } else { other.updated -= 1 }
+                    continue
+                }
                 if let entry = index.find(value) {
                     orphanCandidates.append(index.objectID(entry))
                 } else if index.isReleased, let holder = try session.firstHolder(of: value, in: index, besides: ObjectID(entityID: 0, primaryKey: 0)) {
