@@ -372,22 +372,9 @@ extension _TargetWriter {
             }
             // The row's other keyed objects: if no row standing has their keys, they go too.
             for other in plan.targets where other !== target {
-                // A keyless object of the row (a linked DeptInfo) was the row's own, and goes with it.
-                if other.keyAttribute == nil {
-                    other.inserted -= 1
-                    continue
-                }
                 guard let index = other.key, let name = other.keyAttribute, let ordinal = other.entity.columnIndex(of: name),
                       let keyField = other.fields.first(where: { $0.ordinal == ordinal }),
                       let value = Self.key(keyField, of: other, in: record, trim: plan.options.trim) else { continue }
-                // One removed already (a Cascade rule took the row's DeptInfo with its Dept): this row, rejected
-                // now, is not visited again for that key, so its part in the counts is taken back here.
-                let otherKey = _IndexKey(entity: other.entity.name, attribute: name)
-                let otherBytes = _KeyBytes.with(value) { Array($0) }
-                if cascadedKeyValues[otherKey]?[otherBytes] != nil {
-                    if seen[otherKey, default: []].insert(otherBytes).inserted { other.inserted -= 1 } else { other.updated -= 1 }
-                    continue
-                }
                 if let entry = index.find(value) {
                     orphanCandidates.append(index.objectID(entry))
                 } else if index.isReleased, let holder = try session.firstHolder(of: value, in: index, besides: ObjectID(entityID: 0, primaryKey: 0)) {
