@@ -63,35 +63,23 @@ final class _RejectsWriter {
     /// Copies the spool file to `path`, a path that is not itself a regular file; returns what went wrong,
     /// if anything.
     ///
-    /// What `path` names is never truncated: `--rejects /dev/stdout >>log.txt` once emptied log.txt, as
-    /// `/dev/stdout` resolves to it and was opened anew with `O_TRUNC`. A descriptor of this process
-    /// (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, through any links) is written through a
-    /// duplicate, which shares the stream's position and its `O_APPEND`: the rows go where its next bytes
-    /// would, and the summary printed after them follows them. Any other path (a device, a pipe, a link to a
-    /// file) is opened without `O_TRUNC`, and with `O_APPEND` when it resolves to a regular file.
+    /// What `path` names is never truncated (``OutputPath/openStream(_:)``): `--rejects /dev/stdout >>log.txt`
+    /// once emptied log.txt, as `/dev/stdout` resolves to it and was opened anew with `O_TRUNC`; now the rows
+    /// go where the stream's next bytes would, and the summary printed after them follows them.
     private func copyOut() -> String? {
         let source = open(writingPath, O_RDONLY)
         guard source >= 0 else {
             return "cannot read the spooled rejects \(writingPath): \(String(cString: strerror(errno)))"
         }
         defer { Foundation.close(source) }
-        let target: Int32
-        if let stream = OutputPath.descriptor(named: path) {
-            // What this process buffered for its streams goes first.
-            fflush(nil)
-            target = dup(stream)
-        } else {
-            var info = stat()
-            let resolvesToFile = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-            target = open(path, O_WRONLY | O_CREAT | (resolvesToFile ? O_APPEND : 0), 0o666)
-        }
+        let target = OutputPath.openStream(path)
         guard target >= 0 else {
             return "cannot write the rejects to \(path): \(String(cString: strerror(errno)))"
         }
         var failure: String?
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
-        copying: while true {
+        while true {
             let count = Foundation.read(source, buffer, 1 << 16)
             if count == 0 { break }
             if count < 0 {
@@ -99,15 +87,9 @@ final class _RejectsWriter {
                 failure = "reading the spooled rejects \(writingPath) failed: \(String(cString: strerror(errno)))"
                 break
             }
-            var written = 0
-            while written < count {
-                let step = Foundation.write(target, buffer + written, count - written)
-                if step < 0 {
-                    if errno == EINTR { continue }
-                    failure = "writing the rejects to \(path) failed: \(String(cString: strerror(errno)))"
-                    break copying
-                }
-                written += step
+            if let problem = OutputPath.writeAll(UnsafeRawBufferPointer(start: buffer, count: count), to: target) {
+                failure = "writing the rejects to \(path) failed: \(problem)"
+                break
             }
         }
         if Foundation.close(target) != 0 && failure == nil {

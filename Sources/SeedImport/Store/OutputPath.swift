@@ -64,23 +64,16 @@ public enum OutputPath {
         return kind != S_IFREG && kind != S_IFDIR
     }
 
-    /// Writes `data` to `path`: a stream as it is (a descriptor of this process through a duplicate, so it
-    /// lands where the stream's next bytes would, after what this process buffered; another stream opened
-    /// without truncation); a file, or a link to one, through a temporary file renamed over the file.
+    /// Writes `data` to `path`: a stream as it is (``openStream(_:)``); a file, or a link to one, through a
+    /// temporary file renamed over the file.
     public static func write(_ data: Data, to path: String) throws(WriteError) {
-        if let stream = descriptor(named: path) {
-            fflush(nil)
-            let target = dup(stream)
-            guard target >= 0 else { throw WriteError(description: "cannot write to \(path): \(String(cString: strerror(errno)))") }
-            defer { close(target) }
-            try writeAll(data, to: target, path: path)
-            return
-        }
         if isStream(path) {
-            let target = open(path, O_WRONLY)
+            let target = openStream(path)
             guard target >= 0 else { throw WriteError(description: "cannot write to \(path): \(String(cString: strerror(errno)))") }
             defer { close(target) }
-            try writeAll(data, to: target, path: path)
+            if let failure = data.withUnsafeBytes({ writeAll($0, to: target) }) {
+                throw WriteError(description: "writing to \(path) failed: \(failure)")
+            }
             return
         }
         do {
@@ -90,20 +83,32 @@ public enum OutputPath {
         }
     }
 
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(WriteError) {
-        let failure: String? = data.withUnsafeBytes { bytes in
-            var written = 0
-            while written < bytes.count {
-                let step = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if step < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                written += step
-            }
-            return nil
+    /// A descriptor to write the stream `path` names, or -1 with `errno` set. Nothing it names is ever
+    /// truncated: a descriptor of this process is duplicated, so bytes land where the stream's next ones
+    /// would (after what this process buffered, flushed first) and keep its `O_APPEND`; any other path is
+    /// opened without `O_TRUNC`, appending when it resolves to a regular file.
+    static func openStream(_ path: String) -> Int32 {
+        if let stream = descriptor(named: path) {
+            fflush(nil)
+            return dup(stream)
         }
-        if let failure { throw WriteError(description: "writing to \(path) failed: \(failure)") }
+        var info = stat()
+        let resolvesToFile = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        return open(path, O_WRONLY | O_CREAT | (resolvesToFile ? O_APPEND : 0), 0o666)
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying interrupted writes; returns why it failed, if it did.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
+        var written = 0
+        while written < bytes.count {
+            let step = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if step < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
+            }
+            written += step
+        }
+        return nil
     }
 
     /// What the symbolic link at `path` points to, or `nil` when `path` is not a link.

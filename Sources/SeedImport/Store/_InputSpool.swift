@@ -183,14 +183,8 @@ enum _InputSpool {
                 if errno == EINTR { continue }
                 throw SpoolError(input: path, copy: copy, reason: "reading it failed: \(String(cString: strerror(errno)))")
             }
-            var written = 0
-            while written < count {
-                let step = write(output, block + written, count - written)
-                if step < 0 {
-                    if errno == EINTR { continue }
-                    throw SpoolError(input: path, copy: copy, reason: "writing the copy failed: \(String(cString: strerror(errno)))")
-                }
-                written += step
+            if let failure = OutputPath.writeAll(UnsafeRawBufferPointer(start: block, count: count), to: output) {
+                throw SpoolError(input: path, copy: copy, reason: "writing the copy failed: \(failure)")
             }
             copied += count
         }
