@@ -135,6 +135,12 @@ struct ImportLinkCascadeEdgeTests {
             #expect(a.dump == b.dump, "\(label): stores differ\nthrough: \(a.dump)\nown:     \(b.dump)")
             #expect(a.rejects == b.rejects, "\(label): rejects differ\nthrough:\n\(a.rejects)\nown:\n\(b.rejects)")
             for entity in ["Summary", "Detail"] {
+                // A fresh store holds exactly what the import inserted and kept.
+                for (plan, outcome) in [("through", a), ("own", b)] {
+                    if let report = outcome.summary.objects[entity] {
+                        #expect(report.inserted == report.stored, "\(label), \(plan): \(entity) \(report.inserted) inserted, \(report.stored) stored")
+                    }
+                }
                 let x = a.summary.objects[entity].map { [$0.inserted, $0.updated, $0.stored] }
                 let y = b.summary.objects[entity].map { [$0.inserted, $0.updated, $0.stored] }
                 #expect(x == y, "\(label): \(entity) inserted/updated/stored through \(x ?? []) own \(y ?? [])")
@@ -255,6 +261,26 @@ struct ImportLinkCascadeEdgeTests {
         #expect(outcome.dump["Summary"]?.count == 1 && outcome.dump["Detail"]?.count == 1, "\(outcome.dump)")
         #expect(!outcome.summary.warnings.contains { $0.contains("Cascade") },
                 "every removed object's row was found by its key: \(outcome.summary.warnings)")
+    }
+
+    @Test("rows set aside take back the counts of their keyless linked objects, which went with the keyed ones", arguments: [1, 2, 10_000])
+    func keylessLinkedCountsAfterCascade(batchSize: Int) throws {
+        // Detail has no key: it is found through its link to Summary (one per Summary). A (line 2) names Z,
+        // never made; B (lines 3 and 5) points at A, so Cascade through previous takes B and its Detail,
+        // and B's rows are set aside by B's key alone. Their Detail's insert and update go with them.
+        let mapping = #"{"format": 1, "files": [{"path": "rows.csv", "targets": ["#
+            + #"{"entity": "Summary", "key": "code", "relationships": {"next": {"column": "next", "destinationKey": "code"}}},"#
+            + #"{"entity": "Detail", "link": {"relationship": "summary", "target": "Summary"}}]}]}"#
+        let rows = "code,name,depth,next\nA,Alpha,10,Z\nB,Beta,20,A\nD,Delta,40,\nB,Beta 2,21,A\n"
+        let outcome = try Self.run(model: Self.linkModel(previousRule: "Cascade"), mapping: mapping, files: ["rows.csv": rows],
+                                   options: Self.skipping(batchSize))
+        #expect(outcome.dump["Summary"]?.count == 1 && outcome.dump["Detail"]?.count == 1, "\(outcome.dump)")
+        for entity in ["Summary", "Detail"] {
+            let report = try #require(outcome.summary.objects[entity])
+            let counts: [Int] = [report.inserted, report.updated, report.stored]
+            #expect(counts == [1, 0, 1], "\(entity): inserted, updated, stored \(counts)")
+        }
+        #expect(outcome.summary.files.first?.rowsImported == 1)
     }
 
     @Test("Cascade reaching only the keyed-through target: its row is set aside as with an own index", arguments: [1, 10_000])

@@ -370,6 +370,16 @@ extension _TargetWriter {
             } else {
                 target.updated -= 1
             }
+            // The row's other objects a removal took already (a Cascade rule, or the link that made them with
+            // the object found): the row is visited once, by its first such target, so their counts go here.
+            for other in plan.targets where other !== target {
+                guard let (goneKey, goneBytes) = goneObject(of: other, in: plan, record: record) else { continue }
+                if seen[goneKey, default: []].insert(goneBytes).inserted {
+                    other.inserted -= 1
+                } else {
+                    other.updated -= 1
+                }
+            }
             // The row's other keyed objects: if no row standing has their keys, they go too.
             for other in plan.targets where other !== target {
                 guard let index = other.key, let name = other.keyAttribute, let ordinal = other.entity.columnIndex(of: name),
@@ -431,6 +441,25 @@ extension _TargetWriter {
                 throw ImportError(.input, reason: "cannot read the join file again for pairs removed with rejected rows: \(error)", file: plan.displayPath)
             }
         }
+    }
+
+    /// The key (as ``rejectCascadedRows()`` counts rows by) of the object `target` made or updated from
+    /// `record`, when a removal took that object: its key is among ``cascadedKeyValues``, or, for a target
+    /// without a key found through its link, the key of the linked object it went with.
+    func goneObject(of target: _TargetPlan, in plan: _FilePlan, record: CSVRawRecord) -> (_IndexKey, [UInt8])? {
+        func cascaded(_ keyed: _TargetPlan) -> (_IndexKey, [UInt8])? {
+            guard let name = keyed.keyAttribute, let ordinal = keyed.entity.columnIndex(of: name),
+                  let field = keyed.fields.first(where: { $0.ordinal == ordinal }),
+                  let value = Self.key(field, of: keyed, in: record, trim: plan.options.trim) else { return nil }
+            let indexKey = _IndexKey(entity: keyed.entity.name, attribute: name)
+            let bytes = _KeyBytes.with(value) { Array($0) }
+            return cascadedKeyValues[indexKey]?[bytes] == nil ? nil : (indexKey, bytes)
+        }
+        if target.keyAttribute != nil { return cascaded(target) }
+        // Without a key, found through its link (a DeptInfo with its Dept): one object per key of the linked
+        // target, which goes with that target's object.
+        guard let through = target.keyThrough, let (linkedKey, bytes) = cascaded(plan.targets[through]) else { return nil }
+        return (_IndexKey(entity: target.entity.name, attribute: "\(linkedKey.entity).\(linkedKey.attribute)"), bytes)
     }
 
     /// Deletes the objects a rejected row inserted (delete rules apply) and forgets their keys.
