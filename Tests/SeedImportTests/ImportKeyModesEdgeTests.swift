@@ -529,13 +529,24 @@ struct ImportKeyModesEdgeDecimalTests {
         """
 
     @Test("an upsert of a saved object by its Decimal key updates it in every mode",
-          arguments: ["100", "2.25", "0.1", "1e2", "123456789012345", "1234567890123456", "12345678901234567890", "0.12345678901234567891", "-7.5"])
+          arguments: ["100", "2.25", "0.1", "1e2", "123456789012345", "1234567890123456", "1234567890123456789", "0.1234567890123456", "-7.5"])
     func upsert(key: String) throws {
         let (outcome, differing) = try KeyModes.compareModes("decimal \(key)", model: Self.model, mapping: Self.mapping,
                                                              files: ["things.csv": "k,name\n\(key),first\n\(key),second\n"],
                                                              options: ImportOptions(batchSize: 1))
         #expect(differing.isEmpty, "\(key): modes that differ: \(differing)")
         #expect(outcome.objects["Thing"] == [1, 1, 1], "\(key)")
+    }
+
+    /// Two keys the store would keep as one double (…890 and …891) would have been one object.
+    @Test("a Decimal key with more digits than the store keeps is a reject in every mode", arguments: ["12345678901234567890", "0.12345678901234567891"])
+    func tooManyDigits(key: String) throws {
+        let (outcome, differing) = try KeyModes.compareModes("decimal \(key)", model: Self.model, mapping: Self.mapping,
+                                                             files: ["things.csv": "k,name\n\(key),first\n7,second\n"],
+                                                             options: ImportOptions(batchSize: 1, onError: .skip))
+        #expect(differing.isEmpty, "\(key): modes that differ: \(differing)")
+        #expect(outcome.objects["Thing"]?[2] == 1, "\(key): \(outcome.objects)")
+        #expect(outcome.rejectsText.contains("significant digits are more than the store keeps for a Decimal"), "\(outcome.rejectsText)")
     }
 }
 

@@ -121,19 +121,23 @@ enum _FieldConverter: Sendable {
         case .decimal(let encoding):
             guard let text = try? encoding.decode(bytes),
                   let decimal = Decimal(string: text.replacingOccurrences(of: ",", with: ""), locale: Locale(identifier: "en_US_POSIX")),
-                  _NumberParser.double(bytes) != nil else { return nil }
+                  let double = _NumberParser.double(bytes), Self.storesExactly(decimal, as: double, bytes) else { return nil }
             return .decimal(decimal)
         case .uuid(let encoding):
             guard let text = try? encoding.decode(bytes), let uuid = UUID(uuidString: text) else { return nil }
             return .uuid(uuid)
         case .uri(let encoding):
-            guard let text = try? encoding.decode(bytes), let url = URL(string: text) else { return nil }
+            // As written, when it is a URI reference as RFC 3986 spells one: text that is not (a space, `%zz`,
+            // a letter outside ASCII) is a reject, never quietly percent-encoded into another URI.
+            guard let text = try? encoding.decode(bytes), let url = URL(string: text, encodingInvalidCharacters: false) else { return nil }
             return .uri(url)
         case .binary:
             // Hexadecimal with SQL Server's `0x` or PostgreSQL's `\x` prefix (their exports), else Base64.
             // Hexadecimal only when every character after the prefix is a hex digit: "0XkeoFRK" is Base64.
+            // `0x` alone is empty data, as SQL Server writes it; a quoted empty value is a reject, as for
+            // every other kind of value that is not text.
             if let data = Self.prefixedHex(bytes) { return .data(data) }
-            guard Self.isStrictBase64(bytes), let data = Data(base64Encoded: Data(bytes)) else { return nil }
+            guard !bytes.isEmpty, Self.isStrictBase64(bytes), let data = Data(base64Encoded: Data(bytes)) else { return nil }
             return .data(data)
         case .transformable(let encoding, let box):
             guard let data = try? box.takeUnretainedValue().transform(bytes, encoding) else { return nil }
@@ -207,9 +211,16 @@ enum _FieldConverter: Sendable {
             if _NumberParser.overflowsDouble(bytes) { return "the value is outside Float's range \(-largest)...\(largest)" }
             return _NumberParser.explain(bytes, integer: false)
         case .decimal:
-            // A number a Double reads that Decimal cannot hold (about ±3.4e165, 38 digits of mantissa).
-            if let value = _NumberParser.double(bytes) { return "\(value) is outside what Decimal holds (magnitudes from about 1e-128 to 3.4e165)" }
-            if _NumberParser.overflowsDouble(bytes) { return "the value is outside what Decimal holds (magnitudes from about 1e-128 to 3.4e165)" }
+            if let value = _NumberParser.double(bytes) {
+                let text = String(decoding: UnsafeRawBufferPointer(bytes), as: UTF8.self).replacingOccurrences(of: ",", with: "")
+                if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !Self.storesExactly(decimal, as: value, bytes) {
+                    return "\(Self.significantDigits(bytes)) significant digits are more than the store keeps for a Decimal that is not a whole "
+                        + "number within 64 bits: SQLite holds it as a double, as in Core Data's stores (about 15 digits; \(value) here). "
+                        + "Round the value, or map the column to a String attribute to keep every digit"
+                }
+                return "\(value) is outside what Decimal holds: \(Self.decimalRange)"
+            }
+            if _NumberParser.overflowsDouble(bytes) { return "the value is outside what Decimal holds: \(Self.decimalRange)" }
             return _NumberParser.explain(bytes, integer: false)
         case .double:
             if _NumberParser.overflowsDouble(bytes) {
@@ -227,8 +238,10 @@ enum _FieldConverter: Sendable {
             return "not a UUID (8-4-4-4-12 hexadecimal digits)"
         case .uri(let encoding):
             do { _ = try encoding.decode(bytes) } catch { return error.message }
-            return "not a URI"
+            return "not a URI as RFC 3986 writes one: percent-encode a space as %20, a % not starting an escape as %25, "
+                + "and a letter outside ASCII as its UTF-8 bytes (é as %C3%A9)"
         case .binary:
+            if bytes.isEmpty { return "an empty value is not data: leave it unquoted to mean null, or write 0x for empty data" }
             return Self.isPrefixedHex(bytes) ? "neither Base64 nor hexadecimal (an even number of digits 0-9, a-f after 0x or \\x)" : "not Base64 (nor hexadecimal after 0x or \\x)"
         case .transformable(let encoding, let box):
             let box = box.takeUnretainedValue()
@@ -403,6 +416,36 @@ extension _FieldConverter {
             }
         }
         return padding < bytes.count || bytes.isEmpty
+    }
+
+    /// What a Decimal holds, for messages: Foundation's `Decimal` keeps at most 38 significant digits
+    /// times a power of ten from 10^-128 to 10^127.
+    static let decimalRange = "at most 38 significant digits times a power of ten from 10^-128 to 10^127 (1e127 and 1e-128 hold; 1e128 and 1.5e-128 do not)"
+
+    /// Whether the store keeps `decimal` (read from `bytes`; `double` is the same text read as a Double) as
+    /// written: SQLite's NUMERIC affinity keeps a whole number within 64 bits as an integer and anything
+    /// else as a double, so digits past a double's are lost there. Only a value with more than 15
+    /// significant digits is checked.
+    @inline(__always)
+    static func storesExactly(_ decimal: Decimal, as double: Double, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard significantDigits(bytes) > 15 else { return true }
+        if abs(double) <= 0x1p63 {
+            var value = decimal, whole = Decimal()
+            NSDecimalRound(&whole, &value, 0, .plain)
+            if whole == decimal, whole >= Decimal(Int64.min), whole <= Decimal(Int64.max) { return true }
+        }
+        return Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")) == decimal
+    }
+
+    /// The digits of a number's text from its first nonzero one, before any exponent (trailing zeros
+    /// of the fraction included: an upper bound, which is all ``storesExactly(_:as:_:)`` needs).
+    static func significantDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") || (byte == UInt8(ascii: "0") && count > 0) { count += 1 }
+        }
+        return count
     }
 
     /// Whether `bytes` start like hexadecimal data: `0x`, `0X` or `\x`.

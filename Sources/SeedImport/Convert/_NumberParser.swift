@@ -177,6 +177,24 @@ enum _NumberParser {
     /// Why `bytes` is not a number, for a reject or an error message.
     static func explain(_ bytes: UnsafeBufferPointer<UInt8>, integer: Bool) -> String {
         guard !bytes.isEmpty else { return "an empty value is not a number" }
+        // Spaces or tabs kept around the value (the file does not trim): the number may be fine.
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        if let first = bytes.first, let last = bytes.last, blank(first) || blank(last) {
+            let inner = _trimmed(bytes)
+            if !inner.isEmpty, integer ? self.integer(inner) != nil : double(inner) != nil {
+                return "spaces around the number: this file keeps them (\"trim\": false); trim the values, or set \"trim\": true for the file"
+            }
+        }
+        // A number a Double reads: for an integer, say what keeps it from being one.
+        if integer, let value = double(bytes) {
+            if bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
+                let digits = value == value.rounded() && abs(value) < 0x1p63 ? ": write \(Int64(value))" : ""
+                return "written with an exponent, which an Integer attribute does not read\(digits)"
+            }
+            if value != value.rounded() {
+                return "\(value) has a fraction: an Integer attribute takes whole numbers (round the values, or make the attribute Double or Decimal)"
+            }
+        }
         if bytes.contains(UInt8(ascii: ",")) { return groupingReason }
         if integer, bytes.contains(UInt8(ascii: ".")) || bytes.contains(UInt8(ascii: "e")) {
             return "not a whole number"

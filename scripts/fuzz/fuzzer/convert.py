@@ -24,7 +24,6 @@ ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 ISO_TIME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 MDY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 EPOCH = re.compile(r"^[+-]?\d+(\.\d+)?$")
-DECIMAL_MAX = decimal.Decimal(2 ** 128 - 1) * decimal.Decimal(10) ** 127
 
 
 class Bad(Exception):
@@ -153,9 +152,21 @@ def convert(attr, text, quoted, fmt=None, decimal_comma=False):
             raise Bad("not a number")
         plain = value.replace(",", "")
         if type_ == "Decimal":
+            # docs/mapping.md: Foundation's Decimal holds at most 38 significant digits times 10^-128...10^127;
+            # the store keeps a whole number within 64 bits exactly and anything else as a double, so a value
+            # whose double reads back as another number is a reject.
             d = decimal.Decimal(plain)
-            if abs(d) > DECIMAL_MAX:
+            if d == 0:
+                return d
+            digits = d.normalize().as_tuple()
+            if len(digits.digits) > 38:
+                raise Unsure("more than 38 significant digits %r" % plain)
+            if not -128 <= digits.exponent <= 127:
                 raise Bad("out of Decimal's range")
+            if d == d.to_integral_value() and -2 ** 63 <= d < 2 ** 63:
+                return d
+            if decimal.Decimal(repr(float(d))) != d:
+                raise Bad("more digits than the store keeps")
             return d
         number = float(plain)
         if type_ == "Float":
