@@ -35,6 +35,21 @@ import Testing
         #expect(found.contains { $0.hasPrefix("Bad Name: the entity name is not a valid identifier") })
     }
 
+    /// A user trial: 3,000 attributes passed the check, and the import died 28 s in with SQLite's
+    /// "too many columns" and the whole CREATE TABLE in the message.
+    @Test("an entity whose table would pass SQLite's 2,000 columns is refused up front, and one at the limit is not")
+    func tooManyColumns() throws {
+        let wide = EntityDescription("Wide", attributes: (0..<2_000).map { Attribute("a\($0)", .string) })
+        let found = problems([wide])
+        #expect(found.count == 1 && found[0].hasPrefix("Wide: its table would have 2003 columns (2000 attributes, 0 to-one relationships and Core Data's 3), more than the 2000 SQLite allows"),
+                "\(found)")
+        #expect(found.first?.hasSuffix("which one CSV row can fill together") == true)
+        let atLimit = EntityDescription("Wide", attributes: (0..<1_997).map { Attribute("a\($0)", .string) })
+        let model = try ObjectModel([atLimit])
+        let store = try PersistentStore.inMemory(model: model)
+        #expect(try store.count(of: model.entity(named: "Wide")!) == 0, "a table at the limit is made")
+    }
+
     @Test func everyProblemIsReportedAtOnce() {
         #expect(problems([EntityDescription("A", attributes: [Attribute("self", .string), Attribute("n", .integer16, defaultValue: .string("x"))],
                                             relationships: [Relationship("r", to: "Nope", inverse: "q")])]).count == 3)

@@ -28,6 +28,9 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         "debugDescription", "init", "type", "properties", "primaryKey", "z_pk", "z_ent", "z_opt",
     ]
 
+    /// The most columns SQLite allows in a table (its default `SQLITE_MAX_COLUMN`, as Debian and Apple build it).
+    static let maximumColumns = 2_000
+
     /// Checks `descriptions` and resolves them into a model.
     public init(_ descriptions: [EntityDescription]) throws(ModelError) {
         let problems = Self.problems(in: descriptions)
@@ -156,6 +159,14 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                     problem(i, p, "its column \(column) clashes with property '\(other)'; names may not differ only in case")
                 }
                 columns[column] = name
+            }
+            // Z_PK, Z_ENT and Z_OPT, an attribute's column each, and a to-one's foreign key each.
+            let toOnes = entity.relationships.filter { !$0.isToMany }.count
+            let tableColumns = 3 + entity.attributes.count + toOnes
+            if tableColumns > Self.maximumColumns {
+                problem(i, nil, "its table would have \(tableColumns) columns (\(entity.attributes.count) attributes, \(toOnes) to-one relationships "
+                        + "and Core Data's 3), more than the \(Self.maximumColumns) SQLite allows in a table: split the entity into entities "
+                        + "joined one-to-one (as WellSummary and WellDetail), which one CSV row can fill together")
             }
             for (p, attribute) in entity.attributes.enumerated() {
                 if let value = attribute.defaultValue, !value.fits(attribute.type) {

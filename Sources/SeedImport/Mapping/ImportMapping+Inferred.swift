@@ -114,8 +114,9 @@ extension ImportMapping {
             }
             // Columns the planner will read: attributes matched by name (its rule), relationship key columns.
             var used = Set<Int>()
+            let lookup = HeaderName.Lookup(header: header, columnCount: header.count)
             for attribute in entity.attributes {
-                guard let index = HeaderName.index(of: attribute.name, in: header, columnCount: header.count) else { continue }
+                guard let index = lookup.index(of: attribute.name) else { continue }
                 used.insert(index)
                 // Named, so a saved mapping (--save-mapping) shows where each attribute comes from.
                 target.columns[attribute.name] = ColumnMapping(header[index].trimmingCharacters(in: .whitespaces))

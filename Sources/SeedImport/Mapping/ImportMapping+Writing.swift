@@ -98,12 +98,13 @@ extension ImportMapping {
             guard case .targets(var targets) = copy.files[f].content else { continue }
             let typed = options.dateFormats != nil || options.pivotYear != nil || options.trueValues != nil || options.falseValues != nil
             lazy var header = typed ? Self.header(of: resolve(files[f].path), options: copy.files[f].options) : nil
+            lazy var columns = header.map { HeaderName.Lookup(header: $0, columnCount: $0.count) }
             for t in targets.indices {
                 guard let entity = model.entity(named: targets[t].entity) else { continue }
                 // Attributes the options apply to that the planner finds by name: named here, so they keep them.
                 for attribute in entity.attributes where typed && targets[t].columns[attribute.name] == nil
                     && (attribute.type == .date || attribute.type == .boolean) {
-                    guard let header, let index = HeaderName.index(of: attribute.name, in: header, columnCount: header.count) else { continue }
+                    guard let header, let index = columns?.index(of: attribute.name) else { continue }
                     targets[t].columns[attribute.name] = ColumnMapping(header[index].trimmingCharacters(in: .whitespaces))
                 }
                 for (name, var spec) in targets[t].columns where spec.column != nil {

@@ -353,11 +353,11 @@ struct _ImportPlanner {
     /// The field a column name means; a name the header holds more than once is a problem (which one
     /// would be meant is a guess).
     private mutating func field(_ column: String, in file: _FilePlan) -> Int? {
-        guard let index = HeaderName.index(of: column, in: file.header, columnCount: file.columnCount) else { return nil }
-        if let header = file.header {
+        guard let index = file.columns.index(of: column) else { return nil }
+        if let header = file.header, file.columns.count(of: header[index]) > 1 {
             let name = header[index].trimmingCharacters(in: .whitespaces)
             let same = header.indices.filter { header[$0].trimmingCharacters(in: .whitespaces) == name }
-            if same.count > 1, ambiguousColumns.insert("\(file.position)/\(name)").inserted {
+            if ambiguousColumns.insert("\(file.position)/\(name)").inserted {
                 problem(file.displayPath, "the header names \"\(name)\" \(same.count) times (columns \(same.map { String($0 + 1) }.joined(separator: ", "))), so which one to read is unclear; give the columns distinct names")
             }
         }

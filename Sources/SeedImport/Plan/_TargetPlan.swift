@@ -223,13 +223,25 @@ final class _FilePlan {
     /// Its place in run order.
     let position: Int
     let options: CSVOptions
-    var header: [String]?
+    var header: [String]? {
+        didSet { headerLookup = nil }
+    }
+    /// ``header``'s names, for finding columns by name (made at the first lookup).
+    var columns: HeaderName.Lookup {
+        if let headerLookup { return headerLookup }
+        let lookup = HeaderName.Lookup(header: header, columnCount: columnCount)
+        headerLookup = lookup
+        return lookup
+    }
+    private var headerLookup: HeaderName.Lookup?
     /// Rows holding a value in a column the header leaves unnamed, the first such row's line, and those
     /// columns (targets only).
     var unnamedValueRows = 0
     var firstUnnamedValueLine: Int?
     var unnamedValueColumns: Set<Int> = []
-    var columnCount = 0
+    var columnCount = 0 {
+        didSet { headerLookup = nil }
+    }
     var targets: [_TargetPlan] = []
     var join: _JoinPlan?
     /// Indexes no later file needs: dropped when this file is done.
