@@ -71,3 +71,45 @@ extension PersistentStore {
         return column
     }
 }
+
+extension PersistentStore {
+    /// Gives every member of an ordered one-to-many that has no position one, after the positioned members
+    /// of its owner and in the order the members were stored; returns how many it placed.
+    ///
+    /// Members linked from their to-one side (`song.playlist = mix`, as a seed import links them) get no
+    /// position: this engine reads them in stored order, but Core Data reads `Z_FOK_` alone, so a store an
+    /// app ships must have them. A seed import calls this once, after the load and before the indexes.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let placed = try store.positionUnplacedMembers()   // Z_FOK_PLAYLIST 1024, 2048, … per playlist
+    /// ```
+    public func positionUnplacedMembers() throws(StoreError) -> Int {
+        var placed = 0
+        for owner in model.entities {
+            for relationship in owner.toManyRelationships {
+                guard case .inverseForeignKey(let foreignKey)? = owner.storage(of: relationship.name),
+                      let position = orderColumn(of: relationship, in: owner),
+                      let destinationID = owner.destinationID(of: relationship.name),
+                      let destination = model.entity(id: destinationID) else { continue }
+                let table = destination.tableName, owning = destination.columns[foreignKey].columnName
+                // Spaced as the context spaces them (1024, 2048, …), after the owner's highest position.
+                let sql = """
+                    WITH unplaced AS (SELECT Z_PK AS pk, \(owning) AS owner, ROW_NUMBER() OVER (PARTITION BY \(owning) ORDER BY Z_PK) AS n \
+                    FROM \(table) WHERE \(owning) IS NOT NULL AND \(position) IS NULL), \
+                    highest AS (SELECT \(owning) AS owner, max(\(position)) AS top FROM \(table) WHERE \(position) IS NOT NULL GROUP BY \(owning)) \
+                    UPDATE \(table) SET \(position) = coalesce(highest.top, 0) + unplaced.n * 1024 \
+                    FROM unplaced LEFT JOIN highest ON highest.owner = unplaced.owner WHERE \(table).Z_PK = unplaced.pk
+                    """
+                do {
+                    try connection.execute(sql)
+                    placed += connection.changes
+                } catch {
+                    throw .sqlite(error)
+                }
+            }
+        }
+        return placed
+    }
+}

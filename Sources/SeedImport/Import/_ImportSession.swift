@@ -289,6 +289,9 @@ final class _ImportSession {
             try store.connection.execute("PRAGMA cache_size = -\(max(256, options.indexCacheSizeKiB))")
             try store.connection.execute("PRAGMA threads = \(max(0, options.indexSortThreads))")
             for name in lookupIndexes.values { try store.connection.execute("DROP INDEX \(name)") }
+            // Members of ordered to-manys linked from their to-one side (a relationship column) get their
+            // positions, in the order of the rows that made them: Core Data reads the order from them alone.
+            _ = try store.positionUnplacedMembers()
             try store.createIndexes()
             try store.connection.execute("ANALYZE")
             if options.vacuum {
