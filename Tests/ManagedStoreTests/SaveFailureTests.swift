@@ -24,6 +24,25 @@ import Testing
         #expect(harness.context.insertedObjects == [a, b])
     }
 
+    @Test("Z_OPT counts a row's saved updates, unless the context is told not to (a seed import's own store)", arguments: [true, false])
+    func versions(counting: Bool) throws {
+        let harness = try StoreHarness(model: try Fixtures.model("tasks"))
+        harness.context.countsVersions = counting
+        let task = try harness.context.insert("Task")
+        task["task_description"] = .string("one")
+        try harness.context.save()
+        for text in ["two", "three"] {
+            task["task_description"] = .string(text)
+            try harness.context.save()
+        }
+        let stored = try harness.store.connection.scalar("SELECT Z_OPT FROM ZTASK")?.int64
+        #expect(stored == (counting ? 3 : 1))
+        // The context's own idea of the version follows, so later saves pass the optimistic-locking check.
+        task["task_description"] = .string("four")
+        try harness.context.save()
+        #expect(try harness.store.connection.scalar("SELECT ZTASK_DESCRIPTION FROM ZTASK")?.string == "four")
+    }
+
     @Test func sqliteFailureRollsBackEverything() throws {
         let harness = try StoreHarness(model: try Fixtures.model("tasks"))
         let kept = try harness.context.insert("Task")

@@ -126,7 +126,7 @@ extension ManagedObjectContext {
         var changed = 0
         try inWriteTransaction {
             let statement = try connection.cachedStatement(
-                "UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + 1, \(columnName) = ?1 WHERE Z_PK = ?2 AND \(columnName) IS NOT ?1")
+                "UPDATE \(entity.tableName) SET \(countsVersions ? "Z_OPT = Z_OPT + 1, " : "")\(columnName) = ?1 WHERE Z_PK = ?2 AND \(columnName) IS NOT ?1")
             for row in rows {
                 statement.reset()
                 statement.bind(row.destination, at: 1)

@@ -244,7 +244,8 @@ extension ManagedObjectContext {
             if changed.isEmpty { continue }
             let entity = object.entity
             let sets = changed.map { entity.columns[$0].columnName + " = ?" }.joined(separator: ", ")
-            let statement = try connection.cachedStatement("UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + 1, \(sets) WHERE Z_PK = ? AND Z_OPT = ?")
+            let version = countsVersions ? "Z_OPT = Z_OPT + 1, " : ""
+            let statement = try connection.cachedStatement("UPDATE \(entity.tableName) SET \(version)\(sets) WHERE Z_PK = ? AND Z_OPT = ?")
             for (n, i) in changed.enumerated() {
                 if case .object(let id) = object.values[i] {
                     statement.bind(permanent(id).primaryKey, at: Int32(n + 1))
@@ -400,7 +401,7 @@ extension ManagedObjectContext {
             registry[object.objectID] = object
         }
         for object in updatedList where object.isUpdated && !object.isDeleted {
-            if object.committed != object.values { object.version += 1 }
+            if countsVersions && object.committed != object.values { object.version += 1 }
             object.committed = object.values
             object.isUpdated = false
         }

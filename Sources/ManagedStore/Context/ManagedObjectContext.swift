@@ -40,6 +40,18 @@ public final class ManagedObjectContext {
     var nextTemporaryKey: Int64 = 1
     /// Anything the app wants to keep with the context, as Core Data's `userInfo`.
     public var userInfo: [String: Any] = [:]
+    /// Whether a save adds one to the `Z_OPT` (Core Data's optimistic-locking version) of each row it
+    /// updates; `true` by default, as in Core Data. A seed import, which owns the store it writes, turns it
+    /// off, so the store it writes is the same whatever its batch size (an object made in one batch and
+    /// updated in the next would otherwise end at version 2, and at 1 when both fell in one batch).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let context = ManagedObjectContext(store: store)
+    /// context.countsVersions = false   // every row keeps Z_OPT 1 through this context's saves
+    /// ```
+    public var countsVersions = true
     var observers: [Int: (ContextChange) -> Void] = [:]
     var nextObserverKey = 0
     /// Objects whose pending change observers were already told about.

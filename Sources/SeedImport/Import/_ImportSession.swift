@@ -84,6 +84,8 @@ final class _ImportSession {
             throw ImportError(.store, reason: "cannot prepare the store for loading: \(error)", file: path)
         }
         context = ManagedObjectContext(store: store)
+        // The store is this import's own: every row stays at version 1, whatever the batch size.
+        context.countsVersions = false
         keyMemory = _KeyMemoryBudget(limit: options.keyIndexMemoryBytes)
         // A join file finds an existing key at every pair: its indexes keep their key bytes (a memcmp per
         // pair instead of a saved row read back), within the key memory like any other.
