@@ -180,6 +180,23 @@ struct ImportForwardReferenceTests {
         let rejects = scratch.rejects
         #expect(rejects.contains("employees.csv,2,"))
         #expect(rejects.contains("previous is required, so the row it names must come first"))
+        // A user trial: S2's row named S1, whose row came first and was set aside; "must come first"
+        // sent them to reorder a file whose order was right.
+        #expect(rejects.contains(#"employees.csv,3,2,Step,previous,S1,"previous: no Step has code ""S1"" but in rows set aside""#), "\(rejects)")
+    }
+
+    @Test("a required relationship naming its own row's key says so, and the rows naming that key are told it was set aside")
+    func requiredSelfReference() throws {
+        let scratch = ImportScratch()
+        let summary = try Self.run("code,previous\nR,R\nA,R\n", options: scratch.skipping(), mapping: """
+            {"format": 1, "files": [{"path": "employees.csv", "targets": [
+              {"entity": "Step", "key": "code", "relationships": {"previous": {"column": "previous", "destinationKey": "code"}}}
+            ]}]}
+            """, in: scratch)
+        #expect(summary.rejects == 2)
+        let rejects = scratch.rejects
+        #expect(rejects.contains(#"employees.csv,2,2,Step,previous,R,"previous: ""R"" is this row's own Step, which a required relationship cannot name (its object is made with the row): name another row's key, or make the relationship optional""#), "\(rejects)")
+        #expect(rejects.contains(#"employees.csv,3,2,Step,previous,R,"previous: no Step has code ""R"" but in rows set aside""#), "\(rejects)")
     }
 }
 

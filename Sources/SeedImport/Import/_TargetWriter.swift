@@ -59,6 +59,8 @@ final class _TargetWriter {
     /// does not show the move until the next save.
     var repointed: [ObjectID: [ObjectID]] = [:]
     var unlinking = false
+    /// The key hashes of this file's rows set aside as they were read, for messages (``noteSetAsideKeys()``).
+    var setAsideKeys = Set<UInt64>()
     /// The to-one columns that link targets of one row one-to-one (this file's and earlier ones'), by
     /// entity: the ones leading to a partner without a key of its own (none, or found through the link),
     /// which exists only with the removed object. A partner with its own key stays: other rows fill it.
@@ -365,6 +367,7 @@ final class _TargetWriter {
             // Forward keys the row named before the failing one go with it (a later row must not inherit them).
             rowForward.removeAll(keepingCapacity: true)
             try session.reject(file, line: row.line, failure, contextual: takesBackRejectedRows, raw: { rawBytes(row) })
+            noteSetAsideKeys()
             return
         }
         if hasRequiredLinks, let failure = linkTakesRequiredPartner() {
@@ -592,6 +595,16 @@ final class _TargetWriter {
     /// A key's hash, as the key indexes compute it from its bytes.
     static func hash(of value: Value) -> UInt64 { _KeyBytes.with(value) { _KeyIndex.hash64($0) } }
 
+    /// Notes the keys of a row set aside as it was read (skip mode), so that a later row of the file that
+    /// requires one is told the key's row was set aside, not that it must come first: 8 bytes a key.
+    func noteSetAsideKeys() {
+        guard session.options.onError == .skip else { return }
+        for t in 0..<targetCount {
+            guard let key = keys[t], !rowValues[t][key.ordinal].isNull else { continue }
+            setAsideKeys.insert(Self.hash(of: rowValues[t][key.ordinal]))
+        }
+    }
+
     /// For the message of a key no object has: the file that fills the destination after this one, if any.
     func laterFillerNote(_ t: Int, _ r: Int) -> String {
         guard let later = relationshipLaterFillers[t][r] else { return "" }
@@ -722,6 +735,18 @@ final class _TargetWriter {
                         value: key.description)
         }
         guard relationship.isOptional else {
+            // Its own key: no row can come first. A key only rows set aside made: the row did come first.
+            let named = "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key))"
+            if (0..<targetCount).contains(where: { keys[$0] === index && rowValues[$0][index.ordinal] == key }) {
+                return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
+                                   reason: "\(_ImportSession.describe(key)) is this row's own \(index.entity.name), which a required relationship "
+                                       + "cannot name (its object is made with the row): name another row's key, or make the relationship optional",
+                                   value: key.description)
+            }
+            if setAsideKeys.contains(Self.hash(of: key)) || session.wasSetAside(key, in: index, upTo: file) {
+                return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
+                                   reason: named + " but in rows set aside", value: key.description)
+            }
             return failure("\(relationshipNames[t][r]) is required, so the row it names must come first (or make the relationship optional to allow forward references)")
         }
         if updatesExisting(t) {
