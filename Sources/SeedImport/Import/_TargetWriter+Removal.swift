@@ -39,8 +39,7 @@ extension _TargetWriter {
         while true {
             let cascaded: [ManagedObject]
             do { cascaded = try context.objectsCascadedByPendingDeletes() } catch {
-                throw ImportError(.store, reason: "removing rejected rows failed: \(error)",
-                                  hint: "A Deny delete rule keeps a rejected row's object while others point at it; fix the row or relax the rule. Nothing was written.")
+                throw deniedRemoval(error)
             }
             let new = cascaded.filter { !cascadedIDs.contains($0.objectID) }
             if new.isEmpty { return }
@@ -60,6 +59,37 @@ extension _TargetWriter {
             }
             for object in new { try forget(object) }
         }
+    }
+
+    /// The error for removals a Deny rule refuses, naming the objects by their keys, the rule, and the
+    /// objects that point at them (the engine's own words name object IDs and advise saving again).
+    func deniedRemoval(_ error: StoreError) -> ImportError {
+        guard case .validation(let failures) = error else {
+            return ImportError(.store, reason: "removing rejected rows failed: \(error)")
+        }
+        let denied = failures.filter { $0.code == .deleteDenied }
+        guard !denied.isEmpty else { return ImportError(.store, reason: "removing rejected rows failed: \(error)") }
+        let shown = denied.prefix(3).map { failure -> String in
+            guard let object = context.registeredObject(for: failure.objectID) else { return "a \(failure.entity) (\(failure.key) is Deny)" }
+            let pointing = ((try? object.objects(forKey: failure.key)) ?? (try? object.object(forKey: failure.key)).flatMap { $0 }.map { [$0] } ?? [])
+                .filter { !$0.isDeleted && !cascadedIDs.contains($0.objectID) }
+            let names = pointing.prefix(3).map(describe)
+            return "\(describe(object)), which the rejected rows of \(file.displayPath) made or named, cannot go: its \(failure.key) is Deny and "
+                + "\(pointing.count) \(pointing.first?.entity.name ?? "object")\(pointing.count == 1 ? " still points" : "s still point") at it"
+                + (names.isEmpty ? "" : " (\(names.joined(separator: ", "))\(pointing.count > names.count ? ", …" : ""))")
+        }
+        return ImportError(.store, reason: "skip mode cannot set the rejected rows aside: " + shown.joined(separator: "; ")
+                               + (denied.count > shown.count ? "; and \(denied.count - shown.count) more" : ""),
+                           hint: "A Deny rule keeps an object while others point at it, so the rows that made it cannot be set aside alone. Fix the rows that made it (--on-error abort stops at the first, with its reason), or make the rule Nullify or Cascade. Nothing was written.")
+    }
+
+    /// An object for messages: its entity and the key a target fills it by (`Node k "A"`), or its entity alone.
+    func describe(_ object: ManagedObject) -> String {
+        for name in keyAttributes(of: object.entity.name).sorted() {
+            guard let ordinal = object.entity.columnIndex(of: name) else { continue }
+            return "\(object.entity.name) \(name) \(_ImportSession.describe(object.value(at: ordinal)))"
+        }
+        return "a \(object.entity.name)"
     }
 
     /// Forgets an object removed along with rejected rows: its keys, and (by key) its rows for the
