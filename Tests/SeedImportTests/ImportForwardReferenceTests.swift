@@ -185,6 +185,21 @@ struct ImportForwardReferenceTests {
         #expect(rejects.contains(#"employees.csv,3,2,Step,previous,S1,"previous: no Step has code ""S1"" but in rows set aside""#), "\(rejects)")
     }
 
+    /// A user trial: `E1,a,NOPE` then `E1,b,` imported without a word, where `E1,a,NOPE` alone stops the import.
+    @Test("a forward key that names nothing, voided by a later row with the same key, gets a warning in either mode", arguments: [ErrorPolicy.abort, .skip])
+    func voidedMissingKeyWarns(onError: ErrorPolicy) throws {
+        let scratch = ImportScratch()
+        var options = onError == .skip ? scratch.skipping() : ImportOptions()
+        options.batchSize = 2
+        let summary = try Self.run("code,name,manager\nS1,a,NOPE\nS2,b,S3\nS3,c,\nS1,a2,\nS4,d,NOPE2\nS4,d2,S1\n", options: options, in: scratch)
+        #expect(summary.rejects == 0)
+        #expect(summary.warnings.contains(#"employees.csv: 2 rows named a key no row makes (line 2: manager "NOPE", …), but later rows with the same keys set those relationships again, so they stood rather than being rejected: check those keys"#),
+                "\(summary.warnings)")
+        // A forward key that came, voided the same way, is no cause for a warning.
+        let clean = try Self.run("code,name,manager\nS1,a,S3\nS3,c,\nS1,a2,\n", options: options, in: ImportScratch())
+        #expect(!clean.warnings.contains { $0.contains("named a key no row makes") }, "\(clean.warnings)")
+    }
+
     @Test("a required relationship naming its own row's key says so, and the rows naming that key are told it was set aside")
     func requiredSelfReference() throws {
         let scratch = ImportScratch()

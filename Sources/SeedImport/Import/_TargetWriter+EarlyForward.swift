@@ -83,6 +83,9 @@ extension _TargetWriter {
 
     /// The early references whose key never came join the others, in line order, to be rejected with them.
     func takeBackEarlyForward() {
+        // Void ones still here named a key that never came, and a later row with their key set the
+        // relationship again: the row stands, but the key is worth a word.
+        for reference in early.values where reference.isVoid { noteVoidedMissingKey(reference.key, reference.target, reference.relationship, line: reference.line) }
         let left = early.values.filter { !$0.isVoid }.sorted { $0.line < $1.line }
         early = [:]
         earlyWaiting = [:]

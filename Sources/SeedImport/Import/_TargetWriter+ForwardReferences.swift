@@ -47,6 +47,26 @@ extension _TargetWriter {
         rowForward.removeAll(keepingCapacity: true)
     }
 
+    /// Counts a forward key that never came, of a row whose relationship a later row with the same key set
+    /// again (so the row stood): ``warnVoidedMissingKeys()`` names the first.
+    func noteVoidedMissingKey(_ key: Value, _ t: Int, _ r: Int, line: Int) {
+        voidedMissingKeys += 1
+        if let first = firstVoidedMissingKey, first.line < line { return }
+        firstVoidedMissingKey = (line, relationshipNames[t][r], key)
+    }
+
+    /// The summary's word on ``noteVoidedMissingKey(_:_:_:line:)``'s keys: a typo there would otherwise
+    /// pass unseen, since the row that named it was overridden rather than rejected.
+    func warnVoidedMissingKeys() {
+        guard let first = firstVoidedMissingKey else { return }
+        let count = voidedMissingKeys
+        session.warnings.append("\(file.displayPath): \(count) row\(count == 1 ? "" : "s") named a key no row makes (line \(first.line): \(first.relationship) \(_ImportSession.describe(first.key))\(count > 1 ? ", …" : "")), "
+            + (count == 1 ? "but a later row with the same key set that relationship again, so it stood rather than being rejected: check that key"
+                          : "but later rows with the same keys set those relationships again, so they stood rather than being rejected: check those keys"))
+        voidedMissingKeys = 0
+        firstVoidedMissingKey = nil
+    }
+
     /// Moves the forward references (every row's objects saved) to ``spilledForward``, in line order, with
     /// the key entry through which a later upsert voids each; memory starts over.
     func spillForward() throws(ImportError) {
@@ -103,7 +123,11 @@ extension _TargetWriter {
                 id = spilledObject(primaryKeys, reference.target)
             case .memory(let i):
                 reference = forward[i]
-                if reference.isVoid { return }
+                if reference.isVoid {
+                    let (t, r) = (Int(reference.target), Int(reference.relationship))
+                    if relationshipPlans[t][r].index.find(reference.key) == nil { noteVoidedMissingKey(reference.key, t, r, line: reference.line) }
+                    return
+                }
                 id = forwardObjects[reference.objectsAt + reference.target]
             }
             let (t, r) = (reference.target, reference.relationship)
@@ -341,6 +365,7 @@ extension _TargetWriter {
     /// the rows whose keys no row made (aborting, or removing the objects those rows inserted and
     /// writing them to the rejects file; a row pointing at a removed object is then rejected in turn).
     func resolveForwardReferences() throws(ImportError) {
+        defer { warnVoidedMissingKeys() }
         if !early.isEmpty {
             try save()
             try settleEarlyForward()
@@ -379,6 +404,10 @@ extension _TargetWriter {
         var firstPass = true
         let removalsBefore = relationshipPlans.joined().reduce(0) { $0 + $1.index.removals }
         func check(_ i: Int) throws(ImportError) {
+            if firstPass, forward[i].isVoid, !file.rejectedLines.contains(forward[i].line) {
+                let (t, r) = (Int(forward[i].target), Int(forward[i].relationship))
+                if relationshipPlans[t][r].index.find(forward[i].key) == nil { noteVoidedMissingKey(forward[i].key, t, r, line: forward[i].line) }
+            }
             guard !forward[i].isVoid && !rejectedLines.contains(forward[i].line) && !file.rejectedLines.contains(forward[i].line) else { return }
             let reference = forward[i]
             let relationship = relationshipPlans[reference.target][reference.relationship]

@@ -59,6 +59,9 @@ final class _TargetWriter {
     /// does not show the move until the next save.
     var repointed: [ObjectID: [ObjectID]] = [:]
     var unlinking = false
+    /// Forward keys that never came, of rows a later row with the same key overrode (for a warning).
+    var voidedMissingKeys = 0
+    var firstVoidedMissingKey: (line: Int, relationship: String, key: Value)?
     /// The key hashes of this file's rows set aside as they were read, for messages (``noteSetAsideKeys()``).
     var setAsideKeys = Set<UInt64>()
     /// The to-one columns that link targets of one row one-to-one (this file's and earlier ones'), by
