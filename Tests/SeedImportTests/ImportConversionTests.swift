@@ -114,7 +114,7 @@ struct ImportConversionTests {
         for text in ["99999999999999999999", "-99999999999999999999", "+99999999999999999999"] {
             #expect(explain(text) == "too large for a 64-bit integer", "\(text)")
         }
-        #expect(explain("1.5").hasPrefix("1.5 has a fraction: an Integer attribute takes whole numbers"))
+        #expect(explain("1.5").hasPrefix("the value has a fraction: an Integer attribute takes whole numbers"))
     }
 
     @Test("integers: signs, thousands separators in groups of three, whole fractions")
@@ -260,7 +260,7 @@ struct ImportConversionTests {
         #expect(explain(int32, "1e5") == "written with an exponent, which an Integer attribute does not read: write 100000")
         #expect(explain(int32, "1.5E3") == "written with an exponent, which an Integer attribute does not read: write 1500")
         #expect(explain(int32, "1e-3").hasPrefix("written with an exponent, which an Integer attribute does not read") && !explain(int32, "1e-3").contains("write"))
-        #expect(explain(int32, "1,234.50") == "1234.5 has a fraction: an Integer attribute takes whole numbers (round the values, or make the attribute Double or Decimal)")
+        #expect(explain(int32, "1,234.50") == "the value has a fraction: an Integer attribute takes whole numbers (round the values, or make the attribute Double or Decimal)")
         #expect(explain(int32, "  12  ").hasPrefix("spaces around the number: this file keeps them"))
         #expect(explain(.double, "\t1.5 ").hasPrefix("spaces around the number"))
         #expect(explain(int32, "1,23").hasPrefix(_NumberParser.groupingReason), "bad grouping still says so")

@@ -50,7 +50,7 @@ struct ImportDecimalCommaTests {
         #expect(try Self.convert("1,234.5", .double) == nil)
         #expect(try Self.reason("1,234.5", .double) == "not a number with a decimal comma ('.' is read only as a thousands separator between groups of three digits, ',' as the decimal mark, as in 2.500,75)")
         #expect(try Self.reason("12.34", .integer32).hasPrefix("not a number with a decimal comma"))
-        #expect(try Self.reason("1,5", .integer32) == "not a whole number")
+        #expect(try Self.reason("1,5", .integer32).hasPrefix("the value has a fraction: an Integer attribute takes whole numbers"))
         #expect(try Self.reason("70.000", .integer16) == "70000 is outside Integer 16's range -32768...32767")
         #expect(try Self.reason("abc", .double) == "not a number")
     }

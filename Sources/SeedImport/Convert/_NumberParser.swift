@@ -192,7 +192,7 @@ enum _NumberParser {
                 return "written with an exponent, which an Integer attribute does not read\(digits)"
             }
             if value != value.rounded() {
-                return "\(value) has a fraction: an Integer attribute takes whole numbers (round the values, or make the attribute Double or Decimal)"
+                return "the value has a fraction: an Integer attribute takes whole numbers (round the values, or make the attribute Double or Decimal)"
             }
         }
         if bytes.contains(UInt8(ascii: ",")) { return groupingReason }

@@ -345,7 +345,7 @@ extension _TargetWriter {
         return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
                            reason: session.wasSetAside(key, in: relationship.index, upTo: file)
                                ? named + " but in rows set aside"
-                               : named + " in this file or an earlier one" + laterFillerNote(t, r),
+                               : named + " in this file or an earlier one" + laterFillerNote(t, r, key: key),
                            value: key.description)
     }
 

@@ -59,6 +59,9 @@ final class _TargetWriter {
     /// does not show the move until the next save.
     var repointed: [ObjectID: [ObjectID]] = [:]
     var unlinking = false
+    /// Per target and relationship (`t << 16 | r`), the key hashes of the later file that fills the
+    /// destination (``laterFillerNote(_:_:key:)``); `.some(nil)`: too many, or unreadable.
+    var laterFillerKeys: [Int: Set<UInt64>?] = [:]
     /// Forward keys that never came, of rows a later row with the same key overrode (for a warning).
     var voidedMissingKeys = 0
     var firstVoidedMissingKey: (line: Int, relationship: String, key: Value)?
@@ -609,10 +612,53 @@ final class _TargetWriter {
     }
 
     /// For the message of a key no object has: the file that fills the destination after this one, if any.
-    func laterFillerNote(_ t: Int, _ r: Int) -> String {
+    func laterFillerNote(_ t: Int, _ r: Int, key: Value) -> String {
         guard let later = relationshipLaterFillers[t][r] else { return "" }
-        return "; \(later) fills \(relationshipPlans[t][r].index.entity.name) too but runs after this file, as the mapping lists them: list it first if its rows make such keys"
+        let index = relationshipPlans[t][r].index
+        // Only when that file holds the key (a user trial was told to reorder files that did not): its keys
+        // are read once, as hashes, up to ``laterFillerKeyLimit`` (past that, the note says "if").
+        let slot = t << 16 | r
+        if laterFillerKeys[slot] == nil { laterFillerKeys[slot] = readLaterFillerKeys(later, index) }
+        switch laterFillerKeys[slot]! {
+        case .some(let hashes):
+            guard hashes.contains(Self.hash(of: key)) else { return "" }
+            return "; \(later) makes it, but runs after this file, as the mapping lists them: list it first"
+        case .none:
+            return "; \(later) fills \(index.entity.name) too but runs after this file, as the mapping lists them: list it first if its rows make such keys"
+        }
     }
+
+    /// The hashes of the keys of `index` a later file (`path`, as displayed) makes, or `nil` when there are
+    /// more than ``laterFillerKeyLimit`` or the file cannot be read again.
+    func readLaterFillerKeys(_ path: String, _ index: _KeyIndex) -> Set<UInt64>? {
+        guard let plan = session.plan.files.first(where: { $0.displayPath == path && $0.position > file.position && $0.join == nil }) else { return nil }
+        let fields = plan.targets.compactMap { target -> (_TargetPlan, _FieldPlan)? in
+            guard target.entity.name == index.entity.name, let ordinal = target.entity.columnIndex(of: index.attribute),
+                  let field = target.fields.first(where: { $0.ordinal == ordinal }) else { return nil }
+            return (target, field)
+        }
+        // A file that does not read the attribute makes no such key.
+        guard !fields.isEmpty else { return [] }
+        var hashes = Set<UInt64>()
+        var tooMany = false
+        let trim = plan.options.trim
+        do {
+            try CSVReader(path: plan.path, dialect: plan.options.dialect).forEachRawRecord { record in
+                guard !tooMany else { return }
+                for (target, field) in fields {
+                    guard let value = Self.key(field, of: target, in: record, trim: trim) else { continue }
+                    hashes.insert(Self.hash(of: value))
+                }
+                tooMany = hashes.count > Self.laterFillerKeyLimit
+            }
+        } catch {
+            return nil
+        }
+        return tooMany ? nil : hashes
+    }
+
+    /// The most keys of a later file ``laterFillerNote(_:_:key:)`` keeps (8 bytes each, for a message).
+    static let laterFillerKeyLimit = 250_000
 
     /// Saves the batch; the forward references of its rows learn their objects' permanent IDs.
     func save() throws(ImportError) {
@@ -655,7 +701,7 @@ final class _TargetWriter {
                         field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
                         reason: session.wasSetAside(key, in: index, upTo: file)
                             ? named + " but in rows set aside"
-                            : named + " (the key must name an object of a file imported before this one)" + laterFillerNote(t, r),
+                            : named + " (the key must name an object of a file imported before this one)" + laterFillerNote(t, r, key: key),
                         value: key.description)
                 }
                 let destination = index.objectID(entry)
