@@ -77,11 +77,28 @@ import Testing
             #"entities[0] (Well).attributes[0] (uwi): unknown "type" "Strng"; did you mean "String"? (expected one of Integer 16, Integer 32, Integer 64, Decimal, Double, Float, String, Boolean, Date, Binary, Transformable, URI, UUID)"#,
             #"entities[0] (Well).attributes[1] (self): "indexed" must be true or false, not "yes""#,
             #"entities[0] (Well).attributes[1] (self): 'self' is reserved (it clashes with a managed object's own member or a store column); rename it, e.g. 'wellSelf'"#,
-            #"entities[0] (Well).attributes[2] (depth): the default "deep" cannot be read as Double"#,
+            #"entities[0] (Well).attributes[2] (depth): the default "deep" cannot be read as Double: write a number"#,
             #"entities[0] (Well).relationships[0] (operator): unknown "deleteRule" "Cascde"; did you mean "Cascade"? (expected one of Nullify, Cascade, Deny, No Action)"#,
             #"entities[0] (Well).relationships[1] (field): the destination entity 'Field' does not exist in the model"#,
             #"entities[1] (Operator): unknown key "abstract" \#(Self.entityKeys)"#,
             #"entities[1] (Operator).attributes[0] (name): "type" is missing (expected one of Integer 16, Integer 32, Integer 64, Decimal, Double, Float, String, Boolean, Date, Binary, Transformable, URI, UUID)"#,
+        ])
+    }
+
+    /// A user trial: "2020-01-01T00:00:00Z" as a Date default read "cannot be read as Date", with no word
+    /// on the seconds since 2001 it wanted.
+    @Test("a Date default is seconds since 2001 or ISO 8601 in UTC; anything else says how to write it")
+    func dateDefaults() throws {
+        func model(_ value: String) -> String {
+            #"{"entities": [{"name": "Task", "attributes": [{"name": "due", "type": "Date", "default": \#(value)}]}]}"#
+        }
+        for (value, seconds) in [("599529600", 599_529_600.0), (#""599529600""#, 599_529_600), (#""2020-01-01""#, 599_529_600),
+                                 (#""2020-01-01T12:00:00Z""#, 599_572_800), (#""2020-01-01T12:00:00.5+01:00""#, 599_569_200.5)] {
+            let parsed = try ObjectModel(json: Data(model(value).utf8))
+            #expect(parsed.entity(named: "Task")?.attributes.first?.defaultValue == .date(Date(timeIntervalSinceReferenceDate: seconds)), "\(value)")
+        }
+        #expect(problems(model(#""next week""#)) == [
+            #"entities[0] (Task).attributes[0] (due): the default "next week" cannot be read as Date: write seconds since 2001-01-01 (599529600 for 2020-01-01), or ISO 8601 in UTC ("2020-01-01", "2020-01-01T12:00:00Z")"#,
         ])
     }
 

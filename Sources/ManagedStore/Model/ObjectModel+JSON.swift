@@ -108,8 +108,21 @@ extension Value {
             }
         case .string: self = .string(text)
         case .date:
-            guard let v = Double(text) else { return nil }
-            self = .date(Date(timeIntervalSinceReferenceDate: v))
+            // Seconds since 2001 (Xcode writes them), or ISO 8601 in UTC: a day, or a time with its zone.
+            if let v = Double(text) {
+                self = .date(Date(timeIntervalSinceReferenceDate: v))
+                return
+            }
+            for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
+                let formatter = ISO8601DateFormatter()
+                formatter.formatOptions = options
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                if let date = formatter.date(from: text) {
+                    self = .date(date)
+                    return
+                }
+            }
+            return nil
         case .uuid:
             guard let v = UUID(uuidString: text) else { return nil }
             self = .uuid(v)

@@ -148,6 +148,19 @@ struct _ModelJSONReader {
         return object
     }
 
+    /// How a default of `type` is written, for the message of one that does not read.
+    static func defaultForms(_ type: AttributeType) -> String {
+        switch type {
+        case .date: ": write seconds since 2001-01-01 (599529600 for 2020-01-01), or ISO 8601 in UTC (\"2020-01-01\", \"2020-01-01T12:00:00Z\")"
+        case .boolean: ": write true or false"
+        case .integer16, .integer32, .integer64: ": write a whole number"
+        case .double, .float, .decimal: ": write a number"
+        case .uuid: ": write a UUID (8-4-4-4-12 hexadecimal digits)"
+        case .binary, .transformable: " (binary attributes take no default here)"
+        default: ""
+        }
+    }
+
     private mutating func attribute(_ raw: Any, _ item: Item) {
         guard let object = property(raw, Self.attributeKeys, item, kind: "attribute") else { return }
         var attribute = descriptions[item.entity].attributes[item.property!]
@@ -162,7 +175,7 @@ struct _ModelJSONReader {
                     if let value = Value(jsonDefault: raw, type: type) {
                         attribute.defaultValue = value
                     } else {
-                        problem(item, "the default \(Self.json(raw)) cannot be read as \(type.rawValue)")
+                        problem(item, "the default \(Self.json(raw)) cannot be read as \(type.rawValue)" + Self.defaultForms(type))
                     }
                 }
             } else {
