@@ -21,10 +21,12 @@ struct QueryCommand: ParsableCommand {
               seedstore query Books.sqlite --entity Book --properties author,"count(title) as books" --group-by author
 
             JSON output is an array of objects keyed by property name; dates are ISO 8601 in UTC and a
-            to-one relationship is the destination's primary key. In a table, null is NULL and text that
-            could pass for it or for nothing is in double quotes ("", "NULL"). CSV writes null as an
-            empty field and quotes empty text and the texts NULL and NA, so seedstore import reads it
-            back the same. --stats prints statements run, rows stepped and faults fired on stderr.
+            to-one relationship is the destination's primary key. Dates carry the fewest fraction digits
+            that read back as the stored seconds (none when whole), and decimals print as stored. In a
+            table, null is NULL and text that could pass for it or for nothing is in double quotes ("",
+            "NULL"). CSV writes null as an empty field and quotes empty text and the texts NULL and NA,
+            so seedstore import reads it back the same. --stats prints statements run, rows stepped and
+            faults fired on stderr.
             """
     )
 

@@ -42,7 +42,9 @@ public struct BenchRunner {
 
     /// Runs `scenarios` on `store` and reports every variant.
     public func run(_ scenarios: [BenchScenario], store: PersistentStore) throws -> BenchReport {
-        let created = ISO8601.string(from: Date())
+        // To the millisecond, as a run's start is worth stating: the clock's full Double would print
+        // seven fraction digits of noise.
+        let created = ISO8601.string(from: Date(timeIntervalSinceReferenceDate: (Date().timeIntervalSinceReferenceDate * 1000).rounded(.down) / 1000))
         let raw = try RawDatabase(path: store.path, readOnly: true)
         var results: [BenchResult] = []
         let total = scenarios.reduce(0) { $0 + $1.variants.count }

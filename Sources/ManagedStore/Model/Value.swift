@@ -122,25 +122,3 @@ extension Value {
         }
     }
 }
-
-/// Core Data's reference date arithmetic and ISO 8601 text for dates.
-public enum ISO8601 {
-    /// Seconds between 1970-01-01 and 2001-01-01 UTC: Core Data stores dates relative to the latter.
-    public static let referenceDateOffset: Double = 978_307_200
-
-    /// Formats a date as ISO 8601 in UTC (`2001-01-01T00:00:00Z`, with fractional seconds when present).
-    public static func string(from date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let whole = seconds.rounded(.down)
-        var time = time_t(whole)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                          Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-        let fraction = seconds - whole
-        if fraction > 0.0005 {
-            text += String(format: ".%03d", Int((fraction * 1000).rounded()))
-        }
-        return text + "Z"
-    }
-}

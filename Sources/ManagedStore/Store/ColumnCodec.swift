@@ -37,8 +37,11 @@ enum ColumnCodec: Sendable, Hashable {
         case .date: return .date(Date(timeIntervalSinceReferenceDate: statement.double(at: index)))
         case .decimal:
             if type == SQLITE_TEXT, let decimal = Decimal(string: statement.text(at: index)) { return .decimal(decimal) }
-            // DECIMAL has NUMERIC affinity, so SQLite may hold the value as REAL (about 15 significant
-            // digits, as in Core Data's stores): go through its shortest decimal text, not its binary expansion.
+            // DECIMAL has NUMERIC affinity: SQLite holds a whole number that fits 64 bits as INTEGER,
+            // exactly, beyond Double's 53 bits (9007199254740993), so read it as an integer.
+            if type == SQLITE_INTEGER { return .decimal(Decimal(statement.int64(at: index))) }
+            // Other numbers it holds as REAL (about 15 significant digits, as in Core Data's stores): go
+            // through the Double's shortest round-trip text, not its binary expansion.
             let real = statement.double(at: index)
             return .decimal(Decimal(string: "\(real)") ?? Decimal(real))
         case .blob: return .data(Data(statement.blob(at: index)))

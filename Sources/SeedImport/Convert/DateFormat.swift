@@ -362,11 +362,12 @@ enum _DateParser {
     /// Lower-cased month names as bytes, for matching.
     private static let lowerMonthNames: [[UInt8]] = monthNames.map { Array($0.lowercased().utf8) }
 
-    /// Seconds since 2001 of a checked civil date and time.
+    /// Seconds since 2001 of a checked civil date and time, the fraction's digits in `base`: the
+    /// Double nearest the decimal number they make, rounded once (see ``_DecimalSeconds``).
     @inline(__always)
     static func seconds(
-        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double, zoneOffset: Int,
-        failure: inout _DateFailure?
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: _SecondFraction, zoneOffset: Int,
+        in base: UnsafePointer<UInt8>, failure: inout _DateFailure?
     ) -> Double? {
         guard month >= 1 && month <= 12 else { failure = .monthOutOfRange(month); return nil }
         guard day >= 1 && day <= _CivilCalendar.daysInMonth(month, year: year) else {
@@ -375,7 +376,7 @@ enum _DateParser {
         }
         guard hour < 24 && minute < 60 && second < 60 else { failure = .timeOutOfRange; return nil }
         let whole = _CivilCalendar.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - zoneOffset
-        return Double(whole) - referenceDateOffset + fraction
+        return _DecimalSeconds.value(whole: whole - Int(referenceDateOffset), fraction: fraction, in: base)
     }
 
     /// Reads up to `maxWidth` digits (at least `minWidth`) at `i`.
@@ -395,21 +396,19 @@ enum _DateParser {
         return read >= minWidth ? value : nil
     }
 
-    /// A fraction of a second: `.250` → 0.25 (after the separator).
+    /// A fraction of a second, after the separator: `.250` is 250 over 10³.
     @inline(__always)
-    private static func fraction(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> Double? {
-        var value = 0.0
-        var scale = 0.1
-        var read = 0
+    private static func fraction(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> _SecondFraction? {
+        var fraction = _SecondFraction()
+        fraction.start = i
         while i < count {
             let digit = base[i] &- UInt8(ascii: "0")
             guard digit < 10 else { break }
-            value += Double(digit) * scale
-            scale /= 10
-            read += 1
+            fraction.append(digit)
             i += 1
         }
-        return read > 0 ? value : nil
+        fraction.end = i
+        return i > fraction.start ? fraction : nil
     }
 
     /// A zone: `Z`, `+hh`, `+hhmm` or `+hh:mm` (and `-`); seconds east of UTC.
@@ -447,7 +446,7 @@ enum _DateParser {
         guard i < count, base[i] == UInt8(ascii: "-") else { failure = .expectedLiteral(UInt8(ascii: "-")); return nil }
         i += 1
         guard let day = digits(base, count, &i, min: 2, max: 2) else { failure = .expectedDigits(field: .day); return nil }
-        var hour = 0, minute = 0, second = 0, fractionValue = 0.0, zoneOffset = 0
+        var hour = 0, minute = 0, second = 0, fractionValue = _SecondFraction(), zoneOffset = 0
         if i < count && (base[i] == UInt8(ascii: "T") || base[i] == UInt8(ascii: "t") || base[i] == UInt8(ascii: " ")) {
             i += 1
             guard let h = digits(base, count, &i, min: 2, max: 2) else { failure = .expectedDigits(field: .hour); return nil }
@@ -473,7 +472,7 @@ enum _DateParser {
         }
         guard i == count else { failure = .trailingText; return nil }
         return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                       fraction: fractionValue, zoneOffset: zoneOffset, failure: &failure)
+                       fraction: fractionValue, zoneOffset: zoneOffset, in: base, failure: &failure)
     }
 
     /// A compiled pattern.
@@ -484,7 +483,7 @@ enum _DateParser {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { failure = .empty; return nil }
         var i = 0
-        var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, fractionValue = 0.0, zoneOffset = 0
+        var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, fractionValue = _SecondFraction(), zoneOffset = 0
         var pm: Bool?
         for token in tokens {
             switch token.field {
@@ -532,7 +531,7 @@ enum _DateParser {
             hour = hour % 12 + (pm ? 12 : 0)
         }
         return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                       fraction: fractionValue, zoneOffset: zoneOffset, failure: &failure)
+                       fraction: fractionValue, zoneOffset: zoneOffset, in: base, failure: &failure)
     }
 
     /// An English month name or its first three letters, any case.

@@ -1,0 +1,109 @@
+import Foundation
+import ManagedStore
+import PropertyBased
+import Testing
+@testable import SeedImport
+
+/// ISO 8601 dates convert once, correctly rounded, to the Double of seconds since 2001 they write; and
+/// what `ISO8601.string(from:)` prints (so what `seedstore query` prints) reads back as the same Double.
+@Suite("Import: ISO 8601 dates round-trip exactly")
+struct ImportDateRoundTripTests {
+    static func read(_ text: String) -> Double? { DateFormat.iso8601.seconds(from: text) }
+    static func printed(_ seconds: Double) -> String { ISO8601.string(from: Date(timeIntervalSinceReferenceDate: seconds)) }
+
+    /// Dates and the seconds since 2001 they write, as decimal text: the standard library's reading of
+    /// that text is the correctly rounded Double to expect.
+    static let dates: [(text: String, seconds: String)] = [
+        ("2020-01-01T00:00:00.999999Z", "599529600.999999"),
+        ("2020-12-31T23:59:59.9995Z", "631151999.9995"),
+        ("2020-01-01T00:00:00.0005Z", "599529600.0005"),
+        ("2020-01-01T00:00:00.123456Z", "599529600.123456"),
+        ("2001-01-01T00:00:00.000001Z", "0.000001"),
+        ("2000-12-31T23:59:59.999999Z", "-0.000001"),
+        ("1969-12-31T23:59:59.5Z", "-978307200.5"),
+        ("1969-07-20T20:17:40.123Z", "-992490139.877"),
+        ("1900-01-01T00:00:00.25Z", "-3187295999.75"),
+        ("0001-01-01T00:00:00.5Z", "-63113903999.5"),
+        ("2020-08-17 10:30:00.250+02:00", "619345800.25"),
+        ("2020-12-31T23:59:59.9999999999Z", "631151999.9999999999"),      // rounds to the next second
+        ("2020-12-31T23:59:59.99999994Z", "631151999.99999994"),
+        ("2020-05-05T05:05:05.1234567890123456789Z", "610347905.1234567890123456789"),   // beyond 19 digits
+        ("9999-12-31T23:59:59.123456789Z", "252423993599.123456789"),   // 21 digits
+        ("1000-01-01T00:00:00.123456789Z", "-31588531199.876543211"),
+        ("2001-01-01T00:00:00.0000000000000000000000000000001Z", "1e-31"),
+        ("2000-12-31T23:59:59.9999999999999999999999999999999Z", "-1e-31"),
+        ("2020-01-01T00:00:00.1000000000000000000000000000000000Z", "599529600.1"),
+    ]
+
+    @Test("a fraction converts once, correctly rounded, with the whole seconds", arguments: dates)
+    func correctlyRounded(date: (text: String, seconds: String)) {
+        let read = Self.read(date.text)
+        #expect(read == Double(date.seconds)!, "\(date.text) read as \(read.map { "\($0)" } ?? "nil")")
+    }
+
+    @Test("a pattern's fraction converts the same way")
+    func patterns() throws {
+        let format = try DateFormat("yyyy-MM-dd HH:mm:ss.SSSSSS")
+        #expect(format.seconds(from: "2020-01-01 00:00:00.999999") == 599_529_600.999999)
+        #expect(format.seconds(from: "1969-12-31 23:59:59.999999") == -978_307_200.000001)
+    }
+
+    @Test("what query prints for the trial's dates reads back as the date")
+    func trialDates() throws {
+        for date in Self.dates {
+            let seconds = try #require(Self.read(date.text))
+            #expect(Self.read(Self.printed(seconds)) == seconds, "\(date.text) printed as \(Self.printed(seconds))")
+        }
+        #expect(Self.printed(try #require(Self.read("2020-12-31T23:59:59.9999999999Z"))) == "2021-01-01T00:00:00Z")
+        #expect(Self.printed(try #require(Self.read("2020-12-31T23:59:59.9995Z"))) == "2020-12-31T23:59:59.9995Z")
+        #expect(Self.printed(try #require(Self.read("2020-01-01T00:00:00.999999Z"))) == "2020-01-01T00:00:00.999999Z")
+        #expect(Self.printed(try #require(Self.read("2001-01-01T00:00:00.000001Z"))) == "2001-01-01T00:00:00.000001Z")
+        #expect(Self.printed(try #require(Self.read("1900-01-01T00:00:00.2500Z"))) == "1900-01-01T00:00:00.25Z")
+    }
+
+    /// 0001-01-01 and 10000-01-01 as seconds since 2001.
+    static let years = -63_113_904_000.0 ..< 252_423_993_600.0
+
+    /// Seconds in years 0001 to 9999: Doubles with every bit random; whole seconds with 0 to 9 decimal
+    /// places; the Doubles just below and above whole seconds; and Doubles within a second of 2001.
+    static let seconds = zip(Gen.int(in: 0...4), Gen.int64(in: -63_113_904_000 ... 252_423_993_599), Gen.int(in: 0...9),
+                             Gen.uint64(in: 0...999_999_999), Gen.double(in: years))
+        .map { kind, whole, places, digits, random -> Double in
+            switch kind {
+            case 0: return random
+            case 1:
+                let fraction = String(String(digits).prefix(places))
+                return Double("\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction)!
+            case 2: return Double(whole).nextDown
+            case 3: return Double(whole).nextUp
+            default: return random / Self.years.upperBound
+            }
+        }
+
+    @Test("any date of years 0001 to 9999 prints as text that reads back as the same Double")
+    func roundTrip() async {
+        await propertyCheck(count: 3000, input: Self.seconds) { seconds in
+            let text = Self.printed(seconds)
+            let read = Self.read(text)
+            #expect(read?.bitPattern == seconds.bitPattern || (read == 0 && seconds == 0), "\(seconds) printed as \(text), read as \(read.map { "\($0)" } ?? "nil")")
+        }
+    }
+
+    @Test("the printed fraction is the shortest that reads back: one digit fewer, either way, does not")
+    func shortest() async {
+        await propertyCheck(count: 3000, input: Self.seconds) { seconds in
+            let text = Self.printed(seconds)
+            guard let point = text.firstIndex(of: ".") else { return }
+            let places = text.distance(from: point, to: text.index(before: text.endIndex)) - 1
+            // The decimals with one place fewer on either side of `seconds`, exactly, as Decimal.
+            let exact = Decimal(string: seconds.description)!
+            let scale = pow(Decimal(10), places - 1)
+            var scaled = exact * scale, down = Decimal(), up = Decimal()
+            NSDecimalRound(&down, &scaled, 0, .down)
+            NSDecimalRound(&up, &scaled, 0, .up)
+            for candidate in [down / scale, up / scale] {
+                #expect(Double("\(candidate)") != seconds, "\(seconds) printed as \(text), yet \(candidate) reads back as it")
+            }
+        }
+    }
+}
