@@ -26,6 +26,40 @@ struct ImportRejectsTests {
         return records
     }
 
+    /// Rows are rejected as read (a bad value) and once their file has been read (a forward key that
+    /// never came, and rows naming what only such rows make): the file lists them by file and line anyway,
+    /// their bytes as written (a Windows-1252 byte, a quoted line break).
+    @Test("the rejects file is in file and line order, whenever each row was rejected", arguments: [1, 10_000])
+    func lineOrder(batchSize: Int) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.json", """
+            {"entities":[{"name":"Dept","attributes":[{"name":"code","type":"String","optional":false}]},
+              {"name":"Emp","attributes":[{"name":"code","type":"String","optional":false},{"name":"age","type":"Integer 32"}],
+              "relationships":[{"name":"manager","destination":"Emp","inverse":"reports"},{"name":"reports","destination":"Emp","inverse":"manager","toMany":true}]}]}
+            """)
+        try scratch.write("depts.csv", "code\nD1\n\"D2\n")
+        // Rejected as read: lines 4 (a quoted line break), 6 and 10 (a Windows-1252 é); once the file was
+        // read: 2 (NOPE never comes), 3 and 8 (naming what only those make), 9; then depts.csv's line 3.
+        var emps = Data("code,age,manager\nE1,1,NOPE\nE2,2,E1\nE3,\"multi\nline\",\nE4,x,\nE5,5,\nE6,6,E2\nE7,7,E99\n".utf8)
+        emps.append(contentsOf: [0x45, 0x38, 0x2C, 0xE9, 0x2C, 0x0A])
+        try emps.write(to: URL(fileURLWithPath: scratch.path("emps.csv")))
+        let mapping = try ImportMapping(json: Data(#"""
+            {"format": 1, "model": "m.json", "files": [
+              {"path": "emps.csv", "encoding": "windows-1252", "targets": [{"entity": "Emp", "key": "code", "relationships": {"manager": {"column": "manager", "destinationKey": "code"}}}]},
+              {"path": "depts.csv", "targets": [{"entity": "Dept", "key": "code"}]}]}
+            """#.utf8), baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: scratch.skipping(batchSize: batchSize))
+            .run(into: scratch.path("s.sqlite"))
+        let records = try Self.records(scratch.path("rejects.csv"), encoding: .windows1252)
+        let places = records.dropFirst().map { "\($0[0]):\($0[1])" }
+        #expect(places == ["emps.csv:2", "emps.csv:3", "emps.csv:4", "emps.csv:6", "emps.csv:8", "emps.csv:9", "emps.csv:10", "depts.csv:3"],
+                "\(records)")
+        #expect(summary.rejects == places.count)
+        let raw = try Data(contentsOf: URL(fileURLWithPath: scratch.path("rejects.csv")))
+        #expect(raw.range(of: Data([0x45, 0x38, 0x2C, 0xE9, 0x2C])) != nil, "the Windows-1252 byte as written")
+        #expect(records.dropFirst().first { $0[1] == "4" }?[7] == "E3,\"multi\nline\",")
+    }
+
     @Test("ragged rows, bad values and unknown keys are set aside with the right line numbers",
           arguments: [true, false])
     func rejects(readsAhead: Bool) throws {

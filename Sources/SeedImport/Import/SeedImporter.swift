@@ -95,6 +95,9 @@ public final class SeedImporter {
         try storeFile.prepare()
         let progress = _ProgressReporter(mode: options.progress, totalBytes: plan.totalBytes, output: options.progressOutput)
         let rejects = options.onError == .skip ? _RejectsWriter(path: rejectsPath) : nil
+        for (order, file) in plan.files.enumerated() where rejects?.fileOrder[file.displayPath] == nil {
+            rejects?.fileOrder[file.displayPath] = order
+        }
         // What a signal removes: the temporary store and the rejects being written.
         var interruptPaths: [String] = []
         if options.removesTemporaryFilesOnSignal {

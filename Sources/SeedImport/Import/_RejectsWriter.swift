@@ -23,6 +23,12 @@ final class _RejectsWriter {
     private var handle: UnsafeMutablePointer<FILE>?
     private(set) var count = 0
     private(set) var failure: String?
+    /// Each input's place in import order, by its path as written in the rows (a file listed twice takes
+    /// its first place), for sorting the rows by file and line.
+    var fileOrder: [String: Int] = [:]
+    /// Whether every row so far came in file and line order, and the last row's place.
+    var isInLineOrder = true
+    var lastOrder: (Int, Int)?
 
     static let header = "file,line,column,entity,attribute,value,reason,raw"
 
@@ -45,6 +51,7 @@ final class _RejectsWriter {
     /// pass for this run's. Returns what went wrong, if anything.
     func commit() -> String? {
         close()
+        if count > 1, !isInLineOrder, failure == nil, let problem = sortByLine() { failure = problem }
         if copiesOut {
             defer { Self.removeEarlier(writingPath) }
             guard count > 0 else { return failure }
@@ -109,6 +116,8 @@ final class _RejectsWriter {
         discard()
         count = 0
         failure = nil
+        isInLineOrder = true
+        lastOrder = nil
     }
 
     deinit { close() }
@@ -179,6 +188,7 @@ final class _RejectsWriter {
             handle = opened
             emit(Self.header + "\n")
         }
+        noteOrder(file: file, line: line)
         let fields = [file, String(line), column.map(String.init) ?? "", entity ?? "", attribute ?? "", value ?? "", reason]
         var line = Array((fields.map(Self.quote) + [""]).joined(separator: ",").utf8)
         line += Self.quote(raw)
