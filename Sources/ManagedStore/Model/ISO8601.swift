@@ -92,7 +92,7 @@ public enum ISO8601 {
 
     /// The proleptic Gregorian date of a day number (days since 1970-01-01): Howard Hinnant's
     /// `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>), no calendar settings.
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -1,3 +1,5 @@
+import ManagedStore
+
 /// Proleptic Gregorian calendar arithmetic on day numbers (days since
 /// 1970-01-01), with no time zone, locale or clock involved.
 ///
@@ -17,18 +19,8 @@ enum _CivilCalendar {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// The civil date of a day number.
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    /// The civil date of a day number (the engine's, which prints dates with it).
+    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) { ISO8601.civil(days) }
 
     /// 0 for Sunday through 6 for Saturday.
     static func weekday(_ days: Int) -> Int {
