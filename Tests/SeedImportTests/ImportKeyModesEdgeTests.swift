@@ -539,6 +539,29 @@ struct ImportKeyModesEdgeDecimalTests {
         #expect(outcome.objects["Thing"] == [1, 1, 1], "\(key)")
     }
 
+    /// A user trial: 9007199254740992 and …993, exact in the store as integers, were one key (compared as
+    /// doubles), so the second row updated the first's object, and a relationship naming …992 found …993.
+    @Test("Decimal keys past 2^53 within 64 bits are distinct keys in every mode")
+    func wholeNumbersPast2to53() throws {
+        let model = """
+            {"entities":[{"name":"Thing","attributes":[{"name":"k","type":"Decimal","optional":false},{"name":"name","type":"String"}],
+             "relationships":[{"name":"up","destination":"Thing","inverse":"downs"},{"name":"downs","destination":"Thing","inverse":"up","toMany":true}]}]}
+            """
+        let mapping = """
+            {"format":1,"files":[{"path":"things.csv","targets":[{"entity":"Thing","key":"k","relationships":{"up":{"column":"up","destinationKey":"k"}}}]}]}
+            """
+        let (outcome, differing) = try KeyModes.compareModes(
+            "decimal past 2^53", model: model, mapping: mapping,
+            files: ["things.csv": "k,name,up\n9007199254740992,a,\n9007199254740993,b,9007199254740992\n-9223372036854775808,c,9007199254740993\n9223372036854775807,d,\n"],
+            options: ImportOptions(batchSize: 1))
+        #expect(differing.isEmpty, "modes that differ: \(differing)")
+        #expect(outcome.objects["Thing"] == [4, 0, 4], "\(outcome.objects)")
+        #expect(outcome.duplicates.isEmpty, "\(outcome.duplicates)")
+        // Z_PK|Z_ENT|Z_OPT|ZK|ZNAME|ZUP: b's up is a (1), c's is b (2).
+        #expect(outcome.tables["ZTHING"]?.map { $0.split(separator: "|").last.map(String.init) ?? "" } == ["NULL", "1", "2", "NULL"],
+                "\(outcome.tables["ZTHING"] ?? [])")
+    }
+
     /// Two keys the store would keep as one double (…890 and …891) would have been one object.
     @Test("a Decimal key with more digits than the store keeps is a reject in every mode", arguments: ["12345678901234567890", "0.12345678901234567891"])
     func tooManyDigits(key: String) throws {
