@@ -200,6 +200,28 @@ struct ImportForwardReferenceTests {
         #expect(!clean.warnings.contains { $0.contains("named a key no row makes") }, "\(clean.warnings)")
     }
 
+    /// A user trial: a row naming a key whose row was set aside for a bad value was told to reorder the file
+    /// ("must come first") when an earlier reject had already been looked up, and an updating row was told
+    /// forward references are for new objects only.
+    @Test("rows naming a key only a row set aside for a bad value made are told so, updating rows and required relationships too")
+    func setAsideForBadValue() throws {
+        let scratch = ImportScratch()
+        // E2's name is missing (a required attribute): set aside as read. E3's second row updates E3.
+        _ = try Self.run("code,name,manager\nE1,a,\nE2,,\nE3,c,E1\nE3,c2,E2\nE4,d,E2\n", options: scratch.skipping(), in: scratch)
+        for line in [5, 6] {
+            #expect(scratch.rejects.contains(#"employees.csv,\#(line),3,Employee,manager,E2,"manager: no Employee has code ""E2"" but in rows set aside""#),
+                    "line \(line): \(scratch.rejects)")
+        }
+        // Required: S2 names S5, which never comes (set aside, and looked up first); S3's row is ragged.
+        let steps = ImportScratch()
+        _ = try Self.run("code,previous\nS2,S5\nS3\nS1,S3\n", options: steps.skipping(), mapping: """
+            {"format": 1, "files": [{"path": "employees.csv", "targets": [
+              {"entity": "Step", "key": "code", "relationships": {"previous": {"column": "previous", "destinationKey": "code"}}}
+            ]}]}
+            """, in: steps)
+        #expect(steps.rejects.contains(#"employees.csv,4,2,Step,previous,S3,"previous: no Step has code ""S3"" but in rows set aside""#), "\(steps.rejects)")
+    }
+
     @Test("a required relationship naming its own row's key says so, and the rows naming that key are told it was set aside")
     func requiredSelfReference() throws {
         let scratch = ImportScratch()

@@ -18,7 +18,7 @@ struct _RowChunk: Sendable {
             /// A record that repeats the header (files concatenated with their headers): skipped, counted.
             case repeatedHeader
             /// Cannot be imported; `raw` is the record's original bytes.
-            case failed(_RowFailure, raw: [UInt8])
+            case failed(_RowFailure, raw: [UInt8], keys: [_SetAsideKey] = [])
         }
 
         var line: Int
@@ -225,19 +225,33 @@ final class _RowReader: @unchecked Sendable {
         _ImportSession.display(bytes, encoding: encoding)
     }
 
+    /// The keys a row set aside as it is read would have made, by index, so that a later row naming one
+    /// is told the key is only in rows set aside (``_TargetWriter/setAsideKeys``). Only for failed rows.
+    private func setAsideKeys(of record: CSVRawRecord) -> [_SetAsideKey] {
+        var keys: [_SetAsideKey] = []
+        for target in file.targets {
+            for index in [target.key].compactMap({ $0 }) + target.populates {
+                guard let field = target.fields.first(where: { $0.ordinal == index.ordinal }),
+                      let value = _TargetWriter.key(field, of: target, in: record, trim: trim) else { continue }
+                keys.append(_SetAsideKey(index, value))
+            }
+        }
+        return keys
+    }
+
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
     private func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
         if record.isEmptyRow(trimming: trim, delimiter: delimiter) { return .blank }
         if let headerEcho, record.repeats(headerEcho) { return .repeatedHeader }
-        if !excluded.isEmpty, let failure = excluded[record.lineNumber] { return .failed(failure, raw: reader.lastRecordRawBytes) }
+        if !excluded.isEmpty, let failure = excluded[record.lineNumber] { return .failed(failure, raw: reader.lastRecordRawBytes, keys: setAsideKeys(of: record)) }
         // Every column, read or not: a byte the encoding does not define makes the row bad; so does text
         // after a closing quote, checked first as it also explains a wrong field count (swallowed lines).
         if let failure = _RowFailure(validating: record, file: file, owner: { $0 < fieldOwners.count ? fieldOwners[$0] : nil }) {
-            return .failed(failure, raw: reader.lastRecordRawBytes)
+            return .failed(failure, raw: reader.lastRecordRawBytes, keys: setAsideKeys(of: record))
         }
         guard record.count == columnCount else {
             let raw = reader.lastRecordRawBytes
-            return .failed(_RowFailure(fieldCount: record, columns: columnCount, file: file, raw: raw), raw: raw)
+            return .failed(_RowFailure(fieldCount: record, columns: columnCount, file: file, raw: raw), raw: raw, keys: setAsideKeys(of: record))
         }
         let trim = self.trim
         if !unnamedColumns.isEmpty {
@@ -289,7 +303,7 @@ final class _RowReader: @unchecked Sendable {
                                            reason: reason, value: display(bytes), hint: hint)
                     }
                     chunk.values.removeSubrange(first...)
-                    return .failed(failure, raw: reader.lastRecordRawBytes)
+                    return .failed(failure, raw: reader.lastRecordRawBytes, keys: setAsideKeys(of: record))
                 }
             }
             // Relationship columns: the key's value goes in the foreign-key slot; the writer looks it up.
@@ -312,7 +326,7 @@ final class _RowReader: @unchecked Sendable {
                 }
                 if let failure {
                     chunk.values.removeSubrange(first...)
-                    return .failed(failure, raw: reader.lastRecordRawBytes)
+                    return .failed(failure, raw: reader.lastRecordRawBytes, keys: setAsideKeys(of: record))
                 }
             }
             chunk.values.append(values)

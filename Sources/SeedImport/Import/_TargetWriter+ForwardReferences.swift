@@ -343,7 +343,7 @@ extension _TargetWriter {
         let relationship = relationshipPlans[t][r]
         let named = "no \(relationship.index.entity.name) has \(relationship.index.attribute) \(_ImportSession.describe(key))"
         return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
-                           reason: session.wasSetAside(key, in: relationship.index, upTo: file)
+                           reason: wasSetAside(key, in: relationship.index)
                                ? named + " but in rows set aside"
                                : named + " in this file or an earlier one" + laterFillerNote(t, r, key: key),
                            value: key.description)

@@ -66,7 +66,7 @@ final class _TargetWriter {
     var voidedMissingKeys = 0
     var firstVoidedMissingKey: (line: Int, relationship: String, key: Value)?
     /// The key hashes of this file's rows set aside as they were read, for messages (``noteSetAsideKeys()``).
-    var setAsideKeys = Set<UInt64>()
+    var setAsideKeys = Set<_SetAsideKey>()
     /// The to-one columns that link targets of one row one-to-one (this file's and earlier ones'), by
     /// entity: the ones leading to a partner without a key of its own (none, or found through the link),
     /// which exists only with the removed object. A partner with its own key stays: other rows fill it.
@@ -347,9 +347,10 @@ final class _TargetWriter {
                 blankRows += 1
             case .repeatedHeader:
                 file.noteRepeatedHeader(line: row.line, reporting: reportedLines)
-            case .failed(let failure, let raw):
+            case .failed(let failure, let raw, let keys):
                 // A row an earlier run rejected late comes back as set aside by the reader: its values read.
                 try session.reject(file, line: row.line, failure, unread: !file.excluded.contains(row.line), raw: { raw })
+                if session.options.onError == .skip { setAsideKeys.formUnion(keys) }
             case .converted(let first):
                 for t in 0..<targetCount { swap(&rowValues[t], &chunk.values[first + t]) }
                 try write(row)
@@ -601,13 +602,20 @@ final class _TargetWriter {
     /// A key's hash, as the key indexes compute it from its bytes.
     static func hash(of value: Value) -> UInt64 { _KeyBytes.with(value) { _KeyIndex.hash64($0) } }
 
+    /// Whether only rows set aside so far made `key` of `index`: this file's (noted as they were set aside),
+    /// or earlier files' (read again, once).
+    func wasSetAside(_ key: Value, in index: _KeyIndex) -> Bool {
+        setAsideKeys.contains(_SetAsideKey(index, key)) || session.wasSetAside(key, in: index, upTo: file)
+    }
+
     /// Notes the keys of a row set aside as it was read (skip mode), so that a later row of the file that
     /// requires one is told the key's row was set aside, not that it must come first: 8 bytes a key.
     func noteSetAsideKeys() {
         guard session.options.onError == .skip else { return }
         for t in 0..<targetCount {
-            guard let key = keys[t], !rowValues[t][key.ordinal].isNull else { continue }
-            setAsideKeys.insert(Self.hash(of: rowValues[t][key.ordinal]))
+            for index in [keys[t]].compactMap({ $0 }) + populates[t] where !rowValues[t][index.ordinal].isNull {
+                setAsideKeys.insert(_SetAsideKey(index, rowValues[t][index.ordinal]))
+            }
         }
     }
 
@@ -699,7 +707,7 @@ final class _TargetWriter {
                     let named = "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key))"
                     return _RowFailure(
                         field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
-                        reason: session.wasSetAside(key, in: index, upTo: file)
+                        reason: wasSetAside(key, in: index)
                             ? named + " but in rows set aside"
                             : named + " (the key must name an object of a file imported before this one)" + laterFillerNote(t, r, key: key),
                         value: key.description)
@@ -792,18 +800,34 @@ final class _TargetWriter {
                                        + "cannot name (its object is made with the row): name another row's key, or make the relationship optional",
                                    value: key.description)
             }
-            if setAsideKeys.contains(Self.hash(of: key)) || session.wasSetAside(key, in: index, upTo: file) {
+            if wasSetAside(key, in: index) {
                 return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
                                    reason: named + " but in rows set aside", value: key.description)
             }
             return failure("\(relationshipNames[t][r]) is required, so the row it names must come first (or make the relationship optional to allow forward references)")
         }
         if updatesExisting(t) {
+            if wasSetAside(key, in: index) {
+                return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
+                                   reason: "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key)) but in rows set aside", value: key.description)
+            }
             return failure("this row updates an existing \(entities[t].name): forward references are kept for new objects only")
         }
         rowValues[t][relationship.ordinal] = .null
         rowForward.append((t, r, key))
         return nil
+    }
+}
+
+/// A key a row set aside held, in one index: the index and the key's hash (a collision could at worst word
+/// one message as if the key were set aside).
+struct _SetAsideKey: Hashable, Sendable {
+    let index: ObjectIdentifier
+    let hash: UInt64
+
+    init(_ index: _KeyIndex, _ key: Value) {
+        self.index = ObjectIdentifier(index)
+        hash = _TargetWriter.hash(of: key)
     }
 }
 
