@@ -235,7 +235,8 @@ struct QueryCommand: ParsableCommand {
     /// A value as a CSV field that `seedstore import` reads back as the same value: null as an
     /// empty unquoted field, and text quoted when it is empty or equal to a null token (`""`,
     /// `"NULL"`, `"NA"`: the importer's null tokens apply to unquoted fields only), as well as when
-    /// it holds a comma, a quote or a line break.
+    /// it holds a comma, a quote or a line break. Binary data is hexadecimal after `0x` (`0x` alone when
+    /// empty).
     ///
     /// For example:
     ///
@@ -247,6 +248,10 @@ struct QueryCommand: ParsableCommand {
         switch value {
         case .null:
             return ""
+        case .data(let data):
+            // Hexadecimal after 0x, which the importer reads first: Base64 such as "0x12" (the bytes D3 1D 76)
+            // would read back as hex, and empty data, written as nothing, as null.
+            return "0x" + data.map { String(format: "%02X", $0) }.joined()
         case .string(let string):
             // The importer trims spaces and tabs before it compares a field with its null tokens.
             let trimmed = string.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))

@@ -108,6 +108,25 @@ final class QueryRoundTripCLITests {
         #expect(lines[9] == "i,2020-12-31T23:59:59.9999999Z,")
     }
 
+    /// A user trial: empty data came back as null, and the bytes D3 1D 76 (Base64 "0x12") as the byte 0x12.
+    @Test func csvImportsBackTheSameBinaryData() throws {
+        let binaryModel = directory.appendingPathComponent("blob.model.json").path
+        try Data(#"{"entities": [{"name": "Blob", "attributes": [{"name": "k", "type": "String"}, {"name": "b", "type": "Binary"}]}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: binaryModel))
+        let csv = directory.appendingPathComponent("blobs.csv")
+        try Data("k,b\nempty,0x\nlooks-like-hex,0xD31D76\nbase64,aGVsbG8=\nnone,\n".utf8).write(to: csv)
+        let first = directory.appendingPathComponent("Blobs.sqlite").path, second = directory.appendingPathComponent("Blobs2.sqlite").path
+        #expect(try CLI.run(["import", "--model", binaryModel, "--out", first, "--progress", "none", "Blob=\(csv.path)"]).status == 0)
+        let query = try CLI.run(["query", first, "--entity", "Blob", "--sort", "k", "--format", "csv"])
+        #expect(query.stdout.components(separatedBy: "\r\n").prefix(5) == ["k,b", "base64,0x68656C6C6F", "empty,0x", "looks-like-hex,0xD31D76", "none,"], "\(query.stdout)")
+        let back = directory.appendingPathComponent("blobs-back.csv")
+        try Data(query.stdout.utf8).write(to: back)
+        #expect(try CLI.run(["import", "--model", binaryModel, "--out", second, "--progress", "none", "Blob=\(back.path)"]).status == 0)
+        let sql = "SELECT ZK, quote(ZB) FROM ZBLOB ORDER BY ZK"
+        let before = try PersistentStore(path: first).connection.rows(sql), after = try PersistentStore(path: second).connection.rows(sql)
+        #expect(before == after && before.count == 4, "\(before) came back as \(after)")
+    }
+
     @Test func tableAndJSONPrintTheExactDecimal() throws {
         #expect(try query("table").contains("9007199254740993"))
         let json = try query("json")
