@@ -97,6 +97,17 @@ import Testing
             let parsed = try ObjectModel(json: Data(model(value).utf8))
             #expect(parsed.entity(named: "Task")?.attributes.first?.defaultValue == .date(Date(timeIntervalSinceReferenceDate: seconds)), "\(value)")
         }
+        // A user trial: these were misread without a word (time dropped, hour 25 and February 30 taken,
+        // the fraction cut to milliseconds, the year 1000 on the Julian calendar).
+        for value in ["2020-01-01 12:00:00", "2020-01-01T12:00", "2020-01-01T25:00:00Z", "2020-02-30", "2020-01-01T12:00:00", "2020-1-1"] {
+            #expect(problems(model("\"\(value)\"")).count == 1, "\(value)")
+        }
+        let exact = try ObjectModel(json: Data(model(#""2020-01-01T12:00:00.123456Z""#).utf8))
+        #expect(exact.entity(named: "Task")?.attributes.first?.defaultValue == .date(Date(timeIntervalSinceReferenceDate: 599_572_800.123456)))
+        let early = try ObjectModel(json: Data(model(#""1000-01-01""#).utf8))
+        #expect(early.entity(named: "Task")?.attributes.first?.defaultValue?.description == "1000-01-01T00:00:00Z", "proleptic Gregorian, as the importer reads dates")
+        let before2001 = try ObjectModel(json: Data(model(#""1969-12-31T23:59:59.25Z""#).utf8))
+        #expect(before2001.entity(named: "Task")?.attributes.first?.defaultValue == .date(Date(timeIntervalSinceReferenceDate: -978_307_200.75)))
         #expect(problems(model(#""next week""#)) == [
             #"entities[0] (Task).attributes[0] (due): the default "next week" cannot be read as Date: write seconds since 2001-01-01 (599529600 for 2020-01-01), or ISO 8601 in UTC ("2020-01-01", "2020-01-01T12:00:00Z")"#,
         ])

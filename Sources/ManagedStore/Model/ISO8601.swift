@@ -90,6 +90,82 @@ public enum ISO8601 {
         return (-whole - 1, fraction)
     }
 
+    /// Seconds since 2001-01-01 UTC of ISO 8601 text: a day (`2020-01-01`, midnight UTC), or a day and a
+    /// time with its zone (`2020-01-01T12:00:00Z`, `…T12:00:00.5+01:00`), on the proleptic Gregorian
+    /// calendar, as `seedstore import` reads dates; `nil` for anything else, an impossible date or time
+    /// included (`2020-02-30`, `T25:00:00Z`).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// ISO8601.seconds(parsing: "2020-01-01")   // 599529600
+    /// ```
+    package static func seconds(parsing text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for i in range {
+                guard bytes[i] >= 0x30 && bytes[i] <= 0x39 else { return nil }
+                value = value * 10 + Int(bytes[i] - 0x30)
+            }
+            return value
+        }
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              (1...12).contains(month), day >= 1, day <= daysIn(month, year: year) else { return nil }
+        var whole = days(year: year, month: month, day: day) * 86_400 - Int(referenceDateOffset)
+        var fraction: [UInt8] = []
+        if bytes.count > 10 {
+            guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+                  let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                  hour < 24, minute < 60, second < 60 else { return nil }
+            whole += hour * 3600 + minute * 60 + second
+            var i = 19
+            if bytes[i] == UInt8(ascii: ".") {
+                i += 1
+                while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 { fraction.append(bytes[i]); i += 1 }
+                guard !fraction.isEmpty else { return nil }
+            }
+            guard i < bytes.count else { return nil }
+            if bytes[i] == UInt8(ascii: "Z"), i + 1 == bytes.count {
+            } else if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-"), i + 6 == bytes.count, bytes[i + 3] == UInt8(ascii: ":"),
+                      let hours = number(i + 1..<i + 3), let minutes = number(i + 4..<i + 6), hours < 24, minutes < 60 {
+                whole -= (bytes[i] == UInt8(ascii: "+") ? 1 : -1) * (hours * 3600 + minutes * 60)
+            } else {
+                return nil
+            }
+        }
+        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        guard !fraction.isEmpty else { return Double(whole) }
+        // One rounding, from the decimal text. Below 2001 the fraction counts up from the second before:
+        // -2 + 0.75 is -(1 + 0.25), and 1 − 0.d₁…dₙ is the nines' complement plus one in the last place
+        // (whose digit is not 0, so nothing carries).
+        if whole >= 0 { return Double("\(whole)." + String(decoding: fraction, as: UTF8.self)) }
+        var complement = fraction.map { UInt8(ascii: "9") + UInt8(ascii: "0") - $0 }
+        complement[complement.count - 1] += 1
+        return Double("-\(-whole - 1)." + String(decoding: complement, as: UTF8.self))
+    }
+
+    /// The day number (days since 1970-01-01) of a proleptic Gregorian date: Howard Hinnant's `days_from_civil`.
+    package static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The number of days in `month` (1–12) of `year`.
+    package static func daysIn(_ month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// The proleptic Gregorian date of a day number (days since 1970-01-01): Howard Hinnant's
     /// `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>), no calendar settings.
     package static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {

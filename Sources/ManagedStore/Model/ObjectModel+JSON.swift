@@ -113,14 +113,9 @@ extension Value {
                 self = .date(Date(timeIntervalSinceReferenceDate: v))
                 return
             }
-            for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
-                let formatter = ISO8601DateFormatter()
-                formatter.formatOptions = options
-                formatter.timeZone = TimeZone(identifier: "UTC")
-                if let date = formatter.date(from: text) {
-                    self = .date(date)
-                    return
-                }
+            if let seconds = ISO8601.seconds(parsing: text) {
+                self = .date(Date(timeIntervalSinceReferenceDate: seconds))
+                return
             }
             return nil
         case .uuid:

@@ -8,16 +8,9 @@ import ManagedStore
 /// bytes, so neither depends on the machine's calendar settings. The conversions are Howard Hinnant's
 /// `days_from_civil` and `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>).
 enum _CivilCalendar {
-    /// The day number of a civil date.
+    /// The day number of a civil date (the engine's).
     @inline(__always)
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    static func days(year: Int, month: Int, day: Int) -> Int { ISO8601.days(year: year, month: month, day: day) }
 
     /// The civil date of a day number (the engine's, which prints dates with it).
     static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) { ISO8601.civil(days) }
@@ -30,13 +23,7 @@ enum _CivilCalendar {
 
     /// The number of days in `month` (1–12) of `year`.
     @inline(__always)
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
+    static func daysInMonth(_ month: Int, year: Int) -> Int { ISO8601.daysIn(month, year: year) }
 
     /// The number of days in `year`.
     static func length(ofYear year: Int) -> Int {
