@@ -353,7 +353,7 @@ struct ImportMappingTests {
         #expect {
             try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Later.sqlite"))
         } throws: { error in
-            "\(error)".contains("no Emp has code \"E9\" in this file or an earlier one; fixes.csv makes it, but runs after this file, as the mapping lists them: list it first")
+            "\(error)".contains("no Emp has code \"E9\" in this file or an earlier one; fixes.csv makes it, but runs after this file, in the order the files are given: list it first")
         }
         // A user trial was told to reorder files for a key no file makes: the note comes only when the later
         // file holds the key.

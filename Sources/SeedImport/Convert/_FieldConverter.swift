@@ -237,11 +237,11 @@ enum _FieldConverter: Sendable {
             do { _ = try encoding.decode(bytes) } catch { return error.message }
             return "not a UUID (8-4-4-4-12 hexadecimal digits)"
         case .uri(let encoding):
-            do { _ = try encoding.decode(bytes) } catch { return error.message }
-            return "not a URI as RFC 3986 writes one: percent-encode a space as %20, a % not starting an escape as %25, "
-                + "and a letter outside ASCII as its UTF-8 bytes (é as %C3%A9)"
+            let text: String
+            do { text = try encoding.decode(bytes) } catch { return error.message }
+            return Self.uriProblem(text)
         case .binary:
-            if bytes.isEmpty { return "an empty value is not data: leave it unquoted to mean null, or write 0x for empty data" }
+            if bytes.isEmpty { return "an empty value is not data: write 0x for empty data" }
             return Self.isPrefixedHex(bytes) ? "neither Base64 nor hexadecimal (an even number of digits 0-9, a-f after 0x or \\x)" : "not Base64 (nor hexadecimal after 0x or \\x)"
         case .transformable(let encoding, let box):
             let box = box.takeUnretainedValue()
@@ -416,6 +416,25 @@ extension _FieldConverter {
             }
         }
         return padding < bytes.count || bytes.isEmpty
+    }
+
+    /// Why `text` is not a URI as RFC 3986 writes one: the first character it does not allow, with its
+    /// escape, or, when every character is allowed, that the parts do not fit together.
+    static func uriProblem(_ text: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=".unicodeScalars)
+        let scalars = Array(text.unicodeScalars)
+        for (i, scalar) in scalars.enumerated() {
+            if scalar == "%" {
+                let hex = Set("0123456789abcdefABCDEF".unicodeScalars)
+                if i + 2 < scalars.count, hex.contains(scalars[i + 1]), hex.contains(scalars[i + 2]) { continue }
+                return "not a URI as RFC 3986 writes one: a % that starts no escape (two hexadecimal digits): write it as %25"
+            }
+            guard !allowed.contains(scalar) else { continue }
+            let escape = String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
+            let shown = scalar == " " ? "a space" : "'\(scalar)'"
+            return "not a URI as RFC 3986 writes one: \(shown) is not allowed in a URI; percent-encode it (\(escape))"
+        }
+        return "not a URI as RFC 3986 writes one: its parts do not fit together (a second #, a port that is not a number, brackets around something other than an IP address)"
     }
 
     /// What a Decimal holds, for messages: Foundation's `Decimal` keeps at most 38 significant digits

@@ -630,9 +630,9 @@ final class _TargetWriter {
         switch laterFillerKeys[slot]! {
         case .some(let hashes):
             guard hashes.contains(Self.hash(of: key)) else { return "" }
-            return "; \(later) makes it, but runs after this file, as the mapping lists them: list it first"
+            return "; \(later) makes it, but runs after this file, in the order the files are given: list it first"
         case .none:
-            return "; \(later) fills \(index.entity.name) too but runs after this file, as the mapping lists them: list it first if its rows make such keys"
+            return "; \(later) fills \(index.entity.name) too but runs after this file, in the order the files are given: list it first if its rows make such keys"
         }
     }
 
