@@ -256,37 +256,14 @@ final class _RecordScanner {
 
     /// The quote that opens a field still open at the end of `raw` (a record's bytes so far), and that
     /// field's index; `nil` when every quoted field closes. A quote at a field's start opens it (after
-    /// spaces and tabs when trimming), a doubled quote inside is data, a lone one closes it.
+    /// spaces and tabs when trimming), a doubled quote inside is data, a lone one closes it; text after a
+    /// closing quote keeps the field open, as libcsv does (see ``_QuoteScan``).
     func openQuote(in raw: UnsafeBufferPointer<UInt8>) -> (index: Int, field: Int)? {
-        let quote = dialect.quote, delimiter = dialect.delimiter, trims = dialect.trimsSpaces
-        var field = 0, i = 0
-        var atFieldStart = true
-        while i < raw.count {
-            let byte = raw[i]
-            if atFieldStart && trims && (byte == 0x20 || byte == 0x09) && byte != delimiter {
-                i += 1
-                continue
-            }
-            if atFieldStart && byte == quote {
-                let opening = i
-                i += 1
-                while true {
-                    guard i < raw.count else { return (opening, field) }
-                    if raw[i] == quote {
-                        if i + 1 < raw.count && raw[i + 1] == quote { i += 2; continue }
-                        break
-                    }
-                    i += 1
-                }
-                atFieldStart = false
-                i += 1
-                continue
-            }
-            atFieldStart = byte == delimiter || byte == 0x0A || byte == 0x0D
-            if byte == delimiter { field += 1 }
-            i += 1
-        }
-        return nil
+        var scan = _QuoteScan()
+        while scan.nextStray(in: raw, delimiter: dialect.delimiter, quote: dialect.quote, trims: dialect.trimsSpaces)
+            != nil
+        {}
+        return scan.state == .quoted ? (scan.openingQuote, scan.field) : nil
     }
 
     /// The record has grown past ``CSVDialect/maximumRecordBytes``: where it starts and, when one is open,
