@@ -23,10 +23,10 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         /// The file ends inside a quoted field: in strict mode while reading; otherwise the last record holds
         /// every line after the quote, and ``CSVRawRecord/validateQuotes()`` says where it opens.
         case unterminatedQuote
-        /// Any mode: text between a closing quote and the delimiter or line end (`"x"y` or, without
-        /// trimming, `"x" `). Non-strict libcsv reads such text as data of a field still in quotes, on to
-        /// the next quote in the file, so the records after it would be swallowed; the reader's
-        /// ``CSVRawRecord/validateQuotes()`` finds it in the record so read.
+        /// Any mode but strict: text between a closing quote and the delimiter or line end (`"x"y` or,
+        /// without trimming, `"x" `). Non-strict libcsv reads such text as data of a field still in quotes,
+        /// on to the next quote in the file; the reader ends the record with the line the text is on instead,
+        /// so the lines after it are records of their own, and ``CSVRawRecord/validateQuotes()`` finds it.
         case textAfterClosingQuote
         /// The file could not be opened, read or re-read.
         case io
@@ -103,7 +103,7 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
                 "Quote fields that contain quotes and double the inner quotes (\"say \"\"hi\"\"\"), or read without strict mode to keep stray quotes as data."
         case .textAfterClosingQuote:
             return
-                "Nothing may stand between a closing quote and the delimiter: quote the whole value and double its inner quotes (\"x\"\"y\"), or remove what follows the quote. The lines this record swallowed are in its raw text."
+                "Nothing may stand between a closing quote and the delimiter: quote the whole value and double its inner quotes (\"x\"\"y\"), or remove what follows the quote. The record ends with this line; the lines after it are read as records of their own."
         case .unterminatedQuote:
             return
                 "Close the quote, or double it if it is data (\"5'10\"\"\"); a file cut short ends inside its last record."

@@ -100,7 +100,8 @@ public final class CSVReader {
         if dialect.hasHeader, try scanner.advance() {
             do throws(CSVError) {
                 header = try makeRecord().fields
-                // A header with text after a closing quote swallowed the lines after it: no row could be read.
+                // A header with text after a closing quote has garbled names (`"a"b,c` is one name): no
+                // column can be found by name.
                 if !scanner.isBlank, let error = closingQuoteError() { throw error }
             } catch {
                 var headerError = error

@@ -91,8 +91,10 @@ struct DialectTests {
 
     @Test func nonStrictKeepsStrayQuotesAsData() throws {
         #expect(try parse("ab\"c,d\n") == [["ab\"c", "d"]])
-        // libcsv's lazy rule: after a closing quote, other bytes continue the (still quoted) field.
-        #expect(try parse("\"ab\"x,d\n") == [["ab\"x,d\n"]])
+        // libcsv's lazy rule: after a closing quote, other bytes continue the (still quoted) field, up to
+        // the end of the line, where the reader ends the record.
+        #expect(try parse("\"ab\"x,d\n") == [["ab\"x,d"]])
+        #expect(try parse("\"ab\"x,d\ne,f\n") == [["ab\"x,d"], ["e", "f"]])
     }
 
     @Test(arguments: [1, CSVReader.defaultChunkSize])

@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// Follows a record's raw bytes through non-strict libcsv's quoting (`csv_parse` in `libcsv.c`), and can
-/// stop and go on later from where it stopped.
+/// stop and go on later: the reader scans each line of a record as it ends, so a record of many lines costs
+/// one pass in all.
 ///
 /// A quote at a field's start (after spaces and tabs, when trimming) opens a quoted field; inside, a
 /// doubled quote is data and a lone one closes it. After the closing quote only the delimiter, a line end

@@ -8,7 +8,13 @@
 /// Chunk boundaries never matter: segments simply stop at the end of a chunk, and the only look-behind
 /// (LF after CR) uses the previous byte, which survives across chunks.
 ///
-/// - Complexity: O(n) in the input; one `csv_parse` call per line, one byte test per input byte.
+/// Outside strict mode a malformed quote does not take the records after it (see ``resynchronizes``): a
+/// record whose line ends while libcsv is still in a quoted field has that line checked (``_QuoteScan``)
+/// and, when text follows a closing quote on it, the record ends with that line. Records that end on their
+/// first line never pay for this.
+///
+/// - Complexity: O(n) in the input; one `csv_parse` call per line, one byte test per input byte. A record
+///   of several lines is also scanned once for its quotes.
 final class _RecordScanner {
     let dialect: CSVDialect
     let source: _ByteSource
@@ -38,6 +44,14 @@ final class _RecordScanner {
     private var finished = false
     /// A parse failure ends the scan; it is thrown again on every later call.
     private var failure: CSVError?
+    /// Whether a record ends with the line of a malformed quote (non-strict mode, newline terminators).
+    private let resynchronizes: Bool
+    /// The quotes of the record being assembled, scanned line by line once it spans lines. Unchecked: only
+    /// this scanner touches it, one access at a time, and a checked access cost every record a runtime
+    /// call (the optimizer hoisted one to the top of ``advance()``).
+    @exclusivity(unchecked) private var quoteScan = _QuoteScan()
+    /// The ``recordStart`` of the record ``quoteScan`` belongs to (-1: none yet).
+    private var quoteScanRecord: Int64 = -1
 
     /// The completed record's 1-based first line.
     private(set) var recordLine = 1
@@ -63,6 +77,7 @@ final class _RecordScanner {
             throw error.at(path: source.path)
         }
         self.chunkSize = Swift.max(1, chunkSize)
+        resynchronizes = !dialect.strict && dialect.recordTerminator == .newline
         extraStop = dialect.recordTerminator == .controlBNewline ? 0x02 : 0x0A
         chunk = .allocate(capacity: self.chunkSize)  // from here on, deinit frees it even if init throws
         try skipByteOrderMark()
@@ -152,7 +167,11 @@ final class _RecordScanner {
         }
         if let stop { noteLineBreak(stop, after: byteBeforeLast) }
         previousByte = bytes[count - 1]
-        guard record.rowEnded else { return false }
+        guard record.rowEnded else {
+            // A line ended inside a quoted field: a record of several lines, or a malformed quote.
+            if stop != nil && resynchronizes && lineHasStrayByte() { return endRecordAtLineEnd() }
+            return false
+        }
         atBoundary = true
         if stop == 0x02 { skipsNewline = true }
         if record.fieldCount == 0 {
@@ -170,6 +189,38 @@ final class _RecordScanner {
     @inline(__always)
     private func noteLineBreak(_ stop: UInt8, after previous: UInt8) {
         if stop == 0x0D || (stop == 0x0A && previous != 0x0D) { line += 1 }
+    }
+
+    /// Scans the record's bytes since the last call (its latest line) for a byte that follows a closing quote
+    /// without being the delimiter or a line end (see ``_QuoteScan``).
+    ///
+    /// - Complexity: O(length of the line).
+    private func lineHasStrayByte() -> Bool {
+        resumeQuoteScan() != nil
+    }
+
+    /// Goes on with ``quoteScan`` over the record's raw bytes so far (from their start for a new record);
+    /// returns the first stray byte found, if any.
+    private func resumeQuoteScan() -> Int? {
+        if quoteScanRecord != recordStart {
+            quoteScan = _QuoteScan()
+            quoteScanRecord = recordStart
+        }
+        return quoteScan.nextStray(
+            in: record.rawBytes(count: record.rawCount), delimiter: dialect.delimiter, quote: dialect.quote,
+            trims: dialect.trimsSpaces)
+    }
+
+    /// Ends the record with the line just fed, whose line end libcsv read as data of a field kept open by
+    /// text after its closing quote: that field and the row are submitted, without the line end, and the
+    /// next line starts a record of its own.
+    private func endRecordAtLineEnd() -> Bool {
+        _ = parser.finish()  // submits the open field and the row, and resets the parser
+        record.dropLastFieldByte()
+        atBoundary = true
+        isBlank = false
+        recordLength = record.rawCount - 1  // without the stop byte (an LF after a CR comes on its own)
+        return true
     }
 
     /// At the end of the input: lets libcsv submit a last record without a terminator.
