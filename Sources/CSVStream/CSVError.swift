@@ -20,8 +20,9 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         /// Strict mode: a quote inside an unquoted field, or a byte other than a delimiter, terminator,
         /// space or quote right after a closing quote.
         case malformedQuote
-        /// The file ends inside a quoted field: in strict mode while reading; otherwise the last record holds
-        /// every line after the quote, and ``CSVRawRecord/validateQuotes()`` says where it opens.
+        /// The file ends inside a quoted field: in strict mode while reading; otherwise the record ends with
+        /// the line of the quote never closed, the lines after it are read as records again, and
+        /// ``CSVRawRecord/validateQuotes()`` says where the quote opens.
         case unterminatedQuote
         /// Any mode but strict: text between a closing quote and the delimiter or line end (`"x"y` or,
         /// without trimming, `"x" `). Non-strict libcsv reads such text as data of a field still in quotes,
@@ -111,7 +112,7 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
             return "Check that the path exists and is a readable file."
         case .fieldTooLarge:
             return
-                "A field is too large to hold in memory; an unbalanced quote may have swallowed the rest of the file."
+                "A field is too large to hold in memory; a quote never closed may have read the lines after it into the field."
         case .recordTooLarge:
             return
                 "A quote that is never closed reads the lines after it as data: close it, or double it if it is data (\"5'10\"\"\"). If the records really are this long, raise the limit (--max-record-size, maxRecordSize in the mapping, CSVDialect.maximumRecordBytes)."

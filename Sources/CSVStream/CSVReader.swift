@@ -100,9 +100,9 @@ public final class CSVReader {
         if dialect.hasHeader, try scanner.advance() {
             do throws(CSVError) {
                 header = try makeRecord().fields
-                // A header with text after a closing quote has garbled names (`"a"b,c` is one name): no
-                // column can be found by name.
-                if !scanner.isBlank, let error = closingQuoteError() { throw error }
+                // A header with a malformed quote has garbled names (`"a"b,c` is one name): no column can
+                // be found by name.
+                if !scanner.isBlank, let error = closingQuoteError() ?? unterminatedQuoteError() { throw error }
             } catch {
                 var headerError = error
                 headerError.isRecoverable = false  // there is no reader to go on with
@@ -271,16 +271,21 @@ public final class CSVReader {
         return nil
     }
 
-    /// When the current record is the last and the input ended inside one of its quoted fields (a quote
-    /// never closed, so every line after it was read into that field), the error naming where the field
-    /// opens; `nil` otherwise. Strict mode throws ``CSVError/Kind/unterminatedQuote`` while reading instead.
+    /// When the input ended inside one of the current record's quoted fields (a quote never closed), the
+    /// error naming where the field opens; `nil` otherwise. The record ends with the quote's line and the
+    /// lines after it are read as records (outside strict mode, which throws
+    /// ``CSVError/Kind/unterminatedQuote`` while reading instead).
     func unterminatedQuoteError() -> CSVError? {
         guard scanner.endedInsideQuotes else { return nil }
         let raw = scanner.record.rawBytes(count: scanner.recordLength)
         guard let opened = scanner.openQuote(in: raw) else { return nil }
         let line = scanner.line(ofRecordByte: opened.index, in: raw)
         let lastLine = scanner.line(ofRecordByte: raw.count, in: raw)
-        let rest = lastLine == line ? "on the same line: is the file cut short?"
+        let later = scanner.linesAfterUnclosedQuote
+        let rest =
+            later > 0
+            ? "\(_RecordScanner.grouped(later)) line\(later == 1 ? "" : "s") later; the record ends with this line and the lines after it are read as records"
+            : lastLine == line ? "on the same line: is the file cut short?"
             : "\(_RecordScanner.grouped(lastLine - line)) line\(lastLine - line == 1 ? "" : "s") later, all read into this field"
         var error = CSVError(
             kind: .unterminatedQuote,

@@ -99,8 +99,10 @@ struct DialectTests {
 
     @Test(arguments: [1, CSVReader.defaultChunkSize])
     func unterminatedQuote(chunkSize: Int) throws {
-        // Not strict: the field runs to the end of the input.
-        #expect(try parse("a,\"b\nc", chunkSize: chunkSize) == [["a", "b\nc"]])
+        // Not strict: the field never closes, so its record ends with the quote's line and the lines after
+        // it are records again (on the quote's line, the field runs to the end of the input).
+        #expect(try parse("a,\"b\nc", chunkSize: chunkSize) == [["a", "b"], ["c"]])
+        #expect(try parse("a,\"b", chunkSize: chunkSize) == [["a", "b"]])
         // Strict: an error naming the record's first line.
         let dialect = CSVDialect(hasHeader: false, strict: true)
         let reader = try CSVReader(string: "x\na,\"b\nc", dialect: dialect, chunkSize: chunkSize)

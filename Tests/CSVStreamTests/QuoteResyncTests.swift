@@ -1,8 +1,10 @@
 import CSVStream
+import Foundation
 import Testing
 
 /// A malformed quote costs one record: text after a closing quote ends its record with the line it is on,
-/// and the lines after are read as records with their own lines and offsets, whatever the chunk size.
+/// and a quote never closed ends its record with the quote's line; the lines after are read as records
+/// with their own lines and offsets, whatever the chunk size.
 @Suite("Reading on after a malformed quote")
 struct QuoteResyncTests {
     /// One raw record: where it is, its raw text, its fields and what `validateQuotes()` says of it.
@@ -121,6 +123,71 @@ struct QuoteResyncTests {
         ])
     }
 
+    /// A quote never closed used to read every line after it into its field: its record ends with the
+    /// quote's line, and the lines after it, quotes and all, are read as records again.
+    @Test(arguments: chunkSizes)
+    func quoteNeverClosed(chunkSize: Int) throws {
+        for ending in ["\n", "\r\n", "\r"] {
+            // Inside the open field the later quotes come doubled, so it never closes.
+            let text = ["a,b", "x,\"open", "2,\"\"", "3,c", "4,\"\"\"\""].joined(separator: ending)
+            let reads = try Self.read(text, chunkSize: chunkSize)
+            let step = Int64(ending.utf8.count)
+            #expect(reads == [
+                Read(line: 1, offset: 0, raw: "a,b", fields: ["a", "b"]),
+                Read(line: 2, offset: 3 + step, raw: "x,\"open", fields: ["x", "open"], error: "unterminatedQuote 2:2@\(5 + step)"),
+                Read(line: 3, offset: 10 + 2 * step, raw: "2,\"\"", fields: ["2", ""]),
+                Read(line: 4, offset: 14 + 3 * step, raw: "3,c", fields: ["3", "c"]),
+                Read(line: 5, offset: 17 + 4 * step, raw: "4,\"\"\"\"", fields: ["4", "\""]),
+            ], "line ending \(ending.debugDescription)")
+        }
+    }
+
+    @Test func quoteNeverClosedSaysWhatBecameOfTheLinesAfterIt() throws {
+        func message(_ text: String) throws -> String? {
+            let reader = try CSVReader(string: text, dialect: CSVDialect(hasHeader: false))
+            var message: String?
+            try reader.forEachRawRecord { record in
+                do throws(CSVError) { try record.validateQuotes() } catch { message = message ?? error.message }
+            }
+            return message
+        }
+        #expect(try message("1,\"x\n2,c\n3,d") == "the quote that opens field 2 is never closed: the input ends 2 lines later; the record ends with this line and the lines after it are read as records")
+        #expect(try message("1,\"x\n") == "the quote that opens field 2 is never closed: the input ends on the same line: is the file cut short?")
+        #expect(try message("1,\"x") == "the quote that opens field 2 is never closed: the input ends on the same line: is the file cut short?")
+    }
+
+    /// The reader reads on as `next()` too, and its progress never goes back while it parses bytes again.
+    @Test(arguments: chunkSizes)
+    func nextReadsOnAndProgressReachesTheEnd(chunkSize: Int) throws {
+        let text = "h\n1,\"a\"b\n2,\"open\n3,c\n"
+        let reader = try CSVReader(string: text, chunkSize: chunkSize)
+        var progress: [Int64] = []
+        var lines: [Int] = []
+        while let record = try reader.next() {
+            lines.append(record.lineNumber)
+            progress.append(reader.bytesRead)
+        }
+        #expect(lines == [2, 3, 4])
+        #expect(progress == progress.sorted())
+        #expect(reader.bytesRead == Int64(text.utf8.count))
+    }
+
+    /// A byte-order mark and skipped lines count in offsets and lines; a header is read first.
+    @Test(arguments: chunkSizes)
+    func byteOrderMarkSkippedLinesAndHeader(chunkSize: Int) throws {
+        var dialect = CSVDialect.csv
+        dialect.skipLines = 1
+        let bytes = Array("\u{FEFF}Report \"Q3\"x\nid,s\n1,\"a\"b\n2,\"c\n3,d\n".utf8)
+        let reader = try CSVReader(bytes: bytes, dialect: dialect, chunkSize: chunkSize)
+        #expect(reader.header == ["id", "s"])
+        let reads = try Self.read(bytes, dialect: dialect, chunkSize: chunkSize)
+        #expect(reads == [
+            Read(line: 3, offset: 21, raw: "1,\"a\"b", fields: ["1", "a\"b"], error: "textAfterClosingQuote 3:2@26"),
+            Read(line: 4, offset: 28, raw: "2,\"c", fields: ["2", "c"], error: "unterminatedQuote 4:2@30"),
+            Read(line: 5, offset: 33, raw: "3,d", fields: ["3", "d"]),
+        ])
+    }
+
     /// Windows-1252 is decoded after parsing: a byte above 0x7F in the bad record does not move anything.
     @Test(arguments: chunkSizes)
     func windows1252(chunkSize: Int) throws {
@@ -146,6 +213,14 @@ struct QuoteResyncTests {
         #expect(error.kind == .recordTooLarge && !error.isRecoverable)
     }
 
+    /// A header with a malformed quote has garbled names: the reader cannot be made.
+    @Test func aHeaderWithAMalformedQuoteIsAnError() throws {
+        let stray = try #require(throws: CSVError.self) { try CSVReader(string: "a,\"b\"c\n1,2\n") }
+        #expect(stray.kind == .textAfterClosingQuote && stray.line == 1 && !stray.isRecoverable)
+        let open = try #require(throws: CSVError.self) { try CSVReader(string: "a,\"b\n1,2\n") }
+        #expect(open.kind == .unterminatedQuote && open.line == 1 && !open.isRecoverable)
+    }
+
     /// Strict mode still stops at the first malformed quote.
     @Test func strictModeStillStops() throws {
         let reader = try CSVReader(string: "1,\"a\"b\n2,c\n", dialect: CSVDialect(hasHeader: false, strict: true))
@@ -154,4 +229,19 @@ struct QuoteResyncTests {
         #expect(throws: CSVError.self) { try reader.next() }
     }
 
+    /// Reading a file, as the importer does when it reads a file again, gives the lines reading memory gives.
+    @Test func aFileReadAgainGivesTheSameLines() throws {
+        let text = "id,s\n1,\"ab\"cd\n2,two\n3,\"open\n4,four\n"
+        let path = NSTemporaryDirectory() + "csvstream-resync-\(UUID().uuidString).csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for chunkSize in Self.chunkSizes {
+            let fromFile = try CSVReader(path: path, chunkSize: chunkSize)
+            let fromMemory = try CSVReader(string: text, chunkSize: 5)
+            let fileRecords = try fromFile.readAll()
+            #expect(fileRecords.map(\.lineNumber) == [2, 3, 4, 5])
+            #expect(fileRecords == (try fromMemory.readAll()))
+            #expect(try fileRecords.map { try fromFile.rawText(of: $0) } == ["1,\"ab\"cd", "2,two", "3,\"open", "4,four"])
+        }
+    }
 }

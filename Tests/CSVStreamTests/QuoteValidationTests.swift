@@ -3,7 +3,8 @@ import PropertyBased
 import Testing
 
 /// Text after a closing quote: non-strict libcsv keeps the field open, so the reader ends the record with
-/// that line and ``CSVRawRecord/validateQuotes()`` reports it with the place it went wrong.
+/// that line and ``CSVRawRecord/validateQuotes()`` reports it with the place it went wrong; likewise a
+/// quote never closed.
 @Suite("Quote validation")
 struct QuoteValidationTests {
     /// Each raw record's `validateQuotes()` outcome: nil when it passes, else (column, line, byte offset).
@@ -51,21 +52,26 @@ struct QuoteValidationTests {
         }
     }
 
-    /// Non-strict libcsv reads a quote never closed to the end of the input: the last record then holds
-    /// every line after it, and used to pass as one long value.
-    @Test("a quote never closed is reported on the last record, at the quote", arguments: [1, 7, CSVReader.defaultChunkSize])
+    /// Non-strict libcsv reads a quote never closed to the end of the input, which once made the last
+    /// record hold every line after it (and pass as one long value): the record ends with the quote's line,
+    /// reported at the quote, and the lines after it are read as records.
+    @Test("a quote never closed is reported at the quote; the lines after it are records", arguments: [1, 7, CSVReader.defaultChunkSize])
     func quoteNeverClosed(chunkSize: Int) throws {
         let text = "a,b\n1,\"x\n2,c\n3,d\n"
         let reader = try CSVReader(bytes: Array(text.utf8), dialect: CSVDialect(hasHeader: false), chunkSize: chunkSize)
         var errors: [CSVError?] = []
+        var raw: [String] = []
         try reader.forEachRawRecord { record in
+            raw.append(reader.lastRecordRawText)
             do throws(CSVError) { try record.validateQuotes(); errors.append(nil) } catch { errors.append(error) }
         }
-        #expect(errors.count == 2)
-        let error = try #require(errors.last ?? nil)
+        #expect(raw == ["a,b", "1,\"x", "2,c", "3,d"])
+        try #require(errors.count == 4)
+        #expect(errors[2] == nil && errors[3] == nil)
+        let error = try #require(errors[1])
         #expect(error.kind == .unterminatedQuote)
         #expect(error.line == 2 && error.column == 2 && error.byteOffset == 6 && error.recordLine == 2)
-        #expect(error.message == "the quote that opens field 2 is never closed: the input ends 3 lines later, all read into this field")
+        #expect(error.message == "the quote that opens field 2 is never closed: the input ends 3 lines later; the record ends with this line and the lines after it are read as records")
         #expect(error.isRecoverable)
         #expect(try Self.outcomes("1,\"x\"\"") == [[2, 1, 2]], "a doubled quote at the end is data: still open")
         #expect(try Self.outcomes("1,\"x\"") == [nil], "closed at the very end")

@@ -63,6 +63,14 @@ final class _RecordBuffer {
         isLocated = false
     }
 
+    /// Forgets the fields, keeping the raw bytes: for parsing the record again from its raw capture.
+    func resetFields() {
+        bytesCount = 0
+        fieldCount = 0
+        rowEnded = false
+        isLocated = false
+    }
+
     /// Drops the last byte of the last field: the line end that libcsv took as data of a quoted field,
     /// when the reader ends the record at that line (see ``_RecordScanner``).
     func dropLastFieldByte() {
