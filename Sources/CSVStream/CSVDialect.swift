@@ -35,9 +35,12 @@ public struct CSVDialect: Sendable, Hashable {
     /// reading.
     ///
     /// When `false` (the default), libcsv is lenient: a quote inside an unquoted field is data
-    /// (`37°36'37.8"N` stays as it is), an unclosed quote runs to the end of the input, and a stray byte after
-    /// a closing quote *keeps the field quoted*, so `"ab"x,d` followed by a line break is one field
-    /// `ab"x,d` + line break + everything up to the next quote. Use strict mode to catch such files.
+    /// (`37°36'37.8"N` stays as it is), and a stray byte after a closing quote *keeps the field quoted*, so
+    /// libcsv would read `"ab"x,d` and a line break on to the next quote of the file. The reader ends such a
+    /// record with the line of the stray byte instead (`"ab"x,d` is one field `ab"x,d`), and a quote
+    /// never closed ends its record with the quote's line, so the lines after either are read as records
+    /// (``CSVRawRecord/validateQuotes()`` reports the record; not with ``RecordTerminator/controlBNewline``,
+    /// whose lines are not records). Use strict mode to stop at such files.
     public var strict: Bool
     /// What ends a record.
     public var recordTerminator: RecordTerminator
@@ -54,9 +57,10 @@ public struct CSVDialect: Sendable, Hashable {
     /// ```
     public var skipLines = 0
     /// The longest record the reader holds, in bytes as in the input (``defaultMaximumRecordBytes``). A
-    /// record is held whole, so a quote never closed, which reads every line after it into one field,
-    /// would otherwise hold the rest of the file in memory: past the limit the reader stops with
-    /// ``CSVError/Kind/recordTooLarge``, naming the record and the quote still open.
+    /// record is held whole, and a quote never closed reads every line after it into one field until the
+    /// input ends (where the reader ends the record with the quote's line and reads the lines after it
+    /// again): past the limit first, the reader stops with ``CSVError/Kind/recordTooLarge``, naming the
+    /// record and the quote still open, since it cannot tell that quote from a value really that long.
     public var maximumRecordBytes = CSVDialect.defaultMaximumRecordBytes
     /// The default ``maximumRecordBytes``: 16 MiB, far above any record a spreadsheet writes (a cell holds
     /// at most 32,767 characters in Excel).

@@ -20,13 +20,14 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         /// Strict mode: a quote inside an unquoted field, or a byte other than a delimiter, terminator,
         /// space or quote right after a closing quote.
         case malformedQuote
-        /// The file ends inside a quoted field: in strict mode while reading; otherwise the last record holds
-        /// every line after the quote, and ``CSVRawRecord/validateQuotes()`` says where it opens.
+        /// The file ends inside a quoted field: in strict mode while reading; otherwise the record ends with
+        /// the line of the quote never closed, the lines after it are read as records again, and
+        /// ``CSVRawRecord/validateQuotes()`` says where the quote opens.
         case unterminatedQuote
-        /// Any mode: text between a closing quote and the delimiter or line end (`"x"y` or, without
-        /// trimming, `"x" `). Non-strict libcsv reads such text as data of a field still in quotes, on to
-        /// the next quote in the file, so the records after it would be swallowed; the reader's
-        /// ``CSVRawRecord/validateQuotes()`` finds it in the record so read.
+        /// Any mode but strict: text between a closing quote and the delimiter or line end (`"x"y` or,
+        /// without trimming, `"x" `). Non-strict libcsv reads such text as data of a field still in quotes,
+        /// on to the next quote in the file; the reader ends the record with the line the text is on instead,
+        /// so the lines after it are records of their own, and ``CSVRawRecord/validateQuotes()`` finds it.
         case textAfterClosingQuote
         /// The file could not be opened, read or re-read.
         case io
@@ -103,7 +104,7 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
                 "Quote fields that contain quotes and double the inner quotes (\"say \"\"hi\"\"\"), or read without strict mode to keep stray quotes as data."
         case .textAfterClosingQuote:
             return
-                "Nothing may stand between a closing quote and the delimiter: quote the whole value and double its inner quotes (\"x\"\"y\"), or remove what follows the quote. The lines this record swallowed are in its raw text."
+                "Nothing may stand between a closing quote and the delimiter: quote the whole value and double its inner quotes (\"x\"\"y\"), or remove what follows the quote. The record ends with this line; the lines after it are read as records of their own."
         case .unterminatedQuote:
             return
                 "Close the quote, or double it if it is data (\"5'10\"\"\"); a file cut short ends inside its last record."
@@ -111,7 +112,7 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
             return "Check that the path exists and is a readable file."
         case .fieldTooLarge:
             return
-                "A field is too large to hold in memory; an unbalanced quote may have swallowed the rest of the file."
+                "A field is too large to hold in memory; a quote never closed may have read the lines after it into the field."
         case .recordTooLarge:
             return
                 "A quote that is never closed reads the lines after it as data: close it, or double it if it is data (\"5'10\"\"\"). If the records really are this long, raise the limit (--max-record-size, maxRecordSize in the mapping, CSVDialect.maximumRecordBytes)."

@@ -110,8 +110,10 @@ public struct CSVRawRecord {
     ///
     /// Strict mode refuses anything else while parsing. Without it, libcsv keeps a field open after
     /// `"x"y` or (not trimming) `"x" `, taking delimiters and line ends as data up to the next quote of
-    /// the file: such a record holds the lines it swallowed, and this check says where it went wrong.
-    /// Likewise a quote never closed: without strict mode the last record holds every line after it.
+    /// the file: the reader ends such a record with the line of the byte after the quote instead (the
+    /// record may start lines before it, in a field over several lines), and this check says where it went
+    /// wrong. Likewise a quote never closed: its record ends with the quote's line. The lines after either
+    /// are read as records of their own.
     ///
     /// For example:
     ///

@@ -100,8 +100,9 @@ public final class CSVReader {
         if dialect.hasHeader, try scanner.advance() {
             do throws(CSVError) {
                 header = try makeRecord().fields
-                // A header with text after a closing quote swallowed the lines after it: no row could be read.
-                if !scanner.isBlank, let error = closingQuoteError() { throw error }
+                // A header with a malformed quote has garbled names (`"a"b,c` is one name): no column can
+                // be found by name.
+                if !scanner.isBlank, let error = closingQuoteError() ?? unterminatedQuoteError() { throw error }
             } catch {
                 var headerError = error
                 headerError.isRecoverable = false  // there is no reader to go on with
@@ -270,16 +271,21 @@ public final class CSVReader {
         return nil
     }
 
-    /// When the current record is the last and the input ended inside one of its quoted fields (a quote
-    /// never closed, so every line after it was read into that field), the error naming where the field
-    /// opens; `nil` otherwise. Strict mode throws ``CSVError/Kind/unterminatedQuote`` while reading instead.
+    /// When the input ended inside one of the current record's quoted fields (a quote never closed), the
+    /// error naming where the field opens; `nil` otherwise. The record ends with the quote's line and the
+    /// lines after it are read as records (outside strict mode, which throws
+    /// ``CSVError/Kind/unterminatedQuote`` while reading instead).
     func unterminatedQuoteError() -> CSVError? {
         guard scanner.endedInsideQuotes else { return nil }
         let raw = scanner.record.rawBytes(count: scanner.recordLength)
         guard let opened = scanner.openQuote(in: raw) else { return nil }
         let line = scanner.line(ofRecordByte: opened.index, in: raw)
         let lastLine = scanner.line(ofRecordByte: raw.count, in: raw)
-        let rest = lastLine == line ? "on the same line: is the file cut short?"
+        let later = scanner.linesAfterUnclosedQuote
+        let rest =
+            later > 0
+            ? "\(_RecordScanner.grouped(later)) line\(later == 1 ? "" : "s") later; the record ends with this line and the lines after it are read as records"
+            : lastLine == line ? "on the same line: is the file cut short?"
             : "\(_RecordScanner.grouped(lastLine - line)) line\(lastLine - line == 1 ? "" : "s") later, all read into this field"
         var error = CSVError(
             kind: .unterminatedQuote,
@@ -296,52 +302,21 @@ public final class CSVReader {
     /// end (see ``CSVRawRecord/validateQuotes()``), as an error; `nil` when there is none.
     func closingQuoteError() -> CSVError? {
         let raw = scanner.record.rawBytes(count: scanner.recordLength)
-        let quote = dialect.quote, delimiter = dialect.delimiter, trims = dialect.trimsSpaces
-        guard let base = raw.baseAddress, memchr(base, Int32(quote), raw.count) != nil else { return nil }
-        func isSpace(_ byte: UInt8) -> Bool { trims && (byte == 0x20 || byte == 0x09) && byte != delimiter }
-        var field = 0, i = 0
-        var atFieldStart = true
-        while i < raw.count {
-            let byte = raw[i]
-            if byte == quote && atFieldStart {
-                // A quoted field: to its closing quote ("" stands for one quote).
-                i += 1
-                while i < raw.count {
-                    if raw[i] == quote {
-                        if i + 1 < raw.count && raw[i + 1] == quote { i += 2; continue }
-                        break
-                    }
-                    i += 1
-                }
-                i += 1
-                while i < raw.count && isSpace(raw[i]) { i += 1 }
-                guard i < raw.count, raw[i] != delimiter, raw[i] != 0x0A, raw[i] != 0x0D else {
-                    atFieldStart = true
-                    field += 1
-                    i += 1
-                    continue
-                }
-                let line = scanner.line(ofRecordByte: i, in: raw)
-                let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
-                var error = CSVError(
-                    kind: .textAfterClosingQuote,
-                    message: "\(shown) follows the closing quote of field \(field + 1) instead of the delimiter or a line end",
-                    line: line, byteOffset: scanner.recordStart + Int64(i))
-                error.path = path
-                error.column = field + 1
-                error.recordLine = scanner.recordLine
-                error.isRecoverable = true
-                return error
-            }
-            if byte == delimiter || byte == 0x0A || byte == 0x0D {
-                atFieldStart = true
-                if byte == delimiter { field += 1 }
-            } else if !isSpace(byte) {
-                atFieldStart = false
-            }
-            i += 1
-        }
-        return nil
+        guard let base = raw.baseAddress, memchr(base, Int32(dialect.quote), raw.count) != nil else { return nil }
+        var scan = _QuoteScan()
+        guard let i = scan.nextStray(in: raw, delimiter: dialect.delimiter, quote: dialect.quote, trims: dialect.trimsSpaces)
+        else { return nil }
+        let line = scanner.line(ofRecordByte: i, in: raw)
+        let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
+        var error = CSVError(
+            kind: .textAfterClosingQuote,
+            message: "\(shown) follows the closing quote of field \(scan.field + 1) instead of the delimiter or a line end",
+            line: line, byteOffset: scanner.recordStart + Int64(i))
+        error.path = path
+        error.column = scan.field + 1
+        error.recordLine = scanner.recordLine
+        error.isRecoverable = true
+        return error
     }
 
     /// The error for an undecodable field, located at the first bad byte of the field's raw text (or, should

@@ -91,14 +91,18 @@ struct DialectTests {
 
     @Test func nonStrictKeepsStrayQuotesAsData() throws {
         #expect(try parse("ab\"c,d\n") == [["ab\"c", "d"]])
-        // libcsv's lazy rule: after a closing quote, other bytes continue the (still quoted) field.
-        #expect(try parse("\"ab\"x,d\n") == [["ab\"x,d\n"]])
+        // libcsv's lazy rule: after a closing quote, other bytes continue the (still quoted) field, up to
+        // the end of the line, where the reader ends the record.
+        #expect(try parse("\"ab\"x,d\n") == [["ab\"x,d"]])
+        #expect(try parse("\"ab\"x,d\ne,f\n") == [["ab\"x,d"], ["e", "f"]])
     }
 
     @Test(arguments: [1, CSVReader.defaultChunkSize])
     func unterminatedQuote(chunkSize: Int) throws {
-        // Not strict: the field runs to the end of the input.
-        #expect(try parse("a,\"b\nc", chunkSize: chunkSize) == [["a", "b\nc"]])
+        // Not strict: the field never closes, so its record ends with the quote's line and the lines after
+        // it are records again (on the quote's line, the field runs to the end of the input).
+        #expect(try parse("a,\"b\nc", chunkSize: chunkSize) == [["a", "b"], ["c"]])
+        #expect(try parse("a,\"b", chunkSize: chunkSize) == [["a", "b"]])
         // Strict: an error naming the record's first line.
         let dialect = CSVDialect(hasHeader: false, strict: true)
         let reader = try CSVReader(string: "x\na,\"b\nc", dialect: dialect, chunkSize: chunkSize)

@@ -2,8 +2,9 @@ import CSVStream
 import PropertyBased
 import Testing
 
-/// Text after a closing quote: non-strict libcsv keeps the field open and swallows the records after it,
-/// so ``CSVRawRecord/validateQuotes()`` reports the record with the place it went wrong.
+/// Text after a closing quote: non-strict libcsv keeps the field open, so the reader ends the record with
+/// that line and ``CSVRawRecord/validateQuotes()`` reports it with the place it went wrong; likewise a
+/// quote never closed.
 @Suite("Quote validation")
 struct QuoteValidationTests {
     /// Each raw record's `validateQuotes()` outcome: nil when it passes, else (column, line, byte offset).
@@ -23,17 +24,17 @@ struct QuoteValidationTests {
     }
 
     @Test func textAfterAClosingQuoteIsReportedWithItsPlace() throws {
-        // `"x"y` keeps the field open to the next quote: records 2 and 3 are swallowed into record 1.
+        // `"x"y` keeps libcsv's field open to the next quote; the record ends with its line instead.
         let text = "a,b\n1,\"x\"y\n2,c\n3,\"d\"\n4,e\n"
-        #expect(try Self.outcomes(text) == [nil, [2, 2, 9], nil])
+        #expect(try Self.outcomes(text) == [nil, [2, 2, 9], nil, nil, nil])
         let reader = try CSVReader(bytes: Array(text.utf8), dialect: CSVDialect(hasHeader: false))
-        #expect(try reader.readAll().count == 3, "the swallowed records are inside the reported one")
+        #expect(try reader.readAll().map(\.fields) == [["a", "b"], ["1", "x\"y"], ["2", "c"], ["3", "d"], ["4", "e"]])
     }
 
     @Test func spacesAfterAClosingQuoteEndTheFieldOnlyWhenTrimming() throws {
         let text = "1,\"x\" \n2,\"y\"\t,z\n"
         #expect(try Self.outcomes(text, trims: true) == [nil, nil])
-        #expect(try Self.outcomes(text, trims: false) == [[2, 1, 5]])
+        #expect(try Self.outcomes(text, trims: false) == [[2, 1, 5], [2, 2, 12]])
     }
 
     @Test func wellFormedQuotingPasses() throws {
@@ -51,21 +52,26 @@ struct QuoteValidationTests {
         }
     }
 
-    /// Non-strict libcsv reads a quote never closed to the end of the input: the last record then holds
-    /// every line after it, and used to pass as one long value.
-    @Test("a quote never closed is reported on the last record, at the quote", arguments: [1, 7, CSVReader.defaultChunkSize])
+    /// Non-strict libcsv reads a quote never closed to the end of the input, which once made the last
+    /// record hold every line after it (and pass as one long value): the record ends with the quote's line,
+    /// reported at the quote, and the lines after it are read as records.
+    @Test("a quote never closed is reported at the quote; the lines after it are records", arguments: [1, 7, CSVReader.defaultChunkSize])
     func quoteNeverClosed(chunkSize: Int) throws {
         let text = "a,b\n1,\"x\n2,c\n3,d\n"
         let reader = try CSVReader(bytes: Array(text.utf8), dialect: CSVDialect(hasHeader: false), chunkSize: chunkSize)
         var errors: [CSVError?] = []
+        var raw: [String] = []
         try reader.forEachRawRecord { record in
+            raw.append(reader.lastRecordRawText)
             do throws(CSVError) { try record.validateQuotes(); errors.append(nil) } catch { errors.append(error) }
         }
-        #expect(errors.count == 2)
-        let error = try #require(errors.last ?? nil)
+        #expect(raw == ["a,b", "1,\"x", "2,c", "3,d"])
+        try #require(errors.count == 4)
+        #expect(errors[2] == nil && errors[3] == nil)
+        let error = try #require(errors[1])
         #expect(error.kind == .unterminatedQuote)
         #expect(error.line == 2 && error.column == 2 && error.byteOffset == 6 && error.recordLine == 2)
-        #expect(error.message == "the quote that opens field 2 is never closed: the input ends 3 lines later, all read into this field")
+        #expect(error.message == "the quote that opens field 2 is never closed: the input ends 3 lines later; the record ends with this line and the lines after it are read as records")
         #expect(error.isRecoverable)
         #expect(try Self.outcomes("1,\"x\"\"") == [[2, 1, 2]], "a doubled quote at the end is data: still open")
         #expect(try Self.outcomes("1,\"x\"") == [nil], "closed at the very end")

@@ -55,4 +55,35 @@ struct RandomBytesPropertyTests {
             }
         }
     }
+
+    /// Nothing is lost, whatever the bytes: each record starts right after one line end (CR, LF or CRLF)
+    /// that follows the record before, on the line those bytes start; a malformed quote ends its record
+    /// with the line it is on, so a quote error is on its record's last line.
+    @Test func recordsFollowEachOtherLineByLine() async {
+        await propertyCheck(count: 300, input: Self.focused, Gen.bool, Gen.int(in: 1...5)) { bytes, trims, chunkSize in
+            recordingErrors {
+                let dialect = CSVDialect(hasHeader: false, trimsSpaces: trims, encoding: .latin1)
+                let reader = try CSVReader(bytes: bytes, dialect: dialect, chunkSize: chunkSize)
+                let lineEnds: Set<[UInt8]> = [[0x0A], [0x0D], [0x0D, 0x0A]]
+                var end: Int?
+                try reader.forEachRawRecord { record in
+                    let start = Int(record.byteOffset)
+                    let gap = Array(bytes[(end ?? (reader.skippedByteOrderMark ? 3 : 0))..<start])
+                    #expect(end == nil ? gap.isEmpty : lineEnds.contains(gap), "before line \(record.lineNumber): \(gap)")
+                    #expect(record.lineNumber == RoundTripPropertyTests.line(at: start, in: bytes))
+                    let lastLine = RoundTripPropertyTests.line(at: start + record.byteCount, in: bytes)
+                    do throws(CSVError) { try record.validateQuotes() } catch {
+                        #expect(error.line == lastLine, "\(error)")
+                    }
+                    end = start + record.byteCount
+                }
+                // After the last record: its line end, and then only spaces and tabs a trimming libcsv drops.
+                var rest = bytes[(end ?? (reader.skippedByteOrderMark ? 3 : 0))...]
+                if end != nil, let lineEnd = lineEnds.sorted(by: { $0.count > $1.count }).first(where: rest.starts(with:)) {
+                    rest = rest.dropFirst(lineEnd.count)
+                }
+                #expect(rest.allSatisfy { trims && ($0 == 0x20 || $0 == 0x09) }, "after the last record: \(Array(rest))")
+            }
+        }
+    }
 }

@@ -81,4 +81,59 @@ struct RoundTripPropertyTests {
             }
         }
     }
+
+    /// Documents whose chosen records are spoilt by text after a closing quote (after fields that may span
+    /// lines), and that may end with a quote never closed before two plain lines: a spoilt record is
+    /// reported at its bad byte and ends with that byte's line; every other record reads back as written,
+    /// on its line and at its offset, whatever the chunk size and line ending.
+    @Test func recordsAfterAMalformedQuoteReadBackAsWritten() async {
+        await propertyCheck(input: Self.document, Gen.int(in: 0...63), Self.lineEnding, Self.chunkSize, Gen.bool, Gen.bool) {
+            records, spoilt, lineEnding, chunkSize, endsOpen, finalLineEnding in
+            recordingErrors {
+                // Each record's text, expected fields, and bad byte (offset in its text, kind).
+                var pieces: [(text: String, fields: [String], bad: (index: Int, kind: CSVError.Kind)?)] = []
+                for (index, record) in records.enumerated() {
+                    let good = writeCSV([record], finalLineEnding: false)
+                    if spoilt & (1 << index) != 0 {
+                        pieces.append((good + ",\"q\"z,w", record + ["q\"z,w"], (good.utf8.count + 4, .textAfterClosingQuote)))
+                    } else {
+                        pieces.append((good, record, nil))
+                    }
+                }
+                if endsOpen {
+                    let good = writeCSV([records[0]], finalLineEnding: false)
+                    pieces.append((good + ",\"open", records[0] + ["open"], (good.utf8.count + 1, .unterminatedQuote)))
+                    pieces.append(("tail,1", ["tail", "1"], nil))
+                    pieces.append(("tail,2", ["tail", "2"], nil))
+                }
+                var text = ""
+                var starts: [Int] = []
+                for (index, piece) in pieces.enumerated() {
+                    starts.append(text.utf8.count)
+                    text += piece.text + (index < pieces.count - 1 || finalLineEnding ? lineEnding : "")
+                }
+                let bytes = Array(text.utf8)
+                let reader = try CSVReader(bytes: bytes, dialect: CSVDialect(hasHeader: false), chunkSize: chunkSize)
+                var index = 0
+                try reader.forEachRawRecord { (record: CSVRawRecord) throws in
+                    defer { index += 1 }
+                    guard index < pieces.count else { return }
+                    let piece = pieces[index]
+                    #expect(record.byteOffset == Int64(starts[index]), "record \(index) of \(text.debugDescription)")
+                    #expect(record.lineNumber == Self.line(at: starts[index], in: bytes), "record \(index) of \(text.debugDescription)")
+                    #expect(reader.lastRecordRawText == piece.text, "record \(index) of \(text.debugDescription)")
+                    #expect(try record.makeRecord().fields == piece.fields, "record \(index) of \(text.debugDescription)")
+                    do throws(CSVError) {
+                        try record.validateQuotes()
+                        #expect(piece.bad == nil, "record \(index) of \(text.debugDescription) passes")
+                    } catch {
+                        let bad = starts[index] + (piece.bad?.index ?? -1)
+                        #expect(error.kind == piece.bad?.kind && error.byteOffset == Int64(bad), "\(error) in \(text.debugDescription)")
+                        #expect(error.line == Self.line(at: bad, in: bytes), "\(error) in \(text.debugDescription)")
+                    }
+                }
+                #expect(index == pieces.count, "\(text.debugDescription)")
+            }
+        }
+    }
 }

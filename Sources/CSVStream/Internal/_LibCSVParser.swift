@@ -57,8 +57,9 @@ final class _LibCSVParser {
         csv_parse(parser, bytes, count, _LibCSVParser.onField, _LibCSVParser.onRowEnd, context)
     }
 
-    /// Ends the input: submits a last record that had no terminator. Returns `false` on a strict-mode
-    /// error (a quoted field still open).
+    /// Ends the input: submits a last record that had no terminator, and resets the parser to the start of
+    /// a row (which is how the reader also ends a record where libcsv would not, outside strict mode).
+    /// Returns `false` on a strict-mode error (a quoted field still open).
     func finish() -> Bool {
         csv_fini(parser, _LibCSVParser.onField, _LibCSVParser.onRowEnd, context) == 0
     }

@@ -63,6 +63,24 @@ final class _RecordBuffer {
         isLocated = false
     }
 
+    /// Forgets the fields, keeping the raw bytes: for parsing the record again from its raw capture.
+    func resetFields() {
+        bytesCount = 0
+        fieldCount = 0
+        rowEnded = false
+        isLocated = false
+    }
+
+    /// Drops the last byte of the last field: the line end that libcsv took as data of a quoted field,
+    /// when the reader ends the record at that line (see ``_RecordScanner``).
+    func dropLastFieldByte() {
+        guard fieldCount > 0, fieldEnds[fieldCount - 1] > (fieldCount == 1 ? 0 : fieldEnds[fieldCount - 2]) else {
+            return
+        }
+        fieldEnds[fieldCount - 1] -= 1
+        bytesCount -= 1
+    }
+
     /// Appends one field (libcsv's field callback). `source` is `nil` only for an empty unquoted field.
     ///
     /// - Complexity: amortized O(length).

@@ -8,7 +8,16 @@
 /// Chunk boundaries never matter: segments simply stop at the end of a chunk, and the only look-behind
 /// (LF after CR) uses the previous byte, which survives across chunks.
 ///
-/// - Complexity: O(n) in the input; one `csv_parse` call per line, one byte test per input byte.
+/// Outside strict mode a malformed quote does not take the records after it (see ``resynchronizes``): a
+/// record whose line ends while libcsv is still in a quoted field has that line checked (``_QuoteScan``)
+/// and, when text follows a closing quote on it, the record ends with that line; a quote never closed
+/// before the end of the input ends its record with the quote's line, and the bytes after that line are
+/// parsed again from the record's raw capture. Records that end on their first line never pay for this.
+///
+/// - Complexity: O(n) in the input; one `csv_parse` call per line, one byte test per input byte. A record
+///   of several lines is also scanned once for its quotes; after a quote never closed, the bytes after its
+///   line are parsed a second time (at most ``CSVDialect/maximumRecordBytes``, once per input: the text a
+///   quote never closed holds has its quotes doubled, so parsed again it cannot end inside quotes again).
 final class _RecordScanner {
     let dialect: CSVDialect
     let source: _ByteSource
@@ -22,8 +31,13 @@ final class _RecordScanner {
     private var chunkPosition = 0
     /// The input offset of `chunk[0]`.
     private var chunkOffset: Int64 = 0
-    /// Bytes read ahead while looking for a byte-order mark, served before the source.
+    /// Bytes served before the source: those read ahead while looking for a byte-order mark, and those
+    /// after the line of a quote never closed, parsed again (see ``finishInput()``).
     private var pending: [UInt8] = []
+    /// The first byte of ``pending`` not yet served.
+    private var pendingStart = 0
+    /// The end of the furthest byte parsed, for ``bytesConsumed`` while bytes are parsed again.
+    private var furthestConsumed: Int64 = 0
 
     /// A third stop byte beside CR and LF (`\u{02}` for EPF; LF again otherwise).
     private let extraStop: UInt8
@@ -38,6 +52,14 @@ final class _RecordScanner {
     private var finished = false
     /// A parse failure ends the scan; it is thrown again on every later call.
     private var failure: CSVError?
+    /// Whether a record ends with the line of a malformed quote (non-strict mode, newline terminators).
+    private let resynchronizes: Bool
+    /// The quotes of the record being assembled, scanned line by line once it spans lines. Unchecked: only
+    /// this scanner touches it, one access at a time, and a checked access cost every record a runtime
+    /// call (the optimizer hoisted one to the top of ``advance()``).
+    @exclusivity(unchecked) private var quoteScan = _QuoteScan()
+    /// The ``recordStart`` of the record ``quoteScan`` belongs to (-1: none yet).
+    private var quoteScanRecord: Int64 = -1
 
     /// The completed record's 1-based first line.
     private(set) var recordLine = 1
@@ -51,8 +73,14 @@ final class _RecordScanner {
     private(set) var generation = 0
     /// Whether the input started with a UTF-8 byte-order mark, which was skipped.
     private(set) var skippedByteOrderMark = false
-    /// Whether the last record ended with the input inside a quoted field (not strict mode, which fails).
-    private(set) var endedInsideQuotes = false
+    /// Whether the completed record ended with the input inside a quoted field (not strict mode, which fails).
+    var endedInsideQuotes: Bool { insideQuotesGeneration == generation }
+    /// The ``generation`` of the record that ended with the input inside a quoted field, if any (a record
+    /// that starts sets nothing, so that the per-record path stays as it was).
+    private var insideQuotesGeneration = -1
+    /// When the completed record holds a quote never closed and was ended with the quote's line: how many
+    /// lines after that quote the input ends (the bytes after the line are read as records again); 0 otherwise.
+    private(set) var linesAfterUnclosedQuote = 0
 
     init(source: _ByteSource, dialect: CSVDialect, chunkSize: Int) throws(CSVError) {
         self.source = source
@@ -63,6 +91,7 @@ final class _RecordScanner {
             throw error.at(path: source.path)
         }
         self.chunkSize = Swift.max(1, chunkSize)
+        resynchronizes = !dialect.strict && dialect.recordTerminator == .newline
         extraStop = dialect.recordTerminator == .controlBNewline ? 0x02 : 0x0A
         chunk = .allocate(capacity: self.chunkSize)  // from here on, deinit frees it even if init throws
         try skipByteOrderMark()
@@ -70,8 +99,8 @@ final class _RecordScanner {
 
     deinit { chunk.deallocate() }
 
-    /// How far parsing has got, in input bytes.
-    var bytesConsumed: Int64 { chunkOffset + Int64(chunkPosition) }
+    /// How far parsing has got, in input bytes (bytes parsed again count once).
+    var bytesConsumed: Int64 { Swift.max(furthestConsumed, chunkOffset + Int64(chunkPosition)) }
 
     /// Reads up to the end of the next record. Returns `false` at the end of the input.
     ///
@@ -152,7 +181,11 @@ final class _RecordScanner {
         }
         if let stop { noteLineBreak(stop, after: byteBeforeLast) }
         previousByte = bytes[count - 1]
-        guard record.rowEnded else { return false }
+        guard record.rowEnded else {
+            // A line ended inside a quoted field: a record of several lines, or a malformed quote.
+            if stop != nil && resynchronizes && lineHasStrayByte() { return endRecordAtLineEnd() }
+            return false
+        }
         atBoundary = true
         if stop == 0x02 { skipsNewline = true }
         if record.fieldCount == 0 {
@@ -172,11 +205,48 @@ final class _RecordScanner {
         if stop == 0x0D || (stop == 0x0A && previous != 0x0D) { line += 1 }
     }
 
+    /// Scans the record's bytes since the last call (its latest line) for a byte that follows a closing quote
+    /// without being the delimiter or a line end (see ``_QuoteScan``).
+    ///
+    /// - Complexity: O(length of the line).
+    private func lineHasStrayByte() -> Bool {
+        resumeQuoteScan() != nil
+    }
+
+    /// Goes on with ``quoteScan`` over the record's raw bytes so far (from their start for a new record);
+    /// returns the first stray byte found, if any.
+    private func resumeQuoteScan() -> Int? {
+        if quoteScanRecord != recordStart {
+            quoteScan = _QuoteScan()
+            quoteScanRecord = recordStart
+        }
+        return quoteScan.nextStray(
+            in: record.rawBytes(count: record.rawCount), delimiter: dialect.delimiter, quote: dialect.quote,
+            trims: dialect.trimsSpaces)
+    }
+
+    /// Ends the record with the line just fed, whose line end libcsv read as data of a field kept open by
+    /// text after its closing quote: that field and the row are submitted, without the line end, and the
+    /// next line starts a record of its own.
+    private func endRecordAtLineEnd() -> Bool {
+        _ = parser.finish()  // submits the open field and the row, and resets the parser
+        record.dropLastFieldByte()
+        atBoundary = true
+        isBlank = false
+        recordLength = record.rawCount - 1  // without the stop byte (an LF after a CR comes on its own)
+        return true
+    }
+
     /// At the end of the input: lets libcsv submit a last record without a terminator.
     private func finishInput() throws(CSVError) -> Bool {
         finished = true
         if atBoundary { return false }
-        endedInsideQuotes = parser.isInsideQuotedField
+        let insideQuotes = parser.isInsideQuotedField
+        if insideQuotes { insideQuotesGeneration = generation &+ 1 }  // the record completed next
+        linesAfterUnclosedQuote = 0
+        if insideQuotes && resynchronizes, let lineEnd = unclosedQuoteLineEnd() {
+            return try endRecord(atUnclosedQuoteLineEnd: lineEnd)
+        }
         guard parser.finish() else {
             throw fail(
                 CSVError(
@@ -193,12 +263,71 @@ final class _RecordScanner {
         return true
     }
 
+    /// When the input ended inside a quoted field whose opening quote has a line end after it, and no text
+    /// follows a closing quote (that would be the error, on the record's last line, every line before it
+    /// having been checked as it ended): the raw index of that line end (its CR or LF) and the index just
+    /// past it (past both bytes of a CRLF).
+    private func unclosedQuoteLineEnd() -> (index: Int, next: Int)? {
+        guard resumeQuoteScan() == nil, quoteScan.state == .quoted else { return nil }
+        let raw = record.rawBytes(count: record.rawCount)
+        guard let index = raw[(quoteScan.openingQuote + 1)...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
+            return nil
+        }
+        let next = raw[index] == 0x0D && index + 1 < raw.count && raw[index + 1] == 0x0A ? index + 2 : index + 1
+        return (index, next)
+    }
+
+    /// Ends the record with the line of its quote never closed, and serves the bytes after that line again,
+    /// to be read as records with their own lines and offsets. The record's fields are parsed again from its
+    /// raw capture up to the line end (the raw bytes stay for ``recordLength``).
+    ///
+    /// The bytes served again hold no quote that could open a field they leave open (inside the quoted
+    /// field every quote came doubled, or a line with text after a closing quote would have ended the
+    /// record), so this happens at most once per input and the input is parsed at most twice.
+    private func endRecord(atUnclosedQuoteLineEnd lineEnd: (index: Int, next: Int)) throws(CSVError) -> Bool {
+        let raw = record.rawBytes(count: record.rawCount)
+        let quoteLine = line(ofRecordByte: quoteScan.openingQuote, in: raw)
+        let lastLine = line(ofRecordByte: raw.count, in: raw)
+        furthestConsumed = Swift.max(furthestConsumed, bytesConsumed)
+        pending = Array(raw[lineEnd.next...])
+        pendingStart = 0
+        chunkOffset = recordStart + Int64(lineEnd.next)
+        chunkPosition = 0
+        chunkCount = 0
+        line = line(ofRecordByte: lineEnd.next, in: raw)
+        previousByte = raw[lineEnd.next - 1]
+        linesAfterUnclosedQuote = pending.isEmpty ? 0 : lastLine - quoteLine
+
+        _ = parser.finish()  // resets libcsv; the field and row it submits are dropped next
+        record.resetFields()
+        let consumed = parser.parse(record.raw, count: lineEnd.index)
+        if consumed < lineEnd.index {
+            throw fail(
+                CSVError(
+                    kind: parser.error, message: "libcsv stopped: \(parser.errorMessage)", path: source.path,
+                    line: recordLine, byteOffset: recordStart + Int64(consumed), recordLine: recordLine))
+        }
+        _ = parser.finish()
+        finished = false
+        atBoundary = true
+        isBlank = false
+        recordLength = lineEnd.index
+        generation &+= 1
+        return true
+    }
+
     /// Copies the next chunk into the buffer, serving read-ahead bytes first.
     private func refill() throws(CSVError) -> Int {
-        if !pending.isEmpty {
-            let count = Swift.min(chunkSize, pending.count)
-            for index in 0..<count { chunk[index] = pending[index] }
-            pending.removeFirst(count)
+        if pendingStart < pending.count {
+            let count = Swift.min(chunkSize, pending.count - pendingStart)
+            pending.withUnsafeBufferPointer { bytes in
+                chunk.update(from: bytes.baseAddress! + pendingStart, count: count)
+            }
+            pendingStart += count
+            if pendingStart == pending.count {
+                pending = []
+                pendingStart = 0
+            }
             return count
         }
         return try source.readChunk(into: UnsafeMutableRawBufferPointer(start: chunk, count: chunkSize))
@@ -256,37 +385,14 @@ final class _RecordScanner {
 
     /// The quote that opens a field still open at the end of `raw` (a record's bytes so far), and that
     /// field's index; `nil` when every quoted field closes. A quote at a field's start opens it (after
-    /// spaces and tabs when trimming), a doubled quote inside is data, a lone one closes it.
+    /// spaces and tabs when trimming), a doubled quote inside is data, a lone one closes it; text after a
+    /// closing quote keeps the field open, as libcsv does (see ``_QuoteScan``).
     func openQuote(in raw: UnsafeBufferPointer<UInt8>) -> (index: Int, field: Int)? {
-        let quote = dialect.quote, delimiter = dialect.delimiter, trims = dialect.trimsSpaces
-        var field = 0, i = 0
-        var atFieldStart = true
-        while i < raw.count {
-            let byte = raw[i]
-            if atFieldStart && trims && (byte == 0x20 || byte == 0x09) && byte != delimiter {
-                i += 1
-                continue
-            }
-            if atFieldStart && byte == quote {
-                let opening = i
-                i += 1
-                while true {
-                    guard i < raw.count else { return (opening, field) }
-                    if raw[i] == quote {
-                        if i + 1 < raw.count && raw[i + 1] == quote { i += 2; continue }
-                        break
-                    }
-                    i += 1
-                }
-                atFieldStart = false
-                i += 1
-                continue
-            }
-            atFieldStart = byte == delimiter || byte == 0x0A || byte == 0x0D
-            if byte == delimiter { field += 1 }
-            i += 1
-        }
-        return nil
+        var scan = _QuoteScan()
+        while scan.nextStray(in: raw, delimiter: dialect.delimiter, quote: dialect.quote, trims: dialect.trimsSpaces)
+            != nil
+        {}
+        return scan.state == .quoted ? (scan.openingQuote, scan.field) : nil
     }
 
     /// The record has grown past ``CSVDialect/maximumRecordBytes``: where it starts and, when one is open,

@@ -2,8 +2,8 @@ import CSVStream
 
 extension _RowFailure {
     /// The failure of a record holding a byte its file's encoding does not define, in any column (mapped or
-    /// not), or text after a closing quote (a record that swallowed the lines after it), or `nil` when every
-    /// field is valid: the field, the byte's offset in the file, the encoding's
+    /// not), text after a closing quote or a quote never closed (the reader ended the record with that
+    /// line), or `nil` when every field is valid: the field, the byte's offset in the file, the encoding's
     /// hint, and the entity and attribute `owner` says the field fills (none for a column nothing reads).
     ///
     /// For example:

@@ -245,7 +245,7 @@ final class _RowReader: @unchecked Sendable {
         if let headerEcho, record.repeats(headerEcho) { return .repeatedHeader }
         if !excluded.isEmpty, let failure = excluded[record.lineNumber] { return .failed(failure, raw: reader.lastRecordRawBytes, keys: setAsideKeys(of: record)) }
         // Every column, read or not: a byte the encoding does not define makes the row bad; so does text
-        // after a closing quote, checked first as it also explains a wrong field count (swallowed lines).
+        // after a closing quote, checked first as it also explains a wrong field count (`"a"b,c` is one field).
         if let failure = _RowFailure(validating: record, file: file, owner: { $0 < fieldOwners.count ? fieldOwners[$0] : nil }) {
             return .failed(failure, raw: reader.lastRecordRawBytes, keys: setAsideKeys(of: record))
         }

@@ -105,8 +105,8 @@ public struct CSVOptions: Sendable, Hashable {
     /// options.skipLines = 3   // a title, a date line and a blank line above the header
     /// ```
     public var skipLines = 0
-    /// The longest record read, in bytes (``CSVDialect/maximumRecordBytes``: a quote never closed stops
-    /// there rather than reading the rest of the file into memory).
+    /// The longest record read, in bytes (``CSVDialect/maximumRecordBytes``: a quote not closed within it
+    /// stops there rather than reading the rest of the file into memory).
     public var maximumRecordBytes = CSVDialect.defaultMaximumRecordBytes
 
     /// The null tokens when neither the mapping nor the command line names any.
@@ -132,8 +132,8 @@ public struct CSVOptions: Sendable, Hashable {
 
     /// The CSVStream dialect. With ``trim``, libcsv skips spaces and tabs around fields too, which is what
     /// lets `"x" ,` (a space after a closing quote) end the field: without it, non-strict libcsv takes the
-    /// space as data of a field still in quotes and reads on to the next quote, swallowing delimiters and
-    /// line ends. The importer trims quoted values itself.
+    /// space as data of a field still in quotes, and the record is a bad row that ends with its line. The
+    /// importer trims quoted values itself.
     public var dialect: CSVDialect {
         var dialect = CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: trim, encoding: encoding, strict: strict)
         dialect.maximumRecordBytes = maximumRecordBytes
