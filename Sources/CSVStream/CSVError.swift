@@ -114,8 +114,14 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
             return
                 "A field is too large to hold in memory; a quote never closed may have read the lines after it into the field."
         case .recordTooLarge:
+            // The reader names the column when a quote is open; otherwise no quote explains the length.
+            let limit = "raise the limit (--max-record-size, or maxRecordSize in a mapping; CSVDialect.maximumRecordBytes from Swift)"
+            if column != nil {
+                return
+                    "A quote that is never closed reads the lines after it as data: close it, or double it if it is data (\"5'10\"\"\"). If the records really are this long, \(limit)."
+            }
             return
-                "A quote that is never closed reads the lines after it as data: close it, or double it if it is data (\"5'10\"\"\"). If the records really are this long, raise the limit (--max-record-size, maxRecordSize in the mapping, CSVDialect.maximumRecordBytes)."
+                "No quote is open: the record itself is this long. If that is right, \(limit); if not, check the file's line ends (lines ending in a character the reader does not take for one read as a single record)."
         case .invalidDialect:
             return
                 "Choose a delimiter, quote and comment prefix that differ from each other and from the record terminator."

@@ -131,5 +131,12 @@ struct QuoteValidationTests {
         let plain = try #require(throws: CSVError.self) { try long.next() }
         #expect(plain.kind == .recordTooLarge && plain.line == 1 && plain.column == nil)
         #expect(plain.message == "the record that starts on line 1 passes 64 bytes without ending")
+        // A user trial read advice about a quote never closed for a file without quotes, and the same-line
+        // open quote as "still open 0 lines later".
+        #expect(plain.hint.hasPrefix("No quote is open: the record itself is this long."), "\(plain.hint)")
+        #expect(error.hint.hasPrefix("A quote that is never closed reads the lines after it as data"))
+        let sameLine = try CSVReader(bytes: Array(("a,\"" + String(repeating: "b", count: 100)).utf8), dialect: dialect, chunkSize: chunkSize)
+        let open = try #require(throws: CSVError.self) { try sameLine.next() }
+        #expect(open.message.hasSuffix("the quote that opens field 2 on line 1 is still open on that line"), "\(open.message)")
     }
 }

@@ -406,7 +406,9 @@ final class _RecordScanner {
                              byteOffset: recordStart, recordLine: recordLine)
         if let open = openQuote(in: raw) {
             let opened = line(ofRecordByte: open.index, in: raw), now = line(ofRecordByte: raw.count, in: raw)
-            message += ": the quote that opens field \(open.field + 1) on line \(opened) is still open \(Self.grouped(now - opened)) lines later"
+            message += now == opened
+                ? ": the quote that opens field \(open.field + 1) on line \(opened) is still open on that line"
+                : ": the quote that opens field \(open.field + 1) on line \(opened) is still open \(Self.grouped(now - opened)) line\(now - opened == 1 ? "" : "s") later"
             error.message = message
             error.line = opened
             error.column = open.field + 1
