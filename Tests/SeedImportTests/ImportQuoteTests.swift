@@ -86,19 +86,7 @@ struct ImportQuoteTests {
     @Test("a file read again after a stray quote gives its rows the same lines")
     func readAgainAfterAStrayQuote() throws {
         let scratch = ImportScratch()
-        let (summary, rejects, store) = try ImportRemovalChainTests.run(model: """
-            {"entities":[
-             {"name":"Note","attributes":[{"name":"code","type":"String","optional":false}],
-              "relationships":[{"name":"mgr","destination":"Note","inverse":"reports"},
-                               {"name":"reports","destination":"Note","inverse":"mgr","toMany":true},
-                               {"name":"info","destination":"Info","inverse":"host"}]},
-             {"name":"Info","attributes":[{"name":"lcode","type":"String","optional":false}],
-              "relationships":[{"name":"host","destination":"Note","inverse":"info"}]}]}
-            """, mapping: """
-            {"format":1,"model":"m.json","files":[
-             {"path":"n.csv","targets":[{"entity":"Note","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}},
-               {"entity":"Info","key":"lcode","link":{"relationship":"host","target":"Note"}}]}]}
-            """, files: ["n.csv": "code,mgr,lcode\nX0,\"a\"b,L9\nN1,,L2\nN2,N7,L2\n"], in: scratch)
+        let (summary, rejects, store) = try ImportRemovalChainTests.run(model: ImportRemovalChainTests.noteInfoModel, mapping: ImportRemovalChainTests.noteInfoMapping, files: ["n.csv": "code,mgr,lcode\nX0,\"a\"b,L9\nN1,,L2\nN2,N7,L2\n"], in: scratch)
         #expect(rejects.map { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst().first ?? "" } == ["2", "4"],
                 "one line each: \(rejects)")
         #expect(summary.rejects == 2)

@@ -147,25 +147,30 @@ struct ImportRemovalChainTests {
                 "C2 manages itself, on both sides")
     }
 
+    /// Notes with a manager, each with an Info keyed by its own column (`lcode`) and linked one-to-one.
+    static let noteInfoModel = """
+        {"entities":[
+         {"name":"Note","attributes":[{"name":"code","type":"String","optional":false}],
+          "relationships":[{"name":"mgr","destination":"Note","inverse":"reports"},
+                           {"name":"reports","destination":"Note","inverse":"mgr","toMany":true},
+                           {"name":"info","destination":"Info","inverse":"host"}]},
+         {"name":"Info","attributes":[{"name":"lcode","type":"String","optional":false}],
+          "relationships":[{"name":"host","destination":"Note","inverse":"info"}]}]}
+        """
+    /// n.csv fills a Note by code and its Info by lcode.
+    static let noteInfoMapping = """
+        {"format":1,"model":"m.json","files":[
+         {"path":"n.csv","targets":[{"entity":"Note","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}},
+           {"entity":"Info","key":"lcode","link":{"relationship":"host","target":"Note"}}]}]}
+        """
+
     /// Row 3 updates Info L2 (keyed by its own column, made by row 2) and is rejected for a manager that
     /// never comes. A fuzzer found L2 removed with row 3's Note, and row 2 rejected for it while row 2's
     /// Note stayed: a partner with its own key is filled by other rows too, so it stays.
     @Test("a linked partner with a key of its own stays when the row that last linked it is rejected")
     func keyedPartnerStays() throws {
         let scratch = ImportScratch()
-        let (summary, rejects, store) = try Self.run(model: """
-            {"entities":[
-             {"name":"Note","attributes":[{"name":"code","type":"String","optional":false}],
-              "relationships":[{"name":"mgr","destination":"Note","inverse":"reports"},
-                               {"name":"reports","destination":"Note","inverse":"mgr","toMany":true},
-                               {"name":"info","destination":"Info","inverse":"host"}]},
-             {"name":"Info","attributes":[{"name":"lcode","type":"String","optional":false}],
-              "relationships":[{"name":"host","destination":"Note","inverse":"info"}]}]}
-            """, mapping: """
-            {"format":1,"model":"m.json","files":[
-             {"path":"n.csv","targets":[{"entity":"Note","key":"code","relationships":{"mgr":{"column":"mgr","destinationKey":"code"}}},
-               {"entity":"Info","key":"lcode","link":{"relationship":"host","target":"Note"}}]}]}
-            """, files: ["n.csv": "code,mgr,lcode\nN1,,L2\nN2,N7,L2\n"], in: scratch)
+        let (summary, rejects, store) = try Self.run(model: Self.noteInfoModel, mapping: Self.noteInfoMapping, files: ["n.csv": "code,mgr,lcode\nN1,,L2\nN2,N7,L2\n"], in: scratch)
         #expect(rejects.map { $0.split(separator: ",")[1] } == ["3"], "\(rejects)")
         #expect(summary.rejects == 1)
         #expect(try StoreReader.scalar(store, "SELECT group_concat(ZCODE) FROM ZNOTE") == .text("N1"))
