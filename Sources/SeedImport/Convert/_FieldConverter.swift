@@ -448,11 +448,8 @@ extension _FieldConverter {
     @inline(__always)
     static func storesExactly(_ decimal: Decimal, as double: Double, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard significantDigits(bytes) > 15 else { return true }
-        if abs(double) <= 0x1p63 {
-            var value = decimal, whole = Decimal()
-            NSDecimalRound(&whole, &value, 0, .plain)
-            if whole == decimal, whole >= Decimal(Int64.min), whole <= Decimal(Int64.max) { return true }
-        }
+        // A whole number within 64 bits is an INTEGER there (and a key of its own, ``_KeyBytes``).
+        if abs(double) <= 0x1p63, _KeyBytes.wholeInteger(decimal) != nil { return true }
         return Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")) == decimal
     }
 
