@@ -80,14 +80,19 @@ public enum ISO8601 {
         guard !digits.isEmpty else { return (0, []) }
         var whole: Int64 = 0
         for i in 0..<max(point, 0) { whole = whole * 10 + (i < digits.count ? Int64(digits[i] &- UInt8(ascii: "0")) : 0) }
-        var fraction = point >= digits.count ? [] : point <= 0 ? Array(repeating: UInt8(ascii: "0"), count: -point) + digits : Array(digits[point...])
+        let fraction = point >= digits.count ? [] : point <= 0 ? Array(repeating: UInt8(ascii: "0"), count: -point) + digits : Array(digits[point...])
         guard seconds < 0 else { return (whole, fraction) }
         guard !fraction.isEmpty else { return (-whole, []) }
-        // Below zero the fraction counts up from the second before: -1.25 is -2 + 0.75. 1 − 0.d₁…dₙ is the
-        // nines' complement of every digit plus one in the last place; the last digit is not 0, so no carry.
-        for i in fraction.indices { fraction[i] = UInt8(ascii: "9") + UInt8(ascii: "0") - fraction[i] }
-        fraction[fraction.count - 1] += 1
-        return (-whole - 1, fraction)
+        // Below zero the fraction counts up from the second before: -1.25 is -2 + 0.75.
+        return (-whole - 1, complement(fraction))
+    }
+
+    /// The digits of 1 − 0.d₁…dₙ: the nines' complement of every digit plus one in the last place (whose
+    /// digit must not be 0, so nothing carries). `25` gives `75`.
+    static func complement(_ fraction: [UInt8]) -> [UInt8] {
+        var digits = fraction.map { UInt8(ascii: "9") + UInt8(ascii: "0") - $0 }
+        digits[digits.count - 1] += 1
+        return digits
     }
 
     /// Seconds since 2001-01-01 UTC of ISO 8601 text: a day (`2020-01-01`, midnight UTC), or a day and a
@@ -139,12 +144,9 @@ public enum ISO8601 {
         while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
         guard !fraction.isEmpty else { return Double(whole) }
         // One rounding, from the decimal text. Below 2001 the fraction counts up from the second before:
-        // -2 + 0.75 is -(1 + 0.25), and 1 − 0.d₁…dₙ is the nines' complement plus one in the last place
-        // (whose digit is not 0, so nothing carries).
+        // -2 + 0.75 is -(1 + 0.25).
         if whole >= 0 { return Double("\(whole)." + String(decoding: fraction, as: UTF8.self)) }
-        var complement = fraction.map { UInt8(ascii: "9") + UInt8(ascii: "0") - $0 }
-        complement[complement.count - 1] += 1
-        return Double("-\(-whole - 1)." + String(decoding: complement, as: UTF8.self))
+        return Double("-\(-whole - 1)." + String(decoding: complement(fraction), as: UTF8.self))
     }
 
     /// The day number (days since 1970-01-01) of a proleptic Gregorian date: Howard Hinnant's `days_from_civil`.
