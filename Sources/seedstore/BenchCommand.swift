@@ -9,8 +9,8 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run fetch strategies side by side on a store, each next to raw SQLite; report, save or compare baselines.",
         discussion: """
-            Scenario families: \(ScenarioCatalog.names.joined(separator: ", ")). Each variant prints its median and p90,
-            the raw-SQLite reference measured in the same run and their ratio, exact counters (statements, rows,
+            Scenario families: \(ScenarioCatalog.names.joined(separator: ", ")). Each variant prints its median and p90, \
+            the raw-SQLite reference measured in the same run and their ratio, exact counters (statements, rows, \
             objects, faults) and peak memory.
 
             Example:

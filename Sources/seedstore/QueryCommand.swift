@@ -20,12 +20,12 @@ struct QueryCommand: ParsableCommand {
               seedstore query Banks.sqlite --entity FailedBankInfo --properties name,details.closeDate --format json
               seedstore query Books.sqlite --entity Book --properties author,"count(title) as books" --group-by author
 
-            JSON output is an array of objects keyed by property name; dates are ISO 8601 in UTC and a
-            to-one relationship is the destination's primary key. Dates carry the fewest fraction digits
-            that read back as the stored seconds (none when whole), and decimals print as stored. In a
-            table, null is NULL and text that could pass for it or for nothing is in double quotes ("",
-            "NULL"). CSV writes null as an empty field and quotes empty text and the texts NULL and NA,
-            so seedstore import reads it back the same. --stats prints statements run, rows stepped and
+            JSON output is an array of objects keyed by property name; dates are ISO 8601 in UTC and a \
+            to-one relationship is the destination's primary key. Dates carry the fewest fraction digits \
+            that read back as the stored seconds (none when whole), and decimals print as stored. In a \
+            table, null is NULL and text that could pass for it or for nothing is in double quotes ("", \
+            "NULL"). CSV writes null as an empty field and quotes empty text and the texts NULL and NA, \
+            so seedstore import reads it back the same. --stats prints statements run, rows stepped and \
             faults fired on stderr.
             """
     )
@@ -216,7 +216,7 @@ struct QueryCommand: ParsableCommand {
             let objects: [[String: Any]] = rows.map { row in
                 Dictionary(zip(keys, row.map(\.jsonObject)), uniquingKeysWith: { first, _ in first })
             }
-            let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             return String(decoding: data, as: UTF8.self) + "\n"
         case .csv:
             var lines = [keys.map { csvField(.string($0)) }.joined(separator: ",")]

@@ -13,8 +13,8 @@ struct SpeedCommand: ParsableCommand {
             Each line prints the measured median next to the raw-SQLite reference measured in the same run, \
             their ratio and the target. Build in release mode: swift run -c release seedstore speed engine
 
-            Suites: engine (insert+save and fetch of 100,000 objects; makes its own stores), fetch (the fetch
-            targets on a store: --store, e.g. the wells store the demo imports), import (generates the wells
+            Suites: engine (insert+save and fetch of 100,000 objects; makes its own stores), fetch (the fetch \
+            targets on a store: --store, e.g. the wells store the demo imports), import (generates the wells \
             and imports them next to a raw libcsv + sqlite3 loader and the sqlite3 shell's .import).
 
             Exit status: 0 when every target is met, 3 when one is missed.

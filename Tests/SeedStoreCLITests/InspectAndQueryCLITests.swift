@@ -180,4 +180,31 @@ struct InspectAndQueryCLITests {
         let list = try CLI.run(["query", books, "--entity", "Book", "--where", "title IN {'Strata', 'Stark'}", "--count"])
         #expect(list.stdout == "2\n")
     }
+
+    @Test func jsonKeepsSlashesAndHelpParagraphsWrapWhole() throws {
+        let directory = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("m.model.json"), csv = directory.appendingPathComponent("w.csv")
+        try Data(#"{"entities": [{"name": "Well", "attributes": [{"name": "uwi", "type": "String"}]}]}"#.utf8).write(to: model)
+        try Data("uwi\n100/08-25-024-15W5/00\n".utf8).write(to: csv)
+        let store = directory.appendingPathComponent("W.sqlite").path
+        let imported = try CLI.run(["import", "--model", model.path, "--out", store, "--progress", "none", "Well=\(csv.path)"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let json = try CLI.run(["query", store, "--entity", "Well", "--format", "json"])
+        #expect(json.stdout.contains(#""uwi" : "100/08-25-024-15W5/00""#), "a UWI reads as written, not as 100\\/08-…: \(json.stdout)")
+
+        // A paragraph of the help runs on to the width, rather than breaking where the source line did.
+        for command in ["query", "bench", "speed"] {
+            let help = try CLI.run([command, "--help"]).stdout
+            let discussion = help.components(separatedBy: "\n\n").dropFirst().prefix { !$0.hasPrefix("USAGE:") }
+            for paragraph in discussion where !paragraph.hasPrefix("Example") {
+                let lines = paragraph.split(separator: "\n")
+                for (line, next) in zip(lines, lines.dropFirst()) {
+                    let room = 79 - line.count - 1  // the parser keeps lines under 80 columns
+                    #expect(room < next.split(separator: " ").first.map(\.count) ?? 0,
+                            "\(command) --help breaks early: '\(line)' leaves room for '\(next)'")
+                }
+            }
+        }
+    }
 }
