@@ -27,6 +27,11 @@ struct QueryCommand: ParsableCommand {
             "NULL"). CSV writes null as an empty field and quotes empty text and the texts NULL and NA, \
             so seedstore import reads it back the same. --stats prints statements run, rows stepped and \
             faults fired on stderr.
+
+            --to-many adds each to-many relationship as the primary keys of its destinations, in the \
+            relationship's order when it is ordered and by primary key otherwise: a JSON array, or in a \
+            table the count and the keys that fit. They are prefetched (one statement per relationship) \
+            unless --faults asks for each object's own.
             """
     )
 
@@ -71,6 +76,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Dictionary results: a predicate on the groups, naming group-by keys and the names of fetched aggregates (--properties \"state,count(*) as n\" --having \"n > 2\").")
     var having: String?
 
+    @Flag(name: .customLong("to-many"), help: "Also print to-many relationships: their destinations' primary keys (table and json).")
+    var toMany = false
+
     @Flag(help: "Print the number of matches only.")
     var count = false
 
@@ -99,10 +107,16 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--group-by, --having and --distinct go with --properties")
         }
         if having != nil && groupBy == nil { throw ValidationError("--having goes with --group-by") }
+        if toMany && (properties != nil || count) {
+            throw ValidationError("--to-many prints whole objects' relationships: leave out \(count ? "--count" : "--properties") to use it")
+        }
+        if toMany && format == .csv {
+            throw ValidationError("--to-many goes with --format table or json: CSV holds what imports back (attributes and to-one keys); a join CSV fills a to-many")
+        }
         if let having { _ = try Self.havingPredicate(having, fetched: Self.list(properties).compactMap { try? FetchProperty.parse($0) }) }
     }
 
-    func makeRequest() throws -> FetchRequest {
+    func makeRequest(model: ObjectModel? = nil) throws -> FetchRequest {
         var request = FetchRequest(entityName: entity)
         if let predicate { request.predicate = try FetchPredicate(format: predicate) }
         if let sort { request.sortDescriptors = try FetchSort.parseList(sort) }
@@ -111,6 +125,11 @@ struct QueryCommand: ParsableCommand {
         request.fetchBatchSize = batchSize ?? 0
         if faults { request.includesPropertyValues = false }
         request.relationshipKeyPathsForPrefetching = Self.list(prefetch)
+        if toMany && !faults, let entity = model?.entity(named: entity) {
+            // Every to-many read below, loaded in one statement per relationship rather than one per object.
+            let missing = entity.toManyRelationships.map(\.name).filter { !request.relationshipKeyPathsForPrefetching.contains($0) }
+            request.relationshipKeyPathsForPrefetching += missing
+        }
         if let properties {
             request.resultType = .dictionary
             request.propertiesToFetch = try Self.list(properties).map { try FetchProperty.parse($0) }
@@ -172,7 +191,7 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         let store = try options.open()
         let context = ManagedObjectContext(store: store)
-        let request = try makeRequest()
+        let request = try makeRequest(model: store.model)
         let before = store.connection.stats
         let started = Clock.now()
         defer {
@@ -197,24 +216,39 @@ struct QueryCommand: ParsableCommand {
             let objects = try context.fetch(request)
             let entity = try store.entity(named: self.entity)
             let keys = entity.columns.map(\.name)
+            let toManyNames = toMany ? entity.toManyRelationships.map(\.name) : []
             var rows: [[Value]] = []
             var primaryKeys: [Int64] = []
+            var destinations: [[[Int64]]] = []
             for object in objects {
                 rows.append(keys.indices.map { object.value(at: $0) })
                 primaryKeys.append(object.objectID.primaryKey)
+                destinations.append(try toManyNames.map { name in try Self.destinationKeys(of: object, name, in: entity) })
             }
-            print(try Self.render(rows, keys: keys, primaryKeys: primaryKeys, format: format), terminator: "")
+            print(try Self.render(rows, keys: keys, primaryKeys: primaryKeys, toMany: (toManyNames, destinations), format: format),
+                  terminator: "")
         }
     }
 
-    /// Renders rows of values as a table, JSON or CSV.
-    static func render(_ rows: [[Value]], keys: [String], primaryKeys: [Int64]?, format: OutputFormat) throws -> String {
+    /// The primary keys of `object`'s destinations through the to-many relationship `name`: in the
+    /// relationship's order when it is ordered, by primary key otherwise.
+    static func destinationKeys(of object: ManagedObject, _ name: String, in entity: Entity) throws -> [Int64] {
+        let keys = try object.objects(forKey: name).map(\.objectID.primaryKey)
+        return entity.relationship(named: name)?.isOrdered == true ? keys : keys.sorted()
+    }
+
+    /// Renders rows of values as a table, JSON or CSV; `toMany` adds, per row, the destination keys of
+    /// each named to-many relationship (table and JSON).
+    static func render(_ rows: [[Value]], keys: [String], primaryKeys: [Int64]?,
+                       toMany: (names: [String], keys: [[[Int64]]]) = ([], []), format: OutputFormat) throws -> String {
         switch format {
         case .json:
             // The library refuses two properties with one name; should a repeat get here anyway, the
             // first value wins rather than the process trapping.
-            let objects: [[String: Any]] = rows.map { row in
-                Dictionary(zip(keys, row.map(\.jsonObject)), uniquingKeysWith: { first, _ in first })
+            let objects: [[String: Any]] = rows.enumerated().map { i, row in
+                var object = Dictionary(zip(keys, row.map(\.jsonObject)), uniquingKeysWith: { first, _ in first })
+                for (name, destinations) in zip(toMany.names, toMany.keys.isEmpty ? [] : toMany.keys[i]) { object[name] = destinations }
+                return object
             }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             return String(decoding: data, as: UTF8.self) + "\n"
@@ -224,9 +258,10 @@ struct QueryCommand: ParsableCommand {
             return lines.joined(separator: "\r\n") + "\r\n"
         case .table:
             let withKeys = primaryKeys != nil
-            var table = TextTable((withKeys ? ["Z_PK"] : []) + keys, maxCellWidth: 40)
+            var table = TextTable((withKeys ? ["Z_PK"] : []) + keys + toMany.names, maxCellWidth: 40)
             for (i, row) in rows.enumerated() {
-                table.append((withKeys ? [String(primaryKeys![i])] : []) + row.map(tableCell))
+                let destinations = toMany.keys.isEmpty ? [] : toMany.keys[i].map(Self.toManyCell)
+                table.append((withKeys ? [String(primaryKeys![i])] : []) + row.map(tableCell) + destinations)
             }
             return table.render() + "\n(\(rows.count) row\(rows.count == 1 ? "" : "s"))\n"
         }
@@ -281,6 +316,25 @@ struct QueryCommand: ParsableCommand {
         default:
             return value.cellText
         }
+    }
+
+    /// A to-many relationship as a table cell: the count, then the keys that fit in 40 characters.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// QueryCommand.toManyCell([3, 7, 12])   // "3: 3, 7, 12"
+    /// QueryCommand.toManyCell([])           // "0"
+    /// ```
+    static func toManyCell(_ keys: [Int64]) -> String {
+        guard !keys.isEmpty else { return "0" }
+        var cell = "\(keys.count): "
+        for (i, key) in keys.enumerated() {
+            let item = (i == 0 ? "" : ", ") + String(key)
+            if cell.count + item.count > (i == keys.count - 1 ? 40 : 39) { return cell + "…" }
+            cell += item
+        }
+        return cell
     }
 
     /// `text` in double quotes, quotes inside doubled.
