@@ -27,6 +27,26 @@ struct CoreDataBooksTests {
         try check(store)
     }
 
+    /// Core Data records a sub-entity in Z_PRIMARYKEY with its parent's Z_ENT in Z_SUPER and keeps its
+    /// rows in the root's table: such a store is refused on opening, naming both entities, rather than
+    /// failing later on a table ZNOVEL that does not exist.
+    @Test func refusesAStoreWithEntityInheritance() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("inherit-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.copyItem(atPath: path, toPath: copy.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path)
+        try PersistentStore(path: copy.path).connection.execute("INSERT INTO Z_PRIMARYKEY VALUES (2, 'Novel', 1, 0)")
+        for readOnly in [true, false] {
+            #expect {
+                _ = try PersistentStore(path: copy.path, options: .init(readOnly: readOnly))
+            } throws: { error in
+                guard case StoreError.unsupportedStore(_, let reason) = error else { return false }
+                return reason.hasPrefix("it uses entity inheritance: Novel is a sub-entity of Book")
+                    && "\(error)".contains("is a Core Data store SeedStore cannot open") && reason.contains("Flatten")
+            }
+        }
+    }
+
     @Test func opensWithAMatchingModel() throws {
         let model = try Fixtures.model("books")
         let store = try PersistentStore(path: path, model: model, options: .init(readOnly: true))

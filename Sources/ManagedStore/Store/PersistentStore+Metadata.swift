@@ -95,6 +95,29 @@ extension PersistentStore {
         return differences
     }
 
+    /// Refuses a store whose entities inherit (`Z_SUPER` set in `Z_PRIMARYKEY`): Core Data keeps a
+    /// sub-entity's rows in its root's table, a layout this engine does not read, so it stops before any
+    /// table is touched rather than failing later on a table that does not exist.
+    static func refuseInheritance(_ connection: Connection, path: String) throws(StoreError) {
+        let sub: [(String, String)]
+        do {
+            sub = try connection.rows("""
+                SELECT c.Z_NAME, p.Z_NAME FROM Z_PRIMARYKEY c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_SUPER \
+                WHERE c.Z_SUPER IS NOT NULL AND c.Z_SUPER != 0 ORDER BY c.Z_ENT
+                """).map { ($0[0].string ?? "?", $0[1].string ?? "?") }
+        } catch {
+            // A Z_PRIMARYKEY without Z_SUPER (not Core Data's) has no inheritance to refuse.
+            return
+        }
+        guard let (child, parent) = sub.first else { return }
+        let more = sub.count > 1 ? " (and \(sub.count - 1) more sub-entit\(sub.count == 2 ? "y" : "ies"))" : ""
+        throw .unsupportedStore(path: path, reason: """
+            it uses entity inheritance: \(child) is a sub-entity of \(parent)\(more), whose rows Core Data keeps in \
+            the root entity's table, and SeedStore does not read that layout yet. Flatten the entities in the \
+            model (no parent entity) and migrate the store with Core Data, then open it here
+            """)
+    }
+
     /// Reads a model off the tables of a store Core Data wrote, when no model is stored or given.
     ///
     /// Entities come from `Z_PRIMARYKEY`; attributes from the columns (`ZTITLE VARCHAR` → `title: String`).

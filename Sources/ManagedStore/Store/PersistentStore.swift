@@ -116,6 +116,7 @@ public final class PersistentStore {
             orderColumnNames = Self.orderColumns(connection, model: model, readOnly: false)
             return
         }
+        try Self.refuseInheritance(connection, path: path)
         let metadata = try Self.readMetadata(connection, path: path)
         self.metadata = metadata
         let stored: ObjectModel?

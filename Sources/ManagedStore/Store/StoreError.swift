@@ -16,6 +16,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case modelMismatch(path: String, differences: [String])
     /// The file is not a store this engine can read.
     case notAStore(path: String, reason: String)
+    /// The file is a Core Data store in a layout this engine does not read yet (entity inheritance).
+    case unsupportedStore(path: String, reason: String)
     /// A save found invalid objects (Core Data's 1550–1680 codes; 1560 when there are several).
     case validation([ValidationFailure])
     /// Another writer changed a row this context had changed too (Core Data's 133020).
@@ -39,7 +41,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .modelMismatch: 134100
         case .validation(let failures): failures.count == 1 ? failures[0].code.rawValue : 1560
         case .conflict: 133020
-        case .notAStore: 134000
+        case .notAStore, .unsupportedStore: 134000
         default: 134060
         }
     }
@@ -54,6 +56,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
                 + "\nOpen it with the model it was made with (or none, to use the model stored in it), or re-import the data with the new model. Nothing was written."
         case .notAStore(let path, let reason):
             return "\(path) is not a SeedStore or Core Data SQLite store: \(reason)"
+        case .unsupportedStore(let path, let reason):
+            return "\(path) is a Core Data store SeedStore cannot open: \(reason)"
         case .validation(let failures):
             let head = failures.count == 1 ? "error \(failures[0].code.rawValue): the save failed validation:"
                 : "error 1560: the save failed validation with \(failures.count) problems:"
