@@ -61,6 +61,47 @@ struct ImportInferredMappingTests {
             """) == .integer(200))
     }
 
+    /// A relationship to the row's own entity: the key column (empID) is the row's own value, so only a
+    /// column named like the relationship fills it. Before, empID filled `manager` and every employee
+    /// managed itself.
+    @Test("a relationship to its own entity is filled from a column named like it, never from the key column",
+          arguments: [("manager", true), ("manager_empID", true), ("boss", false)])
+    func selfReference(column: String, links: Bool) throws {
+        let scratch = ImportScratch()
+        let model = try ObjectModel(json: Data("""
+            {"entities":[{"name":"Emp","attributes":[{"name":"empID","type":"Integer 32","optional":false,"indexed":true},{"name":"name","type":"String"}],
+             "relationships":[{"name":"manager","destination":"Emp","inverse":"reports"},{"name":"reports","destination":"Emp","inverse":"manager","toMany":true}]}]}
+            """.utf8))
+        try scratch.write("emps.csv", "empID,name,\(column)\n1,Boss,\n2,Ann,1\n3,Bob,1\n")
+        let mapping = try ImportMapping.inferred(sources: [("Emp", scratch.path("emps.csv"))], model: model)
+        guard case .targets(let targets) = mapping.files[0].content else { Issue.record("expected targets"); return }
+        #expect(targets[0].relationships["manager"] == (links ? RelationshipMapping(column: column, destinationKey: "empID") : nil))
+        _ = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("E.sqlite"))
+        let managers = try PersistentStore(path: scratch.path("E.sqlite")).connection
+            .rows("SELECT e.ZEMPID, m.ZEMPID FROM ZEMP e LEFT JOIN ZEMP m ON m.Z_PK = e.ZMANAGER ORDER BY e.ZEMPID").map { $0[1] }
+        #expect(managers == (links ? [.null, .integer(1), .integer(1)] : [.null, .null, .null]))
+    }
+
+    @Test("Northwind's employees report to the employee their reportsTo names", .enabled(if: ImportFixtures.hasReal, ImportFixtures.realSkipReason))
+    func northwindReportsTo() throws {
+        let scratch = ImportScratch()
+        let model = try ObjectModel(json: Data("""
+            {"entities":[{"name":"Employee","attributes":[{"name":"employeeID","type":"Integer 32","optional":false,"indexed":true},
+              {"name":"lastName","type":"String"}],
+             "relationships":[{"name":"reportsTo","destination":"Employee","inverse":"reports"},
+              {"name":"reports","destination":"Employee","inverse":"reportsTo","toMany":true}]}]}
+            """.utf8))
+        let csv = ImportFixtures.real.appendingPathComponent("northwind-neo4j/employees.csv").path
+        let mapping = try ImportMapping.inferred(sources: [("Employee", csv)], model: model)
+        _ = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("NW.sqlite"))
+        let pairs = try PersistentStore(path: scratch.path("NW.sqlite")).connection
+            .rows("SELECT e.ZLASTNAME, m.ZLASTNAME FROM ZEMPLOYEE e LEFT JOIN ZEMPLOYEE m ON m.Z_PK = e.ZREPORTSTO ORDER BY e.ZEMPLOYEEID")
+        #expect(pairs.count == 9)
+        #expect(pairs.first == [.text("Davolio"), .text("Fuller")])
+        #expect(pairs[1] == [.text("Fuller"), .null], "the vice president reports to no one (NULL)")
+        #expect(!pairs.contains { $0[0] == $0[1] }, "no one reports to themselves")
+    }
+
     @Test("an unknown entity is a mapping error naming the entities there are")
     func unknownEntity() throws {
         let model = try ImportFixtures.model("import-basics")

@@ -9,7 +9,9 @@ extension ImportMapping {
     /// (``HeaderName/fold(_:)``). A to-one relationship is filled when a column names the destination's
     /// attribute — `operator_id` for `operator` → `Operator.operator_id`, or the relationship's name followed
     /// by an attribute of the destination (`operator_name` → `Operator.name`) — and the destination is one of
-    /// the files. The attribute relationships look a destination up by becomes its key, so repeated keys
+    /// the files. For a relationship to the entity itself (an employee's `manager`), only a column named
+    /// like the relationship (`manager`, `manager_empID`) fills it: a column named like the key is the
+    /// row's own. The attribute relationships look a destination up by becomes its key, so repeated keys
     /// update rather than duplicate.
     ///
     /// For example:
@@ -91,14 +93,23 @@ extension ImportMapping {
             for relationship in entity.relationships where !relationship.isToMany && entityNames.contains(relationship.destination) {
                 guard let destination = model.entity(named: relationship.destination) else { continue }
                 let name = HeaderName.fold(relationship.name)
+                // A relationship to the row's own entity (an employee's manager): a column named like one of
+                // its attributes holds the row's own value, never the key of another row.
+                let toOwnEntity = destination.name == entity.name
                 var found: (column: String, key: String)?
-                for (column, fold) in zip(header, folded) where found == nil {
-                    for attribute in destination.attributes {
-                        let key = HeaderName.fold(attribute.name)
-                        if fold == name + key
-                            || (fold == key && (key.hasPrefix(name) || key.hasPrefix(HeaderName.fold(destination.name))) && key != name) {
-                            found = (column, attribute.name)
-                            break
+                // The relationship's name then the key (manager_empID) first, wherever the column stands;
+                // then, to another entity, the key alone when it starts like the relationship or the
+                // destination (operator_id for operator → Operator.operator_id).
+                for prefixOnly in [false, true] where found == nil && !(prefixOnly && toOwnEntity) {
+                    for (column, fold) in zip(header, folded) where found == nil {
+                        for attribute in destination.attributes {
+                            let key = HeaderName.fold(attribute.name)
+                            if prefixOnly
+                                ? fold == key && (key.hasPrefix(name) || key.hasPrefix(HeaderName.fold(destination.name))) && key != name
+                                : fold == name + key {
+                                found = (column, attribute.name)
+                                break
+                            }
                         }
                     }
                 }
