@@ -85,6 +85,31 @@ import Testing
         ])
     }
 
+    /// A user trial: the README's model example named a destination it did not define, so copying it failed.
+    @Test("the README's model example is a model")
+    func readmeExample() throws {
+        let readme = try String(contentsOf: Fixtures.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```json\n")), end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let model = try ObjectModel(json: Data(readme[start.upperBound..<end.lowerBound].utf8))
+        #expect(Set(model.entities.map(\.name)) == ["Task", "Operator", "Well"])
+    }
+
+    /// A user trial: an attribute `_pk` (column Z_PK) and entities `C` and `c` (both table ZC) passed the
+    /// check and failed in SQLite, naming the import's hidden temporary file.
+    @Test("names whose columns or tables would clash in SQLite are refused up front")
+    func columnAndTableClashes() {
+        let json = #"""
+            {"entities": [
+              {"name": "C", "attributes": [{"name": "name", "type": "String"}, {"name": "_pk", "type": "Integer 32"}, {"name": "__", "type": "String"}]},
+              {"name": "c", "attributes": [{"name": "x", "type": "String"}]}]}
+            """#
+        #expect(problems(json) == [
+            "entities[0] (C).attributes[1] (_pk): '_pk' would be stored in column Z_PK, among Core Data's own Z_ columns (Z_PK, Z_ENT, Z_OPT); property names start with a letter: rename it, e.g. 'pk'",
+            "entities[0] (C).attributes[2] (__): '__' would be stored in column Z__, among Core Data's own Z_ columns (Z_PK, Z_ENT, Z_OPT); property names start with a letter: rename it, e.g. 'value'",
+            "entities[1] (c): its table ZC would be entity C's table too; entity names may not differ only in case",
+        ])
+    }
+
     /// A user trial: "2020-01-01T00:00:00Z" as a Date default read "cannot be read as Date", with no word
     /// on the seconds since 2001 it wanted.
     @Test("a Date default is seconds since 2001 or ISO 8601 in UTC; anything else says how to write it")

@@ -133,6 +133,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                                           problem: ModelError.Problem(entity: entity.name, property: name, message: message)))
         }
         var index: [String: Int] = [:]
+        var tables: [String: String] = [:]
         for (i, entity) in descriptions.enumerated() {
             if !Self.isIdentifier(entity.name) {
                 problem(i, nil, "the entity name is not a valid identifier (letters, digits and '_', not starting with a digit)")
@@ -141,6 +142,11 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                 problem(i, nil, "a second entity has this name; entity names must be unique")
             } else {
                 index[entity.name] = i
+                let table = "Z" + entity.name.uppercased()
+                if let other = tables[table] {
+                    problem(i, nil, "its table \(table) would be entity \(other)'s table too; entity names may not differ only in case")
+                }
+                tables[table] = entity.name
             }
             var seen: Set<String> = []
             var columns: [String: String] = [:]
@@ -148,7 +154,11 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                 if !Self.isIdentifier(name) {
                     problem(i, p, "the property name is not a valid identifier")
                 }
-                if Self.reservedPropertyNames.contains(name) || name.lowercased().hasPrefix("z_") {
+                if name.hasPrefix("_") {
+                    let plain = name.drop { $0 == "_" }
+                    problem(i, p, "'\(name)' would be stored in column Z\(name.uppercased()), among Core Data's own Z_ columns (Z_PK, Z_ENT, Z_OPT); "
+                            + "property names start with a letter: rename it, e.g. '\(plain.isEmpty ? "value" : String(plain))'")
+                } else if Self.reservedPropertyNames.contains(name) || name.lowercased().hasPrefix("z_") {
                     problem(i, p, "'\(name)' is reserved (it clashes with a managed object's own member or a store column); rename it, e.g. '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())\(name.prefix(1).uppercased() + name.dropFirst())'")
                 }
                 if !seen.insert(name).inserted {
