@@ -61,7 +61,14 @@ public struct TextTable: Sendable {
     /// The table as text: a header, a rule, then the rows.
     public func render() -> String {
         func clip(_ text: String) -> String {
-            let flat = text.replacingOccurrences(of: "\r\n", with: "⏎").replacingOccurrences(of: "\n", with: "⏎")
+            var flat = text.replacingOccurrences(of: "\r\n", with: "⏎").replacingOccurrences(of: "\n", with: "⏎")
+            // Other control characters as their pictures (a tab ␉, a lone CR ␍): raw, a CR sends the
+            // terminal back to the line's start and a tab breaks the columns.
+            if flat.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                flat = String(String.UnicodeScalarView(flat.unicodeScalars.map { scalar in
+                    scalar.value < 0x20 ? Unicode.Scalar(0x2400 + scalar.value)! : scalar.value == 0x7F ? "\u{2421}" : scalar
+                }))
+            }
             guard maxCellWidth > 0, flat.count > maxCellWidth else { return flat }
             return String(flat.prefix(maxCellWidth - 1)) + "…"
         }

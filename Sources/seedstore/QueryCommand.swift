@@ -211,7 +211,13 @@ struct QueryCommand: ParsableCommand {
         case .dictionary:
             let rows = try context.fetchRows(request)
             let keys = request.propertiesToFetch.map(\.name)
-            print(try Self.render(rows.map { Array($0.values) }, keys: keys, primaryKeys: nil, format: format), terminator: "")
+            let root = try store.entity(named: self.entity)
+            let jsonValued = Set(request.propertiesToFetch.indices.filter { i in
+                guard case .key(let keyPath) = request.propertiesToFetch[i] else { return false }
+                return Self.attribute(at: keyPath, from: root, in: store.model).map(Self.holdsJSON) ?? false
+            })
+            print(try Self.render(rows.map { Array($0.values) }, keys: keys, primaryKeys: nil, jsonValued: jsonValued, format: format),
+                  terminator: "")
         case .managedObject, .managedObjectID:
             let objects = try context.fetch(request)
             let entity = try store.entity(named: self.entity)
@@ -225,7 +231,9 @@ struct QueryCommand: ParsableCommand {
                 primaryKeys.append(object.objectID.primaryKey)
                 destinations.append(try toManyNames.map { name in try Self.destinationKeys(of: object, name, in: entity) })
             }
-            print(try Self.render(rows, keys: keys, primaryKeys: primaryKeys, toMany: (toManyNames, destinations), format: format),
+            let jsonValued = Set(keys.indices.filter { entity.attribute(named: keys[$0]).map(Self.holdsJSON) ?? false })
+            print(try Self.render(rows, keys: keys, primaryKeys: primaryKeys, toMany: (toManyNames, destinations), jsonValued: jsonValued,
+                                  format: format),
                   terminator: "")
         }
     }
@@ -237,16 +245,51 @@ struct QueryCommand: ParsableCommand {
         return entity.relationship(named: name)?.isOrdered == true ? keys : keys.sorted()
     }
 
+    /// Whether `attribute` holds JSON text (a Transformable through ``JSONValueTransformer``), which
+    /// output shows as the JSON value rather than as bytes, and CSV writes as the text the importer reads.
+    static func holdsJSON(_ attribute: Attribute) -> Bool {
+        attribute.type == .transformable && attribute.valueTransformerName == JSONValueTransformer.name
+    }
+
+    /// The attribute a key path through to-one relationships ends at (`details.closeDate`), if any.
+    static func attribute(at keyPath: String, from entity: Entity, in model: ObjectModel) -> Attribute? {
+        var current = entity
+        let parts = keyPath.split(separator: ".").map(String.init)
+        for part in parts.dropLast() {
+            guard let relationship = current.relationship(named: part), !relationship.isToMany,
+                  let next = model.entity(named: relationship.destination) else { return nil }
+            current = next
+        }
+        return parts.last.flatMap(current.attribute(named:))
+    }
+
     /// Renders rows of values as a table, JSON or CSV; `toMany` adds, per row, the destination keys of
-    /// each named to-many relationship (table and JSON).
+    /// each named to-many relationship (table and JSON). Columns in `jsonValued` hold JSON text as data
+    /// (``holdsJSON(_:)``): JSON output embeds the value, a table and CSV show the text.
     static func render(_ rows: [[Value]], keys: [String], primaryKeys: [Int64]?,
-                       toMany: (names: [String], keys: [[[Int64]]]) = ([], []), format: OutputFormat) throws -> String {
+                       toMany: (names: [String], keys: [[[Int64]]]) = ([], []), jsonValued: Set<Int> = [],
+                       format: OutputFormat) throws -> String {
+        // JSON text stored as data, as text; anything that is not (a value a transformer in code wrote) stays data.
+        let rows = jsonValued.isEmpty ? rows : rows.map { row in
+            row.enumerated().map { i, value in
+                guard jsonValued.contains(i), case .data(let data) = value, let text = String(bytes: data, encoding: .utf8),
+                      (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil else { return value }
+                return .string(text)
+            }
+        }
         switch format {
         case .json:
             // The library refuses two properties with one name; should a repeat get here anyway, the
             // first value wins rather than the process trapping.
             let objects: [[String: Any]] = rows.enumerated().map { i, row in
-                var object = Dictionary(zip(keys, row.map(\.jsonObject)), uniquingKeysWith: { first, _ in first })
+                let values = row.enumerated().map { column, value -> Any in
+                    guard jsonValued.contains(column), case .string(let text) = value,
+                          let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) else {
+                        return value.jsonObject
+                    }
+                    return parsed
+                }
+                var object = Dictionary(zip(keys, values), uniquingKeysWith: { first, _ in first })
                 for (name, destinations) in zip(toMany.names, toMany.keys.isEmpty ? [] : toMany.keys[i]) { object[name] = destinations }
                 return object
             }
@@ -286,7 +329,7 @@ struct QueryCommand: ParsableCommand {
         case .data(let data):
             // Hexadecimal after 0x, which the importer reads first: Base64 such as "0x12" (the bytes D3 1D 76)
             // would read back as hex, and empty data, written as nothing, as null.
-            return "0x" + data.map { String(format: "%02X", $0) }.joined()
+            return hex(data)
         case .string(let string):
             // The importer trims spaces and tabs before it compares a field with its null tokens.
             let trimmed = string.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
@@ -297,9 +340,10 @@ struct QueryCommand: ParsableCommand {
         return text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? quoted(text) : text
     }
 
-    /// A value as a table cell: null as `NULL`, and text that could be taken for it or for
-    /// nothing (empty or blank text, the text `NULL` with or without spaces around it, text
-    /// starting with a quote) in double quotes, quotes inside doubled (`""`, `"NULL"`).
+    /// A value as a table cell: null as `NULL`, binary data in hexadecimal after `0x` (as CSV
+    /// writes it), and text that could be taken for null or for nothing (empty or blank text, the
+    /// text `NULL` with or without spaces around it, text starting with a quote) in double quotes,
+    /// quotes inside doubled (`""`, `"NULL"`).
     ///
     /// For example:
     ///
@@ -310,6 +354,8 @@ struct QueryCommand: ParsableCommand {
         switch value {
         case .null:
             return "NULL"
+        case .data(let data):
+            return hex(data)
         case .string(let string):
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
             return trimmed.isEmpty || trimmed == "NULL" || string.hasPrefix("\"") ? quoted(string) : string
@@ -335,6 +381,11 @@ struct QueryCommand: ParsableCommand {
             cell += item
         }
         return cell
+    }
+
+    /// Binary data as hexadecimal after `0x` (`0x` alone when empty), as the importer reads it.
+    static func hex(_ data: Data) -> String {
+        "0x" + data.map { String(format: "%02X", $0) }.joined()
     }
 
     /// `text` in double quotes, quotes inside doubled.
