@@ -55,4 +55,18 @@ import Testing
         let amounts = try harness.context.fetchRows(request).map { $0["amount"] }
         #expect(amounts.map(\.description) == Self.cases.map(\.printed))
     }
+
+    /// A user trial: 1e127 held as REAL printed in query tables and CSV as a 1 and 127 zeros.
+    @Test func cellTextIsCompactPastTwentyFourCharacters() {
+        let cases: [(Decimal, String)] = [
+            (Decimal(string: "12345.678")!, "12345.678"), (Decimal(string: "9007199254740993")!, "9007199254740993"),
+            (Decimal(string: "1e127")!, "1e+127"), (Decimal(string: "1e-100")!, "1e-100"),
+            (Decimal(string: "-1.5e-37")!, "-1.5e-37"), (Decimal(string: "1234567890123456e20")!, "1.234567890123456e+35"),
+            (Decimal(string: "-9223372036854775807")!, "-9223372036854775807"), (Decimal(0), "0"),
+        ]
+        for (decimal, text) in cases {
+            #expect(Value.decimal(decimal).cellText == text)
+            #expect(Decimal(string: text) == decimal, "\(text) reads back as the same number")
+        }
+    }
 }
