@@ -17,6 +17,16 @@ import Testing
         #expect(found.description == "not valid JSON at line 3, column 6: invalid value")
     }
 
+    /// A user trial: Foundation's parser took `[{…},]`, which the README says is reported.
+    @Test("a comma before a closing bracket is refused at its place; one inside a string is text")
+    func trailingComma() throws {
+        let found = try #require(error("{\"a\": [1,\n  2 ,\n],\n \"b\": 1}"))
+        #expect(found.description == "not valid JSON at line 2, column 5: a comma before a closing bracket, which JSON does not allow")
+        #expect(error("{\"a\": {\"x\": 1,}}")?.column == 14)
+        #expect(error(#"{"a": ",]", "b\",}": [1, 2]}"#) == nil)
+        #expect(error("[]") == nil && error("{}") == nil)
+    }
+
     @Test("Darwin's \"around line L, column C\" is read as it is")
     func lineAndColumnWording() {
         let darwin = NSError(domain: NSCocoaErrorDomain, code: 3840,

@@ -24,9 +24,42 @@ package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConverti
 
     /// Parses `data` with `JSONSerialization`, turning its error into one with a line and column.
     package static func parse(_ data: Data) throws(JSONSyntaxError) -> Any {
-        do { return try JSONSerialization.jsonObject(with: data) } catch {
+        let root: Any
+        do { root = try JSONSerialization.jsonObject(with: data) } catch {
             throw JSONSyntaxError(error, in: data)
         }
+        // Foundation's parser takes a comma before a closing bracket, which JSON (and every other reader
+        // of the file) refuses.
+        if let comma = trailingComma(in: data) {
+            let (line, column) = place(ofByte: comma, in: data)
+            throw JSONSyntaxError(reason: "a comma before a closing bracket, which JSON does not allow", line: line, column: column)
+        }
+        return root
+    }
+
+    private init(reason: String, line: Int?, column: Int?) {
+        self.reason = reason
+        self.line = line
+        self.column = column
+    }
+
+    /// The byte offset of the first comma that only white space separates from a `}` or `]`, outside strings.
+    static func trailingComma(in data: Data) -> Int? {
+        var inString = false, escaped = false, comma: Int?
+        for (offset, byte) in data.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true; comma = nil
+            case UInt8(ascii: ","): comma = offset
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): if let comma { return comma }
+            case 0x20, 0x09, 0x0A, 0x0D: break
+            default: comma = nil
+            }
+        }
+        return nil
     }
 
     /// Reads the reason and place out of a Foundation JSON parse error about `data`.
