@@ -19,8 +19,10 @@ struct ImportCommand: ParsableCommand {
             complete: an interrupted import leaves the previous store or none.
 
             Exit status: 0 on success (rejected rows included), 1 when a bad row aborts the import or the \
-            store cannot be written (--out), 2 for problems of the mapping, the files or the paths of the other \
-            outputs (--rejects, --save-mapping, --summary-json), found before anything is imported, 64 for usage errors.
+            store cannot be written at --out, 2 for problems found before anything is imported: the mapping, the \
+            files, an output path (--out, --rejects, --save-mapping, --summary-json) that names a file the \
+            import reads or another output, or a path of the other outputs that cannot be written; 64 for usage \
+            errors.
 
             Examples:
               seedstore import --mapping /tmp/wells/wells.mapping.json --out Wells.sqlite
@@ -114,6 +116,7 @@ struct ImportCommand: ParsableCommand {
     static let maximumKeyMemory = 1 << 20
 
     func validate() throws {
+        try checkSQLDebugVariable(orOption: false)
         if mapping == nil && sources.isEmpty {
             throw ValidationError("Give --mapping MAPPING, or the files as Entity=path.csv arguments.")
         }

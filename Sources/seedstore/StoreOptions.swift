@@ -17,12 +17,22 @@ struct StoreOptions: ParsableArguments {
         if let sqlDebug, !(0...3).contains(sqlDebug) {
             throw ValidationError("--sql-debug takes 0, 1, 2 or 3")
         }
+        if sqlDebug == nil { try checkSQLDebugVariable(orOption: true) }
     }
 
     /// Opens the store read-only.
     func open(readOnly: Bool = true) throws -> PersistentStore {
         let model = try self.model.map { path throws(ModelError) in try ObjectModel(contentsOf: path) }
         return try PersistentStore(path: store, model: model, options: .init(readOnly: readOnly, create: false, sqlDebugLevel: sqlDebug))
+    }
+}
+
+/// Refuses a `SEEDSTORE_SQL_DEBUG` that is not a level: it is read wherever a connection opens, and a
+/// level it cannot be was silently 3 (`9`) or 0 (`abc`). `orOption`: the command has `--sql-debug`.
+func checkSQLDebugVariable(orOption: Bool) throws {
+    let variable = Connection.debugEnvironmentVariable
+    if let text = ProcessInfo.processInfo.environment[variable], !text.isEmpty, Int(text).map({ !(0...3).contains($0) }) ?? true {
+        throw ValidationError("\(variable)=\(text) is not a level: set it to 0, 1, 2 or 3, or unset it\(orOption ? " (--sql-debug N wins over it)" : "")")
     }
 }
 

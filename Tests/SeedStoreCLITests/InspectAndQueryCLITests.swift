@@ -207,4 +207,20 @@ struct InspectAndQueryCLITests {
             }
         }
     }
+
+    /// A user trial: SEEDSTORE_SQL_DEBUG=9 logged as level 3 and =abc as nothing, while --sql-debug 4 is refused.
+    @Test(.enabled(if: CLI.hasReal, CLI.skipReason))
+    func sqlDebugVariableTakesOnlyLevels() throws {
+        for bad in ["9", "abc", "-1"] {
+            let result = try CLI.run(["inspect", books], environment: ["SEEDSTORE_SQL_DEBUG": bad])
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("SEEDSTORE_SQL_DEBUG=\(bad) is not a level: set it to 0, 1, 2 or 3"), "\(result.stderr)")
+        }
+        let importing = try CLI.run(["import", "--model", "m.json", "--out", "x.sqlite", "A=a.csv"], environment: ["SEEDSTORE_SQL_DEBUG": "9"])
+        #expect(importing.status == 64 && importing.stderr.contains("SEEDSTORE_SQL_DEBUG=9 is not a level"), "\(importing.stderr)")
+        let logged = try CLI.run(["query", books, "--entity", "Book", "--count"], environment: ["SEEDSTORE_SQL_DEBUG": "1"])
+        #expect(logged.status == 0 && logged.stderr.contains("SQL: SELECT"), "\(logged.stderr)")
+        let overridden = try CLI.run(["query", books, "--entity", "Book", "--count", "--sql-debug", "0"], environment: ["SEEDSTORE_SQL_DEBUG": "9"])
+        #expect(overridden.status == 0 && overridden.stdout == "12\n", "--sql-debug wins: \(overridden.stderr)")
+    }
 }
