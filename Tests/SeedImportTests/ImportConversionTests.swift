@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import PropertyBased
 import Testing
 @testable import SeedImport
 
@@ -115,6 +116,29 @@ struct ImportConversionTests {
             #expect(explain(text) == "too large for a 64-bit integer", "\(text)")
         }
         #expect(explain("1.5").hasPrefix("the value has a fraction: an Integer attribute takes whole numbers"))
+    }
+
+    /// Any whole number, its digits grouped in threes from the right by a space, a no-break or a narrow
+    /// no-break space, is space-grouped; moving one separator a digit to the left makes it not so.
+    @Test("digits grouped by spaces in threes are told from other text with spaces")
+    func spaceGroups() async {
+        func grouped(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { _NumberParser.isSpaceGrouped($0) } }
+        await propertyCheck(input: Gen.int(in: 1_000...Int.max), Gen.int(in: 0...2)) { number, kind in
+            let separator = [" ", "\u{A0}", "\u{202F}"][kind]
+            var digits = Array(String(number)), groups: [String] = []
+            while digits.count > 3 {
+                groups.insert(String(digits.suffix(3)), at: 0)
+                digits.removeLast(3)
+            }
+            groups.insert(String(digits), at: 0)
+            let text = groups.joined(separator: separator)
+            #expect(grouped(text) && grouped("-" + text), "\(text)")
+            #expect(!grouped(String(number)), "no separator, no groups")
+            // The last separator one digit to the left: a last group of four.
+            let shifted = groups.dropLast().joined(separator: separator).dropLast() + separator + String(groups.dropLast().last!.last!) + groups.last!
+            #expect(!grouped(String(shifted)), "\(shifted)")
+        }
+        for text in ["1 23", " 123", "123 ", "1  234", "1,234 567", "12 34 567", "1 234.5"] { #expect(!grouped(text), "\(text)") }
     }
 
     @Test("integers: signs, thousands separators in groups of three, whole fractions")

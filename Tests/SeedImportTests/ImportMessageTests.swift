@@ -31,6 +31,24 @@ struct ImportMessageTests {
         #expect(rejects.contains("e.csv,4,,,,,\"the record has 3 fields; the header has 2. A value holding a \"\",\"\" must be in quotes"), "\(rejects)")
     }
 
+    /// A user trial: with --null replacing the defaults, NULL was only "not a whole number"; digits grouped
+    /// with spaces (1 234) said nothing of the decimal-comma reading that takes them.
+    @Test("a null word that is not a token, and digits grouped with spaces, say what reads them")
+    func nullWordsAndSpaceGroups() throws {
+        let scratch = try Self.scratch("a,n\nw,NULL\nx,1 234\ny,12\u{A0}345\u{202F}678\nz,1 23\nv,n/a\nu,2\n")
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none", "--null", "",
+                                        "--on-error", "skip", "--rejects", "r.csv", "E=e.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 6, "\(lines)")
+        let null = "not a whole number (NULL is not a null token of this file: --null, or \"\"nullTokens\"\" in a mapping, sets them"
+        #expect(lines[1].contains(null), "\(lines[1])")
+        #expect(lines[5].contains("(n/a is not a null token of this file"), "\(lines[5])")
+        let grouped = "its digits are grouped with spaces, which are read only as thousands separators of numbers with a decimal comma"
+        #expect(lines[2].contains(grouped) && lines[3].contains(grouped), "\(lines)")
+        #expect(lines[4].contains("n: not a whole number,"), "1 23 is not grouped in threes: \(lines[4])")
+    }
+
     @Test("a --null token too long, without a mapping file: the hint names --null, not the mapping")
     func nullOptionWithoutMapping() throws {
         let scratch = try Self.scratch()

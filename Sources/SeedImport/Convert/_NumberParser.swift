@@ -196,12 +196,45 @@ enum _NumberParser {
             }
         }
         if bytes.contains(UInt8(ascii: ",")) { return groupingReason }
+        if isSpaceGrouped(bytes) {
+            return "its digits are grouped with spaces, which are read only as thousands separators of numbers with a decimal comma "
+                + "(1 234,5: pass --decimal-comma, or \"decimalComma\": true for the file); otherwise write the digits together"
+        }
         if integer, bytes.contains(UInt8(ascii: ".")) || bytes.contains(UInt8(ascii: "e")) {
             return "not a whole number"
         }
         // A sign, then digits only: the digits did not fit. Anything else (a sign alone, two signs) is malformed.
         if integer, isWholeNumberText(bytes) { return "too large for a 64-bit integer" }
         return integer ? "not a whole number" : "not a number"
+    }
+
+    /// Whether `bytes` are digits in groups that spaces (or UTF-8 no-break or narrow no-break spaces)
+    /// separate, every group after the first of three digits: `1 234`, `12 345 678`, with an optional sign.
+    static func isSpaceGrouped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? 1 : 0
+        var groups = 0, run = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if (byte &- UInt8(ascii: "0")) < 10 {
+                run += 1
+                i += 1
+                continue
+            }
+            // A separator: after a first group of 1 to 3 digits, or a later one of exactly 3.
+            guard run > 0, groups == 0 ? run <= 3 : run == 3 else { return false }
+            if byte == 0x20 {
+                i += 1
+            } else if byte == 0xC2, i + 1 < bytes.count, bytes[i + 1] == 0xA0 {
+                i += 2
+            } else if byte == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xAF {
+                i += 3
+            } else {
+                return false
+            }
+            groups += 1
+            run = 0
+        }
+        return groups > 0 && run == 3
     }
 
     /// Whether `bytes` are an optional sign and at least one digit, nothing else.

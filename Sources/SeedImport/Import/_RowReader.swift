@@ -291,7 +291,7 @@ final class _RowReader: @unchecked Sendable {
                         let reason: String
                         var hint: String?
                         if !field.nulls.matches(bytes) {
-                            reason = field.converter.explain(bytes)
+                            reason = field.converter.explain(bytes) + Self.nullWordNote(bytes)
                             hint = conversionHints[t][f]
                         } else if record.isQuoted(at: field.field) {
                             reason = field.converter.explain(bytes) + " (it is quoted, so it is text, not null: leave it unquoted to mean null)"
@@ -332,5 +332,13 @@ final class _RowReader: @unchecked Sendable {
             chunk.values.append(values)
         }
         return .converted(first)
+    }
+
+    /// Words files write for "no value" (NULL, NA, N/A, None, nil, \\N): when one is not a null token of the
+    /// file (`--null` replaces the defaults), a note that says so; empty otherwise.
+    static func nullWordNote(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.count <= 4, let word = String(bytes: bytes, encoding: .utf8),
+              ["null", "na", "n/a", "none", "nil", "\\n"].contains(word.lowercased()) else { return "" }
+        return " (\(word) is not a null token of this file: --null, or \"nullTokens\" in a mapping, sets them and replaces the defaults, so name every one)"
     }
 }
