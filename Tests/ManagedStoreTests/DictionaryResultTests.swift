@@ -136,7 +136,8 @@ import Testing
     }
 
     @Test func countNeedsAnArgument() throws {
-        #expect(try FetchProperty.parse("count(*)") == .expression("count_*", .count, of: "*"))
+        #expect(try FetchProperty.parse("count(*)") == .expression("count", .count, of: "*"), "a name --having can use")
+        #expect(try FetchProperty.parse("AVG(depth)") == .expression("avg_depth", .average, of: "depth"), "named as written")
         for text in ["count()", "count( )", "sum()", "sum(*)", "avg(*) as a"] {
             #expect(throws: StoreError.self, "\(text)") { try FetchProperty.parse(text) }
         }

@@ -123,7 +123,9 @@ public enum FetchProperty: Sendable, Hashable {
         }
     }
 
-    /// Reads `keyPath`, `function(keyPath)` or `function(keyPath) as name` (`avg` for average).
+    /// Reads `keyPath`, `function(keyPath)` or `function(keyPath) as name` (`avg` for average). Without
+    /// a name, an aggregate goes by the function and key path as written (`avg_depth`, `max_details_zip`),
+    /// or by the function alone for `*` (`count`).
     public static func parse(_ text: String) throws(StoreError) -> FetchProperty {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let open = trimmed.firstIndex(of: "("), let close = trimmed.firstIndex(of: ")"), open < close else {
@@ -139,7 +141,8 @@ public enum FetchProperty: Sendable, Hashable {
         }
         let keyPath = trimmed[trimmed.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
         try checkArgument(keyPath, of: function)
-        var name = "\(function.rawValue)_\(keyPath.replacingOccurrences(of: ".", with: "_"))"
+        // Named as written, so --having can use it: avg(depth) is avg_depth, count(*) is count.
+        var name = keyPath == "*" ? String(functionName) : "\(functionName)_\(keyPath.replacingOccurrences(of: ".", with: "_"))"
         let rest = trimmed[trimmed.index(after: close)...].trimmingCharacters(in: .whitespaces)
         if !rest.isEmpty {
             let words = rest.split(separator: " ")
