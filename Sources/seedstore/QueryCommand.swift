@@ -107,6 +107,9 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--group-by, --having and --distinct go with --properties")
         }
         if having != nil && groupBy == nil { throw ValidationError("--having goes with --group-by") }
+        if (faults || prefetch != nil) && (properties != nil || count) {
+            throw ValidationError("\(faults ? "--faults" : "--prefetch") goes with whole objects; \(count ? "--count" : "--properties") fetches none, so leave one of them out")
+        }
         if toMany && (properties != nil || count) {
             throw ValidationError("--to-many prints whole objects' relationships: leave out \(count ? "--count" : "--properties") to use it")
         }

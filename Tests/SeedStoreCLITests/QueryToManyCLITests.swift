@@ -84,5 +84,12 @@ final class QueryToManyCLITests {
             #expect(result.status != 0)
             #expect(result.stderr.contains(wanted), "\(result.stderr)")
         }
+        // A user trial: these were silently ignored.
+        for (extra, wanted) in [(["--faults", "--properties", "name"], "--faults goes with whole objects; --properties fetches none"),
+                                (["--prefetch", "songs", "--count"], "--prefetch goes with whole objects; --count fetches none")] {
+            let result = try CLI.run(["query", store, "--entity", "Playlist"] + extra)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains(wanted), "\(result.stderr)")
+        }
     }
 }
