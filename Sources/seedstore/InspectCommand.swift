@@ -59,6 +59,20 @@ struct InspectCommand: ParsableCommand {
             print(table.render())
             print("indexes: " + Self.indexes(of: entity.tableName, in: connection))
         }
+        // Many-to-many relationships live in join tables of their own (Z_1TAGS), one per pair.
+        var listed = Set<String>()
+        for entity in store.model.entities {
+            for relationship in entity.toManyRelationships {
+                guard case .joinTable(let join)? = entity.storage(of: relationship.name), listed.insert(join.name).inserted else { continue }
+                let quoted = "\"" + join.name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let rows = (try? connection.scalar("SELECT count(*) FROM \(quoted)"))??.int64 ?? 0
+                let inverse = relationship.inverse.map { " and \(relationship.destination).\($0)" } ?? ""
+                print("")
+                print("\(join.name) — join table of \(entity.name).\(relationship.name)\(inverse), \(rows.formatted()) rows"
+                      + " (columns \(join.sourceColumn), \(join.destinationColumn))")
+                print("indexes: " + Self.indexes(of: join.name, in: connection))
+            }
+        }
     }
 
     /// A table's indexes as `NAME (COLUMN, …)`, unique ones marked; `none` without any. The names come
@@ -66,11 +80,16 @@ struct InspectCommand: ParsableCommand {
     static func indexes(of table: String, in connection: Connection) -> String {
         let rows = (try? connection.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name",
                                          [.text(table)])) ?? []
+        let list = (try? connection.rows("SELECT name, \"unique\", partial FROM pragma_index_list(?)", [.text(table)])) ?? []
         let described = rows.compactMap { $0.first?.string }.map { name -> String in
-            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            let columns = ((try? connection.rows("PRAGMA index_info(\(quoted))")) ?? []).compactMap { $0.count > 2 ? $0[2].string : nil }
-            let unique = ((try? connection.rows("PRAGMA index_list(\"\(table)\")")) ?? []).contains { $0.count > 2 && $0[1].string == name && $0[2].int64 == 1 }
-            return "\(name) (\(columns.joined(separator: ", ")))\(unique ? " unique" : "")"
+            // Key columns only (index_xinfo also lists the row's key); an expression has no column name.
+            let columns = ((try? connection.rows("SELECT name, \"desc\" FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno",
+                                                [.text(name)])) ?? []).map { column in
+                (column[0].string ?? "<expression>") + (column[1].int64 == 1 ? " DESC" : "")
+            }
+            let flags = list.first { $0[0].string == name }
+            let unique = flags?[1].int64 == 1, partial = flags?[2].int64 == 1
+            return "\(name) (\(columns.joined(separator: ", ")))\(unique ? " unique" : "")\(partial ? " partial (WHERE …)" : "")"
         }
         return described.isEmpty ? "none" : described.joined(separator: ", ")
     }

@@ -4,6 +4,27 @@ import Testing
 
 /// The file a store writes follows Core Data's SQLite layout.
 @Suite struct StoreLayoutTests {
+    /// An empty file, a database without tables and one with other tables are each named for what they are.
+    @Test func filesThatAreNotStoresSayWhatTheyAre() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("not-stores-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func reason(_ name: String, _ prepare: (String) throws -> Void) throws -> String? {
+            let path = directory.appendingPathComponent(name).path
+            try prepare(path)
+            do { _ = try PersistentStore(path: path, options: .init(readOnly: true)); return nil } catch {
+                guard case .notAStore(_, let reason) = error else { return "\(error)" }
+                return reason
+            }
+        }
+        #expect(try reason("empty.sqlite") { FileManager.default.createFile(atPath: $0, contents: nil) }
+                == "it is an empty database (no tables, 0 bytes): make a store there with seedstore import, or check the path")
+        #expect(try reason("other.sqlite") { try Connection(path: $0).execute("CREATE TABLE t (x)") }
+                == "it has no Z_PRIMARYKEY table, so it is not in Core Data's layout")
+        #expect(try reason("text.sqlite") { FileManager.default.createFile(atPath: $0, contents: Data("hello, not SQLite at all".utf8)) }?
+                .contains("SQLite cannot read it") == true)
+    }
+
     @Test func tablesColumnsAndPrimaryKeys() throws {
         let harness = try StoreHarness(model: try Fixtures.model("failedbank"))
         let db = harness.store.connection

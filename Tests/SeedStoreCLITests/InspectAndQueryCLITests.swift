@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 import Testing
 
 /// `seedstore inspect` and `seedstore query`, end to end through the binary.
@@ -222,5 +223,24 @@ struct InspectAndQueryCLITests {
         #expect(logged.status == 0 && logged.stderr.contains("SQL: SELECT"), "\(logged.stderr)")
         let overridden = try CLI.run(["query", books, "--entity", "Book", "--count", "--sql-debug", "0"], environment: ["SEEDSTORE_SQL_DEBUG": "9"])
         #expect(overridden.status == 0 && overridden.stdout == "12\n", "--sql-debug wins: \(overridden.stderr)")
+    }
+
+    /// A user trial: join tables were not listed at all, an expression index printed as "()", and
+    /// DESC and partial indexes were not marked.
+    @Test func inspectListsJoinTablesAndIndexDetails() throws {
+        let directory = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("banks").path, store = directory.appendingPathComponent("B.sqlite").path
+        #expect(try CLI.run(["generate", "banks", "--rows", "50", "--out", data]).status == 0)
+        let imported = try CLI.run(["import", "--mapping", data + "/banks.mapping.json", "--out", store, "--progress", "none"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let joins = try #require(try PersistentStore(path: store).connection.scalar("SELECT count(*) FROM Z_1TAGS")?.int64)
+        try PersistentStore(path: store).connection.execute("""
+            CREATE INDEX ZTAG_EXPR ON ZTAG (lower(ZNAME)); CREATE UNIQUE INDEX ZTAG_DESC ON ZTAG (ZNAME DESC) WHERE ZNAME IS NOT NULL
+            """)
+        let result = try CLI.run(["inspect", store])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\nZ_1TAGS — join table of FailedBankDetails.tags and Tag.bankdetails, \(joins) rows (columns Z_1BANKDETAILS, Z_3TAGS)\nindexes: Z_1TAGS_Z_3TAGS_INDEX (Z_3TAGS, Z_1BANKDETAILS), sqlite_autoindex_Z_1TAGS_1 (Z_1BANKDETAILS, Z_3TAGS) unique"), "\(result.stdout)")
+        #expect(result.stdout.contains("ZTAG_DESC (ZNAME DESC) unique partial (WHERE …), ZTAG_EXPR (<expression>)"), "\(result.stdout)")
     }
 }

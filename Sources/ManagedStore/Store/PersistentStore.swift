@@ -103,7 +103,9 @@ public final class PersistentStore {
         }
         if hasTables?.int64 == 0 {
             guard isEmpty, let model else {
-                throw .notAStore(path: path, reason: "it has no Z_PRIMARYKEY table, so it is not in Core Data's layout")
+                throw .notAStore(path: path, reason: isEmpty
+                    ? "it is an empty database (no tables\(Self.fileSize(path) == 0 ? ", 0 bytes" : "")): make a store there with seedstore import, or check the path"
+                    : "it has no Z_PRIMARYKEY table, so it is not in Core Data's layout")
             }
             guard !options.readOnly else { throw .readOnly(path: path) }
             self.model = model
@@ -229,4 +231,11 @@ public final class PersistentStore {
 
     /// SeedStore's version, written into the metadata.
     public static let version = "0.1.0"
+}
+
+extension PersistentStore {
+    /// The size of the file at `path` in bytes, or `nil` when it cannot be read (`:memory:`).
+    static func fileSize(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int
+    }
 }
