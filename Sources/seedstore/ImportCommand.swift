@@ -222,7 +222,13 @@ struct ImportCommand: ParsableCommand {
             if let summaryJSON { try checkSummaryPath(summaryJSON, mapping: importMapping) }
             if let saveMapping { try save(importMapping.applying(options, model: objectModel), model: objectModel, to: saveMapping) }
             let summary = try SeedImporter(model: objectModel, mapping: importMapping, options: options).run(into: out)
-            print(summary)
+            // With the JSON on standard output, the summary for people goes to standard error, so the
+            // output stays one JSON document (`--summary-json /dev/stdout > summary.json`).
+            if let summaryJSON, OutputPath.descriptor(named: summaryJSON) == 1 {
+                printError(summary.description)
+            } else {
+                print(summary)
+            }
             if let summaryJSON { try writeSummary(summary, to: summaryJSON) }
         } catch {
             printError("error: \(error)")
@@ -309,7 +315,11 @@ struct ImportCommand: ParsableCommand {
             throw ImportError(.mapping, reason: "cannot write the mapping: \(error)", file: path,
                               hint: "Check that the directory exists and is writable, and that the path is not a directory. Nothing was imported.")
         }
-        printError("wrote the mapping to \(path): edit it and import with --mapping \(path)")
+        if OutputPath.isStream(path) {
+            printError("wrote the mapping to \(path): save it to a file, edit it and import with --mapping FILE")
+        } else {
+            printError("wrote the mapping to \(path): edit it and import with --mapping \(path)")
+        }
     }
 
     /// `Entity=path.csv` as its two parts.

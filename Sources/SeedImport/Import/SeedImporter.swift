@@ -102,13 +102,16 @@ public final class SeedImporter {
         var interruptPaths: [String] = []
         if options.removesTemporaryFilesOnSignal {
             interruptPaths = ([""] + _StoreFile.sideFileSuffixes).map { storeFile.temporary.path + $0 }
-            if let rejects, rejects.writingPath != rejects.path { interruptPaths.append(rejects.writingPath) }
+            if let rejects, rejects.writingPath != rejects.path {
+                // The rows, and the files sorting them by line uses.
+                interruptPaths += ([""] + _RejectsWriter.sortFileSuffixes).map { rejects.writingPath + $0 }
+            }
             interruptPaths.forEach(_InterruptCleanup.register)
         }
         defer { interruptPaths.forEach(_InterruptCleanup.unregister) }
         var counts: [String: ImportSummary.EntityReport] = [:]
         var saveSeconds = 0.0, finishSeconds = 0.0
-        do {
+        do throws(ImportError) {
             // Rows rejected late (once their file had been read) that changed what other rows found, or took
             // other rows along (a Cascade, the other rows of an object removed), run the import again
             // without the rows rejected for themselves, until a run needs no other (at most `maxRuns`).
@@ -155,10 +158,23 @@ public final class SeedImporter {
                 warnings.append("the import ran \(runs) times: \(rows) row\(rows == 1 ? "" : "s") rejected once \(rows == 1 ? "its" : "their") file had been read (a forward key that never came, or a key only such rows make) had changed or taken along what other rows made, so the import started again without \(rows == 1 ? "it" : "them"), and the store holds what the other rows make")
             }
             let commitStart = Clock.now()
+            // The rejects are finished (sorted) before the store moves: a full disk then replaces neither,
+            // and the store and its rejects file change places together.
+            if let rejects, let failure = rejects.prepare() {
+                throw ImportError(.store, reason: "the rejected rows could not all be written: \(failure)", file: rejects.path,
+                                  hint: "Nothing was replaced: \(storePath) and \(rejects.path) are as they were. Free some space, or give --rejects another place, and run again.")
+            }
+            if options.removesTemporaryFilesOnSignal {
+                // Once the rename has moved the temporary store, the store is the new one: a signal then,
+                // even during the rename, must not say it is unchanged.
+                _InterruptCleanup.setReplacedMessage("import: interrupted after \(storePath) was replaced by the new store"
+                    + (rejects.map { "; \($0.path) may still hold the rejects of an earlier run" } ?? ""), whenGone: storeFile.temporary.path)
+            }
             try storeFile.commit()
             finishSeconds += Clock.now() - commitStart
         } catch {
             progress.finish()
+            _InterruptCleanup.clearReplacedMessage()
             // A complete store that could not be renamed into place is left where the message says.
             if !error.keepsTemporaryStore { storeFile.discard() }
             // The rows set aside belong to an import that wrote nothing: an earlier run's rejects stay.

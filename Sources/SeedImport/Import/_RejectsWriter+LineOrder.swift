@@ -15,6 +15,10 @@ extension _RejectsWriter {
 
     /// Rewrites ``writingPath`` with its rows by file and line (a row's several rejects stay in the order
     /// written); returns what went wrong, if anything (the file then stays as written).
+    /// What the files ``sortByLine()`` uses add to ``writingPath``; a signal, or the next import into the
+    /// folder (``_StoreFile/removeStale(in:)``), removes them.
+    static let sortFileSuffixes = [".sort", ".sort-journal", ".sorted"]
+
     func sortByLine() -> String? {
         let database = writingPath + ".sort", sorted = writingPath + ".sorted"
         defer {

@@ -23,6 +23,8 @@ final class _RejectsWriter {
     private var handle: UnsafeMutablePointer<FILE>?
     private(set) var count = 0
     private(set) var failure: String?
+    /// Why sorting the rows by line failed, if it did: they stay in the order written.
+    private(set) var sortProblem: String?
     /// Each input's place in import order, by its path as written in the rows (a file listed twice takes
     /// its first place), for sorting the rows by file and line.
     var fileOrder: [String: Int] = [:]
@@ -47,15 +49,30 @@ final class _RejectsWriter {
         }
     }
 
-    /// Moves this run's rejects into place, or, with none, removes an earlier run's file so it cannot
-    /// pass for this run's. Returns what went wrong, if anything.
+    /// Finishes this run's rejects before the store is moved into place: closes the file, sorts it by
+    /// line, and copies it out to a path that is not a regular file (`/dev/stdout`, a pipe). Returns why
+    /// the rows could not all be written (a full disk, a closed pipe), in which case neither the store nor
+    /// an earlier rejects file may be replaced; a failed sort only leaves the rows in the order written
+    /// (``sortProblem``).
+    func prepare() -> String? {
+        close()
+        if let failure { return failure }
+        if count > 1, !isInLineOrder, let problem = sortByLine() { sortProblem = problem }
+        if copiesOut && count > 0, let problem = copyOut() {
+            failure = problem
+            return problem
+        }
+        return nil
+    }
+
+    /// Moves this run's rejects into place (after ``prepare()`` and the store's rename), or, with none,
+    /// removes an earlier run's file so it cannot pass for this run's. Returns what went wrong, if anything.
     func commit() -> String? {
         close()
-        if count > 1, !isInLineOrder, failure == nil, let problem = sortByLine() { failure = problem }
         if copiesOut {
-            defer { Self.removeEarlier(writingPath) }
-            guard count > 0 else { return failure }
-            return copyOut() ?? failure
+            // Copied out by prepare().
+            Self.removeEarlier(writingPath)
+            return failure ?? sortProblem
         }
         if count == 0 {
             Self.removeEarlier(placePath)
@@ -64,7 +81,7 @@ final class _RejectsWriter {
         guard rename(writingPath, placePath) == 0 else {
             return "cannot move the rejects file into place: \(String(cString: strerror(errno))); they are in \(writingPath)"
         }
-        return failure
+        return failure ?? sortProblem
     }
 
     /// Copies the spool file to `path`, a path that is not itself a regular file; returns what went wrong,
@@ -116,6 +133,7 @@ final class _RejectsWriter {
         discard()
         count = 0
         failure = nil
+        sortProblem = nil
         isInLineOrder = true
         lastOrder = nil
     }
@@ -193,8 +211,12 @@ final class _RejectsWriter {
         var line = Array((fields.map(Self.quote) + [""]).joined(separator: ",").utf8)
         line += Self.quote(raw)
         line.append(0x0A)
-        line.withUnsafeBufferPointer { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, handle) }
         count += 1
+        guard failure == nil else { return }
+        // The reason is taken at the failed write: a later call (fclose) may leave another errno.
+        if line.withUnsafeBufferPointer({ fwrite($0.baseAddress, 1, $0.count, handle) }) != line.count {
+            failure = "writing the rejects file \(path) failed: \(String(cString: strerror(errno)))"
+        }
     }
 
     func close() {
@@ -207,7 +229,10 @@ final class _RejectsWriter {
 
     private func emit(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, handle) }
+        let written = text.withUTF8 { bytes in fwrite(bytes.baseAddress, 1, bytes.count, handle) }
+        if written != text.utf8.count, failure == nil {
+            failure = "writing the rejects file \(path) failed: \(String(cString: strerror(errno)))"
+        }
     }
 
     /// Bytes as a CSV field: quoted, inner quotes doubled, when they hold a delimiter, quote, line break, or

@@ -122,7 +122,14 @@ public enum OutputPath {
     /// The descriptor of this process that `path` names, through any symbolic links: 1 for `/dev/stdout`,
     /// 2 for `/dev/stderr`, N for `/dev/fd/N`, `/proc/self/fd/N` or `/proc/<this pid>/fd/N`; nil for any
     /// other path. Such a path is a stream this process holds open, not a file to open anew.
-    static func descriptor(named path: String) -> Int32? {
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// OutputPath.descriptor(named: "/dev/stdout")   // 1
+    /// OutputPath.descriptor(named: "summary.json")  // nil
+    /// ```
+    public static func descriptor(named path: String) -> Int32? {
         var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let own = "\(getpid())"
         // The kernel follows at most 40 links.

@@ -19,6 +19,11 @@ enum _InterruptCleanup {
     /// What the handler writes to standard error, ending in a NUL byte (nil: nothing): one pointer, so a
     /// handler running while it is replaced reads the old line or the new one whole.
     nonisolated(unsafe) private static var message: UnsafeMutablePointer<CChar>?
+    /// While the store is renamed into place: the temporary store's path and what to write instead of
+    /// ``message`` once it is gone (the rename happened), so the line says what became of the store even
+    /// when the signal comes during the rename (``setReplacedMessage(_:whenGone:)``).
+    nonisolated(unsafe) private static var replacedCheck: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var replacedMessage: UnsafeMutablePointer<CChar>?
     /// The text of ``message``, as given to ``setMessage(_:)``.
     nonisolated(unsafe) private static var messageText: String?
     private static let lock = NSLock()
@@ -37,15 +42,27 @@ enum _InterruptCleanup {
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         for signal in [SIGINT, SIGTERM, SIGHUP] {
+            // A signal ignored from the start stays ignored: `nohup` (SIGHUP) and a shell's background job
+            // (SIGINT) ask for the import to go on. Asking is setting: ignore, then look at what was there.
+            let previous = Foundation.signal(signal, SIG_IGN)
+            if Self.isIgnore(previous) { continue }
             _ = Foundation.signal(signal) { received in
                 for i in 0..<_InterruptCleanup.capacity {
                     if let path = _InterruptCleanup.slots[i] { unlink(path) }
                 }
-                if let message = _InterruptCleanup.message { _ = write(2, message, strlen(message)) }
+                var line = _InterruptCleanup.message
+                if let check = _InterruptCleanup.replacedCheck, access(check, F_OK) != 0 { line = _InterruptCleanup.replacedMessage }
+                if let line { _ = write(2, line, strlen(line)) }
                 _ = Foundation.signal(received, SIG_DFL)
                 raise(received)
             }
         }
+    }
+
+    /// Whether a handler `signal(2)` returned is `SIG_IGN`.
+    static func isIgnore(_ handler: __sighandler_t?) -> Bool {
+        guard let handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// Removes `path` if a signal ends the process before ``unregister(_:)``.
@@ -69,6 +86,30 @@ enum _InterruptCleanup {
         }
     }
 
+    /// Makes a signal write `text` instead of the message once `path` (the temporary store) no longer
+    /// exists: from just before the rename that moves it over the previous store. Like the message, what
+    /// is set stays allocated (the handler may be reading it).
+    static func setReplacedMessage(_ text: String, whenGone path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        replacedMessage = cString((isatty(2) == 1 ? "\r\u{1B}[K" : "") + text + "\n")
+        replacedCheck = strdup(path)
+    }
+
+    /// Stops ``setReplacedMessage(_:whenGone:)``: the import failed, and removed the temporary store itself.
+    static func clearReplacedMessage() {
+        lock.lock()
+        defer { lock.unlock() }
+        replacedCheck = nil
+    }
+
+    private static func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let bytes = Array(text.utf8) + [0]
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        return buffer
+    }
+
     /// Sets what a signal writes to standard error once the files are removed (`nil`: nothing), such as
     /// `import: interrupted; Wells.sqlite is unchanged`. On a terminal the line starts by clearing the
     /// progress bar. Returns the text set before, to set again after a step that says more (the copy of a
@@ -84,11 +125,7 @@ enum _InterruptCleanup {
             message = nil
             return earlier
         }
-        let line = (isatty(2) == 1 ? "\r\u{1B}[K" : "") + text + "\n"
-        let bytes = Array(line.utf8) + [0]
-        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-        bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-        message = buffer
+        message = cString((isatty(2) == 1 ? "\r\u{1B}[K" : "") + text + "\n")
         return earlier
     }
 }

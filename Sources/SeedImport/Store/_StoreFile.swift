@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 
 /// The temporary file a store is built in, next to its target, and the move into place.
 ///
@@ -40,7 +41,8 @@ struct _StoreFile {
         for name in names where name.hasPrefix(".") {
             guard let marker = name.range(of: ".importing-", options: .backwards), marker.lowerBound > name.index(after: name.startIndex) else { continue }
             var rest = name[marker.upperBound...]
-            for suffix in sideFileSuffixes where rest.hasSuffix(suffix) { rest = rest.dropLast(suffix.count) }
+            // A store's side files, and the files a rejects file is sorted through.
+            for suffix in sideFileSuffixes + _RejectsWriter.sortFileSuffixes where rest.hasSuffix(suffix) { rest = rest.dropLast(suffix.count) }
             guard let pid = Int32(rest), pid > 0, !_ImporterProcess.mayRun(pid) else { continue }
             guard removeRegularFile(directory.appendingPathComponent(name).path) else { continue }
             removed.append(name)
@@ -66,10 +68,26 @@ struct _StoreFile {
     /// Refuses a target the finished store could never be renamed over (a directory), before the import
     /// (and again before the rename, which also removes the target's journal files).
     func checkTarget() throws(ImportError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ImportError(.store, reason: "--out names a directory, not a store file", file: target.path,
-                              hint: "Give a file path such as \(target.appendingPathComponent("Store.sqlite").path). Nothing was written.")
+        var info = stat()
+        if stat(target.path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                break
+            case S_IFDIR:
+                throw ImportError(.store, reason: "--out names a directory, not a store file", file: target.path,
+                                  hint: "Give a file path such as \(target.appendingPathComponent("Store.sqlite").path). Nothing was written.")
+            default:
+                // A device (/dev/null), a named pipe or a socket: opening a pipe to read it would wait for a
+                // writer, and the rename would replace the device itself with the store (a user trial, as
+                // root, turned /dev/null into a 12 MB file).
+                let kind = switch info.st_mode & S_IFMT {
+                case S_IFCHR, S_IFBLK: "a device"
+                case S_IFIFO: "a named pipe"
+                default: "a socket"
+                }
+                throw ImportError(.store, reason: "--out names \(kind), not a store file: a store is a regular file, renamed into place when complete",
+                                  file: target.path, hint: "Give --out the path of a .sqlite file. Nothing was written.")
+            }
         }
         // An import replaces a store; any other file (a CSV, a model, a document) is refused. Empty files
         // pass (a path made with `touch`).
@@ -104,11 +122,19 @@ struct _StoreFile {
 
     /// Flushes the finished temporary store to disk and renames it over the target.
     ///
-    /// Side files of the previous store (a stale journal or WAL) are removed first: SQLite would
-    /// otherwise apply them to the new file.
+    /// The previous store keeps its permissions and owner. Side files of the previous store (a stale
+    /// journal or WAL) are removed first: SQLite would otherwise apply them to the new file. A WAL holding
+    /// commits is checkpointed into the previous store first, so a kill before the rename leaves it whole.
     func commit() throws(ImportError) {
         try Self.fsync(temporary.path)
         try checkTarget()
+        var previous = stat()
+        if stat(target.path, &previous) == 0 {
+            // A store kept private stays private (the new file has the umask's mode, this user as owner).
+            _ = chmod(temporary.path, previous.st_mode & 0o7777)
+            if previous.st_uid != getuid() || previous.st_gid != getgid() { _ = chown(temporary.path, previous.st_uid, previous.st_gid) }
+            try checkpointPreviousLog()
+        }
         for suffix in Self.sideFileSuffixes {
             let side = target.path + suffix
             if FileManager.default.fileExists(atPath: side) { unlink(side) }
@@ -122,6 +148,30 @@ struct _StoreFile {
         }
         // Make the rename itself durable.
         try? Self.fsync(target.deletingLastPathComponent().path)
+    }
+
+    /// Moves the commits a previous store holds in its WAL (`-wal`, as Core Data writes stores) into the
+    /// store itself, so that removing the WAL loses nothing if the process ends before the rename.
+    /// A store another process has open (its WAL cannot be checkpointed whole) is not replaced.
+    func checkpointPreviousLog() throws(ImportError) {
+        var log = stat()
+        guard stat(target.path + "-wal", &log) == 0, log.st_size > 0 else { return }
+        var busy = false
+        do {
+            let connection = try Connection(path: target.path, create: false)
+            let result = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+            busy = result.first?.first?.int64 == 1
+        } catch {
+            // The previous file cannot be read as a store (it is damaged): its log cannot save it.
+            return
+        }
+        if busy {
+            var error = ImportError(.store, reason: "the store at --out is open in another process, which holds changes in its WAL (\(target.lastPathComponent)-wal)",
+                                    file: target.path,
+                                    hint: "Close what has it open and run again; the store there is unchanged. The complete new store was left at \(temporary.path).")
+            error.keepsTemporaryStore = true
+            throw error
+        }
     }
 
     /// Starts writing the loaded store to disk on a helper thread, so the disk works while this thread

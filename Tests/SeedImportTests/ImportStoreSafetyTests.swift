@@ -1,0 +1,164 @@
+import Foundation
+import ManagedStore
+@testable import SeedImport
+import Testing
+
+/// What an import does to the files around the store, found by a user trial of adverse conditions: an
+/// `--out` naming a device (as root, /dev/null became a 12 MB file) or a named pipe (a hang); a rejects
+/// file on a full disk replaced by a truncated one, with exit 0; the previous store's WAL removed before
+/// the rename; a private store made world-readable; `nohup` not keeping an import alive.
+@Suite("Import: the store's place, its side files and its rejects under adverse conditions",
+       .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
+struct ImportStoreSafetyTests {
+    static let model = #"{"entities":[{"name":"Emp","attributes":[{"name":"code","type":"String","optional":false},{"name":"age","type":"Integer 32"}]}]}"#
+
+    /// A scratch directory with the model and an input whose second row is bad.
+    static func scratch() throws -> ImportScratch {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", model)
+        try scratch.write("emp.csv", "code,age\nA,1\nB,x\nC,3\n")
+        return scratch
+    }
+
+    /// Runs `seedstore import` in `scratch`, ended after 60 s should it hang (as it did on a named pipe).
+    static func importing(_ extra: [String], in scratch: ImportScratch) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = ImportFixtures.cli!
+        process.arguments = ["import", "--model", "m.model.json", "--progress", "none"] + extra + ["Emp=emp.csv"]
+        process.currentDirectoryURL = scratch.url
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        return CLIResult(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+    }
+
+    static func kind(_ path: String) -> mode_t {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
+    }
+
+    @Test("--out naming a named pipe, or (as root) a device, is refused at once and left as it is")
+    func specialFilesAsOut() throws {
+        let scratch = try Self.scratch()
+        try #require(mkfifo(scratch.path("pipe"), 0o644) == 0)
+        let pipe = try Self.importing(["--out", "pipe"], in: scratch)
+        #expect(pipe.status == 1)
+        #expect(pipe.errors.contains("--out names a named pipe, not a store file"), "\(pipe.errors)")
+        #expect(Self.kind(scratch.path("pipe")) == S_IFIFO)
+        guard geteuid() == 0 else { return }
+        // A private copy of /dev/null: the real one must never be at stake in a test.
+        try #require(mknod(scratch.path("null"), S_IFCHR | 0o644, dev_t((1 << 8) | 3)) == 0)
+        let device = try Self.importing(["--out", "null"], in: scratch)
+        #expect(device.status == 1)
+        #expect(device.errors.contains("--out names a device, not a store file"), "\(device.errors)")
+        #expect(Self.kind(scratch.path("null")) == S_IFCHR, "still the device")
+    }
+
+    @Test("a store replaced keeps the previous one's permissions (and, as root, its owner)")
+    func permissionsKept() throws {
+        let scratch = try Self.scratch()
+        #expect(try Self.importing(["--out", "E.sqlite"], in: scratch).status == 1, "a bad row aborts")
+        try scratch.write("emp.csv", "code,age\nA,1\n")
+        #expect(try Self.importing(["--out", "E.sqlite"], in: scratch).status == 0)
+        let path = scratch.path("E.sqlite")
+        #expect(chmod(path, 0o640) == 0)
+        let root = geteuid() == 0
+        if root { #expect(chown(path, 1234, 1234) == 0) }
+        let again = try Self.importing(["--out", "E.sqlite"], in: scratch)
+        #expect(again.status == 0, "\(again.errors)")
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o7777 == 0o640)
+        if root { #expect(info.st_uid == 1234 && info.st_gid == 1234) }
+    }
+
+    @Test("rejects that cannot all be written stop the import, and replace neither the store nor earlier rejects")
+    func rejectsOnAFullDevice() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("ok.csv", "code,age\nA,1\n")
+        let first = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "E.sqlite", "--progress", "none", "Emp=ok.csv"],
+                                      directory: scratch.url)
+        #expect(first.status == 0, "\(first.errors)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("E.sqlite")))
+        // /dev/full takes nothing: every write fails with ENOSPC, as on a full disk.
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("full.csv"), withDestinationPath: "/dev/full")
+        let result = try Self.importing(["--out", "E.sqlite", "--on-error", "skip", "--rejects", "full.csv"], in: scratch)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("the rejected rows could not all be written: writing the rejects to full.csv failed: No space left on device"),
+                "\(result.errors)")
+        #expect(result.errors.contains("Nothing was replaced"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("E.sqlite"))) == before, "the previous store, byte for byte")
+        #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
+    }
+
+    @Test("the previous store's WAL is checkpointed into it before it is removed; a store in use is not replaced")
+    func previousLogCheckpointed() throws {
+        let scratch = ImportScratch()
+        let target = scratch.path("Old.sqlite")
+        let writer = try Connection(path: target)
+        try writer.execute("PRAGMA journal_mode = WAL")
+        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        try writer.execute("CREATE TABLE t (x)")
+        try writer.execute("INSERT INTO t VALUES (1), (2), (3)")
+        let file = _StoreFile(target: target)
+        var log = stat()
+        #expect(stat(target + "-wal", &log) == 0 && log.st_size > 0, "the rows are in the WAL")
+
+        // A reader in a transaction: the WAL cannot be checkpointed whole.
+        let reader = try Connection(path: target)
+        try reader.execute("BEGIN")
+        _ = try reader.rows("SELECT count(*) FROM t")
+        #expect {
+            try file.checkpointPreviousLog()
+        } throws: { error in
+            (error as? ImportError)?.reason.contains("is open in another process, which holds changes in its WAL") == true
+        }
+        try reader.execute("COMMIT")
+
+        try file.checkpointPreviousLog()
+        // The main file alone (as a kill before the rename would leave it, its WAL gone) has the rows.
+        let copy = scratch.path("Copy.sqlite")
+        try FileManager.default.copyItem(atPath: target, toPath: copy)
+        #expect(try Connection(path: copy).scalar("SELECT count(*) FROM t")?.int64 == 3)
+        withExtendedLifetime((writer, reader)) {}
+    }
+
+    @Test("the files a rejects file is sorted through, left by a killed import, are removed by the next one")
+    func sortLeftoversRemoved() throws {
+        let scratch = ImportScratch()
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let names = ([""] + _RejectsWriter.sortFileSuffixes).map { ".r.csv.importing-\(gone.processIdentifier)" + $0 }
+        for name in names { try scratch.write(name, "left") }
+        #expect(_StoreFile.removeStale(in: scratch.url) == names.sorted())
+        #expect(scratch.files.isEmpty)
+    }
+
+    @Test("under nohup (SIGHUP ignored), a hangup does not end the import")
+    func nohupKeepsRunning() throws {
+        let scratch = ImportScratch()
+        let data = try DataSetGenerator.generate(.wells, rows: 40_000, into: scratch.url.appendingPathComponent("data"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // `trap '' HUP` sets it ignored, which exec keeps, as nohup does.
+        process.arguments = ["-c", #"trap '' HUP; exec "$0" "$@""#, ImportFixtures.cli!.path, "import", "--mapping",
+                             data.mappingFile.url.path, "--out", scratch.path("Wells.sqlite"), "--progress", "none"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let temporary = scratch.path(".Wells.sqlite.importing-\(process.processIdentifier)")
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && !FileManager.default.fileExists(atPath: temporary) && Date() < deadline { usleep(10_000) }
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: scratch.path("Wells.sqlite")))
+    }
+}
