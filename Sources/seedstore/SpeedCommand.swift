@@ -57,7 +57,11 @@ struct SpeedCommand: ParsableCommand {
         case .fetch:
             guard let store else { throw ValidationError("speed fetch needs --store PATH (e.g. the wells store the demo imports)") }
             let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
-            checks = try FetchSpeed(store: opened, runs: runs).run { printError("speed: \($0)") }
+            do {
+                checks = try FetchSpeed(store: opened, runs: runs).run { printError("speed: \($0)") }
+            } catch BenchError.storeLacks(let missing) {
+                throw NotAWellsStore(store: store, missing: missing)
+            }
         case .import:
             // As `seedstore import` runs (see ImportCommand), so the figures are the command's.
             ProcessMemory.returnFreedMemoryPromptly()
@@ -71,5 +75,20 @@ struct SpeedCommand: ParsableCommand {
             try encoder.encode(checks).write(to: URL(fileURLWithPath: json))
         }
         if checks.contains(where: { !$0.isMet }) { throw ExitCode(3) }
+    }
+
+    /// `speed fetch` on a store that is not the generated wells store: what it lacks, and how to make one.
+    struct NotAWellsStore: Error, CustomStringConvertible {
+        let store: String
+        let missing: BenchError.MissingName
+
+        var description: String {
+            let have = missing.available.joined(separator: ", ")
+            let lacks = missing.entity.map { "its \($0) entity has no property '\(missing.name)' (it has \(have))" }
+                ?? "it has no entity '\(missing.name)' (its entities: \(have))"
+            return "\(store) is not a wells store: \(lacks). speed fetch measures the store that `seedstore generate wells --out DIR` "
+                + "and `seedstore import --mapping DIR/wells.mapping.json --out Wells.sqlite` make; to measure another model, "
+                + "use `seedstore bench STORE --entity NAME --sort-key NAME --properties A,B`."
+        }
     }
 }
