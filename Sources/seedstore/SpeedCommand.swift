@@ -38,7 +38,7 @@ struct SpeedCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Measured runs (the median is reported).")
     var runs: Int = 5
 
-    @Option(help: "Write the checks as JSON to this file.")
+    @Option(help: "Write the checks as JSON to this file (format: docs/bench-schema.md, Speed checks).")
     var json: String?
 
     func validate() throws {
@@ -50,6 +50,10 @@ struct SpeedCommand: ParsableCommand {
         #if DEBUG
         printError("warning: a debug build; measure with -c release for meaningful ratios")
         #endif
+        // Checked before measuring, which can take minutes: a place the JSON cannot go.
+        if let json, let problem = OutputPath.problem(writing: json) {
+            throw SpeedRefusal(description: "--json \(json): \(problem). Name a file in a directory you can write, such as speed.json. Nothing was measured.")
+        }
         let checks: [SpeedCheck]
         switch suite {
         case .engine:
@@ -70,11 +74,16 @@ struct SpeedCommand: ParsableCommand {
         }
         print(SpeedCheck.table(checks))
         if let json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(checks).write(to: URL(fileURLWithPath: json))
+            do { try OutputPath.write(SpeedReport(suite: suite.rawValue, checks: checks).jsonData(), to: json) } catch {
+                throw SpeedRefusal(description: "--json: \(error). The checks were printed above.")
+            }
         }
         if checks.contains(where: { !$0.isMet }) { throw ExitCode(3) }
+    }
+
+    /// A run refused before it measures, or an output it could not write: what is wrong and what to do.
+    struct SpeedRefusal: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// `speed fetch` on a store that is not the generated wells store: what it lacks, and how to make one.
