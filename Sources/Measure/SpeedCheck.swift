@@ -15,11 +15,18 @@ import Foundation
 /// medians but not across that spread is *borderline*, not met: another run could land either side.
 public struct SpeedCheck: Sendable, Codable {
     /// What a target says of the ratio measured / reference.
+    ///
+    /// In JSON: `{"kind": "at_most", "value": 2}` or `{"kind": "at_least_faster", "value": 3}`.
     public enum Target: Sendable, Codable, Equatable {
         /// The measured median is at most this multiple of the reference's.
         case atMost(Double)
         /// The measured median is at least this many times faster than the reference's.
         case atLeastFaster(Double)
+    }
+
+    /// The target's kind as JSON names it.
+    enum TargetKind: String, Codable {
+        case atMost = "at_most", atLeastFaster = "at_least_faster"
     }
 
     /// What the medians measure: seconds (the default), or bytes (a memory check).
@@ -141,11 +148,134 @@ public struct SpeedCheck: Sendable, Codable {
 
     /// A table of checks.
     public static func table(_ checks: [SpeedCheck]) -> String {
-        var table = TextTable(["measured", "median", "raw reference (median)", "ratio", "runs", "target", ""],
+        var table = TextTable(["measured", "median", "raw reference (median)", "ratio", "runs", "target", "verdict"],
                               alignments: [.left, .right, .left, .right, .right, .left, .left])
         for check in checks { table.append(check.cells) }
         var text = table.render()
         for check in checks where !check.notes.isEmpty { text += "\n  \(check.name): " + check.notes.joined(separator: "; ") }
         return text
+    }
+}
+
+extension SpeedCheck.Target {
+    enum CodingKeys: String, CodingKey { case kind, value }
+
+    /// Reads `{"kind": "at_most" | "at_least_faster", "value": NUMBER}`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let value = try c.decode(Double.self, forKey: .value)
+        switch try c.decode(SpeedCheck.TargetKind.self, forKey: .kind) {
+        case .atMost: self = .atMost(value)
+        case .atLeastFaster: self = .atLeastFaster(value)
+        }
+    }
+
+    /// Writes `{"kind": "at_most" | "at_least_faster", "value": NUMBER}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .atMost(let limit):
+            try c.encode(SpeedCheck.TargetKind.atMost, forKey: .kind)
+            try c.encode(limit, forKey: .value)
+        case .atLeastFaster(let factor):
+            try c.encode(SpeedCheck.TargetKind.atLeastFaster, forKey: .kind)
+            try c.encode(factor, forKey: .value)
+        }
+    }
+}
+
+/// The JSON form `seedstore speed --json` writes, documented in `docs/bench-schema.md` (Speed checks):
+/// snake_case keys, the samples, and the derived figures the table prints (medians, ratio, its spread,
+/// verdict) so a reader need not recompute them. Reading ignores the derived figures.
+extension SpeedCheck {
+    enum CodingKeys: String, CodingKey {
+        case name, unit, measured, reference, referenceName = "reference_name", target, notes,
+             measuredMedian = "measured_median", referenceMedian = "reference_median", ratio,
+             ratioLow = "ratio_low", ratioHigh = "ratio_high", verdict
+    }
+
+    /// Reads a check written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try c.decode(String.self, forKey: .name), measured: try c.decode(Statistics.self, forKey: .measured),
+                  reference: try c.decode(Statistics.self, forKey: .reference),
+                  referenceName: try c.decode(String.self, forKey: .referenceName),
+                  target: try c.decodeIfPresent(Target.self, forKey: .target),
+                  notes: try c.decodeIfPresent([String].self, forKey: .notes) ?? [])
+        let unit = try c.decodeIfPresent(Unit.self, forKey: .unit)
+        self.unit = unit == .seconds ? nil : unit
+    }
+
+    /// Writes the check with its derived figures; `target` is absent when there is none, and a ratio
+    /// over a zero reference (infinite) is absent too.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(unit ?? .seconds, forKey: .unit)
+        try c.encode(measured, forKey: .measured)
+        try c.encode(reference, forKey: .reference)
+        try c.encode(referenceName, forKey: .referenceName)
+        try c.encodeIfPresent(target, forKey: .target)
+        try c.encode(notes, forKey: .notes)
+        try c.encode(measured.median, forKey: .measuredMedian)
+        try c.encode(reference.median, forKey: .referenceMedian)
+        let range = ratioRange
+        func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+        try c.encodeIfPresent(finite(ratio), forKey: .ratio)
+        try c.encodeIfPresent(finite(range.lowerBound), forKey: .ratioLow)
+        try c.encodeIfPresent(finite(range.upperBound), forKey: .ratioHigh)
+        try c.encode(verdict, forKey: .verdict)
+    }
+}
+
+/// What `seedstore speed --json FILE` writes: the suite and its checks.
+///
+/// For example:
+///
+/// ```swift
+/// let report = SpeedReport(suite: "engine", checks: checks)
+/// try report.jsonData().write(to: URL(fileURLWithPath: "speed.json"))
+/// ```
+public struct SpeedReport: Codable, Sendable {
+    /// The format's version; raised when a key is removed or changes meaning.
+    public static let currentSchemaVersion = 1
+
+    /// `schema_version`: the format's version.
+    public var schemaVersion = SpeedReport.currentSchemaVersion
+    /// The suite that ran: `engine`, `fetch` or `import`.
+    public var suite: String
+    /// Whether every check was met (the command exits 3 when not).
+    public var met: Bool
+    /// The checks, in the order the table prints them.
+    public var checks: [SpeedCheck]
+
+    /// The report of `checks` from `suite`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let report = SpeedReport(suite: "fetch", checks: try FetchSpeed(store: store).run())
+    /// ```
+    public init(suite: String, checks: [SpeedCheck]) {
+        self.suite = suite
+        self.checks = checks
+        met = checks.allSatisfy(\.isMet)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion = "schema_version", suite, met, checks
+    }
+
+    /// The report as pretty, key-sorted JSON.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// FileHandle.standardOutput.write(try SpeedReport(suite: "engine", checks: checks).jsonData())
+    /// ```
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
     }
 }

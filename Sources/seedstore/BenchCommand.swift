@@ -3,6 +3,7 @@ import FetchBench
 import Foundation
 import ManagedStore
 import Measure
+import SeedImport
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,16 @@ struct BenchCommand: ParsableCommand {
               seedstore bench Wells.sqlite --html report.html --save-baseline main
               seedstore bench Wells.sqlite --compare main --threshold 10
 
-            Exit status with --compare: 0 unchanged, 2 regression, 4 improvement only; 1 when the baseline is missing.
+            Only the names the chosen scenarios use must exist in the store: batch-size needs --sort-key, \
+            faulting --fault-attribute (by default the sort key), dictionary and decomposition --properties. \
+            A scenario file sets the same names and more (docs/bench-schema.md, Scenario files).
+
+            Outputs are checked before anything is measured: a --json, --markdown or --html path that is the \
+            store or another output, or a place that cannot be written, is refused.
+
+            Exit status: 0 done (with --compare: unchanged); 2 regression; 4 improvement only; 64 a usage \
+            error (an option's value out of range or malformed, such as --runs 0 or --save-baseline x.json); \
+            1 any other error (a missing baseline, an output that cannot be written, a store that lacks a name).
             """
     )
 
@@ -48,6 +58,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The properties a map needs, separated by commas.")
     var properties: String?
 
+    @Option(name: .customLong("fault-attribute"), help: "The attribute the faulting scenario reads from each object (default: the sort key).")
+    var faultAttribute: String?
+
     @Option(name: .customLong("fault-limit"), parsing: .unconditional, help: "At most this many objects in the N+1 variants.")
     var faultLimit: Int?
 
@@ -60,7 +73,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Write a self-contained HTML page with charts.")
     var html: String?
 
-    @Option(name: .customLong("save-baseline"), help: "Save the results as a named baseline.")
+    @Option(name: .customLong("save-baseline"), help: "Save the results as a named baseline (a name such as main, without .json).")
     var saveBaseline: String?
 
     @Option(help: "Compare with a named baseline (or a report JSON file).")
@@ -81,6 +94,14 @@ struct BenchCommand: ParsableCommand {
         guard warmup >= 0 else { throw ValidationError("--warmup takes 0 or more") }
         guard timeBudget >= 0 else { throw ValidationError("--time-budget takes seconds, 0 or more") }
         if let faultLimit, faultLimit < 1 { throw ValidationError("--fault-limit takes 1 or more") }
+        if let saveBaseline, let problem = BaselineStore.problem(withName: saveBaseline) {
+            throw ValidationError(saveBaseline.contains("/")
+                ? "--save-baseline takes a name, not a path: '\(saveBaseline)'. Save with a name such as main (kept as \(baselineDirectory)/main.json), or write the report to a path of your own with --json \(saveBaseline)."
+                : "--save-baseline '\(saveBaseline)' cannot name a baseline: \(problem).")
+        }
+        if let compare, !BaselineStore.isPath(compare), let problem = BaselineStore.problem(withName: compare) {
+            throw ValidationError("--compare '\(compare)' is neither a baseline name nor a report path: for a name, \(problem); for a report file, give a path containing '/' or ending in .json.")
+        }
     }
 
     func run() throws {
@@ -91,10 +112,20 @@ struct BenchCommand: ParsableCommand {
         if let entity { config.entity = entity }
         if let sortKey { config.sortKey = sortKey }
         if let properties { config.mapProperties = QueryCommand.list(properties) }
+        if let faultAttribute { config.faultAttribute = faultAttribute }
         if let faultLimit { config.faultLimit = faultLimit }
         let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
+        // Everything the run needs and writes is checked before it measures, which can take minutes.
+        let baselines = BaselineStore(directory: URL(fileURLWithPath: baselineDirectory))
+        try checkOutputs(baselines: baselines)
+        let baseline = try compare.map { try baselines.load($0) }
         let chosen = QueryCommand.list(scenarios)
-        let built = try ScenarioCatalog.make(for: opened, config: config, only: chosen)
+        let built: [BenchScenario]
+        do {
+            built = try ScenarioCatalog.make(for: opened, config: config, only: chosen)
+        } catch BenchError.storeLacks(let missing) {
+            throw Refusal(description: "\(store): \(missing). \(Self.fix(for: missing.key))")
+        }
         let progress = BenchProgress(quiet: quiet, total: built.reduce(0) { $0 + $1.variants.count })
         var runner = BenchRunner(runs: runs, warmupRuns: warmup, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })
         runner.runProgress = { index, name, run, runs in progress.update(index: index, of: nil, name: name, run: run, runs: runs) }
@@ -104,15 +135,10 @@ struct BenchCommand: ParsableCommand {
         if let overhead = report.settings.harnessOverheadSeconds, let smallest = report.results.map(\.medianSeconds).min(), smallest > 0 {
             print(String(format: "harness overhead: %.1f µs per measured run (%.3f%% of the smallest median)", overhead * 1e6, overhead / smallest * 100))
         }
-        var comparison: BaselineComparison?
-        let baselines = BaselineStore(directory: URL(fileURLWithPath: baselineDirectory))
-        if let compare {
-            let baseline = try baselines.load(compare)
-            comparison = BaselineComparison(baseline: baseline, current: report, thresholdPercent: threshold)
-        }
-        if let json { try report.write(to: URL(fileURLWithPath: json)) }
-        if let markdown { try BenchReporter.markdown(report, comparison: comparison).write(toFile: markdown, atomically: true, encoding: .utf8) }
-        if let html { try BenchReporter.html(report, comparison: comparison).write(toFile: html, atomically: true, encoding: .utf8) }
+        let comparison = baseline.map { BaselineComparison(baseline: $0, current: report, thresholdPercent: threshold) }
+        if let json { try write(report.jsonData(), to: json, option: "--json") }
+        if let markdown { try write(Data(BenchReporter.markdown(report, comparison: comparison).utf8), to: markdown, option: "--markdown") }
+        if let html { try write(Data(BenchReporter.html(report, comparison: comparison).utf8), to: html, option: "--html") }
         if let saveBaseline {
             try baselines.save(report, as: saveBaseline)
             printError("saved baseline '\(saveBaseline)' in \(baselineDirectory)")
@@ -122,6 +148,88 @@ struct BenchCommand: ParsableCommand {
             print(comparison.render())
             let code = comparison.exitCode
             if code != 0 { throw ExitCode(code) }
+        }
+    }
+
+    /// A run refused before it measures, or an output it could not write: what is wrong and what to do.
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// What to pass to name another entity or property than the scenario setting `key` gave.
+    static func fix(for key: String) -> String {
+        switch key {
+        case "entity": "Name the entity with --entity (and its properties with --sort-key and --properties)."
+        case "sort_key": "Name one with --sort-key."
+        case "map_properties": "Name them with --properties, separated by commas."
+        case "fault_attribute": "Name one with --fault-attribute (by default the sort key is read)."
+        default: "Set \(key) in a scenario file (--scenario-file; docs/bench-schema.md, Scenario files)."
+        }
+    }
+
+    /// The outputs this run writes, by option: the reports and the baseline it saves.
+    func outputs(baselines: BaselineStore) -> [(option: String, path: String)] {
+        var outputs = [("--json", json), ("--markdown", markdown), ("--html", html)].compactMap { option, path in path.map { (option: option, path: $0) } }
+        if let saveBaseline, let url = try? baselines.url(for: saveBaseline) { outputs.append(("--save-baseline \(saveBaseline)", url.path)) }
+        return outputs
+    }
+
+    /// Refuses, before anything is measured, an output that would replace the store, the scenario file
+    /// or another output, or that cannot be written where it points.
+    func checkOutputs(baselines: BaselineStore) throws(Refusal) {
+        let outputs = outputs(baselines: baselines)
+        let suggestion = ["--json": "bench.json", "--markdown": "bench.md", "--html": "bench.html"]
+        let read = [("the store being measured", store)] + (scenarioFile.map { [("the scenario file --scenario-file", $0)] } ?? [])
+        for (index, (option, path)) in outputs.enumerated() {
+            // A stream (/dev/stdout, a pipe) is written as it is, never replaced: several outputs may share one.
+            if OutputPath.isStream(path) { continue }
+            for (role, other) in read where OutputPath.same(path, other) {
+                throw Refusal(description: "\(option) \(path) is \(role) (\(other)); the report would replace it. Give \(option) a path of its own, such as \(suggestion[option] ?? "another name"). Nothing was measured.")
+            }
+            for (otherOption, other) in outputs[..<index] where OutputPath.same(path, other) {
+                throw Refusal(description: "\(otherOption) \(other) and \(option) \(path) name the same file; one would replace the other. Give each a path of its own. Nothing was measured.")
+            }
+            if option.hasPrefix("--save-baseline") {
+                try checkBaselineDirectory(baselines.directory)
+                continue
+            }
+            if let problem = OutputPath.problem(writing: path) {
+                throw Refusal(description: "\(option) \(path): \(problem). \(Self.advice(for: problem)) Nothing was measured.")
+            }
+        }
+    }
+
+    /// Refuses a baseline directory that neither is nor can be made a writable directory.
+    func checkBaselineDirectory(_ directory: URL) throws(Refusal) {
+        // The directory is made when the baseline is saved: its nearest existing ancestor must take it.
+        var place = URL(fileURLWithPath: OutputPath.canonical(directory.path))
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: place.path, isDirectory: &isDirectory), place.path != "/" {
+            place.deleteLastPathComponent()
+        }
+        guard isDirectory.boolValue else {
+            throw Refusal(description: "--save-baseline: the baseline directory \(directory.path) cannot be made, as \(place.path) is a file. Choose another with --baseline-dir. Nothing was measured.")
+        }
+        guard FileManager.default.isWritableFile(atPath: place.path) else {
+            throw Refusal(description: "--save-baseline: the baseline directory \(directory.path) cannot be written (\(place.path): permission denied). Choose another with --baseline-dir. Nothing was measured.")
+        }
+    }
+
+    /// What to do about an output path that cannot be written.
+    static func advice(for problem: OutputPath.Problem) -> String {
+        switch problem {
+        case .empty, .directory: "Name a file, such as bench.json."
+        case .notWritable: "Name a file you can write."
+        case .missingDirectory: "Create the directory first, or name a file in one that exists."
+        case .notADirectory: "Name a file in a directory that exists."
+        case .directoryNotWritable: "Name a file in a directory you can write."
+        }
+    }
+
+    /// Writes one report output (a stream as it is; a file replaced whole), naming the option on failure.
+    func write(_ data: Data, to path: String, option: String) throws(Refusal) {
+        do { try OutputPath.write(data, to: path) } catch {
+            throw Refusal(description: "\(option): \(error). The measurements were printed above.")
         }
     }
 }

@@ -242,14 +242,13 @@ struct ImportCommand: ParsableCommand {
     func role(of path: String, mapping: ImportMapping, besides option: String) -> String? {
         // A stream (/dev/stdout, a pipe) is written as it is, never replaced: several outputs may share one.
         guard !OutputPath.isStream(path) else { return nil }
-        func canonical(_ path: String) -> String { OutputPath.canonical(path) }
         let rejectsPath = onError == .skip ? rejects ?? (out as NSString).deletingPathExtension + ".rejects.csv" : nil
         var used = [(mapping.source, "the mapping given"), (mapping.modelPath, "the model"), (out, "the store (--out)"), (rejectsPath, "the rejects file")]
             + mapping.files.map { (Optional(mapping.resolve($0.path)), "an input file") }
         if option != "--save-mapping" { used.append((saveMapping, "the mapping --save-mapping writes")) }
         if option != "--summary-json" { used.append((summaryJSON, "the summary --summary-json writes")) }
-        let target = canonical(path)
-        return used.first { other, _ in other.map(canonical) == target }?.1
+        // The same file however it is spelled: through links, `..`, or a hard link (``OutputPath/same(_:_:)``).
+        return used.first { other, _ in other.map { OutputPath.same($0, path) } ?? false }?.1
     }
 
     /// Refuses a `--summary-json` path the import reads or writes, or one that cannot be written, before
@@ -260,33 +259,24 @@ struct ImportCommand: ParsableCommand {
             throw ImportError(.mapping, reason: "--summary-json \(path) is \(role); the summary would replace it", file: path,
                               hint: "Give --summary-json a path of its own, such as \(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent).summary.json. Nothing was imported.")
         }
-        if OutputPath.isStream(path) { return }
-        guard !path.isEmpty else {
-            throw ImportError(.mapping, reason: "--summary-json is empty", hint: "Name a file, such as summary.json. Nothing was imported.")
-        }
-        // Where the kernel puts it (a link's file; `link/..` is the link's target's parent).
-        let url = URL(fileURLWithPath: OutputPath.canonical(path))
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            guard !isDirectory.boolValue else {
-                throw ImportError(.mapping, reason: "--summary-json \(path) is a directory", file: path,
-                                  hint: "Name a file, such as \(url.appendingPathComponent("summary.json").path). Nothing was imported.")
-            }
-            guard FileManager.default.isWritableFile(atPath: url.path) else {
-                throw ImportError(.mapping, reason: "--summary-json \(path) cannot be written (permission denied)", file: path,
-                                  hint: "Name a file you can write. Nothing was imported.")
-            }
+        switch OutputPath.problem(writing: path) {
+        case nil:
             return
-        }
-        let directory = url.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            let what = FileManager.default.fileExists(atPath: directory) ? "is a file, not a directory" : "does not exist"
-            throw ImportError(.mapping, reason: "--summary-json \(path): \(directory) \(what)", file: path,
+        case .empty?:
+            throw ImportError(.mapping, reason: "--summary-json is empty", hint: "Name a file, such as summary.json. Nothing was imported.")
+        case .directory(let directory)?:
+            throw ImportError(.mapping, reason: "--summary-json \(path) is a directory", file: path,
+                              hint: "Name a file, such as \(URL(fileURLWithPath: directory).appendingPathComponent("summary.json").path). Nothing was imported.")
+        case .notWritable?:
+            throw ImportError(.mapping, reason: "--summary-json \(path) cannot be written (permission denied)", file: path,
+                              hint: "Name a file you can write. Nothing was imported.")
+        case let problem?:
+            if case .directoryNotWritable = problem {
+                throw ImportError(.mapping, reason: "--summary-json \(path): \(problem)", file: path,
+                                  hint: "Name a file in a directory you can write. Nothing was imported.")
+            }
+            throw ImportError(.mapping, reason: "--summary-json \(path): \(problem)", file: path,
                               hint: "Name a file in a directory that exists. Nothing was imported.")
-        }
-        guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw ImportError(.mapping, reason: "--summary-json \(path): the directory \(directory) cannot be written (permission denied)", file: path,
-                              hint: "Name a file in a directory you can write. Nothing was imported.")
         }
     }
 

@@ -38,7 +38,7 @@ struct SpeedCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Measured runs (the median is reported).")
     var runs: Int = 5
 
-    @Option(help: "Write the checks as JSON to this file.")
+    @Option(help: "Write the checks as JSON to this file (format: docs/bench-schema.md, Speed checks).")
     var json: String?
 
     func validate() throws {
@@ -50,6 +50,10 @@ struct SpeedCommand: ParsableCommand {
         #if DEBUG
         printError("warning: a debug build; measure with -c release for meaningful ratios")
         #endif
+        // Checked before measuring, which can take minutes: a place the JSON cannot go.
+        if let json, let problem = OutputPath.problem(writing: json) {
+            throw SpeedRefusal(description: "--json \(json): \(problem). Name a file in a directory you can write, such as speed.json. Nothing was measured.")
+        }
         let checks: [SpeedCheck]
         switch suite {
         case .engine:
@@ -57,7 +61,11 @@ struct SpeedCommand: ParsableCommand {
         case .fetch:
             guard let store else { throw ValidationError("speed fetch needs --store PATH (e.g. the wells store the demo imports)") }
             let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
-            checks = try FetchSpeed(store: opened, runs: runs).run { printError("speed: \($0)") }
+            do {
+                checks = try FetchSpeed(store: opened, runs: runs).run { printError("speed: \($0)") }
+            } catch BenchError.storeLacks(let missing) {
+                throw NotAWellsStore(store: store, missing: missing)
+            }
         case .import:
             // As `seedstore import` runs (see ImportCommand), so the figures are the command's.
             ProcessMemory.returnFreedMemoryPromptly()
@@ -66,10 +74,30 @@ struct SpeedCommand: ParsableCommand {
         }
         print(SpeedCheck.table(checks))
         if let json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(checks).write(to: URL(fileURLWithPath: json))
+            do { try OutputPath.write(SpeedReport(suite: suite.rawValue, checks: checks).jsonData(), to: json) } catch {
+                throw SpeedRefusal(description: "--json: \(error). The checks were printed above.")
+            }
         }
         if checks.contains(where: { !$0.isMet }) { throw ExitCode(3) }
+    }
+
+    /// A run refused before it measures, or an output it could not write: what is wrong and what to do.
+    struct SpeedRefusal: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `speed fetch` on a store that is not the generated wells store: what it lacks, and how to make one.
+    struct NotAWellsStore: Error, CustomStringConvertible {
+        let store: String
+        let missing: BenchError.MissingName
+
+        var description: String {
+            let have = missing.available.joined(separator: ", ")
+            let lacks = missing.entity.map { "its \($0) entity has no property '\(missing.name)' (it has \(have))" }
+                ?? "it has no entity '\(missing.name)' (its entities: \(have))"
+            return "\(store) is not a wells store: \(lacks). speed fetch measures the store that `seedstore generate wells --out DIR` "
+                + "and `seedstore import --mapping DIR/wells.mapping.json --out Wells.sqlite` make; to measure another model, "
+                + "use `seedstore bench STORE --entity NAME --sort-key NAME --properties A,B`."
+        }
     }
 }

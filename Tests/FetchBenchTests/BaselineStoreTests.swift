@@ -61,6 +61,22 @@ import Testing
         #expect(try store.url(for: "main").path == "/tmp/none/main.json")
     }
 
+    /// `--save-baseline foo.json` was saved as `foo.json.json`, which neither `--compare foo.json` (a path)
+    /// nor `--compare foo` found: a name ending in `.json` is refused, saying to drop the suffix.
+    @Test func aNameEndingInJSONIsRefusedWithTheNameToUse() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = BaselineStore(directory: directory)
+        #expect(throws: BenchError.self) { try store.save(sampleReport(), as: "foo.json") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        let problem = try #require(BaselineStore.problem(withName: "foo.json"))
+        #expect(problem.contains("drop the .json suffix (foo)") && problem.contains("--compare foo"), "\(problem)")
+        #expect(BenchError.invalidBaselineName("foo.json").description.hasPrefix("'foo.json' cannot name a baseline: drop the .json suffix"))
+        // The description says nothing of paths, which only --compare takes.
+        #expect(!BenchError.invalidBaselineName(".bad").description.contains("path"))
+        #expect(BaselineStore.problem(withName: "release-1.2") == nil)
+    }
+
     @Test func aNewerReportIsRefusedWithTheDocumentedMessage() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

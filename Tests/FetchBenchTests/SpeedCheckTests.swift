@@ -1,3 +1,4 @@
+import Foundation
 import Measure
 import Testing
 
@@ -39,5 +40,38 @@ struct SpeedCheckTests {
         #expect(faster[3] == "3.64x faster")
         #expect(faster[4] == "3.33–4.00x")
         #expect(Self.check([0.5], [1.0], nil).verdict == .met)
+    }
+}
+
+/// `speed --json` wrote Swift's synthesized enum form (`"target": {"atMost": {"_0": 2}}`); its documented
+/// shape is snake_case with `{"kind", "value"}` targets and the derived figures the table prints.
+@Suite("Speed checks: the JSON form")
+struct SpeedReportJSONTests {
+    @Test func targetsAreKindAndValueAndTheFiguresAreThere() throws {
+        let checks = [
+            SpeedCheck(name: "insert", measured: Statistics([2, 3]), reference: Statistics([1, 1]), referenceName: "raw", target: .atMost(2)),
+            SpeedCheck(name: "rows", measured: Statistics([1]), reference: Statistics([4]), referenceName: "full", target: .atLeastFaster(3)),
+            SpeedCheck(name: "shown", measured: Statistics([1]), reference: Statistics([0]), referenceName: "none", target: nil),
+        ]
+        let data = try SpeedReport(suite: "engine", checks: checks).jsonData()
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["schema_version"] as? Int == 1 && object["suite"] as? String == "engine" && object["met"] as? Bool == false)
+        let written = try #require(object["checks"] as? [[String: Any]])
+        func target(_ check: [String: Any]) -> (String?, Double?)? {
+            (check["target"] as? [String: Any]).map { ($0["kind"] as? String, $0["value"] as? Double) }
+        }
+        #expect(target(written[0])?.0 == "at_most" && target(written[0])?.1 == 2)
+        #expect(target(written[1])?.0 == "at_least_faster" && target(written[1])?.1 == 3)
+        #expect(written[2]["target"] == nil && written[2]["ratio"] == nil, "no target, and an infinite ratio is left out")
+        #expect(written[0]["verdict"] as? String == "borderline" && written[0]["unit"] as? String == "seconds")
+        #expect(written[0]["ratio"] as? Double == 2.5 && written[0]["reference_name"] as? String == "raw")
+        #expect(!String(decoding: data, as: UTF8.self).contains("_0"))
+        let decoded = try JSONDecoder().decode(SpeedReport.self, from: data)
+        #expect(decoded.checks.map(\.target) == checks.map(\.target) && decoded.checks.map(\.name) == checks.map(\.name))
+    }
+
+    @Test func theTableNamesTheVerdictColumn() {
+        let table = SpeedCheck.table([SpeedCheck(name: "x", measured: Statistics([1]), reference: Statistics([1]), referenceName: "raw", target: .atMost(2))])
+        #expect(table.split(separator: "\n").first?.hasSuffix("verdict") == true, "\(table)")
     }
 }

@@ -23,6 +23,26 @@ struct SpeedCLITests {
         }
     }
 
+    /// `--json` wrote Swift's synthesized enums (`"target": {"atMost": {"_0": 2}}`) and the table had no
+    /// verdict header.
+    @Test func jsonHasTheDocumentedShapeAndTheTableNamesTheVerdict() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("speed.json")
+        let result = try CLI.run(["speed", "engine", "--rows", "200", "--runs", "1", "--json", json.path])
+        #expect(result.status == 0 || result.status == 3, "exit \(result.status): \(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").first?.hasSuffix("verdict") == true, "\(result.stdout)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        #expect(object["suite"] as? String == "engine" && object["schema_version"] as? Int == 1)
+        let first = try #require((object["checks"] as? [[String: Any]])?.first)
+        let target = try #require(first["target"] as? [String: Any], "\(first)")
+        #expect(target["kind"] as? String == "at_most" && target["value"] as? Double == 2, "\(target)")
+        #expect(["met", "borderline", "missed"].contains(first["verdict"] as? String ?? ""))
+
+        let nowhere = try CLI.run(["speed", "engine", "--rows", "200", "--runs", "1", "--json", "/nonexistent/s.json"])
+        #expect(nowhere.status == 1 && nowhere.stderr.contains("/nonexistent does not exist") && nowhere.stdout.isEmpty, "\(nowhere.stderr)")
+    }
+
     @Test func engineSuitePrintsRatiosAgainstRawInserts() throws {
         let result = try CLI.run(["speed", "engine", "--rows", "2000", "--runs", "1"])
         #expect(result.status == 0 || result.status == 3, "exit \(result.status): \(result.stderr)")

@@ -3,7 +3,8 @@ import Foundation
 /// Named baselines: bench reports kept as JSON files in one directory, to compare later runs with.
 ///
 /// A name (`main`, `release-1.2`) is the file `NAME.json` in ``directory``; anything with a `/` or ending
-/// in `.json` is a path to a report file instead, relative to the current directory.
+/// in `.json` is a path to a report file instead, relative to the current directory, so a name itself
+/// never ends in `.json` (saving `main.json` is refused: save `main`, compare with `main`).
 ///
 /// For example:
 ///
@@ -33,19 +34,44 @@ public struct BaselineStore: Sendable {
         nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
     }
 
+    /// Why `name` cannot name a baseline, as a phrase that says what to do, or `nil` when it can.
+    ///
+    /// A name uses letters, digits, `.`, `-` and `_`, does not start with `.`, and does not end in
+    /// `.json`: the file is `NAME.json`, and ``load(_:)`` takes an argument ending in `.json` as a path.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// BaselineStore.problem(withName: "main")        // nil
+    /// BaselineStore.problem(withName: "main.json")   // "drop the .json suffix (main): …"
+    /// ```
+    public static func problem(withName name: String) -> String? {
+        let allowed = name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
+        }
+        if name.isEmpty { return "a name cannot be empty; use letters, digits, '.', '-' and '_', such as main" }
+        if name.hasSuffix(".json"), !name.contains("/") {
+            let stem = String(name.dropLast(5))
+            let example = problem(withName: stem) == nil ? stem : "main"
+            return "drop the .json suffix (\(example)): a baseline NAME is kept as NAME.json, and compared with --compare \(example)"
+        }
+        if name.count > 200 { return "a name has at most 200 characters" }
+        if !allowed || name.hasPrefix(".") {
+            return "use letters, digits, '.', '-' and '_', not starting with '.', such as main"
+        }
+        return nil
+    }
+
     /// The file a name is kept in; throws ``BenchError/invalidBaselineName(_:)`` for names that could
-    /// escape the directory or are not portable file names.
+    /// escape the directory, are not portable file names, or end in `.json` (``problem(withName:)``).
     ///
     /// For example:
     ///
     /// ```swift
     /// try baselines.url(for: "main").lastPathComponent   // main.json
     /// ```
-    public func url(for name: String) throws -> URL {
-        let allowed = name.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
-        }
-        guard !name.isEmpty, name.count <= 200, allowed, !name.hasPrefix(".") else { throw BenchError.invalidBaselineName(name) }
+    public func url(for name: String) throws(BenchError) -> URL {
+        guard Self.problem(withName: name) == nil else { throw BenchError.invalidBaselineName(name) }
         return directory.appendingPathComponent(name + ".json")
     }
 

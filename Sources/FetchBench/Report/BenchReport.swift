@@ -251,34 +251,3 @@ public struct BenchResult: Codable, Sendable, Equatable {
              statements, rows, objects, faults, peakMemoryBytes = "peak_memory_bytes", note
     }
 }
-
-/// What can go wrong in the bench harness.
-public enum BenchError: Error, CustomStringConvertible, Sendable {
-    case unsupportedSchema(String, Int)
-    case missingBaseline(name: String, path: String)
-    case unknownScenario(String, known: [String])
-    case storeLacks(String)
-    /// A report or baseline file that is not a bench report: its path and what is wrong.
-    case invalidReport(String, String)
-    /// A baseline name that cannot be a file name.
-    case invalidBaselineName(String)
-
-    public var description: String {
-        switch self {
-        case .unsupportedSchema(let path, let version):
-            "\(path) has report schema version \(version); this seedstore reads up to \(BenchReport.currentSchemaVersion). Update seedstore or re-run the baseline."
-        case .missingBaseline(let name, let path):
-            BaselineStore.isPath(name)
-                ? "no baseline report at \(path); write one with --json \(name), or pass a saved baseline's name"
-                : "no baseline named '\(name)' at \(path); save one first with --save-baseline \(name)"
-        case .unknownScenario(let name, let known):
-            "unknown scenario '\(name)'; choose from \(known.joined(separator: ", "))"
-        case .storeLacks(let what):
-            "the store cannot run this scenario: \(what). Pass the entity and property names with --entity/--properties, or a scenario file."
-        case .invalidReport(let path, let reason):
-            "\(path) is not a readable bench report: \(reason)"
-        case .invalidBaselineName(let name):
-            "'\(name)' cannot name a baseline: use letters, digits, '.', '-' and '_', or pass a path ending in .json"
-        }
-    }
-}

@@ -15,67 +15,82 @@ public enum ScenarioCatalog {
     public static let names = ["batch-size", "faulting", "dictionary", "decomposition"]
 
     /// Builds the scenarios `only` names (all when empty), checking the store has what they need.
+    ///
+    /// Only the names the chosen scenarios use must exist: `batch-size` needs the entity and
+    /// ``ScenarioConfig/sortKey``; `faulting` the entity and ``ScenarioConfig/faultAttribute`` (the sort key
+    /// when nil); `dictionary` and `decomposition` the entity and ``ScenarioConfig/mapProperties``. A name
+    /// the store lacks throws ``BenchError/storeLacks(_:)``, naming the scenario and the setting.
     public static func make(for store: PersistentStore, config: ScenarioConfig, only: [String] = []) throws -> [BenchScenario] {
         for name in only where !names.contains(name) { throw BenchError.unknownScenario(name, known: names) }
         let wanted = only.isEmpty ? names : names.filter(only.contains)
-        let s = try Names(store: store, config: config)
         return try wanted.compactMap { name -> BenchScenario? in
-            switch name {
-            case "batch-size": batchSize(s)
-            case "faulting": faulting(s)
-            case "dictionary": dictionary(s)
+            let s = try Names(store: store, config: config, scenario: name)
+            return switch name {
+            case "batch-size": try batchSize(s)
+            case "faulting": try faulting(s)
+            case "dictionary": try dictionary(s)
             case "decomposition": try decomposition(s)
             default: nil
             }
         }
     }
 
-    /// Resolved names: entities, tables and columns.
+    /// Resolved names for one scenario family: the entity and its table; columns are looked up as the
+    /// family needs them, so a name only another family uses need not exist.
     struct Names {
+        let store: PersistentStore
         let config: ScenarioConfig
+        /// The family being built, named in errors.
+        let scenario: String
         let entity: Entity
         let table: String
-        let sortColumn: String
-        let mapColumns: [String]
-        let faultColumn: String
         let allColumns: String
-        let relation: (relationship: String, column: String, destination: Entity, attribute: String, attributeColumn: String)?
-        let summary: (entity: Entity, table: String, mapColumns: [String], details: String, detailsColumn: String, detailsEntity: Entity, key: String, keyColumn: String)?
 
-        init(store: PersistentStore, config: ScenarioConfig) throws {
+        init(store: PersistentStore, config: ScenarioConfig, scenario: String) throws {
+            self.store = store
             self.config = config
-            guard let entity = store.model.entity(named: config.entity) else { throw BenchError.storeLacks("no entity \(config.entity)") }
+            self.scenario = scenario
+            guard let entity = store.model.entity(named: config.entity) else {
+                throw BenchError.storeLacks(.init(scenario: scenario, entity: nil, name: config.entity, key: "entity",
+                                                  available: store.model.entities.map(\.name)))
+            }
             self.entity = entity
             table = entity.tableName
-            func column(_ entity: Entity, _ name: String) throws -> String {
-                guard let index = entity.columnIndex(of: name) else { throw BenchError.storeLacks("\(entity.name) has no attribute \(name)") }
-                return entity.columns[index].columnName
-            }
-            sortColumn = try column(entity, config.sortKey)
-            mapColumns = try config.mapProperties.map { try column(entity, $0) }
-            faultColumn = try column(entity, config.faultAttribute)
             allColumns = (["Z_PK", "Z_OPT"] + entity.columns.map(\.columnName)).joined(separator: ", ")
-            if let name = config.relationship, let attribute = config.relatedAttribute,
-               let destinationID = entity.destinationID(of: name), let destination = store.model.entity(id: destinationID),
-               entity.columnIndex(of: name) != nil {
-                relation = (name, try column(entity, name), destination, attribute, try column(destination, attribute))
-            } else {
-                relation = nil
-            }
-            if let name = config.summaryEntity, let summaryEntity = store.model.entity(named: name), let details = config.detailsRelationship,
-               let detailsID = summaryEntity.destinationID(of: details), let detailsEntity = store.model.entity(id: detailsID),
-               let key = config.lookupKey {
-                summary = (summaryEntity, summaryEntity.tableName, try config.mapProperties.map { try column(summaryEntity, $0) },
-                           details, try column(summaryEntity, details), detailsEntity, key, try column(summaryEntity, key))
-            } else {
-                summary = nil
-            }
         }
 
-        var sortedRequest: FetchRequest {
-            var request = FetchRequest(entityName: entity.name)
-            request.sortDescriptors = [FetchSort(config.sortKey)]
-            return request
+        /// The column of `entity`'s property `name`, which the scenario setting `key` names.
+        func column(_ name: String, of entity: Entity? = nil, key: String) throws -> String {
+            let entity = entity ?? self.entity
+            guard let index = entity.columnIndex(of: name) else {
+                throw BenchError.storeLacks(.init(scenario: scenario, entity: entity.name, name: name, key: key,
+                                                  available: entity.propertyNames))
+            }
+            return entity.columns[index].columnName
+        }
+
+        /// The columns of ``ScenarioConfig/mapProperties`` in `entity` (the scenario's entity by default).
+        func mapColumns(of entity: Entity? = nil) throws -> [String] {
+            try config.mapProperties.map { try column($0, of: entity, key: "map_properties") }
+        }
+
+        /// The to-one relationship and its destination's attribute, when the entity has the relationship.
+        func relation() throws -> (relationship: String, column: String, destination: Entity, attribute: String, attributeColumn: String)? {
+            guard let name = config.relationship, let attribute = config.relatedAttribute,
+                  let destinationID = entity.destinationID(of: name), let destination = store.model.entity(id: destinationID),
+                  entity.columnIndex(of: name) != nil else { return nil }
+            return (name, try column(name, key: "relationship"), destination, attribute,
+                    try column(attribute, of: destination, key: "related_attribute"))
+        }
+
+        /// The summary entity of a decomposition and its details, when the store has them.
+        func summary() throws -> (entity: Entity, table: String, mapColumns: [String], details: String, detailsColumn: String, detailsEntity: Entity, key: String, keyColumn: String)? {
+            guard let name = config.summaryEntity, let summaryEntity = store.model.entity(named: name), let details = config.detailsRelationship,
+                  let detailsID = summaryEntity.destinationID(of: details), let detailsEntity = store.model.entity(id: detailsID),
+                  let key = config.lookupKey else { return nil }
+            return (summaryEntity, summaryEntity.tableName, try mapColumns(of: summaryEntity),
+                    details, try column(details, of: summaryEntity, key: "details_relationship"), detailsEntity, key,
+                    try column(key, of: summaryEntity, key: "lookup_key"))
         }
     }
 
@@ -92,12 +107,14 @@ public enum ScenarioCatalog {
 
     // MARK: Families
 
-    static func batchSize(_ s: Names) -> BenchScenario {
+    static func batchSize(_ s: Names) throws -> BenchScenario {
+        let sortColumn = try s.column(s.config.sortKey, key: "sort_key")
         var variants: [BenchVariant] = []
         let screen = s.config.screen
         for size in s.config.batchSizes {
             let label = size == 0 ? "no batch" : "batch \(size)"
-            var request = s.sortedRequest
+            var request = FetchRequest(entityName: s.entity.name)
+            request.sortDescriptors = [FetchSort(s.config.sortKey)]
             request.fetchBatchSize = size
             request.returnsObjectsAsFaults = false
             variants.append(BenchVariant(
@@ -108,9 +125,9 @@ public enum ScenarioCatalog {
                     for i in 0..<min(screen, objects.count) { _ = objects[i].value(at: 0) }
                 },
                 raw: size == 0
-                    ? { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(s.sortColumn), Z_PK") }
+                    ? { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(sortColumn), Z_PK") }
                     : { db in
-                        let keys = try db.keys("SELECT Z_PK FROM \(s.table) ORDER BY \(s.sortColumn), Z_PK")
+                        let keys = try db.keys("SELECT Z_PK FROM \(s.table) ORDER BY \(sortColumn), Z_PK")
                         let first = Array(keys.prefix(size))
                         try db.readAll("SELECT \(s.allColumns) FROM \(s.table) WHERE Z_PK IN (\(first.map { _ in "?" }.joined(separator: ",")))", first)
                     }))
@@ -120,14 +137,16 @@ public enum ScenarioCatalog {
                 run: { context in
                     for object in try context.fetch(request) { _ = object.value(at: 0) }
                 },
-                raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(s.sortColumn), Z_PK") }))
+                raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(sortColumn), Z_PK") }))
         }
         return BenchScenario(name: "batch-size", question: "Which fetchBatchSize for a sorted list?", variants: variants)
     }
 
-    static func faulting(_ s: Names) -> BenchScenario {
+    static func faulting(_ s: Names) throws -> BenchScenario {
         let limit = s.config.faultLimit
-        let faultIndex = s.entity.columnIndex(of: s.config.faultAttribute)!
+        let faultAttribute = s.config.faultAttribute ?? s.config.sortKey
+        let faultColumn = try s.column(faultAttribute, key: "fault_attribute")
+        let faultIndex = s.entity.columnIndex(of: faultAttribute)!
         var variants: [BenchVariant] = []
         /// Fetches with `request`, then reads the fault attribute of each object.
         func readEach(_ request: FetchRequest) -> (ManagedObjectContext) throws -> Void {
@@ -140,7 +159,7 @@ public enum ScenarioCatalog {
             name: "faults, then read one attribute (N+1)",
             note: "IDs only, then each object fires its own SELECT (first \(limit))",
             run: readEach(faults),
-            raw: { db in try rawFaults(db, table: s.table, columns: s.faultColumn, limit: limit) }))
+            raw: { db in try rawFaults(db, table: s.table, columns: faultColumn, limit: limit) }))
         variants.append(BenchVariant(
             name: "faults in one read transaction (N+1)",
             note: "the same N+1, but every fault's SELECT runs inside one read transaction",
@@ -148,7 +167,7 @@ public enum ScenarioCatalog {
             raw: { db in
                 try db.exec("BEGIN")
                 defer { try? db.exec("COMMIT") }
-                try rawFaults(db, table: s.table, columns: s.faultColumn, limit: limit)
+                try rawFaults(db, table: s.table, columns: faultColumn, limit: limit)
             }))
         var full = FetchRequest(entityName: s.entity.name)
         full.returnsObjectsAsFaults = false
@@ -165,7 +184,7 @@ public enum ScenarioCatalog {
             note: "just the IDs (first \(limit))",
             run: { context in context.userInfo["results"] = try context.fetchObjectIDs(ids) },
             raw: { db in _ = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(limit)") }))
-        if let relation = s.relation {
+        if let relation = try s.relation() {
             let destinationIndex = relation.destination.columnIndex(of: relation.attribute)!
             for prefetch in [false, true] {
                 var request = FetchRequest(entityName: s.entity.name)
@@ -188,8 +207,9 @@ public enum ScenarioCatalog {
         return BenchScenario(name: "faulting", question: "Fault, fetch whole objects, or prefetch?", variants: variants)
     }
 
-    static func dictionary(_ s: Names) -> BenchScenario {
+    static func dictionary(_ s: Names) throws -> BenchScenario {
         let properties = s.config.mapProperties
+        let mapColumns = try s.mapColumns()
         let indexes = properties.map { s.entity.columnIndex(of: $0)! }
         var rows = FetchRequest(entityName: s.entity.name)
         rows.resultType = .dictionary
@@ -199,7 +219,7 @@ public enum ScenarioCatalog {
         var faults = FetchRequest(entityName: s.entity.name)
         faults.includesPropertyValues = false
         faults.fetchLimit = s.config.faultLimit
-        let columns = s.mapColumns.joined(separator: ", ")
+        let columns = mapColumns.joined(separator: ", ")
         return BenchScenario(name: "dictionary", question: "Fetch \(properties.count) properties as dictionaries or whole objects?", variants: [
             BenchVariant(name: "\(properties.count) properties as dictionaries", note: properties.joined(separator: ", "),
                          run: { context in
@@ -224,7 +244,8 @@ public enum ScenarioCatalog {
     }
 
     static func decomposition(_ s: Names) throws -> BenchScenario? {
-        guard let summary = s.summary else { return nil }
+        guard let summary = try s.summary() else { return nil }
+        _ = try s.mapColumns()
         let properties = s.config.mapProperties
         let monolithic = properties.map { s.entity.columnIndex(of: $0)! }
         let small = properties.map { summary.entity.columnIndex(of: $0)! }

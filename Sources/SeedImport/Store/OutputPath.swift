@@ -50,8 +50,76 @@ public enum OutputPath {
         return URL(fileURLWithPath: current).standardizedFileURL.path
     }
 
-    /// Whether two paths name the same file as the kernel resolves them.
-    public static func same(_ a: String, _ b: String) -> Bool { canonical(a) == canonical(b) }
+    /// Whether two paths name the same file as the kernel resolves them: the same device and inode when
+    /// both exist (so hard links and any spelling through links match), else the same ``canonical(_:)`` path.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// OutputPath.same("W.sqlite", "./link-to-W.sqlite")   // true
+    /// ```
+    public static func same(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        if stat(a, &first) == 0, stat(b, &second) == 0 {
+            return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+        }
+        return canonical(a) == canonical(b)
+    }
+
+    /// Why a file cannot be written at a path, found before any work is done (``problem(writing:)``).
+    public enum Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The path is empty.
+        case empty
+        /// The path names a directory (its resolved path).
+        case directory(String)
+        /// The file exists and this process may not write it.
+        case notWritable
+        /// The file's directory (resolved) does not exist.
+        case missingDirectory(String)
+        /// What should be the file's directory (resolved) is a file.
+        case notADirectory(String)
+        /// The file's directory (resolved) exists but this process may not write in it.
+        case directoryNotWritable(String)
+
+        /// The problem in a phrase that follows `PATH: `, such as `the directory /x does not exist`.
+        public var description: String {
+            switch self {
+            case .empty: "the path is empty"
+            case .directory: "it is a directory"
+            case .notWritable: "it cannot be written (permission denied)"
+            case .missingDirectory(let directory): "the directory \(directory) does not exist"
+            case .notADirectory(let directory): "\(directory) is a file, not a directory"
+            case .directoryNotWritable(let directory): "the directory \(directory) cannot be written (permission denied)"
+            }
+        }
+    }
+
+    /// Why `path` cannot be written as an output file, or `nil` when it can (a stream always can): checked
+    /// before the work whose result it keeps, so a long run is not thrown away at the end.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// if let problem = OutputPath.problem(writing: "/nonexistent/x.json") {
+    ///     print("--json /nonexistent/x.json: \(problem)")   // the directory /nonexistent does not exist
+    /// }
+    /// ```
+    public static func problem(writing path: String) -> Problem? {
+        guard !path.isEmpty else { return .empty }
+        if isStream(path) { return nil }
+        // Where the kernel puts it (a link's file; `link/..` is the link's target's parent).
+        let url = URL(fileURLWithPath: canonical(path))
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return .directory(url.path) }
+            return FileManager.default.isWritableFile(atPath: url.path) ? nil : .notWritable
+        }
+        let directory = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return FileManager.default.fileExists(atPath: directory) ? .notADirectory(directory) : .missingDirectory(directory)
+        }
+        return FileManager.default.isWritableFile(atPath: directory) ? nil : .directoryNotWritable(directory)
+    }
 
     /// Whether `path` is a stream rather than a file to replace: a descriptor of this process
     /// (`/dev/stdout`, `/dev/fd/N`), or something that exists and is neither a regular file nor a

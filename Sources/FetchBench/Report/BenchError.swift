@@ -1,0 +1,87 @@
+import Foundation
+
+/// What can go wrong in the bench harness; each description says what to do next.
+///
+/// For example:
+///
+/// ```swift
+/// do { _ = try BaselineStore(directory: BaselineStore.defaultDirectory).load("main") }
+/// catch let error as BenchError { print("error: \(error)") }   // no baseline named 'main' at …
+/// ```
+public enum BenchError: Error, CustomStringConvertible, Sendable {
+    /// A report from a newer seedstore: its path and schema version.
+    case unsupportedSchema(String, Int)
+    /// No baseline under that name or at that path.
+    case missingBaseline(name: String, path: String)
+    /// A scenario family that does not exist, and the ones that do.
+    case unknownScenario(String, known: [String])
+    /// The store's model lacks an entity or property a chosen scenario needs.
+    case storeLacks(MissingName)
+    /// A report or baseline file that is not a bench report: its path and what is wrong.
+    case invalidReport(String, String)
+    /// A baseline name that cannot be a file name (``BaselineStore/problem(withName:)`` says why).
+    case invalidBaselineName(String)
+    /// A scenario file that cannot be used: its path and what is wrong (an unknown key, invalid JSON).
+    case invalidScenarioFile(String, String)
+
+    /// An entity or property a scenario needs that the store's model lacks, and the
+    /// ``ScenarioConfig`` setting that named it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let missing = BenchError.MissingName(scenario: "faulting", entity: "Book", name: "well_name",
+    ///                                      key: "fault_attribute", available: ["title", "author"])
+    /// print(missing)   // Book has no property 'well_name' (fault_attribute), which the faulting scenario reads; …
+    /// ```
+    public struct MissingName: Sendable, Equatable, CustomStringConvertible {
+        /// The scenario family that needs it (`faulting`).
+        public var scenario: String
+        /// The entity that lacks the property, or `nil` when the entity itself is missing.
+        public var entity: String?
+        /// The missing entity's or property's name.
+        public var name: String
+        /// The scenario-file key (``ScenarioConfig/keys``) whose value named it: `fault_attribute`.
+        public var key: String
+        /// What the store has instead: its entities' names, or the entity's property names.
+        public var available: [String]
+
+        /// A missing `name` the setting `key` gave, which `scenario` needs.
+        public init(scenario: String, entity: String?, name: String, key: String, available: [String]) {
+            self.scenario = scenario
+            self.entity = entity
+            self.name = name
+            self.key = key
+            self.available = available
+        }
+
+        public var description: String {
+            let have = available.isEmpty ? "none" : available.joined(separator: ", ")
+            if let entity {
+                return "\(entity) has no property '\(name)' (\(key)), which the \(scenario) scenario reads; \(entity) has \(have)"
+            }
+            return "the store has no entity '\(name)' (\(key)), which the \(scenario) scenario fetches; its entities are \(have)"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unsupportedSchema(let path, let version):
+            "\(path) has report schema version \(version); this seedstore reads up to \(BenchReport.currentSchemaVersion). Update seedstore or re-run the baseline."
+        case .missingBaseline(let name, let path):
+            BaselineStore.isPath(name)
+                ? "no baseline report at \(path); write one with --json \(name), or pass a saved baseline's name"
+                : "no baseline named '\(name)' at \(path); save one first with --save-baseline \(name)"
+        case .unknownScenario(let name, let known):
+            "unknown scenario '\(name)'; choose from \(known.joined(separator: ", "))"
+        case .storeLacks(let missing):
+            "the store cannot run this scenario: \(missing). Name another in a scenario file (docs/bench-schema.md, Scenario files)."
+        case .invalidReport(let path, let reason):
+            "\(path) is not a readable bench report: \(reason)"
+        case .invalidBaselineName(let name):
+            "'\(name)' cannot name a baseline: \(BaselineStore.problem(withName: name) ?? "it is not a valid name")"
+        case .invalidScenarioFile(let path, let reason):
+            "\(path) is not a usable scenario file: \(reason) (see docs/bench-schema.md, Scenario files)"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// `bench` and `speed` arguments found wrong before anything is measured, from a user trial: reports
+/// written over the store or each other, baseline names that could not be found again, missing
+/// baselines and directories found only after the run, and scenario names hard-wired to the wells store.
+@Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
+struct BenchArgumentsCLITests {
+    /// A directory with a 500-well store `W.sqlite` and the 12-book store `books.sqlite`.
+    static func stores() throws -> URL {
+        let dir = CLI.temporaryDirectory()
+        for (kind, rows, name) in [("wells", ["--rows", "500", "--seed", "1"], "W.sqlite"), ("books", [], "books.sqlite")] {
+            let generated = try CLI.run(["generate", kind, "--out", dir.appendingPathComponent(kind).path] + rows)
+            #expect(generated.status == 0, "\(generated.stderr)")
+            let imported = try CLI.run(["import", "--mapping", dir.appendingPathComponent("\(kind)/\(kind).mapping.json").path,
+                                        "--out", dir.appendingPathComponent(name).path, "--progress", "none"])
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        return dir
+    }
+
+    static let quick = ["--runs", "1", "--fault-limit", "20", "--quiet"]
+
+    @Test("an output that is the store, under any spelling, or another output is refused before measuring; the store is untouched")
+    func outputsThatWouldReplaceTheStoreOrEachOther() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try Data(contentsOf: dir.appendingPathComponent("W.sqlite"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.sqlite").path, withDestinationPath: "W.sqlite")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for (option, path) in [("--json", "W.sqlite"), ("--markdown", "./link.sqlite"), ("--html", "sub/../W.sqlite")] {
+            let result = try CLI.run(["bench", "W.sqlite", option, path] + Self.quick, directory: dir)
+            #expect(result.status == 1, "\(option) \(path): exit \(result.status)")
+            #expect(result.stderr.contains("\(option) \(path) is the store being measured (W.sqlite); the report would replace it"), "\(result.stderr)")
+            #expect(!result.stdout.contains("batch-size"), "refused before measuring: \(result.stdout)")
+        }
+        #expect(try Data(contentsOf: dir.appendingPathComponent("W.sqlite")) == before, "the store is untouched")
+
+        let same = try CLI.run(["bench", "W.sqlite", "--json", "x", "--markdown", "y", "--html", "./x"] + Self.quick, directory: dir)
+        #expect(same.status == 1 && same.stderr.contains("--json x and --html ./x name the same file"), "\(same.stderr)")
+        #expect(!same.stdout.contains("batch-size") && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("x").path))
+    }
+
+    @Test("a missing baseline, a bad baseline name or an output directory that does not exist is refused before measuring")
+    func argumentsCheckedBeforeMeasuring() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = try CLI.run(["bench", "W.sqlite", "--compare", "nosuch"] + Self.quick, directory: dir)
+        #expect(missing.status == 1 && missing.stderr.contains("no baseline named 'nosuch'"), "\(missing.stderr)")
+        #expect(!missing.stdout.contains("batch-size"), "refused before measuring: \(missing.stdout)")
+
+        let nowhere = try CLI.run(["bench", "W.sqlite", "--json", "/nonexistent/x.json"] + Self.quick, directory: dir)
+        #expect(nowhere.status == 1, "exit \(nowhere.status)")
+        #expect(nowhere.stderr.contains("--json /nonexistent/x.json: the directory /nonexistent does not exist"), "\(nowhere.stderr)")
+        #expect(!nowhere.stderr.contains("NSCocoaErrorDomain") && !nowhere.stdout.contains("batch-size"))
+
+        let hidden = try CLI.run(["bench", "W.sqlite", "--save-baseline", ".bad"] + Self.quick, directory: dir)
+        #expect(hidden.status == 64 && hidden.stderr.contains("--save-baseline '.bad' cannot name a baseline"), "\(hidden.stderr)")
+        #expect(!hidden.stdout.contains("batch-size"))
+    }
+
+    @Test("--save-baseline foo.json is refused with the name to use; a path gets advice for --save-baseline, not --compare's")
+    func baselineNamesAndTheirMessages() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let suffixed = try CLI.run(["bench", "W.sqlite", "--save-baseline", "foo.json"] + Self.quick, directory: dir)
+        #expect(suffixed.status == 64 && suffixed.stderr.contains("drop the .json suffix (foo)"), "\(suffixed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent(".seedstore/baselines/foo.json.json").path))
+
+        let path = try CLI.run(["bench", "W.sqlite", "--save-baseline", "sub/x.json"] + Self.quick, directory: dir)
+        #expect(path.status == 64 && path.stderr.contains("--save-baseline takes a name, not a path"), "\(path.stderr)")
+        #expect(path.stderr.contains("--json sub/x.json") && !path.stderr.contains("or pass a path ending in .json"), "\(path.stderr)")
+
+        // Saved as a plain name, it is found again by that name.
+        let saved = try CLI.run(["bench", "W.sqlite", "--scenarios", "faulting", "--save-baseline", "foo"] + Self.quick, directory: dir)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let compared = try CLI.run(["bench", "W.sqlite", "--scenarios", "faulting", "--compare", "foo", "--threshold", "1000"] + Self.quick,
+                                   directory: dir)
+        #expect([0, 4].contains(compared.status), "exit \(compared.status): \(compared.stderr)")
+    }
+
+    @Test("the fault attribute is named with --fault-attribute (by default the sort key), and only chosen scenarios' names must exist")
+    func faultAttributeOnAnotherModel() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let books = ["bench", "books.sqlite", "--entity", "Book", "--sort-key", "title", "--properties", "title,author"] + Self.quick
+        let batch = try CLI.run(books + ["--scenarios", "batch-size"], directory: dir)
+        #expect(batch.status == 0 && batch.stdout.contains("batch 20, first screen"), "\(batch.stderr)")
+        let all = try CLI.run(books, directory: dir)
+        #expect(all.status == 0 && all.stdout.contains("faults, then read one attribute"), "\(all.stderr)")
+        let wrong = try CLI.run(books + ["--scenarios", "faulting", "--fault-attribute", "nope"], directory: dir)
+        #expect(wrong.status == 1 && wrong.stderr.contains("Book has no property 'nope'"), "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("Name one with --fault-attribute") && wrong.stderr.contains("title, author, copyright"), "\(wrong.stderr)")
+
+        try Data(#"{"entity": "Book", "sort_key": "title", "fault_atribute": "author"}"#.utf8).write(to: dir.appendingPathComponent("typo.json"))
+        let typo = try CLI.run(["bench", "books.sqlite", "--scenario-file", "typo.json", "--scenarios", "faulting"] + Self.quick, directory: dir)
+        #expect(typo.status == 1 && typo.stderr.contains("unknown key 'fault_atribute'") && typo.stderr.contains("fault_attribute"), "\(typo.stderr)")
+    }
+
+    @Test("speed fetch on a store that is not the wells store says what store it expects, not bench's flags")
+    func speedFetchSaysWhatStoreItExpects() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["speed", "fetch", "--store", "books.sqlite", "--runs", "1"], directory: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("books.sqlite is not a wells store: it has no entity 'Well' (its entities: Book)"), "\(result.stderr)")
+        #expect(result.stderr.contains("seedstore generate wells") && !result.stderr.contains("--entity/--properties, or a scenario file"))
+    }
+
+    @Test("usage errors exit 64, and bench --help and docs/bench-schema.md say so")
+    func usageErrorsExit64AndAreDocumented() throws {
+        for arguments in [["--runs", "0"], ["--threshold", "-5"]] {
+            #expect(try CLI.run(["bench", "W.sqlite"] + arguments).status == 64)
+        }
+        let help = try CLI.run(["bench", "--help"])
+        #expect(help.stdout.contains("64 a usage") && help.stdout.contains("--fault-attribute"), "\(help.stdout)")
+        let docs = try String(contentsOf: CLI.repository.appendingPathComponent("docs/bench-schema.md"), encoding: .utf8)
+        #expect(docs.contains("| 64 | Usage error"))
+    }
+}
