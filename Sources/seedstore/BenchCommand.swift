@@ -89,6 +89,7 @@ struct BenchCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try checkSQLDebugVariable(orOption: false)
         guard runs >= 1 else { throw ValidationError("--runs takes 1 or more") }
         guard threshold >= 0 else { throw ValidationError("--threshold takes a percentage of 0 or more") }
         guard warmup >= 0 else { throw ValidationError("--warmup takes 0 or more") }

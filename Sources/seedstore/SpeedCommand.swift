@@ -42,6 +42,7 @@ struct SpeedCommand: ParsableCommand {
     var json: String?
 
     func validate() throws {
+        try checkSQLDebugVariable(orOption: false)
         guard runs >= 1 else { throw ValidationError("--runs takes 1 or more, not \(runs).") }
         if let rows, rows < 1 { throw ValidationError("--rows takes 1 or more, not \(rows).") }
     }
