@@ -26,8 +26,9 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case greaterThanOrEqualTo = ">="
     /// `MATCHES`: the whole left string matches the right ICU regular expression.
     case matches = "MATCHES"
-    /// `LIKE`: `*` matches any run of characters, `?` one character, `\`
-    /// escapes the next one; `%` and `_` are ordinary characters.
+    /// `LIKE`: `*` matches any run, `?` one Unicode scalar (one character of
+    /// the folded strings with `[c]` or `[d]`), `\` escapes the next one; `%`
+    /// and `_` are ordinary characters.
     case like = "LIKE"
     /// `BEGINSWITH`.
     case beginsWith = "BEGINSWITH"

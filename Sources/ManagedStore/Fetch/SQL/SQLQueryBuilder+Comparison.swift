@@ -8,7 +8,9 @@
 // - `BETWEEN {lo, hi}` → `x BETWEEN ?1 AND ?2`
 // Through `SEEDSTORE_COMPARE(left, 'OP[flags]', right)` (the predicate layer's own code):
 // - any comparison of strings with `[c]` or `[d]`
-// - `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`, and `IN` a string
+// - `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`, and `IN` a string: without `[c]` or
+//   `[d]` on UTF-8 bytes (`LIKE`'s `?` one scalar), as SQLite's `instr` and `GLOB` test them, on a
+//   byte path that makes no Swift strings
 // Refused before this point (`SQLQueryBuilder+Kinds.swift`): an attribute against a constant of a
 // kind it never compares with (`priority == '1'`, `name CONTAINS 5`).
 // Settled at compile time:

@@ -337,8 +337,3 @@ extension SQLQueryBuilder {
         return (end, place, scope!, condition)
     }
 }
-
-extension ComparisonOptions {
-    /// The options that change a string comparison (`[n]` changes nothing).
-    var stringOptions: ComparisonOptions { intersection([.caseInsensitive, .diacriticInsensitive]) }
-}
