@@ -67,6 +67,17 @@ import Testing
         }
     }
 
+    @Test func inNeedsACollectionNotAString() throws {
+        let fixture = try Self.itemStore(Self.items.map(\.label))
+        for format in ["label IN 'Zoë'", "label IN ''", "'Zo' IN label"] {
+            let predicate = try FetchPredicate(format: format)
+            let sql = #expect(throws: StoreError.self, "\(format)") { try fixture.sqlKeys(predicate, "Item") }
+            #expect("\(sql.map { "\($0)" } ?? "")".contains("IN needs a collection on the right"), "\(format)")
+            #expect(throws: PredicateEvaluationError.self, "\(format)") { try fixture.memoryKeys(predicate, "Item") }
+        }
+        #expect(try Self.codes("'Zoë!' CONTAINS label", in: fixture) == ["a1", "a5"])
+    }
+
     // MARK: Random strings against SQLite's bytes
 
     /// Precomposed and decomposed letters, lone combining marks, ASCII (wildcards too), wider scalars.

@@ -138,8 +138,11 @@ import Testing
         #expect(try found("priority IN {}").isEmpty)
         #expect(try sql("priority IN {1, nil}") == "t0.ZPRIORITY = ?1 OR t0.ZPRIORITY IS NULL")
         #expect(try found("task_description IN[c] {'BANK', 'zoë'}") == ["bank", "Zoë", "ZOË"])
-        // IN a string: the left string is part of it.
-        #expect(try found("task_description IN 'Please go to the bank now'") == ["bank", ""])
+        // A string is one value, not a collection: CONTAINS tests for a part of it.
+        let inText = try FetchPredicate(format: "task_description IN 'Please go to the bank now'")
+        #expect(throws: StoreError.self) { try fixture.sqlKeys(inText, "Task") }
+        #expect(throws: PredicateEvaluationError.self) { try fixture.memoryKeys(inText, "Task") }
+        #expect(try found("'Please go to the bank now' CONTAINS task_description") == ["bank", ""])
     }
 
     @Test func between() throws {

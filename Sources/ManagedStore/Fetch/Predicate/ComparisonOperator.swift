@@ -34,8 +34,8 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case beginsWith = "BEGINSWITH"
     /// `ENDSWITH`.
     case endsWith = "ENDSWITH"
-    /// `IN`: the left value is an element of the right collection (or a
-    /// substring of the right string).
+    /// `IN`: the left value is an element of the right collection (a list,
+    /// an array or a to-many key path; one value, a string too, is an error).
     case `in` = "IN"
     /// `CONTAINS`: the left string contains the right one, or the left
     /// collection contains the right value.

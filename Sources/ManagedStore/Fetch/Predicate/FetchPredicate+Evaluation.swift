@@ -22,10 +22,9 @@
 //   scalars (`'Zoe\u{308}' LIKE 'Zoe?'`), with them folded characters.
 // - `MATCHES`: an ICU regular expression (NSRegularExpression) that must
 //   match the whole string; `.` is one scalar, literals match scalars.
-// - `IN`: membership in the right collection; with a right string, the
-//   left string is a substring of it (by bytes, as `CONTAINS`); nil on the
-//   right is false; any other single value on the right throws (`IN 3` is
-//   a mistake for `== 3`).
+// - `IN`: membership in the right collection; nil on the right is false;
+//   a single value on the right throws, a string too (`IN 3` is a mistake
+//   for `== 3`; `'text' CONTAINS x` tests for a part of a text).
 //   `CONTAINS` with a left collection is membership of the right value.
 // - `BETWEEN {lo, hi}` is inclusive at both ends.
 // - `ANY`/`ALL` range over the left value's elements (a null left value has

@@ -43,8 +43,12 @@ struct PredicateComparisonTest {
             throw PredicateEvaluationError.invalidOperand("BETWEEN needs two bounds such as {1, 10}, but got \(right)")
         case (.in, .array), (.in, .null):
             break
-        case (.in, .string(let string)):
-            foldedRight = PredicateConstant.fold(string, options)
+        case (.in, .string):
+            throw PredicateEvaluationError.invalidOperand("""
+                IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a \
+                to-many key path, but got the single value \(right); use == to compare with one value, or \
+                CONTAINS with the text on its left (\(right) CONTAINS …) to test for a part of it
+                """)
         case (.in, _):
             throw PredicateEvaluationError.invalidOperand("""
                 IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a \
@@ -117,12 +121,8 @@ struct PredicateComparisonTest {
             if options.isEmpty { return PredicateBytes.test(op, string, foldedRight) ?? false }
             return Self.string(PredicateConstant.fold(string, options), contains: foldedRight)
         case .in:
-            if case .array(let elements) = right {
-                return elements.contains { PredicateConstant.equal(left, $0, options: options) }
-            }
-            guard case .string(let string) = left, let foldedRight else { return false }
-            if options.isEmpty { return PredicateBytes.test(.contains, foldedRight, string) ?? false }
-            return Self.string(foldedRight, contains: PredicateConstant.fold(string, options))
+            guard case .array(let elements) = right else { return false }
+            return elements.contains { PredicateConstant.equal(left, $0, options: options) }
         }
     }
 
