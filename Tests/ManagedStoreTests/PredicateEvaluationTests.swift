@@ -96,7 +96,7 @@ struct PredicateEvaluationTests {
         Case("name IN {'Ben', 'Melissa', 'Nick'}", is: false), Case("name IN {'Ben', 'Ringo'}", is: true),
         Case("name IN[c] {'ringo'}", is: true), Case("name IN {'ringo'}", is: false),
         Case("age IN %@", [19, 20], is: true), Case("age IN %@", [19.0, 20.0], is: true), Case("age IN {}", is: false),
-        Case("'ing' IN name", is: true), Case("'ING' IN name", is: false), Case("'ING' IN[c] name", is: true),
+        Case("name CONTAINS 'ing'", is: true), Case("name CONTAINS 'ING'", is: false), Case("name CONTAINS[c] 'ING'", is: true),
         Case("'red' IN tags", is: true), Case("'blue' IN tags", is: false),
         Case("nickname IN {nil, 1}", is: true), Case("'Ringo' IN {name, lastName}", is: true),
         Case("'Paul' IN {name, lastName}", is: false), Case("SELF IN %@", ["paul-id", "ringo-id"], is: true),
@@ -295,11 +295,13 @@ struct PredicateEvaluationTests {
         #expect(messages[0].contains("'age' is the single value 20"))
     }
 
-    @Test func inNeedsACollectionOrAString() throws {
-        let messages = Self.refusals(["age IN 3", "age IN 20.0", "name IN YES", "age IN age"])
+    @Test func inNeedsACollection() throws {
+        let messages = Self.refusals(["age IN 3", "age IN 20.0", "name IN YES", "age IN age", "'in' IN name", "'' IN name", "name IN 'Ringo'"])
         #expect(messages[0].contains("IN needs a collection on the right"))
         #expect(messages[0].contains("use == to compare with one value"))
-        #expect(try FetchPredicate(format: "'in' IN name").evaluate(with: Self.ringo))
+        // A string is one value: CONTAINS, with the text on its left, tests for a part of it.
+        #expect(messages[4].contains("use == to compare with one value, or CONTAINS with the text on its left"), "\(messages[4])")
+        #expect(try FetchPredicate(format: "name CONTAINS 'in'").evaluate(with: Self.ringo))
         #expect(try !FetchPredicate(format: "age IN nickname").evaluate(with: Self.ringo), "nil holds nothing")
     }
 

@@ -147,13 +147,20 @@ import Testing
             return
         }
         #expect(entity == "FailedBankInfo" && property == "details.zip")
-        // Lists, arrays, to-many key paths, strings (substring) and nil stay valid.
-        for format in ["priority IN {3}", "priority IN {}", "task_description IN 'the bank'", "priority IN nil"] {
+        // A string is one value too, as the README says: CONTAINS tests for a part of it.
+        for format in ["task_description IN 'the bank'", "'bank' IN task_description", "priority IN 'x1y'"] {
+            let text = try message(tasks, "Task", format)
+            #expect(text.contains("IN needs a collection on the right") && text.contains("CONTAINS"), "\(format): \(text)")
+        }
+        let city = try message(banks, "FailedBankInfo", "name IN city")
+        #expect(city.contains("IN needs a collection") && city.contains("city CONTAINS name"), "\(city)")
+        #expect(try message(tasks, "Task", "ANY {'a', 'b'} IN 'abc'").contains("IN needs a collection"))
+        // Lists, arrays, to-many key paths and nil stay valid.
+        for format in ["priority IN {3}", "priority IN {}", "priority IN nil", "task_description IN {'the bank'}"] {
             #expect(try message(tasks, "Task", format) == "no error", "\(format)")
         }
         #expect(try message(tasks, "Task", "priority IN %@", [3]) == "no error")
         #expect(try message(banks, "FailedBankDetails", "'big' IN tags.name") == "no error")
-        #expect(try message(banks, "FailedBankInfo", "name IN city") == "no error")
     }
 
     // MARK: Injection

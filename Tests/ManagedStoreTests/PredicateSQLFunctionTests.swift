@@ -25,7 +25,7 @@ import Testing
             ("ABC", .beginsWith, .caseInsensitive, "ab"), ("ABC", .endsWith, [], "BC"), ("x", .equalTo, .caseInsensitive, "X"),
             ("x", .notEqualTo, .caseInsensitive, "X"), ("b", .lessThan, .caseInsensitive, "A"), ("Matthew", .like, [], "Ma*t?ew"),
             ("100%", .like, [], "100\\%"), ("abc", .matches, [], "a.c"), (nil, .contains, [], "a"), ("a", .contains, [], nil),
-            (5, .contains, [], "5"), ("bank", .in, [], "the bank"), ("line\r\nbreak", .contains, [], "\n"),
+            (5, .contains, [], "5"), ("line\r\nbreak", .contains, [], "\n"),
             ("line\r\nbreak", .like, [], "line??break"), ("line\r\nbreak", .like, [], "line?break"),
             ("q\u{301}", .beginsWith, [], "q"), ("straße", .endsWith, .caseInsensitive, "SSE"), ("Kelvin", .equalTo, .caseInsensitive, "\u{212A}ELVIN"),
             ("cafe", .equalTo, .diacriticInsensitive, "café"), ("CAFE", .like, [.caseInsensitive, .diacriticInsensitive], "caf?"),
@@ -46,7 +46,7 @@ import Testing
             (0..<Int.random(in: length, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
         }
         let operators: [ComparisonOperator] = [.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo,
-                                               .contains, .beginsWith, .endsWith, .like, .in]
+                                               .contains, .beginsWith, .endsWith, .like]
         let optionSets: [ComparisonOptions] = [[], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]]
         var disagreements = 0
         for _ in 0..<3000 {

@@ -118,7 +118,7 @@ import Testing
         let zip = try refusal(banks, "FailedBankDetails", "zip BEGINSWITH '9'")
         #expect(zip?.reason.contains("applies BEGINSWITH, which tests text, to an Integer 32 attribute") == true, "\(zip?.reason ?? "")")
         #expect(zip?.reason.hasSuffix("compare Integer 32 values with ==, !=, <, <=, >, >=, BETWEEN or IN") == true, "\(zip?.reason ?? "")")
-        for format in ["priority CONTAINS '1'", "priority LIKE '1*'", "completed MATCHES 'Y.*'", "priority IN 'x1y'"] {
+        for format in ["priority CONTAINS '1'", "priority LIKE '1*'", "completed MATCHES 'Y.*'"] {
             let refused = try refusal(tasks, "Task", format)
             #expect(refused?.reason.contains("which tests text") == true, "\(format): \(refused?.reason ?? "")")
         }
@@ -154,7 +154,7 @@ import Testing
             (tasks, "Task", "priority == 1.0"), (tasks, "Task", "priority < 2.5"), (tasks, "Task", "completed == 1"),
             (tasks, "Task", "completed == 2"), (tasks, "Task", "priority == nil"), (tasks, "Task", "priority < nil"),
             (tasks, "Task", "priority IN {1, 3.0, nil}"), (tasks, "Task", "priority IN {}"), (tasks, "Task", "priority BETWEEN {1, nil}"),
-            (tasks, "Task", "task_description IN 'the bank'"), (tasks, "Task", "task_description CONTAINS nil"),
+            (tasks, "Task", "'the bank' CONTAINS task_description"), (tasks, "Task", "task_description CONTAINS nil"),
             (tasks, "Task", "priority == %@"), (tasks, "Task", "SELF == 3"), (tasks, "Task", "priority == 1e999"),
             (banks, "FailedBankDetails", "zip == YES"), (banks, "FailedBankDetails", "closeDate > 300000000"),
             (banks, "FailedBankDetails", "closeDate > CAST(300000000, 'NSDate')"), (banks, "FailedBankDetails", "zip == closeDate"),

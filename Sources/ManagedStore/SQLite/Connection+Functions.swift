@@ -11,12 +11,13 @@ import Foundation
 // right side are compiled once per call site and statement run (SQLite's auxiliary data), so a
 // LIKE pattern or a regular expression is not rebuilt per row.
 //
-// Byte fast paths, exact by construction: when the left string is ASCII (and holds no `\r\n`,
-// which is one character) and the right side folds to ASCII, `==`, `!=`, `<`…, `CONTAINS`,
-// `BEGINSWITH`, `ENDSWITH` and `LIKE` work on bytes without making Swift strings. They rest on
-// ASCII folding to lower case under `[c]` and staying as it is under `[d]` (a test checks every
-// ASCII character), on ASCII characters being single bytes, and on ASCII strings having no other
-// canonically equivalent spelling.
+// Byte paths, exact by construction: without `[c]` or `[d]` the operators compare UTF-8 bytes
+// (``PredicateBytes``, `LIKE` by scalars), so `==`, `!=`, `<`…, `CONTAINS`, `BEGINSWITH`, `ENDSWITH`
+// and `LIKE` answer on SQLite's bytes for any text, without making Swift strings. With `[c]` or
+// `[d]` they do so when the left string is ASCII (and holds no `\r\n`, which is one character) and
+// the right side folds to ASCII. That rests on ASCII folding to lower case under `[c]` and staying
+// as it is under `[d]` (a test checks every ASCII character), on ASCII characters being single
+// bytes, and on ASCII strings having no other canonically equivalent spelling.
 //
 // `SEEDSTORE_NOCASE` orders strings by their `[cd]` folding (Unicode case and diacritics), ties
 // broken by the bytes; `SEEDSTORE_LOCALIZED` orders them as people expect in lists: by their
@@ -137,171 +138,62 @@ private final class _CompareOperator {
 private final class _CompareTest {
     let test: PredicateComparisonTest
     let op: ComparisonOperator
+    /// Without `[c]` or `[d]`: the byte paths answer for any text.
+    let comparesBytes: Bool
     let foldsCase: Bool
-    /// The right string folded as the operator folds it, when that is ASCII (and, for the
-    /// substring operators, holds no CR or LF, which could split the one character `\r\n`).
-    let asciiRight: [UInt8]?
-    /// A LIKE pattern whose literals fold to single ASCII characters.
-    let asciiPattern: _AsciiLikePattern?
+    /// The right string's bytes for `==`, `<`…, `CONTAINS`, `BEGINSWITH`, `ENDSWITH`: as written
+    /// without options; with them, folded as the operator folds it when that is ASCII (and, for
+    /// the substring operators, holds no CR or LF, which could split the one character `\r\n`).
+    let rightBytes: [UInt8]?
+    /// A LIKE pattern on bytes: any pattern without options, one whose literals fold to single
+    /// ASCII characters with them.
+    let bytePattern: PredicateLikePattern?
 
     init(op: ComparisonOperator, options: ComparisonOptions, right: PredicateConstant) throws {
         self.test = try PredicateComparisonTest(op, options, right)
         self.op = op
+        let options = options.stringOptions
+        self.comparesBytes = options.isEmpty
         self.foldsCase = options.contains(.caseInsensitive)
-        var asciiRight: [UInt8]?
-        var asciiPattern: _AsciiLikePattern?
+        var rightBytes: [UInt8]?
+        var bytePattern: PredicateLikePattern?
         if case .string(let string) = right {
             switch op {
             case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo,
                  .contains, .beginsWith, .endsWith:
                 let substring = op == .contains || op == .beginsWith || op == .endsWith
-                let folded = Array(options.stringOptions.fold(string).utf8)
-                if folded.allSatisfy({ $0 < 0x80 && !(substring && ($0 == 0x0A || $0 == 0x0D)) }) {
-                    asciiRight = folded
+                let folded = Array(options.fold(string).utf8)
+                if options.isEmpty || folded.allSatisfy({ $0 < 0x80 && !(substring && ($0 == 0x0A || $0 == 0x0D)) }) {
+                    rightBytes = folded
                 }
             case .like:
-                asciiPattern = _AsciiLikePattern(string, options: options.stringOptions)
+                bytePattern = PredicateLikePattern(asciiFolding: string, options: options)
             default:
                 break
             }
         }
-        self.asciiRight = asciiRight
-        self.asciiPattern = asciiPattern
+        self.rightBytes = rightBytes
+        self.bytePattern = bytePattern
     }
 
-    /// The answer for a left string, or nil when the byte fast path does not apply.
+    /// Whether a byte path may answer.
+    var hasBytePath: Bool { rightBytes != nil || bytePattern != nil }
+
+    /// The answer for a left string, or nil when no byte path applies.
     @inline(__always)
-    func asciiMatch(_ left: UnsafeBufferPointer<UInt8>) -> Bool? {
-        var previous: UInt8 = 0
-        for byte in left {
-            if byte >= 0x80 || (byte == 0x0A && previous == 0x0D) { return nil }
-            previous = byte
-        }
-        if let pattern = asciiPattern { return pattern.matches(left, foldingCase: foldsCase) }
-        guard let right = asciiRight else { return nil }
-        return right.withUnsafeBufferPointer { right in _asciiTest(op, left, right, foldsCase) }
-    }
-}
-
-/// `op` on an ASCII left string (lower-cased when `fold`) and a folded ASCII right string.
-private func _asciiTest(_ op: ComparisonOperator, _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, _ fold: Bool) -> Bool? {
-    @inline(__always) func byte(_ i: Int) -> UInt8 { fold ? _asciiLower(left[i]) : left[i] }
-    let n = left.count, m = right.count
-    switch op {
-    case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-        var order = n == m ? 0 : (n < m ? -1 : 1)
-        for i in 0..<min(n, m) where byte(i) != right[i] {
-            order = byte(i) < right[i] ? -1 : 1
-            break
-        }
-        switch op {
-        case .equalTo: return order == 0
-        case .notEqualTo: return order != 0
-        case .lessThan: return order < 0
-        case .lessThanOrEqualTo: return order <= 0
-        case .greaterThan: return order > 0
-        default: return order >= 0
-        }
-    case .beginsWith:
-        guard m <= n else { return false }
-        for j in 0..<m where byte(j) != right[j] { return false }
-        return true
-    case .endsWith:
-        guard m <= n else { return false }
-        for j in 0..<m where byte(n - m + j) != right[j] { return false }
-        return true
-    case .contains:
-        guard m > 0 else { return true }
-        guard m <= n else { return false }
-        let first = right[0]
-        var start = 0
-        outer: while start <= n - m {
-            if byte(start) != first { start += 1; continue }
-            for j in 1..<m where byte(start + j) != right[j] { start += 1; continue outer }
-            return true
-        }
-        return false
-    default:
-        return nil
-    }
-}
-
-/// A LIKE pattern over ASCII bytes, parsed as `PredicateLikePattern` parses it (`*`, `?`, `\`
-/// escapes, literal runs folded), for patterns whose literals fold to single ASCII characters.
-private struct _AsciiLikePattern {
-    private enum Element: Equatable {
-        case literal(UInt8)
-        case anyCharacter
-        case anyRun
-    }
-
-    private let elements: [Element]
-
-    init?(_ pattern: String, options: ComparisonOptions) {
-        var elements: [Element] = []
-        var literal = ""
-        func flush() -> Bool {
-            for character in options.fold(literal) {
-                guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first, scalar.isASCII else { return false }
-                elements.append(.literal(UInt8(scalar.value)))
-            }
-            literal = ""
-            return true
-        }
-        var characters = pattern.makeIterator()
-        while let character = characters.next() {
-            switch character {
-            case "*":
-                guard flush() else { return nil }
-                if elements.last != .anyRun { elements.append(.anyRun) }
-            case "?":
-                guard flush() else { return nil }
-                elements.append(.anyCharacter)
-            case "\\":
-                literal.append(characters.next() ?? "\\")
-            default:
-                literal.append(character)
+    func byteMatch(_ left: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if !comparesBytes {
+            // Folded: exact on bytes for ASCII text without `\r\n`.
+            var previous: UInt8 = 0
+            for byte in left {
+                if byte >= 0x80 || (byte == 0x0A && previous == 0x0D) { return nil }
+                previous = byte
             }
         }
-        guard flush() else { return nil }
-        self.elements = elements
+        if let pattern = bytePattern { return pattern.matches(utf8: left) }
+        guard let right = rightBytes else { return nil }
+        return right.withUnsafeBufferPointer { right in PredicateBytes.test(op, left, right, foldingASCIICase: foldsCase) }
     }
-
-    /// Whether the whole subject (ASCII, no `\r\n`) matches.
-    func matches(_ subject: UnsafeBufferPointer<UInt8>, foldingCase fold: Bool) -> Bool {
-        var p = 0, s = 0
-        var star: Int?
-        var starSubject = 0
-        while s < subject.count {
-            if p < elements.count {
-                switch elements[p] {
-                case .anyRun:
-                    (star, starSubject) = (p, s)
-                    p += 1
-                    continue
-                case .anyCharacter:
-                    (p, s) = (p + 1, s + 1)
-                    continue
-                case .literal(let byte) where byte == (fold ? _asciiLower(subject[s]) : subject[s]):
-                    (p, s) = (p + 1, s + 1)
-                    continue
-                case .literal:
-                    break
-                }
-            }
-            guard let star else { return false }
-            p = star + 1
-            starSubject += 1
-            s = starSubject
-        }
-        while p < elements.count, elements[p] == .anyRun { p += 1 }
-        return p == elements.count
-    }
-}
-
-@inline(__always)
-private func _asciiLower(_ byte: UInt8) -> UInt8 {
-    byte &- 0x41 < 26 ? byte | 0x20 : byte
 }
 
 /// Releases an object passed to SQLite with `Unmanaged.passRetained`.
@@ -362,9 +254,9 @@ private let _compareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutab
         sqlite3_set_auxdata(context, 2, Unmanaged.passRetained(test).toOpaque(), _releaseBox)
     }
     let left = arguments[0]
-    if test.asciiRight != nil || test.asciiPattern != nil, sqlite3_value_type(left) == SQLITE_TEXT {
+    if test.hasBytePath, sqlite3_value_type(left) == SQLITE_TEXT {
         let bytes = sqlite3_value_text(left)
-        if let answer = test.asciiMatch(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(left)))) {
+        if let answer = test.byteMatch(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(left)))) {
             return sqlite3_result_int(context, answer ? 1 : 0)
         }
     }
@@ -391,7 +283,7 @@ final class _CollationKeys: @unchecked Sendable {
     func keys(_ bytes: UnsafeBufferPointer<UInt8>) -> [[UInt32]] {
         if _isASCII(bytes) {
             // ASCII folds to lower case under every folding: no need for Foundation, or the cache.
-            let lowered = bytes.map { UInt32(_asciiLower($0)) }
+            let lowered = bytes.map { UInt32(PredicateBytes.asciiLower($0)) }
             return foldings.map { _ in lowered }
         }
         let fold = { (string: String) in self.foldings.map { $0.fold(string).unicodeScalars.map(\.value) } }
@@ -431,7 +323,7 @@ private func _caseInsensitiveOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeB
     if _isASCII(a) && _isASCII(b) {
         // ASCII folds to lower case: compare the folded bytes (what the general path computes).
         for (x, y) in zip(a, b) {
-            let (fx, fy) = (_asciiLower(x), _asciiLower(y))
+            let (fx, fy) = (PredicateBytes.asciiLower(x), PredicateBytes.asciiLower(y))
             if fx != fy { return fx < fy ? -1 : 1 }
         }
         if a.count != b.count { return a.count < b.count ? -1 : 1 }
@@ -445,7 +337,7 @@ private func _caseInsensitiveOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeB
 private func _localizedOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ keys: _CollationKeys) -> Int32 {
     if _isASCII(a) && _isASCII(b) {
         // ASCII folds to lower case under [c] and [cd] alike: one natural comparison settles both.
-        let order = _naturalOrder(a.lazy.map { UInt32(_asciiLower($0)) }, b.lazy.map { UInt32(_asciiLower($0)) })
+        let order = _naturalOrder(a.lazy.map { UInt32(PredicateBytes.asciiLower($0)) }, b.lazy.map { UInt32(PredicateBytes.asciiLower($0)) })
         return order != 0 ? order : _binaryOrder(a, b)
     }
     let (ka, kb) = (keys.keys(a), keys.keys(b))

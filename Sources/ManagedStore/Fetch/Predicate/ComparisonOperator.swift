@@ -26,15 +26,16 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case greaterThanOrEqualTo = ">="
     /// `MATCHES`: the whole left string matches the right ICU regular expression.
     case matches = "MATCHES"
-    /// `LIKE`: `*` matches any run of characters, `?` one character, `\`
-    /// escapes the next one; `%` and `_` are ordinary characters.
+    /// `LIKE`: `*` matches any run, `?` one Unicode scalar (one character of
+    /// the folded strings with `[c]` or `[d]`), `\` escapes the next one; `%`
+    /// and `_` are ordinary characters.
     case like = "LIKE"
     /// `BEGINSWITH`.
     case beginsWith = "BEGINSWITH"
     /// `ENDSWITH`.
     case endsWith = "ENDSWITH"
-    /// `IN`: the left value is an element of the right collection (or a
-    /// substring of the right string).
+    /// `IN`: the left value is an element of the right collection (a list,
+    /// an array or a to-many key path; one value, a string too, is an error).
     case `in` = "IN"
     /// `CONTAINS`: the left string contains the right one, or the left
     /// collection contains the right value.

@@ -24,3 +24,9 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable {
     /// changes nothing in evaluation.
     public static let normalized = ComparisonOptions(rawValue: 1 << 2)
 }
+
+extension ComparisonOptions {
+    /// The options that change a string comparison (`[n]` changes nothing). Empty, the
+    /// comparison is by UTF-8 bytes.
+    var stringOptions: ComparisonOptions { intersection([.caseInsensitive, .diacriticInsensitive]) }
+}

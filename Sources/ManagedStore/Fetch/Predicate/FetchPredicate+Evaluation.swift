@@ -7,19 +7,24 @@
 //   kinds; a date compares by time, and with a number as seconds since
 //   2001-01-01 (Core Data's storage); values of other different kinds are
 //   unequal and unordered.
-// - Strings order by Unicode scalar value; `[c]` folds case and `[d]`
-//   diacritics with Foundation's `folding(options:locale:)`, locale-free,
-//   on both sides; `[n]` changes nothing.
-// - `CONTAINS`, `BEGINSWITH`, `ENDSWITH` match whole characters, so
-//   `'Zoë' CONTAINS 'zoe'` is false and `'Zoë' CONTAINS[cd] 'zoe'` true; an
-//   empty needle is always found.
-// - `LIKE`: `*` any run, `?` one character, `\` escapes; `%` and `_` are
-//   ordinary. The whole string must match.
+// - Strings without `[c]` or `[d]` compare by UTF-8 bytes, as SQLite's
+//   `BINARY` does (`PredicateBytes`): they order by Unicode scalar value,
+//   `'Zoe\u{308}' == 'Zoë'` is false, and `CONTAINS`, `BEGINSWITH` and
+//   `ENDSWITH` find runs of bytes, so `'Zoe\u{308}' BEGINSWITH 'Zoe'` is true
+//   (SQLite's `instr` finds them too); an empty needle is always found.
+//   `[n]` changes nothing.
+// - `[c]` folds case and `[d]` diacritics with Foundation's
+//   `folding(options:locale:)`, locale-free, on both sides, and the folded
+//   strings compare as characters (canonically equivalent spellings are
+//   equal): `'Zoë' CONTAINS 'zoe'` is false, `'Zoë' CONTAINS[cd] 'zoe'` true.
+// - `LIKE`: `*` any run, `?` one unit, `\` escapes; `%` and `_` are
+//   ordinary. The whole string must match. Without options the units are
+//   scalars (`'Zoe\u{308}' LIKE 'Zoe?'`), with them folded characters.
 // - `MATCHES`: an ICU regular expression (NSRegularExpression) that must
-//   match the whole string.
-// - `IN`: membership in the right collection; with a right string, the
-//   left string is a substring of it; nil on the right is false; any other
-//   single value on the right throws (`IN 3` is a mistake for `== 3`).
+//   match the whole string; `.` is one scalar, literals match scalars.
+// - `IN`: membership in the right collection; nil on the right is false;
+//   a single value on the right throws, a string too (`IN 3` is a mistake
+//   for `== 3`; `'text' CONTAINS x` tests for a part of a text).
 //   `CONTAINS` with a left collection is membership of the right value.
 // - `BETWEEN {lo, hi}` is inclusive at both ends.
 // - `ANY`/`ALL` range over the left value's elements (a null left value has

@@ -4,6 +4,9 @@ import Foundation
 /// evaluated once, its string folded, its LIKE pattern or regular
 /// expression compiled.
 ///
+/// Without `[c]` or `[d]`, strings compare by UTF-8 bytes (``PredicateBytes``), as SQLite's
+/// `BINARY` does; with them, the folded strings compare as characters.
+///
 /// For example:
 ///
 /// ```swift
@@ -20,6 +23,8 @@ struct PredicateComparisonTest {
     private let bounds: (lower: PredicateConstant, upper: PredicateConstant)?
 
     init(_ op: ComparisonOperator, _ options: ComparisonOptions, _ right: PredicateConstant) throws {
+        // `[n]` changes nothing: `==[n]` compares bytes, as `==` does.
+        let options = options.stringOptions
         self.op = op
         self.options = options
         self.right = right
@@ -38,8 +43,12 @@ struct PredicateComparisonTest {
             throw PredicateEvaluationError.invalidOperand("BETWEEN needs two bounds such as {1, 10}, but got \(right)")
         case (.in, .array), (.in, .null):
             break
-        case (.in, .string(let string)):
-            foldedRight = PredicateConstant.fold(string, options)
+        case (.in, .string):
+            throw PredicateEvaluationError.invalidOperand("""
+                IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a \
+                to-many key path, but got the single value \(right); use == to compare with one value, or \
+                CONTAINS with the text on its left (\(right) CONTAINS …) to test for a part of it
+                """)
         case (.in, _):
             throw PredicateEvaluationError.invalidOperand("""
                 IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a \
@@ -101,6 +110,7 @@ struct PredicateComparisonTest {
             return regularExpression.firstMatch(in: subject, options: [], range: range) != nil
         case .beginsWith, .endsWith:
             guard case .string(let string) = left, let foldedRight else { return false }
+            if options.isEmpty { return PredicateBytes.test(op, string, foldedRight) ?? false }
             let subject = PredicateConstant.fold(string, options)
             return op == .beginsWith ? subject.hasPrefix(foldedRight) : subject.hasSuffix(foldedRight)
         case .contains:
@@ -108,18 +118,16 @@ struct PredicateComparisonTest {
                 return elements.contains { PredicateConstant.equal($0, right, options: options) }
             }
             guard case .string(let string) = left, let foldedRight else { return false }
+            if options.isEmpty { return PredicateBytes.test(op, string, foldedRight) ?? false }
             return Self.string(PredicateConstant.fold(string, options), contains: foldedRight)
         case .in:
-            if case .array(let elements) = right {
-                return elements.contains { PredicateConstant.equal(left, $0, options: options) }
-            }
-            guard case .string(let string) = left, let foldedRight else { return false }
-            return Self.string(foldedRight, contains: PredicateConstant.fold(string, options))
+            guard case .array(let elements) = right else { return false }
+            return elements.contains { PredicateConstant.equal(left, $0, options: options) }
         }
     }
 
-    /// Whether `haystack` holds `needle` as a run of whole characters; an
-    /// empty needle is always found.
+    /// Whether `haystack` holds `needle` as a run of whole characters (for
+    /// folded strings); an empty needle is always found.
     private static func string(_ haystack: String, contains needle: String) -> Bool {
         needle.isEmpty || haystack.firstRange(of: needle) != nil
     }

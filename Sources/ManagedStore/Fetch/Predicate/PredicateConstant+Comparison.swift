@@ -40,7 +40,7 @@ extension PredicateConstant {
         case (.string(let left), .string(let right)):
             // Without modifiers, bytes, as SQLite's BINARY `=` compares (Swift's `==` would also match
             // canonically equivalent spellings, which SQL does not).
-            if options.isEmpty { return left.utf8.elementsEqual(right.utf8) }
+            if options.stringOptions.isEmpty { return left.utf8.elementsEqual(right.utf8) }
             return fold(left, options) == fold(right, options)
         case (.data(let left), .data(let right)):
             return left == right
@@ -57,7 +57,7 @@ extension PredicateConstant {
     /// How two constants order under `options`, or nil when they do not.
     static func order(_ lhs: PredicateConstant, _ rhs: PredicateConstant, options: ComparisonOptions) -> ComparisonResult? {
         if case .string(let left) = lhs, case .string(let right) = rhs {
-            if options.isEmpty {
+            if options.stringOptions.isEmpty {
                 // UTF-8 byte order is code-point order: SQLite's BINARY collation.
                 if left.utf8.elementsEqual(right.utf8) { return .orderedSame }
                 return left.utf8.lexicographicallyPrecedes(right.utf8) ? .orderedAscending : .orderedDescending

@@ -1,74 +1,189 @@
-/// A compiled `LIKE` pattern: `*` matches any run of characters, `?` one
-/// character, `\` makes the next character literal. Everything else,
-/// `%` and `_` included, matches itself. The whole string must match.
+/// A compiled `LIKE` pattern: `*` matches any run, `?` one unit, `\` makes the next unit
+/// literal. Everything else, `%` and `_` included, matches itself. The whole string must match.
 ///
-/// With `[c]` or `[d]`, literal runs and the subject are folded alike.
+/// Without `[c]` or `[d]` the units are Unicode scalars, compared by their UTF-8 bytes, as the
+/// other unmodified string operators compare (``PredicateBytes``): `?` matches a combining mark,
+/// and `'Zoe\u{308}' LIKE 'Zoë'` is false. With `[c]` or `[d]` the units are characters of the
+/// folded pattern and subject, so canonically equivalent spellings match, as `==[c]` matches them.
 ///
 /// For example:
 ///
 /// ```swift
 /// let pattern = PredicateLikePattern("Ma*t?ew", options: [])
 /// pattern.matches("Matthew")   // true
+/// PredicateLikePattern("Zoe?", options: []).matches("Zoe\u{308}")   // true
 /// ```
 struct PredicateLikePattern {
-    private enum Element: Equatable {
-        case literal(Character)
-        case anyCharacter
+    /// A pattern as written: literal runs and wildcards.
+    private enum Token {
+        case literal(String)
+        case anyOne
         case anyRun
     }
 
-    private let elements: [Element]
-    private let options: ComparisonOptions
+    private enum ByteElement: Equatable {
+        case literal(UInt8)
+        case anyOne
+        case anyRun
+    }
+
+    private enum CharacterElement: Equatable {
+        case literal(Character)
+        case anyOne
+        case anyRun
+    }
+
+    private enum Compiled {
+        /// UTF-8 bytes of literals; `?` steps over one scalar. Literals are ASCII-lower-cased
+        /// when `foldsASCIICase` (the SQL function's fast path for `[c]` on ASCII text).
+        case bytes([ByteElement], foldsASCIICase: Bool)
+        /// Folded characters.
+        case characters([CharacterElement], ComparisonOptions)
+    }
+
+    private let compiled: Compiled
 
     init(_ pattern: String, options: ComparisonOptions) {
-        self.options = options
-        var elements: [Element] = []
-        var literal = ""
-        func flush() {
-            elements += PredicateConstant.fold(literal, options).map(Element.literal)
-            literal = ""
+        let options = options.stringOptions
+        if options.isEmpty {
+            compiled = .bytes(Self.tokens(pattern.unicodeScalars, String.init).flatMap { token -> [ByteElement] in
+                switch token {
+                case .literal(let run): run.utf8.map(ByteElement.literal)
+                case .anyOne: [.anyOne]
+                case .anyRun: [.anyRun]
+                }
+            }, foldsASCIICase: false)
+        } else {
+            compiled = .characters(Self.tokens(pattern, String.init).flatMap { token -> [CharacterElement] in
+                switch token {
+                case .literal(let run): PredicateConstant.fold(run, options).map(CharacterElement.literal)
+                case .anyOne: [.anyOne]
+                case .anyRun: [.anyRun]
+                }
+            }, options)
         }
-        var characters = pattern.makeIterator()
-        while let character = characters.next() {
-            switch character {
+    }
+
+    /// The pattern as `options` fold it, matched on bytes: exact for ASCII subjects without
+    /// `\r\n` (one character, two bytes), or nil when a literal does not fold to one ASCII
+    /// character. Without options, the pattern itself.
+    init?(asciiFolding pattern: String, options: ComparisonOptions) {
+        let options = options.stringOptions
+        if options.isEmpty {
+            self.init(pattern, options: [])
+            return
+        }
+        var elements: [ByteElement] = []
+        for token in Self.tokens(pattern, String.init) {
+            switch token {
+            case .literal(let run):
+                for character in PredicateConstant.fold(run, options) {
+                    guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first, scalar.isASCII else { return nil }
+                    elements.append(.literal(UInt8(scalar.value)))
+                }
+            case .anyOne: elements.append(.anyOne)
+            case .anyRun: elements.append(.anyRun)
+            }
+        }
+        self.init(compiled: .bytes(elements, foldsASCIICase: options.contains(.caseInsensitive)))
+    }
+
+    private init(compiled: Compiled) {
+        self.compiled = compiled
+    }
+
+    /// Reads a pattern as `units` (characters or scalars): literal runs, `?`, and `*` (runs of
+    /// them as one).
+    private static func tokens<Units: Sequence>(_ units: Units, _ text: (Units.Element) -> String) -> [Token]
+        where Units.Element: Equatable & ExpressibleByUnicodeScalarLiteral {
+        var tokens: [Token] = []
+        var run = ""
+        func flush() {
+            if !run.isEmpty { tokens.append(.literal(run)) }
+            run = ""
+        }
+        var iterator = units.makeIterator()
+        while let unit = iterator.next() {
+            switch unit {
             case "*":
                 flush()
-                if elements.last != .anyRun { elements.append(.anyRun) }
+                if case .anyRun? = tokens.last {} else { tokens.append(.anyRun) }
             case "?":
                 flush()
-                elements.append(.anyCharacter)
+                tokens.append(.anyOne)
             case "\\":
-                literal.append(characters.next() ?? "\\")
+                run += iterator.next().map(text) ?? "\\"
             default:
-                literal.append(character)
+                run += text(unit)
             }
         }
         flush()
-        self.elements = elements
+        return tokens
     }
 
     /// Whether the whole string matches, in O(pattern × string) steps.
     func matches(_ string: String) -> Bool {
-        let subject = Array(PredicateConstant.fold(string, options))
+        switch compiled {
+        case .bytes:
+            var string = string
+            return string.withUTF8 { matches(utf8: $0) ?? false }
+        case .characters(let elements, let options):
+            let subject = Array(PredicateConstant.fold(string, options))
+            var p = 0
+            var s = 0
+            var starPattern: Int?
+            var starSubject = 0
+            while s < subject.count {
+                if p < elements.count {
+                    switch elements[p] {
+                    case .anyRun:
+                        (starPattern, starSubject) = (p, s)
+                        p += 1
+                        continue
+                    case .anyOne:
+                        (p, s) = (p + 1, s + 1)
+                        continue
+                    case .literal(let character) where character == subject[s]:
+                        (p, s) = (p + 1, s + 1)
+                        continue
+                    case .literal:
+                        break
+                    }
+                }
+                guard let star = starPattern else { return false }
+                p = star + 1
+                starSubject += 1
+                s = starSubject
+            }
+            while p < elements.count, elements[p] == .anyRun { p += 1 }
+            return p == elements.count
+        }
+    }
+
+    /// Whether the whole UTF-8 text matches, or nil when the pattern compares characters
+    /// (and needs a `String`). `?` and the backtracking of `*` step over whole scalars, so
+    /// every position tried is a scalar boundary (literals are whole scalars).
+    func matches(utf8 subject: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard case .bytes(let elements, let fold) = compiled else { return nil }
+        let count = subject.count
         var p = 0
         var s = 0
         var starPattern: Int?
         var starSubject = 0
-        while s < subject.count {
+        while s < count {
             if p < elements.count {
                 switch elements[p] {
                 case .anyRun:
-                    starPattern = p
-                    starSubject = s
+                    (starPattern, starSubject) = (p, s)
                     p += 1
                     continue
-                case .anyCharacter:
+                case .anyOne:
                     p += 1
-                    s += 1
+                    s += PredicateBytes.scalarWidth(subject[s])
+                    if s > count { s = count }
                     continue
-                case .literal(let character) where character == subject[s]:
-                    p += 1
-                    s += 1
+                case .literal(let literal) where literal == (fold ? PredicateBytes.asciiLower(subject[s]) : subject[s]):
+                    (p, s) = (p + 1, s + 1)
                     continue
                 case .literal:
                     break
@@ -76,7 +191,8 @@ struct PredicateLikePattern {
             }
             guard let star = starPattern else { return false }
             p = star + 1
-            starSubject += 1
+            starSubject += PredicateBytes.scalarWidth(subject[starSubject])
+            if starSubject > count { starSubject = count }
             s = starSubject
         }
         while p < elements.count, elements[p] == .anyRun { p += 1 }

@@ -8,7 +8,9 @@
 // - `BETWEEN {lo, hi}` → `x BETWEEN ?1 AND ?2`
 // Through `SEEDSTORE_COMPARE(left, 'OP[flags]', right)` (the predicate layer's own code):
 // - any comparison of strings with `[c]` or `[d]`
-// - `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`, and `IN` a string
+// - `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`: without `[c]` or `[d]` on UTF-8
+//   bytes (`LIKE`'s `?` one scalar), as SQLite's `instr` and `GLOB` test them, on a byte path that
+//   makes no Swift strings
 // Refused before this point (`SQLQueryBuilder+Kinds.swift`): an attribute against a constant of a
 // kind it never compares with (`priority == '1'`, `name CONTAINS 5`).
 // Settled at compile time:
@@ -142,7 +144,7 @@ extension SQLQueryBuilder {
 
     // MARK: Membership
 
-    /// `x IN {…}`: `x` equals an element; `x IN 'text'`: `x` is a substring of the text.
+    /// `x IN {…}`: `x` equals an element (one value on the right is refused before this point).
     private mutating func membership(_ left: SQLOperand, in right: SQLOperand, options: ComparisonOptions) throws(StoreError) -> SQLCondition {
         let elements: [SQLOperand]
         switch right {
@@ -150,8 +152,6 @@ extension SQLQueryBuilder {
             elements = constants.map(SQLOperand.constant)
         case .list(let operands):
             elements = operands
-        case .constant(.string), .value(_, .string, _), .value(_, .any, _):
-            return try stringTest(left, .in, right, options: options)
         case .constant, .value:
             return .false
         }
@@ -185,8 +185,8 @@ extension SQLQueryBuilder {
 
     // MARK: Strings
 
-    /// `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES` and `IN` a string: false unless
-    /// both sides are strings.
+    /// `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`: false unless both sides are
+    /// strings.
     private mutating func stringTest(
         _ left: SQLOperand, _ op: ComparisonOperator, _ right: SQLOperand, options: ComparisonOptions
     ) throws(StoreError) -> SQLCondition {

@@ -71,8 +71,6 @@ extension SQLQueryBuilder {
                 switch value {
                 case .array(let elements):
                     for element in elements { try check(key, element, ordered: false, element: true, in: written) }
-                case .string:
-                    try checkText(key, value, in: written)
                 default:
                     return  // one value that is no collection: refused as such when compiled
                 }
@@ -90,9 +88,8 @@ extension SQLQueryBuilder {
                 // `'x' IN tags.name`: membership.
                 try check(key, value, ordered: false, in: written)
             case .in:
-                // `'x' IN name`: a substring of the attribute's text (one that is no text is refused
-                // when compiled: IN needs a collection).
-                if key.kind == .string { try checkText(key, value, in: written) }
+                // `'x' IN name`: one value, refused when compiled (IN needs a collection).
+                return
             case .contains:
                 if case .array(let elements) = value {
                     // `{1, 2} CONTAINS priority`: the attribute is one of the elements.
@@ -180,9 +177,9 @@ extension SQLQueryBuilder {
             """)
     }
 
-    /// Refuses a string operator (or `IN` a string) unless both the attribute and the value are text.
+    /// Refuses a string operator unless both the attribute and the value are text.
     private func checkText(_ key: ComparedAttribute, _ value: PredicateConstant, in comparison: PredicateComparison) throws(StoreError) {
-        let name = comparison.op == .in ? "IN a string" : comparison.op.rawValue
+        let name = comparison.op.rawValue
         guard key.kind == .string else {
             let operators = key.kind.canOrder(key.kind) ? "==, !=, <, <=, >, >=, BETWEEN or IN" : "==, != or IN"
             throw .invalidProperty(entity: key.start.name, property: key.keyPath, reason: """

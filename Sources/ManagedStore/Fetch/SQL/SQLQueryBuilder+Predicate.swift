@@ -88,8 +88,9 @@ extension SQLQueryBuilder {
             }
         }
         // A right side that cannot make a test (a bad MATCHES pattern, BETWEEN without two bounds)
-        // fails the predicate whatever the left side is, as in memory.
-        if case .constant(let right) = comparison.right {
+        // fails the predicate whatever the left side is, as in memory. (IN one value is refused
+        // below, in words that name the left side.)
+        if case .constant(let right) = comparison.right, comparison.op != .in {
             do { _ = try PredicateComparisonTest(comparison.op, comparison.options, right) } catch {
                 throw .invalidRequest("\(comparison): \(error)")
             }
@@ -112,19 +113,24 @@ extension SQLQueryBuilder {
         return try compare(left, comparison.op, right, options: comparison.options)
     }
 
-    /// Refuses `x IN y` where `y` is one value that is not a string (`age IN 3`, `age IN zip`):
-    /// IN tests membership, so its right side is a list, an array or a to-many key path (or, for
-    /// a substring test, a string). Nil is allowed, and false, as in memory.
+    /// Refuses `x IN y` where `y` is one value (`age IN 3`, `name IN 'text'`, `age IN zip`): IN
+    /// tests membership, so its right side is a list, an array or a to-many key path, as in memory
+    /// (a string is no collection: `'text' CONTAINS name` tests for a part of it). Nil is allowed,
+    /// and false, as in memory.
     private func requireCollection(_ right: SQLOperand, of comparison: PredicateComparison, in context: SQLContext) throws(StoreError) {
         let advice = "IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a to-many key path"
         switch right {
-        case .list, .constant(.array), .constant(.null), .constant(.string), .value(_, .string, _), .value(_, .any, _):
+        case .list, .constant(.array), .constant(.null):
             return
         case .constant(let value):
-            throw .invalidRequest("\(comparison): \(advice), but got the single value \(value); use == to compare with one value")
-        case .value:
+            let substring = if case .string = value { ", or \(value) CONTAINS \(comparison.left) to test whether it is part of the text" } else { "" }
+            throw .invalidRequest("\(comparison): \(advice), but got the single value \(value); use == to compare with one value\(substring)")
+        case .value(_, let kind, _):
             let entity = node(context.place).entity.name
-            let reason = "\(advice), but '\(comparison.right)' has one value per \(entity) (no to-many relationship on its way); use == to compare with it"
+            let substring = kind == .string || kind == .any
+                ? ", or \(comparison.right) CONTAINS \(comparison.left) to test whether it is part of the text" : ""
+            let reason = "\(advice), but '\(comparison.right)' has one value per \(entity) (no to-many relationship on its way); "
+                + "use == to compare with it\(substring)"
             guard case .keyPath(let path) = comparison.right else { throw .invalidRequest("\(comparison): \(reason)") }
             throw .invalidProperty(entity: entity, property: path.joined(separator: "."), reason: "in '\(comparison)': \(reason)")
         }
@@ -152,6 +158,7 @@ extension SQLQueryBuilder {
         guard let (start, path) = try toManyPath(comparison.left, in: context) else {
             let left = try operand(comparison.left, in: context)
             let right = try operand(comparison.right, in: context)
+            if comparison.op == .in { try requireCollection(right, of: comparison, in: context) }
             let elements: [SQLOperand]
             switch left {
             case .constant(.null): elements = []
@@ -167,6 +174,7 @@ extension SQLQueryBuilder {
         }
         let (end, _, scope) = try resolve(path, from: start, collection: true)
         let right = try operand(comparison.right, in: context)
+        if comparison.op == .in { try requireCollection(right, of: comparison, in: context) }
         let condition = try compare(SQLOperand(end), comparison.op, right, options: comparison.options)
         if isAny {
             return exists(scope!, where: condition)
@@ -336,9 +344,4 @@ extension SQLQueryBuilder {
         let condition = try compile(predicate, in: inner)
         return (end, place, scope!, condition)
     }
-}
-
-extension ComparisonOptions {
-    /// The options that change a string comparison (`[n]` changes nothing).
-    var stringOptions: ComparisonOptions { intersection([.caseInsensitive, .diacriticInsensitive]) }
 }
