@@ -96,7 +96,9 @@ enum _FieldConverter: Sendable {
     func convert(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         switch self {
         case .string(let encoding):
-            // Strict: a byte the encoding does not define is a reject, never a replacement character.
+            // Strict: a byte the encoding does not define is a reject, never a replacement character. A NUL
+            // byte is one too: SQLite's text functions and most readers end the text there.
+            if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil { return nil }
             guard let text = try? encoding.decode(bytes) else { return nil }
             return .string(text)
         case .integer(let min, let max, _):
@@ -194,6 +196,9 @@ enum _FieldConverter: Sendable {
     private func plainReason(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         switch self {
         case .string(let encoding):
+            if let zero = bytes.firstIndex(of: 0) {
+                return "the text holds a NUL byte (0x00, byte \(zero + 1) of the value), where SQLite's text functions and most readers of the store end it; remove it, or make the attribute Binary to keep every byte"
+            }
             do { _ = try encoding.decode(bytes) } catch { return "\(error.message) (\(error.hint))" }
             return "not text"
         case .integer(let min, let max, let type):

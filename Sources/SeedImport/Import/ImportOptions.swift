@@ -130,6 +130,8 @@ public struct ImportOptions: Sendable {
     public var readsAhead: Bool
     /// How many line numbers a duplicate-key report lists.
     public var reportedLines: Int
+    /// Called with each file pass's position before it is read; tests change a file there.
+    var beforeEachPass: (@Sendable (Int) -> Void)?
     /// Where progress text goes (standard error by default); tests capture it here.
     public var progressOutput: (@Sendable (String) -> Void)?
     /// Whether SIGINT, SIGTERM and SIGHUP remove the temporary store (and a rejects file this run

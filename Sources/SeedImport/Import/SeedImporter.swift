@@ -59,6 +59,7 @@ public final class SeedImporter {
         let copying = Self.announce(into: storePath, options: options)
         defer { if copying.untouched != nil { _InterruptCleanup.setMessage(nil) } }
         var plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options, copying: copying)
+        let fingerprints = Dictionary(plan.files.compactMap { file in file.fingerprint.map { (file.path, $0) } }, uniquingKeysWith: { a, _ in a })
         let storeFile = _StoreFile(target: storePath)
         // Named as the store is given (relative stays relative, for the summary).
         let rejectsPath = options.rejectsPath ?? (storePath as NSString).deletingPathExtension + ".rejects.csv"
@@ -152,6 +153,8 @@ public final class SeedImporter {
                 storeFile.discard()
                 rejects?.restart()
                 plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: options, copying: copying)
+                // A run again checks the files against what the first run read.
+                for file in plan.files { file.fingerprint = fingerprints[file.path] ?? file.fingerprint }
             }
             if runs > 1 {
                 let rows = excluded.values.reduce(0) { $0 + $1.count }
@@ -179,7 +182,7 @@ public final class SeedImporter {
             if !error.keepsTemporaryStore { storeFile.discard() }
             // The rows set aside belong to an import that wrote nothing: an earlier run's rejects stay.
             rejects?.discard()
-            throw error
+            throw Self.explainingFullDisk(error, building: storeFile, store: storePath)
         }
         progress.finish()
         if let failure = rejects?.commit() { warnings.append(failure) }
@@ -198,7 +201,8 @@ public final class SeedImporter {
         for index in plan.indexes.values where index.collisions > 0 {
             warnings.append("\(index.entity.name).\(index.attribute) is not unique (\(index.collisions) repeated values): relationship columns find the first object with each value")
         }
-        let rejectCount = plan.files.reduce(0) { $0 + $1.rejects }
+        // A row a file listed again rejects again for the file's own reasons is one reject (written once).
+        let rejectCount = plan.files.reduce(0) { $0 + $1.rejects } - (rejects?.repeats ?? 0)
         // The store's own size, not a link's that names it.
         let size = (try? FileManager.default.attributesOfItem(atPath: storeFile.target.path)[.size] as? Int) ?? 0
         return ImportSummary(
@@ -238,6 +242,21 @@ extension SeedImporter {
     /// ```
     public static func prepare(into storePath: String, options: ImportOptions) {
         _InputSpool.setProcessReporting(announce(into: storePath, options: options))
+    }
+
+    /// A store error SQLite gave for a full disk (SQLITE_FULL: "database or disk is full") or a write that
+    /// found no space, made to say where the store was being built and what became of the target: a user
+    /// trial saw "saving a batch failed: SQLite error 13 (database or disk is full) — while running: COMMIT
+    /// TRANSACTION" with neither.
+    static func explainingFullDisk(_ error: ImportError, building storeFile: _StoreFile, store storePath: String) -> ImportError {
+        let text = error.reason.lowercased()
+        guard error.kind == .store, text.contains("disk is full") || text.contains("no space left on device") else { return error }
+        var explained = error
+        let folder = storeFile.target.deletingLastPathComponent().path
+        let untouched = FileManager.default.fileExists(atPath: storeFile.target.path) ? "\(storePath) is unchanged" : "no store was created at \(storePath)"
+        explained.hint = "The disk holding \(folder) is full: the store is built there (as \(storeFile.temporary.lastPathComponent)) before it replaces "
+            + "--out, and SQLite sorts the indexes in TMPDIR. Free some space there, or import to another place. \(untouched); the temporary files were removed."
+        return explained
     }
 
     /// Installs the signal handlers the options ask for and, where progress goes to standard error, the line

@@ -138,6 +138,8 @@ final class _ImportSession {
 
     func run() throws(ImportError) {
         for file in plan.files {
+            options.beforeEachPass?(file.position)
+            try checkUnchanged(file)
             progress.begin(file: Self.progressLabel(file, in: plan), bytesBefore: bytesDone, rowsBefore: rowsDone)
             let reader: CSVReader
             do {
@@ -165,6 +167,7 @@ final class _ImportSession {
             } catch {
                 throw ImportError(.input, reason: "\(error)", file: file.displayPath)
             }
+            try checkUnchanged(file)
             try flush()
             if file.join != nil { file.joinsAdded = context.joinRowsInserted - joinRowsBefore }
             if let warning = file.unnamedValuesWarning, !warnings.contains(warning) { warnings.append(warning) }
@@ -172,6 +175,17 @@ final class _ImportSession {
             bytesDone += file.size
             rowsDone += file.rowsRead
         }
+    }
+
+    /// Stops the import when `file` is not as it was when the import planned it (another size or
+    /// modification time): a user trial appended rows while the WellSummary pass ran and got a store with
+    /// 200,000 Wells and 200,793 WellSummaries, exit 0.
+    func checkUnchanged(_ file: _FilePlan) throws(ImportError) {
+        guard let first = file.fingerprint, let now = _Fingerprint(path: file.path), now != first else { return }
+        let sizes = now.size == first.size ? "the same size, written again" : "\(first.size.formatted()) bytes when the import began, \(now.size.formatted()) now"
+        throw ImportError(.input, reason: "the file changed while the import read it (\(sizes)): entities filled from it would come from two versions",
+                          file: file.displayPath,
+                          hint: "Nothing was written: \(targetUntouched). Run the import again once nothing writes the file (or import a copy of it).")
     }
 
     /// The file's name on the progress line; for a file mapped more than once, with the entities this pass

@@ -22,6 +22,12 @@ final class _RejectsWriter {
     private let copiesOut: Bool
     private var handle: UnsafeMutablePointer<FILE>?
     private(set) var count = 0
+    /// Rows a file listed again (read once per listing, as the wells mapping reads wells.csv for `Well`, then
+    /// for `WellSummary` and `WellDetail`) rejected again for what the file itself holds (too many fields,
+    /// bytes not in its encoding): written once, and counted here.
+    private(set) var repeats = 0
+    /// The file, line and reason of each such reject written, while no entity is named.
+    private var fileLevel: Set<String> = []
     private(set) var failure: String?
     /// Why sorting the rows by line failed, if it did: they stay in the order written.
     private(set) var sortProblem: String?
@@ -132,6 +138,8 @@ final class _RejectsWriter {
     func restart() {
         discard()
         count = 0
+        repeats = 0
+        fileLevel = []
         failure = nil
         sortProblem = nil
         isInLineOrder = true
@@ -197,6 +205,10 @@ final class _RejectsWriter {
 
     func write(file: String, line: Int, column: Int?, entity: String?, attribute: String?, value: String?,
                reason: String, raw: [UInt8]) {
+        if entity == nil, !fileLevel.insert("\(file)\u{0}\(line)\u{0}\(reason)").inserted {
+            repeats += 1
+            return
+        }
         if handle == nil {
             guard failure == nil else { return }
             guard let opened = fopen(writingPath, "w") else {

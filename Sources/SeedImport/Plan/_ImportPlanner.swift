@@ -270,6 +270,7 @@ struct _ImportPlanner {
         do {
             let reader = try CSVReader(path: file.path, dialect: file.options.dialect)
             file.size = reader.fileSize ?? 0
+            file.fingerprint = _Fingerprint(path: file.path)
             if let warning = Self.byteOrderMarkWarning(reader, file: file.displayPath, encodingOption: options.encoding != nil) {
                 warnings.append(warning)
             }

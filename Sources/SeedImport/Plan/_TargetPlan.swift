@@ -247,6 +247,9 @@ final class _FilePlan {
     /// Indexes no later file needs: dropped when this file is done.
     var releases: [_IndexKey] = []
     var size: Int64 = 0
+    /// The file's size and modification time when the import first planned it: each pass checks them, so a
+    /// file written meanwhile stops the import rather than filling entities from two versions of it.
+    var fingerprint: _Fingerprint?
     /// Objects the join plan's converters point at without retaining them.
     var keepAlive: [AnyObject] = []
 
@@ -361,5 +364,21 @@ struct _LineSet {
             }
         }
         lines = merged
+    }
+}
+
+/// A file's size and modification time, to tell whether it changed between two reads.
+struct _Fingerprint: Equatable {
+    let size: Int64
+    let seconds: Int
+    let nanoseconds: Int
+
+    /// The file at `path` as it is now; `nil` when it cannot be read.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        size = Int64(info.st_size)
+        seconds = info.st_mtim.tv_sec
+        nanoseconds = info.st_mtim.tv_nsec
     }
 }

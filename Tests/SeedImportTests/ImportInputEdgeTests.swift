@@ -1,0 +1,80 @@
+import Foundation
+import ManagedStore
+@testable import SeedImport
+import Testing
+
+/// Inputs a user trial of adverse conditions found handled silently: a file written to between the
+/// passes that read it, NUL bytes in text, and a file listed twice rejecting its ragged rows twice.
+@Suite("Import: inputs that change, NUL bytes, files listed twice")
+struct ImportInputEdgeTests {
+    static let model = try! ObjectModel(json: Data("""
+        {"entities":[{"name":"A","attributes":[{"name":"code","type":"String","optional":false},{"name":"n","type":"Integer 32"}]},
+                     {"name":"B","attributes":[{"name":"code","type":"String","optional":false},{"name":"n","type":"Integer 32"}]}]}
+        """.utf8))
+
+    /// The same file into A, then into B.
+    static func mapping(_ scratch: ImportScratch) throws -> ImportMapping {
+        try ImportMapping(json: Data("""
+            {"format":1,"files":[{"path":"e.csv","targets":[{"entity":"A","key":"code"}]},
+                                 {"path":"e.csv","targets":[{"entity":"B","key":"code"}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+    }
+
+    @Test("a file written between the passes that read it stops the import; nothing is written")
+    func changedBetweenPasses() throws {
+        let scratch = ImportScratch()
+        try scratch.write("e.csv", "code,n\nx,1\ny,2\n")
+        var options = ImportOptions()
+        let path = scratch.path("e.csv")
+        options.beforeEachPass = { position in
+            guard position == 1, let handle = FileHandle(forWritingAtPath: path) else { return }
+            handle.seekToEndOfFile()
+            handle.write(Data("z,3\n".utf8))
+            try? handle.close()
+        }
+        #expect {
+            _ = try SeedImporter(model: Self.model, mapping: try Self.mapping(scratch), options: options).run(into: scratch.path("S.sqlite"))
+        } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            return error.kind == .input && error.reason.hasPrefix("the file changed while the import read it (15 bytes when the import began, 19 now)")
+                && error.hint?.contains("no store was created at") == true
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("S.sqlite")))
+        #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
+    }
+
+    @Test("a NUL byte in text is a reject naming it; text around it is not cut short in the store")
+    func nulInText() throws {
+        let scratch = ImportScratch()
+        try scratch.write("e.csv", "code,n\na\u{0}b,1\nc,2\n")
+        let mapping = try ImportMapping(json: Data(#"{"format":1,"files":[{"path":"e.csv","targets":[{"entity":"A"}]}]}"#.utf8),
+                                        baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: Self.model, mapping: mapping, options: scratch.skipping()).run(into: scratch.path("S.sqlite"))
+        #expect(summary.rejects == 1 && summary.objects["A"]?.stored == 1)
+        #expect(scratch.rejects.contains("the text holds a NUL byte (0x00, byte 2 of the value), where SQLite's text functions and most readers of the store end it"),
+                "\(scratch.rejects)")
+    }
+
+    @Test("a ragged row of a file listed twice is one reject, written once")
+    func raggedRowOfAFileListedTwice() throws {
+        let scratch = ImportScratch()
+        try scratch.write("e.csv", "code,n\nx,1\ny,2,extra\nz,3\n")
+        let summary = try SeedImporter(model: Self.model, mapping: try Self.mapping(scratch), options: scratch.skipping())
+            .run(into: scratch.path("S.sqlite"))
+        let rows = scratch.rejects.split(separator: "\n").dropFirst()
+        #expect(rows.count == 1 && rows.first?.hasPrefix("e.csv,3,") == true, "\(scratch.rejects)")
+        #expect(summary.rejects == 1)
+        #expect(summary.objects["A"]?.stored == 2 && summary.objects["B"]?.stored == 2)
+    }
+
+    @Test("a full disk says where the store was built and that the target is as it was")
+    func fullDiskExplained() {
+        let file = _StoreFile(target: "/data/out/W.sqlite")
+        let error = ImportError(.store, reason: "saving a batch failed: SQLite error 13 (database or disk is full) — while running: COMMIT TRANSACTION")
+        let explained = SeedImporter.explainingFullDisk(error, building: file, store: "W.sqlite")
+        #expect(explained.hint?.hasPrefix("The disk holding /data/out is full: the store is built there (as .W.sqlite.importing-") == true, "\(explained)")
+        #expect(explained.hint?.contains("no store was created at W.sqlite") == true)
+        let other = ImportError(.store, reason: "cannot create the store: permission denied")
+        #expect(SeedImporter.explainingFullDisk(other, building: file, store: "W.sqlite").hint == nil)
+    }
+}
