@@ -103,6 +103,13 @@ struct QueryCommand: ParsableCommand {
         for (name, value, example) in lists where value != nil && Self.list(value).allSatisfy(\.isEmpty) {
             throw ValidationError("\(name) is empty: give \(example)")
         }
+        // A stray comma (--sort ",title") left an empty key that was silently dropped.
+        for (name, value, _) in lists {
+            guard let value, case let items = value.split(separator: ",", omittingEmptySubsequences: false),
+                  items.count > 1, items.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }),
+                  !value.contains("(") else { continue }
+            throw ValidationError("\(name) '\(value)' has an empty item between commas: remove the extra comma")
+        }
         if (groupBy != nil || having != nil || distinct) && properties == nil {
             throw ValidationError("--group-by, --having and --distinct go with --properties")
         }
@@ -121,7 +128,14 @@ struct QueryCommand: ParsableCommand {
 
     func makeRequest(model: ObjectModel? = nil) throws -> FetchRequest {
         var request = FetchRequest(entityName: entity)
-        if let predicate { request.predicate = try FetchPredicate(format: predicate) }
+        if let predicate {
+            let parsed = try FetchPredicate(format: predicate)
+            // The library's advice (substitute it in code) has no place on a command line.
+            if let name = parsed.variableNames.sorted().first {
+                throw ValidationError("--where uses $\(name), a variable the query command has no value for: write the value itself in its place, as in title == 'Strata', priority > 2 or completed == YES")
+            }
+            request.predicate = parsed
+        }
         if let sort { request.sortDescriptors = try FetchSort.parseList(sort) }
         request.fetchLimit = limit ?? 0
         request.fetchOffset = offset ?? 0

@@ -64,6 +64,11 @@ struct InspectAndQueryCLITests {
         let csv = try CLI.run(["query", books, "--entity", "Book", "--properties", "author,count(title) as books",
                                "--group-by", "author", "--sort", "author", "--format", "csv"])
         #expect(csv.stdout.hasPrefix("author,books\r\nAuthor,1\r\nBen Elton,2\r\n"))
+        let comma = try CLI.run(["query", books, "--entity", "Book", "--sort", ",title"])
+        #expect(comma.status != 0 && comma.stderr.contains("--sort ',title' has an empty item between commas"), "\(comma.stderr)")
+        let variable = try CLI.run(["query", books, "--entity", "Book", "--where", "author == $WHO"])
+        #expect(variable.status != 0 && variable.stderr.contains("--where uses $WHO, a variable the query command has no value for"), "\(variable.stderr)")
+        #expect(!variable.stderr.contains("substituting"), "no advice meant for code")
         let explained = try CLI.run(["query", books, "--entity", "Book", "--where", "author == %@", "--explain"])
         #expect(explained.status != 0, "a %@ without an argument is refused")
         let plan = try CLI.run(["query", books, "--entity", "Book", "--sort", "author", "--limit", "2", "--explain"])
