@@ -21,17 +21,15 @@ struct PredicateLikePattern {
         case anyRun
     }
 
-    private enum ByteElement: Equatable {
-        case literal(UInt8)
+    /// A compiled unit of the pattern: a literal byte or character, `?` or `*`.
+    private enum PatternElement<Unit: Equatable>: Equatable {
+        case literal(Unit)
         case anyOne
         case anyRun
     }
 
-    private enum CharacterElement: Equatable {
-        case literal(Character)
-        case anyOne
-        case anyRun
-    }
+    private typealias ByteElement = PatternElement<UInt8>
+    private typealias CharacterElement = PatternElement<Character>
 
     private enum Compiled {
         /// UTF-8 bytes of literals; `?` steps over one scalar. Literals are ASCII-lower-cased
@@ -129,34 +127,7 @@ struct PredicateLikePattern {
             return string.withUTF8 { matches(utf8: $0) ?? false }
         case .characters(let elements, let options):
             let subject = Array(PredicateConstant.fold(string, options))
-            var p = 0
-            var s = 0
-            var starPattern: Int?
-            var starSubject = 0
-            while s < subject.count {
-                if p < elements.count {
-                    switch elements[p] {
-                    case .anyRun:
-                        (starPattern, starSubject) = (p, s)
-                        p += 1
-                        continue
-                    case .anyOne:
-                        (p, s) = (p + 1, s + 1)
-                        continue
-                    case .literal(let character) where character == subject[s]:
-                        (p, s) = (p + 1, s + 1)
-                        continue
-                    case .literal:
-                        break
-                    }
-                }
-                guard let star = starPattern else { return false }
-                p = star + 1
-                starSubject += 1
-                s = starSubject
-            }
-            while p < elements.count, elements[p] == .anyRun { p += 1 }
-            return p == elements.count
+            return Self.matches(elements, count: subject.count, unit: { subject[$0] }, width: { _ in 1 })
         }
     }
 
@@ -165,7 +136,17 @@ struct PredicateLikePattern {
     /// every position tried is a scalar boundary (literals are whole scalars).
     func matches(utf8 subject: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard case .bytes(let elements, let fold) = compiled else { return nil }
-        let count = subject.count
+        return Self.matches(elements, count: subject.count,
+                            unit: { fold ? PredicateBytes.asciiLower(subject[$0]) : subject[$0] },
+                            width: { PredicateBytes.scalarWidth(subject[$0]) })
+    }
+
+    /// The wildcard match both kinds of unit share: a literal takes one unit of the subject, `?` the
+    /// `width` of the unit where it stands (a scalar's bytes, or one character), `*` any run, retried one
+    /// `width` further when what follows fails (the last `*` only: O(pattern × subject)).
+    @inline(__always)
+    private static func matches<Unit: Equatable>(_ elements: [PatternElement<Unit>], count: Int,
+                                                 unit: (Int) -> Unit, width: (Int) -> Int) -> Bool {
         var p = 0
         var s = 0
         var starPattern: Int?
@@ -179,10 +160,9 @@ struct PredicateLikePattern {
                     continue
                 case .anyOne:
                     p += 1
-                    s += PredicateBytes.scalarWidth(subject[s])
-                    if s > count { s = count }
+                    s = min(s + width(s), count)
                     continue
-                case .literal(let literal) where literal == (fold ? PredicateBytes.asciiLower(subject[s]) : subject[s]):
+                case .literal(let literal) where literal == unit(s):
                     (p, s) = (p + 1, s + 1)
                     continue
                 case .literal:
@@ -191,8 +171,7 @@ struct PredicateLikePattern {
             }
             guard let star = starPattern else { return false }
             p = star + 1
-            starSubject += PredicateBytes.scalarWidth(subject[starSubject])
-            if starSubject > count { starSubject = count }
+            starSubject = min(starSubject + width(starSubject), count)
             s = starSubject
         }
         while p < elements.count, elements[p] == .anyRun { p += 1 }
