@@ -24,7 +24,20 @@ struct CoreDataBooksTests {
         let book = try #require(store.model.entity(named: "Book"))
         #expect(book.attributes.map(\.name) == ["copyright", "author", "title", "contents"])
         #expect(book.attribute(named: "copyright")?.type == .date)
+        #expect(book.attribute(named: "contents")?.defaultValue == .string("test"), "Core Data's DEFAULT test on ZCONTENTS")
+        #expect(book.attribute(named: "title")?.defaultValue == nil)
         try check(store)
+    }
+
+    @Test func columnDefaultsReadAsTheirTypes() {
+        #expect(PersistentStore.columnDefault("test", as: .string) == .string("test"))
+        #expect(PersistentStore.columnDefault("'it''s'", as: .string) == .string("it's"))
+        #expect(PersistentStore.columnDefault("5", as: .integer64) == .integer(5))
+        #expect(PersistentStore.columnDefault("0.5", as: .double) == .double(0.5))
+        #expect(PersistentStore.columnDefault("599529600", as: .date) == .date(Date(timeIntervalSinceReferenceDate: 599_529_600)))
+        #expect(PersistentStore.columnDefault("NULL", as: .string) == nil)
+        #expect(PersistentStore.columnDefault("x", as: .integer64) == nil)
+        #expect(PersistentStore.columnDefault("datetime('now')", as: .date) == nil)
     }
 
     /// Core Data records a sub-entity in Z_PRIMARYKEY with its parent's Z_ENT in Z_SUPER and keeps its

@@ -95,6 +95,25 @@ extension PersistentStore {
         return differences
     }
 
+    /// A column's `DEFAULT` as SQLite reports it (`test`, `'it''s'`, `5`, `0.5`, `NULL`) as a value of
+    /// `type`; `nil` for NULL, an expression, or text that is not of the type.
+    static func columnDefault(_ text: String, as type: AttributeType) -> Value? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
+            text = String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+        } else if text.uppercased() == "NULL" || text.contains("(") {
+            return nil
+        }
+        switch type {
+        case .string: return .string(text)
+        case .integer64: return Int64(text).map(Value.integer)
+        case .double: return Double(text).map(Value.double)
+        case .decimal: return Decimal(string: text).map(Value.decimal)
+        case .date: return Double(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        default: return nil
+        }
+    }
+
     /// Refuses a store whose entities inherit (`Z_SUPER` set in `Z_PRIMARYKEY`): Core Data keeps a
     /// sub-entity's rows in its root's table, a layout this engine does not read, so it stops before any
     /// table is touched rather than failing later on a table that does not exist.
@@ -130,7 +149,7 @@ extension PersistentStore {
             for row in try connection.rows("SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
                 guard let name = row[0].string else { continue }
                 var description = EntityDescription(name)
-                for column in try connection.rows("SELECT name, type FROM pragma_table_info(?)", [.text("Z" + name.uppercased())]) {
+                for column in try connection.rows("SELECT name, type, dflt_value FROM pragma_table_info(?)", [.text("Z" + name.uppercased())]) {
                     guard let columnName = column[0].string, columnName.hasPrefix("Z"), !columnName.hasPrefix("Z_"),
                           let second = columnName.dropFirst().first, !second.isNumber else { continue }
                     let declared = column[1].string?.uppercased() ?? ""
@@ -139,7 +158,9 @@ extension PersistentStore {
                         : declared.hasPrefix("FLOAT") || declared.hasPrefix("REAL") ? .double
                         : declared.hasPrefix("DECIMAL") ? .decimal
                         : declared.hasPrefix("BLOB") ? .binary : .integer64
-                    description.attributes.append(Attribute(String(columnName.dropFirst()).lowercased(), type))
+                    // Core Data writes a model default into the column (`"ZCONTENTS" VARCHAR DEFAULT test`).
+                    let defaultValue = column[2].string.flatMap { Self.columnDefault($0, as: type) }
+                    description.attributes.append(Attribute(String(columnName.dropFirst()).lowercased(), type, defaultValue: defaultValue))
                 }
                 descriptions.append(description)
             }
