@@ -20,8 +20,8 @@ struct QueryCommand: ParsableCommand {
               seedstore query Banks.sqlite --entity FailedBankInfo --properties name,details.closeDate --format json
               seedstore query Books.sqlite --entity Book --properties author,"count(title) as books" --group-by author
 
-            JSON output is an array of objects keyed by property name; dates are ISO 8601 in UTC and a \
-            to-one relationship is the destination's primary key. Dates carry the fewest fraction digits \
+            JSON output is an array of objects keyed by property name, with Z_PK for whole objects; dates \
+            are ISO 8601 in UTC and a to-one relationship is the destination's primary key. Dates carry the fewest fraction digits \
             that read back as the stored seconds (none when whole), and decimals print as stored. In a \
             table, null is NULL and text that could pass for it or for nothing is in double quotes ("", \
             "NULL"). CSV writes null as an empty field and quotes empty text and the texts NULL and NA, \
@@ -308,6 +308,8 @@ struct QueryCommand: ParsableCommand {
                 }
                 var object = Dictionary(zip(keys, values), uniquingKeysWith: { first, _ in first })
                 for (name, destinations) in zip(toMany.names, toMany.keys.isEmpty ? [] : toMany.keys[i]) { object[name] = destinations }
+                // The object's own key, which the to-one keys of others name (no property may be called Z_PK).
+                if let primaryKeys { object["Z_PK"] = primaryKeys[i] }
                 return object
             }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

@@ -55,6 +55,7 @@ final class QueryToManyCLITests {
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(rows.map { $0["songs"] as? [Int] } == [[3, 1, 2], [], Array(4...33)])
+        #expect(rows.map { $0["Z_PK"] as? Int } == [1, 2, 3], "each object's own key, which others' keys name")
         let songs = try CLI.run(["query", store, "--entity", "Song", "--where", "title BEGINSWITH 's'", "--sort", "title", "--to-many", "--format", "json"])
         let songRows = try #require(try JSONSerialization.jsonObject(with: Data(songs.stdout.utf8)) as? [[String: Any]])
         #expect(songRows.map { $0["fans"] as? [Int] } == [[1, 2], [], []], "an unordered relationship lists its keys in key order")
