@@ -74,6 +74,8 @@ struct ImportInputEdgeTests {
         let explained = SeedImporter.explainingFullDisk(error, building: file, store: "W.sqlite")
         #expect(explained.hint?.hasPrefix("The disk holding /data/out is full: the store is built there (as .W.sqlite.importing-") == true, "\(explained)")
         #expect(explained.hint?.contains("no store was created at W.sqlite") == true)
+        let rejects = ImportError(.store, reason: "the rejected rows could not all be written: … No space left on device", file: "r.csv", hint: "Nothing was replaced")
+        #expect(SeedImporter.explainingFullDisk(rejects, building: file, store: "W.sqlite").hint == "Nothing was replaced", "the rejects' own words")
         let other = ImportError(.store, reason: "cannot create the store: permission denied")
         #expect(SeedImporter.explainingFullDisk(other, building: file, store: "W.sqlite").hint == nil)
     }

@@ -128,6 +128,29 @@ struct ImportStoreSafetyTests {
         withExtendedLifetime((writer, reader)) {}
     }
 
+    @Test("an --out another running import is building a store for is refused; one a dead import left is not")
+    func anotherImporterRunning() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("emp.csv", "code,age\nA,1\n")
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["60"]
+        try sleeper.run()
+        // SIGKILL: a child of the test runner may start with SIGTERM blocked.
+        defer { if sleeper.isRunning { kill(sleeper.processIdentifier, SIGKILL) }; sleeper.waitUntilExit() }
+        let busy = ".E.sqlite.importing-\(sleeper.processIdentifier)"
+        try scratch.write(busy, "a store being built")
+        let refused = try Self.importing(["--out", "E.sqlite"], in: scratch)
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("another import (process \(sleeper.processIdentifier)) is building a store for this --out"), "\(refused.errors)")
+        #expect(scratch.files.contains(busy), "its file is left alone")
+        kill(sleeper.processIdentifier, SIGKILL)
+        sleeper.waitUntilExit()
+        let after = try Self.importing(["--out", "E.sqlite"], in: scratch)
+        #expect(after.status == 0, "\(after.errors)")
+        #expect(!scratch.files.contains(busy), "the dead import's file is removed")
+    }
+
     @Test("the files a rejects file is sorted through, left by a killed import, are removed by the next one")
     func sortLeftoversRemoved() throws {
         let scratch = ImportScratch()

@@ -250,7 +250,9 @@ extension SeedImporter {
     /// TRANSACTION" with neither.
     static func explainingFullDisk(_ error: ImportError, building storeFile: _StoreFile, store storePath: String) -> ImportError {
         let text = error.reason.lowercased()
-        guard error.kind == .store, text.contains("disk is full") || text.contains("no space left on device") else { return error }
+        // Only the store's own writes: a rejects file that found no space says so itself, naming its place.
+        guard error.kind == .store, text.contains("disk is full") || text.contains("no space left on device"),
+              error.file.map({ $0 == storePath || $0 == storeFile.target.path || $0 == storeFile.temporary.path }) ?? true else { return error }
         var explained = error
         let folder = storeFile.target.deletingLastPathComponent().path
         let untouched = FileManager.default.fileExists(atPath: storeFile.target.path) ? "\(storePath) is unchanged" : "no store was created at \(storePath)"

@@ -104,9 +104,23 @@ struct _StoreFile {
     /// Whether two paths name the same file (after `.`/`..` and symbolic links).
     static func samePath(_ a: String, _ b: String) -> Bool { OutputPath.same(a, b) }
 
+    /// Refuses a target another running import is building a store for (its `.<name>.importing-<pid>`
+    /// is there and its process runs): the two would replace each other's store, and the last to finish
+    /// would stand next to the other's rejects file. Two started at the same instant may still both run.
+    func checkNoOtherImporter() throws(ImportError) {
+        let prefix = ".\(target.lastPathComponent).importing-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), _ImporterProcess.mayRun(pid) else { continue }
+            throw ImportError(.store, reason: "another import (process \(pid)) is building a store for this --out", file: target.path,
+                              hint: "Wait for it to finish, or give --out another path. Nothing was written.")
+        }
+    }
+
     /// Removes a temporary file of this process left by an earlier attempt.
     func prepare() throws(ImportError) {
         try checkTarget()
+        try checkNoOtherImporter()
         discard()
         let directory = target.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
