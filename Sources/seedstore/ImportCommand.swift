@@ -89,6 +89,10 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "VACUUM the store after building its indexes.")
     var vacuum = false
 
+    @Option(name: .customLong("core-data-hashes"),
+            help: ArgumentHelp("The app's compiled model (Model.momd, or its VersionInfo.plist), or a plist of entityVersionHashesByName: its hashes go into the store's metadata, so that Core Data opens the store with that model.", valueName: "file"))
+    var coreDataHashes: String?
+
     @Flag(inversion: .prefixedNo,
           help: "Read and convert rows on a second thread while saving on this one (default: when a core is idle).")
     var readAhead: Bool?
@@ -196,10 +200,17 @@ struct ImportCommand: ParsableCommand {
         options.trueValues = trueValues.isEmpty ? nil : trueValues
         options.falseValues = falseValues.isEmpty ? nil : falseValues
         options.removesTemporaryFilesOnSignal = true
+        // Read now, and checked against the model before anything is imported (exit 2).
+        let versionHashes: CoreDataVersionHashes?
+        do { versionHashes = try coreDataHashes.map { path throws(StoreError) in try CoreDataVersionHashes(contentsOf: path) } } catch {
+            printError("error: --core-data-hashes: \(error)")
+            throw ExitCode(2)
+        }
+        options.coreDataVersionHashes = versionHashes
         // Inputs that are pipes are copied while the mapping is made or saved, before the import runs:
         // the signal handlers, the interrupted line and the copy's progress are set up first.
         SeedImporter.prepare(into: out, options: options)
-        do {
+        do throws(ImportError) {
             var importMapping: ImportMapping
             let objectModel: ObjectModel
             if let mapping {
@@ -220,6 +231,15 @@ struct ImportCommand: ParsableCommand {
             // The mapping names the model this import reads (so --out and --rejects cannot replace it).
             if let model { importMapping.model = URL(fileURLWithPath: model).standardizedFileURL.path }
             if let summaryJSON { try checkSummaryPath(summaryJSON, mapping: importMapping) }
+            if let versionHashes, case let entities = Set(objectModel.entities.map(\.name)), entities != Set(versionHashes.hashes.keys) {
+                let missing = entities.subtracting(versionHashes.hashes.keys).sorted(), extra = Set(versionHashes.hashes.keys).subtracting(entities).sorted()
+                throw ImportError(.mapping, reason: "--core-data-hashes \(coreDataHashes!) is not for this model: "
+                                  + [missing.isEmpty ? nil : "no hash for \(missing.joined(separator: ", "))",
+                                     extra.isEmpty ? nil : "hashes for entities the model lacks: \(extra.joined(separator: ", "))"]
+                                    .compactMap { $0 }.joined(separator: "; "),
+                                  file: coreDataHashes,
+                                  hint: "Give the compiled model of the version the import's model describes (the app's Model.momd). Nothing was written.")
+            }
             if let saveMapping { try save(importMapping.applying(options, model: objectModel), model: objectModel, to: saveMapping) }
             let summary = try SeedImporter(model: objectModel, mapping: importMapping, options: options).run(into: out)
             // With the JSON on standard output, the summary for people goes to standard error, so the

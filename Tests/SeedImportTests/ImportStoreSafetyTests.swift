@@ -151,6 +151,27 @@ struct ImportStoreSafetyTests {
         #expect(!scratch.files.contains(busy), "the dead import's file is removed")
     }
 
+    @Test("--core-data-hashes puts the app's model hashes into the metadata; hashes of other entities are refused first")
+    func coreDataHashes() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("emp.csv", "code,age\nA,1\n")
+        let hashes = ["Emp": Data(repeating: 7, count: 32)]
+        try PropertyListSerialization.data(fromPropertyList: ["NSManagedObjectModel_CurrentVersionName": "M",
+                                                              "NSManagedObjectModel_VersionHashes": ["M": hashes]], format: .binary, options: 0)
+            .write(to: URL(fileURLWithPath: scratch.path("VersionInfo.plist")))
+        let result = try Self.importing(["--out", "E.sqlite", "--core-data-hashes", "VersionInfo.plist"], in: scratch)
+        #expect(result.status == 0, "\(result.errors)")
+        let store = try PersistentStore(path: scratch.path("E.sqlite"), options: .init(readOnly: true))
+        #expect(store.metadata["NSStoreModelVersionHashes"] as? [String: Data] == hashes)
+        try PropertyListSerialization.data(fromPropertyList: ["Boss": Data(repeating: 7, count: 32)], format: .binary, options: 0)
+            .write(to: URL(fileURLWithPath: scratch.path("other.plist")))
+        let refused = try Self.importing(["--out", "F.sqlite", "--core-data-hashes", "other.plist"], in: scratch)
+        #expect(refused.status == 2)
+        #expect(refused.errors.contains("--core-data-hashes other.plist is not for this model: no hash for Emp; hashes for entities the model lacks: Boss"),
+                "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("F.sqlite")))
+    }
+
     @Test("the files a rejects file is sorted through, left by a killed import, are removed by the next one")
     func sortLeftoversRemoved() throws {
         let scratch = ImportScratch()

@@ -1,5 +1,6 @@
 import CSVStream
 import Foundation
+import ManagedStore
 
 /// How an import runs: batch size, what to do with bad rows, progress, and the finish.
 ///
@@ -24,6 +25,10 @@ public struct ImportOptions: Sendable {
     public var progress: ProgressMode
     /// Whether to `VACUUM` the store after building indexes.
     public var vacuum: Bool
+    /// Core Data's entity version hashes of the app's model, written into the store's metadata so that
+    /// Core Data opens it (``CoreDataVersionHashes``; the CLI's `--core-data-hashes`). Without them the
+    /// metadata holds SeedStore's own hashes only, and Core Data refuses the store as made with another model.
+    public var coreDataVersionHashes: CoreDataVersionHashes?
     /// Overrides every file's encoding (the CLI's `--encoding`).
     public var encoding: TextEncoding?
     /// Overrides every file's delimiter (the CLI's `--delimiter`).

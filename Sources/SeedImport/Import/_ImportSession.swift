@@ -309,6 +309,7 @@ final class _ImportSession {
             // positions, in the order of the rows that made them: Core Data reads the order from them alone.
             _ = try store.positionUnplacedMembers()
             try store.createIndexes()
+            if let hashes = options.coreDataVersionHashes { try store.writeCoreDataVersionHashes(hashes) }
             try store.connection.execute("ANALYZE")
             if options.vacuum {
                 progress.note("vacuuming…")
