@@ -356,7 +356,8 @@ struct QueryCommand: ParsableCommand {
         default:
             break
         }
-        return text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? quoted(text) : text
+        // By bytes: "\r\n", or a comma followed by a combining mark, is one Character, equal to none of these.
+        return text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) ? quoted(text) : text
     }
 
     /// A value as a table cell: null as `NULL`, binary data in hexadecimal after `0x` (as CSV
@@ -377,7 +378,7 @@ struct QueryCommand: ParsableCommand {
             return hex(data)
         case .string(let string):
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
-            return trimmed.isEmpty || trimmed == "NULL" || string.hasPrefix("\"") ? quoted(string) : string
+            return trimmed.isEmpty || trimmed == "NULL" || string.utf8.first == 0x22 ? quoted(string) : string
         default:
             return value.cellText
         }
@@ -409,6 +410,13 @@ struct QueryCommand: ParsableCommand {
 
     /// `text` in double quotes, quotes inside doubled.
     private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // By bytes: a quote followed by a combining mark is one Character, which a search for `"` would pass.
+        var bytes: [UInt8] = [0x22]
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == 0x22 { bytes.append(0x22) }
+        }
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

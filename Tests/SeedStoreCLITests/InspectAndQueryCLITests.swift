@@ -248,4 +248,28 @@ struct InspectAndQueryCLITests {
         #expect(result.stdout.contains("\nZ_1TAGS — join table of FailedBankDetails.tags and Tag.bankdetails, \(joins) rows (columns Z_1BANKDETAILS, Z_3TAGS)\nindexes: Z_1TAGS_Z_3TAGS_INDEX (Z_3TAGS, Z_1BANKDETAILS), sqlite_autoindex_Z_1TAGS_1 (Z_1BANKDETAILS, Z_3TAGS) unique"), "\(result.stdout)")
         #expect(result.stdout.contains("ZTAG_DESC (ZNAME DESC) unique partial (WHERE …), ZTAG_EXPR (<expression>)"), "\(result.stdout)")
     }
+
+    /// A user trial: text holding CRLF, or a comma or quote followed by a combining mark (one Character
+    /// each), was written to CSV unquoted and re-imported as ragged rows.
+    @Test func csvQuotesByBytesSoItImportsBack() throws {
+        let directory = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("c.model.json"), csv = directory.appendingPathComponent("c.csv")
+        try Data(#"{"entities": [{"name": "C", "attributes": [{"name": "id", "type": "Integer 32"}, {"name": "body", "type": "String"}]}]}"#.utf8).write(to: model)
+        try Data("id,body\r\n1,\"first\r\nsecond\"\r\n2,\"a,\u{301}b\"\r\n3,\"\"\"\u{301}start\"\r\n".utf8).write(to: csv)
+        let first = directory.appendingPathComponent("A.sqlite").path, second = directory.appendingPathComponent("B.sqlite").path
+        #expect(try CLI.run(["import", "--model", model.path, "--out", first, "--progress", "none", "C=\(csv.path)"]).status == 0)
+        let query = try CLI.run(["query", first, "--entity", "C", "--sort", "id", "--format", "csv"])
+        #expect(query.stdout.hasPrefix("id,body\r\n1,\"first\r\nsecond\"\r\n2,\"a,\u{301}b\"\r\n3,\"\"\"\u{301}start\"\r\n"), "\(query.stdout.debugDescription)")
+        let out = directory.appendingPathComponent("out.csv")
+        try Data(query.stdout.utf8).write(to: out)
+        let again = try CLI.run(["import", "--model", model.path, "--out", second, "--progress", "none", "C=\(out.path)"])
+        #expect(again.status == 0 && !again.stdout.contains("reject"), "\(again.stdout)\(again.stderr)")
+        func bodies(_ path: String) throws -> [SQLValue] {
+            try PersistentStore(path: path).connection.rows("SELECT hex(ZBODY) FROM ZC ORDER BY ZID").map { $0[0] }
+        }
+        #expect(try bodies(second) == bodies(first))
+        let table = try CLI.run(["query", first, "--entity", "C", "--sort", "id"])
+        #expect(table.stdout.contains("\"\"\"\u{301}start\""), "text starting with a quote is quoted in a table: \(table.stdout)")
+    }
 }
