@@ -172,6 +172,26 @@ struct ImportStoreSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("F.sqlite")))
     }
 
+    /// A user trial: a store another process was reading (rollback journal, the default) was replaced
+    /// under it, and a writer's journal removed.
+    @Test("a previous store another process holds in a transaction is not replaced, and no new store is left behind")
+    func previousStoreInUse() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("emp.csv", "code,age\nA,1\n")
+        #expect(try Self.importing(["--out", "E.sqlite"], in: scratch).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("E.sqlite")))
+        let reader = try Connection(path: scratch.path("E.sqlite"))
+        try reader.execute("BEGIN")
+        _ = try reader.rows("SELECT count(*) FROM ZEMP")
+        let refused = try Self.importing(["--out", "E.sqlite"], in: scratch)
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("the store at --out is in use by another process"), "\(refused.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("E.sqlite"))) == before)
+        #expect(!scratch.files.contains { $0.contains(".importing-") }, "no new store kept for the next import to remove: \(scratch.files)")
+        try reader.execute("COMMIT")
+        #expect(try Self.importing(["--out", "E.sqlite"], in: scratch).status == 0, "once closed, it is replaced")
+    }
+
     @Test("the files a rejects file is sorted through, left by a killed import, are removed by the next one")
     func sortLeftoversRemoved() throws {
         let scratch = ImportScratch()

@@ -148,6 +148,7 @@ struct _StoreFile {
             _ = chmod(temporary.path, previous.st_mode & 0o7777)
             if previous.st_uid != getuid() || previous.st_gid != getgid() { _ = chown(temporary.path, previous.st_uid, previous.st_gid) }
             try checkpointPreviousLog()
+            try checkPreviousNotInUse()
         }
         for suffix in Self.sideFileSuffixes {
             let side = target.path + suffix
@@ -180,11 +181,28 @@ struct _StoreFile {
             return
         }
         if busy {
-            var error = ImportError(.store, reason: "the store at --out is open in another process, which holds changes in its WAL (\(target.lastPathComponent)-wal)",
-                                    file: target.path,
-                                    hint: "Close what has it open and run again; the store there is unchanged. The complete new store was left at \(temporary.path).")
-            error.keepsTemporaryStore = true
-            throw error
+            throw ImportError(.store, reason: "the store at --out is open in another process, which holds changes in its WAL (\(target.lastPathComponent)-wal)",
+                              file: target.path, hint: "Close what has it open and run the import again; the store there is unchanged.")
+        }
+    }
+
+    /// Refuses to replace a previous store another process is using: one in a transaction (reading, in
+    /// rollback-journal mode, or writing) holds a lock that an exclusive one waits for, up to 2 s. Replacing
+    /// it would leave that process on the old file, and remove the journal a writer needs.
+    func checkPreviousNotInUse() throws(ImportError) {
+        var busy = false
+        do {
+            let connection = try Connection(path: target.path, create: false)
+            try connection.execute("PRAGMA busy_timeout = 2000")
+            try connection.execute("BEGIN EXCLUSIVE")
+            try connection.execute("COMMIT")
+        } catch {
+            // SQLITE_BUSY or SQLITE_LOCKED; any other failure is a damaged previous file, which may go.
+            busy = error.code == 5 || error.code == 6
+        }
+        if busy {
+            throw ImportError(.store, reason: "the store at --out is in use by another process (it holds a lock on \(target.lastPathComponent))",
+                              file: target.path, hint: "Close what has it open and run the import again; the store there is unchanged.")
         }
     }
 
