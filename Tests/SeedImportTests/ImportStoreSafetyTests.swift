@@ -49,8 +49,12 @@ struct ImportStoreSafetyTests {
         try #require(mkfifo(scratch.path("pipe"), 0o644) == 0)
         let pipe = try Self.importing(["--out", "pipe"], in: scratch)
         #expect(pipe.status == 1)
-        #expect(pipe.errors.contains("--out names a named pipe, not a store file"), "\(pipe.errors)")
+        #expect(pipe.errors.contains("pipe: --out names a pipe, not a store file"), "\(pipe.errors)")
         #expect(Self.kind(scratch.path("pipe")) == S_IFIFO)
+        // A link to this process's standard output, a pipe here: its text resolves to no file.
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("out"), withDestinationPath: "/proc/self/fd/1")
+        let link = try Self.importing(["--out", "out"], in: scratch)
+        #expect(link.status == 1 && link.errors.contains("out: --out names a pipe, not a store file"), "\(link.errors)")
         guard geteuid() == 0 else { return }
         // A private copy of /dev/null: the real one must never be at stake in a test.
         try #require(mknod(scratch.path("null"), S_IFCHR | 0o644, dev_t((1 << 8) | 3)) == 0)

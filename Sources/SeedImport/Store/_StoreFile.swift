@@ -13,6 +13,8 @@ struct _StoreFile {
     let target: URL
     /// Where it is built.
     let temporary: URL
+    /// The path as given: a link to a pipe (`/proc/self/fd/1`) resolves to no file by its text, only by stat.
+    let given: String
 
     /// The suffix SQLite's side files carry.
     static let sideFileSuffixes = ["-journal", "-wal", "-shm"]
@@ -21,6 +23,7 @@ struct _StoreFile {
     /// store replaces, the link kept (renaming over the link would leave its file as it was), and
     /// `link/..` is the link's target's parent.
     init(target path: String) {
+        given = path
         target = URL(fileURLWithPath: OutputPath.canonical(path))
         temporary = Self.temporaryURL(for: target, pid: getpid())
     }
@@ -69,7 +72,7 @@ struct _StoreFile {
     /// (and again before the rename, which also removes the target's journal files).
     func checkTarget() throws(ImportError) {
         var info = stat()
-        if stat(target.path, &info) == 0 {
+        if stat(target.path, &info) == 0 || stat(given, &info) == 0 {
             switch info.st_mode & S_IFMT {
             case S_IFREG:
                 break
@@ -82,11 +85,11 @@ struct _StoreFile {
                 // root, turned /dev/null into a 12 MB file).
                 let kind = switch info.st_mode & S_IFMT {
                 case S_IFCHR, S_IFBLK: "a device"
-                case S_IFIFO: "a named pipe"
+                case S_IFIFO: "a pipe"
                 default: "a socket"
                 }
                 throw ImportError(.store, reason: "--out names \(kind), not a store file: a store is a regular file, renamed into place when complete",
-                                  file: target.path, hint: "Give --out the path of a .sqlite file. Nothing was written.")
+                                  file: given, hint: "Give --out the path of a .sqlite file. Nothing was written.")
             }
         }
         // An import replaces a store; any other file (a CSV, a model, a document) is refused. Empty files
