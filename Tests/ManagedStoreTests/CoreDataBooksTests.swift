@@ -48,7 +48,8 @@ struct CoreDataBooksTests {
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.copyItem(atPath: path, toPath: copy.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path)
-        try PersistentStore(path: copy.path).connection.execute("INSERT INTO Z_PRIMARYKEY VALUES (2, 'Novel', 1, 0)")
+        let writable = try Connection(path: copy.path)
+        try writable.execute("INSERT INTO Z_PRIMARYKEY VALUES (2, 'Novel', 1, 0)")
         for readOnly in [true, false] {
             #expect {
                 _ = try PersistentStore(path: copy.path, options: .init(readOnly: readOnly))
@@ -56,6 +57,16 @@ struct CoreDataBooksTests {
                 guard case StoreError.unsupportedStore(_, let reason) = error else { return false }
                 return reason.hasPrefix("it uses entity inheritance: Novel is a sub-entity of Book")
                     && "\(error)".contains("is a Core Data store SeedStore cannot open") && reason.contains("Flatten")
+            }
+        }
+        // A parent Z_PRIMARYKEY does not list, or a negative one (a user trial opened the first silently).
+        for parent in [7, -1] {
+            try writable.execute("UPDATE Z_PRIMARYKEY SET Z_SUPER = \(parent) WHERE Z_ENT = 2")
+            #expect {
+                _ = try PersistentStore(path: copy.path, options: .init(readOnly: true))
+            } throws: { error in
+                guard case StoreError.unsupportedStore(_, let reason) = error else { return false }
+                return reason.hasPrefix("it uses entity inheritance: Novel is a sub-entity of entity \(parent) (not in Z_PRIMARYKEY)")
             }
         }
     }

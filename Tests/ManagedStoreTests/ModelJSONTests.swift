@@ -101,12 +101,14 @@ import Testing
         let json = #"""
             {"entities": [
               {"name": "C", "attributes": [{"name": "name", "type": "String"}, {"name": "_pk", "type": "Integer 32"}, {"name": "__", "type": "String"}]},
-              {"name": "c", "attributes": [{"name": "x", "type": "String"}]}]}
+              {"name": "c", "attributes": [{"name": "x", "type": "String"}]},
+              {"name": "_METADATA", "attributes": [{"name": "x", "type": "String"}]}]}
             """#
         #expect(problems(json) == [
             "entities[0] (C).attributes[1] (_pk): '_pk' would be stored in column Z_PK, among Core Data's own Z_ columns (Z_PK, Z_ENT, Z_OPT); property names start with a letter: rename it, e.g. 'pk'",
             "entities[0] (C).attributes[2] (__): '__' would be stored in column Z__, among Core Data's own Z_ columns (Z_PK, Z_ENT, Z_OPT); property names start with a letter: rename it, e.g. 'value'",
             "entities[1] (c): its table ZC would be entity C's table too; entity names may not differ only in case",
+            "entities[2] (_METADATA): '_METADATA' would be stored in table Z_METADATA, among Core Data's own Z_ tables (Z_METADATA, Z_PRIMARYKEY, join tables); entity names start with a letter",
         ])
     }
 

@@ -19,6 +19,14 @@ import Testing
         }
         #expect(try reason("empty.sqlite") { FileManager.default.createFile(atPath: $0, contents: nil) }
                 == "it is an empty database (no tables, 0 bytes): make a store there with seedstore import, or check the path")
+        // Read-only with a model (query, inspect --model): the same words, not advice on saving.
+        do {
+            _ = try PersistentStore(path: directory.appendingPathComponent("empty.sqlite").path,
+                                    model: try ObjectModel([EntityDescription("A", attributes: [Attribute("x", .string)])]), options: .init(readOnly: true))
+            Issue.record("an empty file opened read-only")
+        } catch {
+            #expect("\(error)".contains("it is an empty database (no tables, 0 bytes)"), "\(error)")
+        }
         #expect(try reason("other.sqlite") { try Connection(path: $0).execute("CREATE TABLE t (x)") }
                 == "it has no Z_PRIMARYKEY table, so it is not in Core Data's layout")
         #expect(try reason("text.sqlite") { FileManager.default.createFile(atPath: $0, contents: Data("hello, not SQLite at all".utf8)) }?

@@ -138,6 +138,10 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
             if !Self.isIdentifier(entity.name) {
                 problem(i, nil, "the entity name is not a valid identifier (letters, digits and '_', not starting with a digit)")
             }
+            if entity.name.hasPrefix("_") {
+                // Its table would be Z_… (Z_METADATA, Z_PRIMARYKEY, a join table Z_1TAGS): Core Data's own.
+                problem(i, nil, "'\(entity.name)' would be stored in table Z\(entity.name.uppercased()), among Core Data's own Z_ tables (Z_METADATA, Z_PRIMARYKEY, join tables); entity names start with a letter")
+            }
             if index[entity.name] != nil {
                 problem(i, nil, "a second entity has this name; entity names must be unique")
             } else {

@@ -120,8 +120,10 @@ extension PersistentStore {
     static func refuseInheritance(_ connection: Connection, path: String) throws(StoreError) {
         let sub: [(String, String)]
         do {
+            // A parent that is not listed (or a negative number) is no flat layout either.
             sub = try connection.rows("""
-                SELECT c.Z_NAME, p.Z_NAME FROM Z_PRIMARYKEY c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_SUPER \
+                SELECT c.Z_NAME, coalesce(p.Z_NAME, 'entity ' || c.Z_SUPER || ' (not in Z_PRIMARYKEY)') \
+                FROM Z_PRIMARYKEY c LEFT JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_SUPER \
                 WHERE c.Z_SUPER IS NOT NULL AND c.Z_SUPER != 0 ORDER BY c.Z_ENT
                 """).map { ($0[0].string ?? "?", $0[1].string ?? "?") }
         } catch {

@@ -107,7 +107,10 @@ public final class PersistentStore {
                     ? "it is an empty database (no tables\(Self.fileSize(path) == 0 ? ", 0 bytes" : "")): make a store there with seedstore import, or check the path"
                     : "it has no Z_PRIMARYKEY table, so it is not in Core Data's layout")
             }
-            guard !options.readOnly else { throw .readOnly(path: path) }
+            // Read-only, an empty file cannot become a store: say what it is, not how to save.
+            guard !options.readOnly else {
+                throw .notAStore(path: path, reason: "it is an empty database (no tables\(Self.fileSize(path) == 0 ? ", 0 bytes" : "")): make a store there with seedstore import, or check the path")
+            }
             self.model = model
             self.modelSource = .created
             self.metadata = [:]
