@@ -43,6 +43,28 @@ struct ImportInputEdgeTests {
         #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
     }
 
+    @Test("a rewrite of the same size with the modification time set back is caught too (by the change time)")
+    func sameSizeRewriteCaught() throws {
+        let scratch = ImportScratch()
+        try scratch.write("e.csv", "code,n\nx,1\ny,2\n")
+        var options = ImportOptions()
+        let path = scratch.path("e.csv")
+        options.beforeEachPass = { position in
+            guard position == 1 else { return }
+            var info = stat()
+            _ = stat(path, &info)
+            try? Data("code,n\nx,1\ny,3\n".utf8).write(to: URL(fileURLWithPath: path))
+            var times = [timespec(tv_sec: info.st_atim.tv_sec, tv_nsec: info.st_atim.tv_nsec),
+                         timespec(tv_sec: info.st_mtim.tv_sec, tv_nsec: info.st_mtim.tv_nsec)]
+            _ = utimensat(AT_FDCWD, path, &times, 0)
+        }
+        #expect {
+            _ = try SeedImporter(model: Self.model, mapping: try Self.mapping(scratch), options: options).run(into: scratch.path("S.sqlite"))
+        } throws: { error in
+            (error as? ImportError)?.reason.hasPrefix("the file changed while the import read it (the same size, written again)") == true
+        }
+    }
+
     @Test("a NUL byte in text is a reject naming it; text around it is not cut short in the store")
     func nulInText() throws {
         let scratch = ImportScratch()

@@ -158,8 +158,12 @@ final class _ImportSession {
                     try runTargets(file, reader: reader)
                 }
             } catch let error as ImportError {
+                // A file cut short or rewritten while read shows as a bad row (a record with one field):
+                // say what happened to it instead.
+                try checkUnchanged(file)
                 throw error
             } catch let error as CSVError {
+                try checkUnchanged(file)
                 var hint = error.hint + " Nothing was written: \(targetUntouched)."
                 if error.isRecoverable { hint = error.hint }
                 throw ImportError(.input, reason: error.message, file: file.displayPath, line: error.line,

@@ -367,11 +367,14 @@ struct _LineSet {
     }
 }
 
-/// A file's size and modification time, to tell whether it changed between two reads.
+/// A file's size, modification and change times, to tell whether it changed between two reads (the change
+/// time also moves when a rewrite sets the modification time back, as `touch -d` does).
 struct _Fingerprint: Equatable {
     let size: Int64
     let seconds: Int
     let nanoseconds: Int
+    let changeSeconds: Int
+    let changeNanoseconds: Int
 
     /// The file at `path` as it is now; `nil` when it cannot be read.
     init?(path: String) {
@@ -380,5 +383,7 @@ struct _Fingerprint: Equatable {
         size = Int64(info.st_size)
         seconds = info.st_mtim.tv_sec
         nanoseconds = info.st_mtim.tv_nsec
+        changeSeconds = info.st_ctim.tv_sec
+        changeNanoseconds = info.st_ctim.tv_nsec
     }
 }
