@@ -209,6 +209,28 @@ struct ImportStoreSafetyTests {
         #expect(scratch.files.isEmpty)
     }
 
+    /// A user trial: with --progress none an interrupted import ended without a word on stderr.
+    @Test("with --progress none, a signal still says what became of the store")
+    func interruptedQuietly() throws {
+        let scratch = ImportScratch()
+        let data = try DataSetGenerator.generate(.wells, rows: 40_000, into: scratch.url.appendingPathComponent("data"))
+        let process = Process()
+        process.executableURL = ImportFixtures.cli!
+        process.arguments = ["import", "--mapping", data.mappingFile.url.path, "--out", scratch.path("Wells.sqlite"), "--progress", "none"]
+        process.standardOutput = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: scratch.path("errors.txt"), contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: scratch.path("errors.txt"))
+        try process.run()
+        let temporary = scratch.path(".Wells.sqlite.importing-\(process.processIdentifier)")
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && !FileManager.default.fileExists(atPath: temporary) && Date() < deadline { usleep(10_000) }
+        #expect(process.isRunning, "still running when signalled")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let errors = try String(contentsOfFile: scratch.path("errors.txt"), encoding: .utf8)
+        #expect(errors.hasSuffix("import: interrupted; no store was created at \(scratch.path("Wells.sqlite")) (the temporary files were removed)\n"), "\(errors)")
+    }
+
     @Test("under nohup (SIGHUP ignored), a hangup does not end the import")
     func nohupKeepsRunning() throws {
         let scratch = ImportScratch()
