@@ -102,7 +102,11 @@ public final class SeedImporter {
         try storeFile.prepare()
         let progress = _ProgressReporter(mode: options.progress, totalBytes: plan.totalBytes, output: options.progressOutput)
         let rejects = options.onError == .skip ? _RejectsWriter(path: rejectsPath) : nil
-        for (order, file) in plan.files.enumerated() where rejects?.fileOrder[file.displayPath] == nil {
+        for (order, file) in plan.files.enumerated() {
+            guard rejects?.fileOrder[file.displayPath] == nil else {
+                rejects?.listedAgain.insert(file.displayPath)
+                continue
+            }
             rejects?.fileOrder[file.displayPath] = order
         }
         // What a signal removes: the temporary store and the rejects being written.

@@ -23,11 +23,15 @@ final class _RejectsWriter {
     private var handle: UnsafeMutablePointer<FILE>?
     private(set) var count = 0
     /// Rows a file listed again (read once per listing, as the wells mapping reads wells.csv for `Well`, then
-    /// for `WellSummary` and `WellDetail`) rejected again for what the file itself holds (too many fields,
-    /// bytes not in its encoding): written once, and counted here.
+    /// for `WellSummary` and `WellDetail`) rejected again at the same column for the same reason (too many
+    /// fields, a misplaced quote, bytes not in its encoding, a value that does not convert): written once,
+    /// and counted here.
     private(set) var repeats = 0
-    /// The file, line and reason of each such reject written, while no entity is named.
-    private var fileLevel: Set<String> = []
+    /// The files the import reads more than once (by their path in the rows): only their rejects are
+    /// remembered, so memory grows with rejects of such files alone.
+    var listedAgain: Set<String> = []
+    /// Per reject written from a file read more than once: its line and column, and the hash of its reason.
+    private var fileLevel: Set<SIMD4<Int>> = []
     private(set) var failure: String?
     /// Why sorting the rows by line failed, if it did: they stay in the order written.
     private(set) var sortProblem: String?
@@ -205,7 +209,7 @@ final class _RejectsWriter {
 
     func write(file: String, line: Int, column: Int?, entity: String?, attribute: String?, value: String?,
                reason: String, raw: [UInt8]) {
-        if entity == nil, !fileLevel.insert("\(file)\u{0}\(line)\u{0}\(reason)").inserted {
+        if listedAgain.contains(file), !fileLevel.insert(SIMD4(file.hashValue, line, column ?? 0, reason.hashValue)).inserted {
             repeats += 1
             return
         }
