@@ -90,6 +90,41 @@ import Testing
         }
     }
 
+    /// A user trial (an iOS developer): these were all read silently, so a transient attribute got a
+    /// column, a derived one stored the CSV's value, and constraints and validation rules never applied.
+    @Test func xcodeFeaturesCoreDataEnforcesAreRefusedOrFollowed() throws {
+        let xml = #"""
+            <model type="com.apple.IDECoreDataModeler.DataModel">
+              <entity name="Item" representedClassName="Item">
+                <attribute name="uid" optional="YES" attributeType="String"/>
+                <attribute name="scratch" optional="YES" transient="YES" attributeType="String"/>
+                <attribute name="nameLength" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="name.length"/>
+                <attribute name="priority" optional="YES" attributeType="Integer 16" minValueString="1" maxValueString="5"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="uid"/></uniquenessConstraint></uniquenessConstraints>
+                <fetchIndex name="byUid"><fetchIndexElement property="uid" type="Binary" order="ascending"/></fetchIndex>
+              </entity>
+              <entity name="Base" isAbstract="YES"><attribute name="x" optional="YES" attributeType="String"/></entity>
+            </model>
+            """#
+        do {
+            _ = try ObjectModel(xcdatamodelXML: Data(xml.utf8))
+            Issue.record("the model loaded")
+        } catch {
+            let messages = error.problems.map(\.description)
+            #expect(messages.contains { $0.contains("nameLength") && $0.contains("derived attributes are not supported") }, "\(messages)")
+            #expect(messages.contains { $0.contains("priority") && $0.contains("validation rules (minValueString, maxValueString) are not checked here") })
+            #expect(messages.contains { $0.contains("uniqueness constraints are not enforced here") })
+            #expect(messages.contains { $0.contains("fetch indexes (byUid) are not built here") })
+            #expect(messages.contains { $0.contains("Base") && $0.contains("abstract entities are not supported") })
+            #expect(!messages.contains { $0.contains("scratch") }, "a transient attribute is simply not stored")
+        }
+        let transient = try ObjectModel(xcdatamodelXML: Data(#"""
+            <model><entity name="Item"><attribute name="uid" optional="YES" attributeType="String"/>
+            <attribute name="scratch" optional="YES" transient="YES" attributeType="String"/></entity></model>
+            """#.utf8))
+        #expect(transient.entity(named: "Item")?.attributes.map(\.name) == ["uid"], "no column for what Core Data never stores")
+    }
+
     @Test func versionedModelBundlePicksTheCurrentVersion() throws {
         let model = try ObjectModel(contentsOf: Fixtures.local.appendingPathComponent("models/Versioned.xcdatamodeld").path)
         let note = try #require(model.entity(named: "Note"))

@@ -97,13 +97,37 @@ private final class XcodeModelReader: NSObject, XMLParserDelegate {
             if let parent = attributes["parentEntity"] {
                 problems.append(.init(entity: name, property: nil, message: "entity inheritance (parent \(parent)) is not supported yet; flatten the entity"))
             }
+            if yes("isAbstract") {
+                problems.append(.init(entity: name, property: nil, message: "abstract entities are not supported (Core Data inserts none; they serve sub-entities, and inheritance is not supported yet): make it concrete, or leave it out"))
+            }
             entities.append(EntityDescription(name))
+        case "uniquenessConstraint":
+            // Core Data merges (or refuses) objects equal on these; SeedStore does not enforce them.
+            guard !entities.isEmpty else { return }
+            problems.append(.init(entity: entities[entities.count - 1].name, property: nil,
+                                  message: "uniqueness constraints are not enforced here: in a copy of the model, remove them and give the import a mapping key on the constrained attribute (rows with the same key then update one object, as Core Data's merge would)"))
+        case "fetchIndex":
+            guard !entities.isEmpty else { return }
+            problems.append(.init(entity: entities[entities.count - 1].name, property: nil,
+                                  message: "fetch indexes (\(attributes["name"] ?? "unnamed")) are not built here: in a copy of the model, mark the attribute indexed instead"))
         case "attribute":
             guard !entities.isEmpty else { return }
             let entity = entities[entities.count - 1].name
             let name = attributes["name"] ?? "(unnamed)"
             guard let typeName = attributes["attributeType"], let type = AttributeType(name: typeName) else {
                 problems.append(.init(entity: entity, property: name, message: "unknown attribute type \(attributes["attributeType"] ?? "(none)")"))
+                return
+            }
+            // Core Data never stores a transient attribute: it has no column.
+            if yes("transient") { return }
+            if yes("derived") {
+                problems.append(.init(entity: entity, property: name, message: "derived attributes are not supported: Core Data computes the value on save (\(attributes["derivationExpression"] ?? "its derivation")), which SeedStore cannot; make it a plain attribute and import its value"))
+                return
+            }
+            // Validation rules Core Data checks on save; SeedStore would store what breaks them.
+            let rules = ["minValueString", "maxValueString", "regularExpressionString"].filter { attributes[$0] != nil }
+            if !rules.isEmpty {
+                problems.append(.init(entity: entity, property: name, message: "validation rules (\(rules.joined(separator: ", "))) are not checked here, so values that break them would be stored: remove them in a copy of the model, or check the data first"))
                 return
             }
             var attribute = Attribute(name, type, optional: yes("optional"), indexed: yes("indexed"),
@@ -121,6 +145,7 @@ private final class XcodeModelReader: NSObject, XMLParserDelegate {
             let entity = entities[entities.count - 1].name
             let name = attributes["name"] ?? "(unnamed)"
             let rule = attributes["deletionRule"].flatMap(DeleteRule.init(name:)) ?? .nullify
+            if yes("transient") { return }
             guard let destination = attributes["destinationEntity"] else {
                 problems.append(.init(entity: entity, property: name, message: "the relationship has no destinationEntity"))
                 return
