@@ -56,7 +56,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Progress on standard error: auto (a bar on a terminal, lines otherwise), bar, plain or none.")
     var progress: ProgressMode = .auto
 
-    @Option(help: ArgumentHelp("The files' encoding, overriding the mapping: utf-8, windows-1252 or latin1.", valueName: "encoding"))
+    @Option(help: ArgumentHelp("The files' encoding, overriding the mapping: utf-8, windows1252 or latin1 (case, \"-\" and \"_\" do not matter: windows-1252, cp1252 and iso-8859-1 read too).", valueName: "encoding"))
     var encoding: String?
 
     @Option(help: ArgumentHelp("The field delimiter, overriding the mapping (one character, \\t, or \\xHH such as \\x01; default: ',', or tab for a .tsv file).", valueName: "char"))

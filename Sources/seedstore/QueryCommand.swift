@@ -213,6 +213,8 @@ struct QueryCommand: ParsableCommand {
         let started = Clock.now()
         defer {
             if stats {
+                // After the results, in order, when both streams go to one place.
+                fflush(nil)
                 let used = store.connection.stats - before
                 printError(String(format: "stats: %d statement(s), %d row(s) stepped, %d fault(s) fired (%d from the store), %.3f s",
                                   used.statements, used.rows, context.faultsFired, context.faultsFiredFromStore, Clock.now() - started))
