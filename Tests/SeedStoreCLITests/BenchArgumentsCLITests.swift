@@ -117,4 +117,28 @@ struct BenchArgumentsCLITests {
         let docs = try String(contentsOf: CLI.repository.appendingPathComponent("docs/bench-schema.md"), encoding: .utf8)
         #expect(docs.contains("| 64 | Usage error"))
     }
+
+    /// From a user trial: `"batch_sizes": [-5]` and `"screen": -1` trapped (exit 132) once measuring began.
+    @Test("a scenario file value out of range, of another type or null is refused before measuring, naming the key")
+    func scenarioFileValuesAreCheckedBeforeMeasuring() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // No sort_key here: the null case gives it.
+        let books = #""entity": "Book", "map_properties": ["title", "author"]"#
+        let cases = [
+            (#""batch_sizes": [-5]"#, "batch_sizes is [-5]; it takes batch sizes of 0 (no batching) or more, not -5"),
+            (#""batch_sizes": [0, -5]"#, "batch_sizes is [0, -5]"),
+            (#""screen": -1"#, "screen is -1; it takes 1 or more"),
+            (#""fault_limit": 0"#, "fault_limit is 0; it takes 1 or more"),
+            (#""batch_sizes": [1.5]"#, "batch_sizes is [1.5]; it takes a list of integers"),
+            (#""sort_key": null"#, "sort_key is null; it takes a string"),
+        ]
+        for (setting, message) in cases {
+            try Data("{\(books), \(setting)}".utf8).write(to: dir.appendingPathComponent("t.json"))
+            let result = try CLI.run(["bench", "books.sqlite", "--scenario-file", "t.json", "--runs", "1", "--quiet"], directory: dir)
+            #expect(result.status == 1, "\(setting): exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("t.json is not a usable scenario file: \(message)"), "\(setting): \(result.stderr)")
+            #expect(!result.stdout.contains("batch-size"), "refused before measuring: \(result.stdout)")
+        }
+    }
 }
