@@ -141,4 +141,20 @@ struct BenchArgumentsCLITests {
             #expect(!result.stdout.contains("batch-size"), "refused before measuring: \(result.stdout)")
         }
     }
+
+    /// From a user trial: `speed fetch --store w.sqlite --json w.sqlite` replaced the store with the report.
+    @Test("speed --json naming the store, under any spelling or through a link, is refused before measuring")
+    func speedJSONThatIsTheStoreIsRefused() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try Data(contentsOf: dir.appendingPathComponent("W.sqlite"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.sqlite").path, withDestinationPath: "W.sqlite")
+        for path in ["W.sqlite", "./link.sqlite"] {
+            let result = try CLI.run(["speed", "fetch", "--store", "W.sqlite", "--runs", "1", "--json", path], directory: dir)
+            #expect(result.status == 1, "--json \(path): exit \(result.status)")
+            #expect(result.stderr.contains("--json \(path) is the store being measured (--store) (W.sqlite); the report would replace it"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty && !result.stderr.contains("speed: "), "refused before measuring: \(result.stdout)")
+        }
+        #expect(try Data(contentsOf: dir.appendingPathComponent("W.sqlite")) == before, "the store is untouched")
+    }
 }
