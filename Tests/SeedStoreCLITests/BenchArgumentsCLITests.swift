@@ -87,7 +87,7 @@ struct BenchArgumentsCLITests {
         let batch = try CLI.run(books + ["--scenarios", "batch-size"], directory: dir)
         #expect(batch.status == 0 && batch.stdout.contains("batch 20, first screen"), "\(batch.stderr)")
         let all = try CLI.run(books, directory: dir)
-        #expect(all.status == 0 && all.stdout.contains("faults, then read one attribute"), "\(all.stderr)")
+        #expect(all.status == 0 && all.stdout.contains("IDs only (includesPropertyValues false): N+1"), "\(all.stderr)")
         let wrong = try CLI.run(books + ["--scenarios", "faulting", "--fault-attribute", "nope"], directory: dir)
         #expect(wrong.status == 1 && wrong.stderr.contains("Book has no property 'nope'"), "\(wrong.stderr)")
         #expect(wrong.stderr.contains("Name one with --fault-attribute") && wrong.stderr.contains("title, author, copyright"), "\(wrong.stderr)")

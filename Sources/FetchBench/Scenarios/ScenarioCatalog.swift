@@ -159,7 +159,7 @@ public enum ScenarioCatalog {
         faults.fetchLimit = limit
         variants.append(BenchVariant(
             name: "faults, then read one attribute (N+1)",
-            note: "IDs only, then each object fires its own SELECT (first \(limit))",
+            note: "includesPropertyValues false: IDs only, then reading one attribute fires each object's own SELECT (first \(limit))",
             run: readEach(faults),
             raw: { db in try rawFaults(db, table: s.table, columns: faultColumn, limit: limit) }))
         variants.append(BenchVariant(
