@@ -142,6 +142,20 @@ struct BenchArgumentsCLITests {
         }
     }
 
+    @Test("--scenarios with an unknown name or an empty item, and --save-baseline NAME.JSON, are usage errors (64)")
+    func scenarioNamesAndUppercaseSuffixAreUsageErrors() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bogus = try CLI.run(["bench", "W.sqlite", "--scenarios", "bogus"] + Self.quick, directory: dir)
+        #expect(bogus.status == 64 && bogus.stderr.contains("unknown scenario 'bogus'; choose from batch-size, faulting"), "\(bogus.stderr)")
+        let trailing = try CLI.run(["bench", "W.sqlite", "--scenarios", "batch-size,"] + Self.quick, directory: dir)
+        #expect(trailing.status == 64 && trailing.stderr.contains("--scenarios 'batch-size,' has an empty item"), "\(trailing.stderr)")
+        #expect(!trailing.stdout.contains("batch-size"))
+        let upper = try CLI.run(["bench", "W.sqlite", "--save-baseline", "foo.JSON"] + Self.quick, directory: dir)
+        #expect(upper.status == 64 && upper.stderr.contains("drop the .JSON suffix (foo)"), "\(upper.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent(".seedstore/baselines/foo.JSON.json").path))
+    }
+
     /// From a user trial: `speed fetch --store w.sqlite --json w.sqlite` replaced the store with the report.
     @Test("speed --json naming the store, under any spelling or through a link, is refused before measuring")
     func speedJSONThatIsTheStoreIsRefused() throws {
