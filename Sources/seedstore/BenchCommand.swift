@@ -26,7 +26,8 @@ struct BenchCommand: ParsableCommand {
             store or another output, or a place that cannot be written, is refused.
 
             Exit status: 0 done (with --compare: unchanged); 2 regression; 4 improvement only; 64 a usage \
-            error (an option's value out of range or malformed, such as --runs 0 or --save-baseline x.json); \
+            error (an option's value out of range or malformed, such as --runs 0, --scenarios bogus or \
+            --save-baseline x.json); \
             1 any other error (a missing baseline, an output that cannot be written, a store that lacks a name).
             """
     )
@@ -95,6 +96,16 @@ struct BenchCommand: ParsableCommand {
         guard warmup >= 0 else { throw ValidationError("--warmup takes 0 or more") }
         guard timeBudget >= 0 else { throw ValidationError("--time-budget takes seconds, 0 or more") }
         if let faultLimit, faultLimit < 1 { throw ValidationError("--fault-limit takes 1 or more") }
+        if let scenarios {
+            let items = scenarios.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let known = ScenarioCatalog.names.joined(separator: ", ")
+            if items.contains(where: \.isEmpty) {
+                throw ValidationError("--scenarios '\(scenarios)' has an empty item; name scenario families separated by commas, from \(known).")
+            }
+            for item in items where !ScenarioCatalog.names.contains(item) {
+                throw ValidationError("--scenarios: unknown scenario '\(item)'; choose from \(known).")
+            }
+        }
         if let saveBaseline, let problem = BaselineStore.problem(withName: saveBaseline) {
             throw ValidationError(saveBaseline.contains("/")
                 ? "--save-baseline takes a name, not a path: '\(saveBaseline)'. Save with a name such as main (kept as \(baselineDirectory)/main.json), or write the report to a path of your own with --json \(saveBaseline)."

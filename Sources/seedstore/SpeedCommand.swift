@@ -51,10 +51,8 @@ struct SpeedCommand: ParsableCommand {
         #if DEBUG
         printError("warning: a debug build; measure with -c release for meaningful ratios")
         #endif
-        // Checked before measuring, which can take minutes: a place the JSON cannot go.
-        if let json, let problem = OutputPath.problem(writing: json) {
-            throw SpeedRefusal(description: "--json \(json): \(problem). Name a file in a directory you can write, such as speed.json. Nothing was measured.")
-        }
+        // Checked before measuring, which can take minutes: a file the run reads, or a place the JSON cannot go.
+        if let json { try checkJSON(json) }
         let checks: [SpeedCheck]
         switch suite {
         case .engine:
@@ -80,6 +78,28 @@ struct SpeedCommand: ParsableCommand {
             }
         }
         if checks.contains(where: { !$0.isMet }) { throw ExitCode(3) }
+    }
+
+    /// The files this run reads, which `--json` must not replace: the measured store, and the executable.
+    func inputs() -> [(role: String, path: String)] {
+        var read: [(role: String, path: String)] = []
+        if suite == .fetch, let store { read.append(("the store being measured (--store)", store)) }
+        if let executable = Bundle.main.executableURL?.path { read.append(("the seedstore executable", executable)) }
+        return read
+    }
+
+    /// Refuses, before anything is measured, a `--json` path that is a file the run reads (under any
+    /// spelling or through a link) or that cannot be written.
+    func checkJSON(_ json: String) throws(SpeedRefusal) {
+        // A stream (/dev/stdout, a pipe) is written as it is, never replaced.
+        if !OutputPath.isStream(json) {
+            for (role, path) in inputs() where OutputPath.same(json, path) {
+                throw SpeedRefusal(description: "--json \(json) is \(role) (\(path)); the report would replace it. Give --json a path of its own, such as speed.json. Nothing was measured.")
+            }
+        }
+        if let problem = OutputPath.problem(writing: json) {
+            throw SpeedRefusal(description: "--json \(json): \(problem). Name a file in a directory you can write, such as speed.json. Nothing was measured.")
+        }
     }
 
     /// A run refused before it measures, or an output it could not write: what is wrong and what to do.

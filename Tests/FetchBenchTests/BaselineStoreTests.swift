@@ -77,6 +77,20 @@ import Testing
         #expect(BaselineStore.problem(withName: "release-1.2") == nil)
     }
 
+    /// From a user trial: `--save-baseline foo.JSON` was saved as `foo.JSON.json`, where foo.json was refused.
+    @Test func aNameEndingInJSONInAnyCaseIsRefusedAndTakenAsAPath() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = BaselineStore(directory: directory)
+        for name in ["foo.JSON", "foo.Json"] {
+            #expect(throws: BenchError.self) { try store.save(sampleReport(), as: name) }
+            let problem = try #require(BaselineStore.problem(withName: name))
+            #expect(problem.contains("drop the \(name.suffix(5)) suffix (foo)"), "\(problem)")
+            #expect(BaselineStore.isPath(name), "\(name) is a report path for --compare, as foo.json is")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     @Test func aNewerReportIsRefusedWithTheDocumentedMessage() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

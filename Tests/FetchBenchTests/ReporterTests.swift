@@ -12,7 +12,7 @@ import Testing
             #expect(text.contains(header))
         }
         for result in report.results {
-            #expect(text.contains(result.variant) || text.contains(String(result.variant.prefix(40))), "table lacks \(result.variant)")
+            #expect(text.contains(result.label) || text.contains(String(result.label.prefix(40))), "table lacks \(result.label)")
         }
         for scenario in ["batch-size", "faulting", "dictionary"] { #expect(text.contains(scenario)) }
         // Grouped: each scenario's name appears once in its column, on its first row.
@@ -24,7 +24,7 @@ import Testing
         let text = BenchReporter.markdown(report)
         #expect(text.hasPrefix("# SeedStore fetch benchmark"))
         for scenario in ["batch-size", "faulting", "dictionary"] { #expect(text.contains("## \(scenario)")) }
-        for result in report.results { #expect(text.contains("| \(BenchReporter.escape(result.variant)) |"), "markdown lacks \(result.variant)") }
+        for result in report.results { #expect(text.contains("| \(BenchReporter.escape(result.label)) |"), "markdown lacks \(result.label)") }
         #expect(text.contains("&lt;fast&gt; & \"light\" \\| piped"))
         #expect(text.contains("|---|--:|"))
     }
@@ -42,7 +42,7 @@ import Testing
         #expect(page.contains("<svg"))
         #expect(page.contains("<polyline"), "no batch-size curve")
         #expect(page.contains("id=\"batch-size-curve\""))
-        for result in report.results { #expect(page.contains(HTMLText.escape(result.variant)), "html lacks \(result.variant)") }
+        for result in report.results { #expect(page.contains(HTMLText.escape(result.label)), "html lacks \(result.label)") }
         #expect(page.contains("&lt;fast&gt; &amp; &quot;light&quot; | piped"))
         #expect(!page.contains("<fast>"))
         // Numbers in a table under each chart.
@@ -111,5 +111,23 @@ import Testing
         let index = current.results.firstIndex { $0.variant.hasPrefix("faults, then") }!
         current.results[index].statements *= 2
         return current
+    }
+
+    /// From a user trial: "faults, then read one attribute (N+1)" next to "returnsObjectsAsFaults false"
+    /// read as though Core Data's default fetch caused the N+1; the variant fetches IDs only.
+    @Test("the IDs-only N+1 variant is labelled as such in every view, while JSON and baselines keep its name")
+    func idsOnlyVariantIsLabelledSoWhileItsKeyStays() throws {
+        let sample = sampleReport()
+        let label = "IDs only (includesPropertyValues false): N+1"
+        #expect(BenchReporter.table(sample).contains(label))
+        #expect(!BenchReporter.table(sample).contains("faults, then read one attribute"))
+        #expect(BenchReporter.markdown(sample).contains(label))
+        #expect(BenchReporter.html(sample).contains(label))
+        let json = String(decoding: try sample.jsonData(), as: UTF8.self)
+        #expect(json.contains("faults, then read one attribute (N+1)") && !json.contains(label), "the JSON key stays")
+        // A baseline written with the old name still matches the current run.
+        let comparison = BaselineComparison(baseline: sample, current: sample, thresholdPercent: 10)
+        #expect(comparison.entries(.new).isEmpty && comparison.entries(.missing).isEmpty)
+        #expect(comparison.render().contains("faulting / " + label))
     }
 }

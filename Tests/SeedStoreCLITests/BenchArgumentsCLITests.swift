@@ -87,7 +87,7 @@ struct BenchArgumentsCLITests {
         let batch = try CLI.run(books + ["--scenarios", "batch-size"], directory: dir)
         #expect(batch.status == 0 && batch.stdout.contains("batch 20, first screen"), "\(batch.stderr)")
         let all = try CLI.run(books, directory: dir)
-        #expect(all.status == 0 && all.stdout.contains("faults, then read one attribute"), "\(all.stderr)")
+        #expect(all.status == 0 && all.stdout.contains("IDs only (includesPropertyValues false): N+1"), "\(all.stderr)")
         let wrong = try CLI.run(books + ["--scenarios", "faulting", "--fault-attribute", "nope"], directory: dir)
         #expect(wrong.status == 1 && wrong.stderr.contains("Book has no property 'nope'"), "\(wrong.stderr)")
         #expect(wrong.stderr.contains("Name one with --fault-attribute") && wrong.stderr.contains("title, author, copyright"), "\(wrong.stderr)")
@@ -116,5 +116,59 @@ struct BenchArgumentsCLITests {
         #expect(help.stdout.contains("64 a usage") && help.stdout.contains("--fault-attribute"), "\(help.stdout)")
         let docs = try String(contentsOf: CLI.repository.appendingPathComponent("docs/bench-schema.md"), encoding: .utf8)
         #expect(docs.contains("| 64 | Usage error"))
+    }
+
+    /// From a user trial: `"batch_sizes": [-5]` and `"screen": -1` trapped (exit 132) once measuring began.
+    @Test("a scenario file value out of range, of another type or null is refused before measuring, naming the key")
+    func scenarioFileValuesAreCheckedBeforeMeasuring() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // No sort_key here: the null case gives it.
+        let books = #""entity": "Book", "map_properties": ["title", "author"]"#
+        let cases = [
+            (#""batch_sizes": [-5]"#, "batch_sizes is [-5]; it takes batch sizes of 0 (no batching) or more, not -5"),
+            (#""batch_sizes": [0, -5]"#, "batch_sizes is [0, -5]"),
+            (#""screen": -1"#, "screen is -1; it takes 1 or more"),
+            (#""fault_limit": 0"#, "fault_limit is 0; it takes 1 or more"),
+            (#""batch_sizes": [1.5]"#, "batch_sizes is [1.5]; it takes a list of integers"),
+            (#""sort_key": null"#, "sort_key is null; it takes a string"),
+        ]
+        for (setting, message) in cases {
+            try Data("{\(books), \(setting)}".utf8).write(to: dir.appendingPathComponent("t.json"))
+            let result = try CLI.run(["bench", "books.sqlite", "--scenario-file", "t.json", "--runs", "1", "--quiet"], directory: dir)
+            #expect(result.status == 1, "\(setting): exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("t.json is not a usable scenario file: \(message)"), "\(setting): \(result.stderr)")
+            #expect(!result.stdout.contains("batch-size"), "refused before measuring: \(result.stdout)")
+        }
+    }
+
+    @Test("--scenarios with an unknown name or an empty item, and --save-baseline NAME.JSON, are usage errors (64)")
+    func scenarioNamesAndUppercaseSuffixAreUsageErrors() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bogus = try CLI.run(["bench", "W.sqlite", "--scenarios", "bogus"] + Self.quick, directory: dir)
+        #expect(bogus.status == 64 && bogus.stderr.contains("unknown scenario 'bogus'; choose from batch-size, faulting"), "\(bogus.stderr)")
+        let trailing = try CLI.run(["bench", "W.sqlite", "--scenarios", "batch-size,"] + Self.quick, directory: dir)
+        #expect(trailing.status == 64 && trailing.stderr.contains("--scenarios 'batch-size,' has an empty item"), "\(trailing.stderr)")
+        #expect(!trailing.stdout.contains("batch-size"))
+        let upper = try CLI.run(["bench", "W.sqlite", "--save-baseline", "foo.JSON"] + Self.quick, directory: dir)
+        #expect(upper.status == 64 && upper.stderr.contains("drop the .JSON suffix (foo)"), "\(upper.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent(".seedstore/baselines/foo.JSON.json").path))
+    }
+
+    /// From a user trial: `speed fetch --store w.sqlite --json w.sqlite` replaced the store with the report.
+    @Test("speed --json naming the store, under any spelling or through a link, is refused before measuring")
+    func speedJSONThatIsTheStoreIsRefused() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try Data(contentsOf: dir.appendingPathComponent("W.sqlite"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.sqlite").path, withDestinationPath: "W.sqlite")
+        for path in ["W.sqlite", "./link.sqlite"] {
+            let result = try CLI.run(["speed", "fetch", "--store", "W.sqlite", "--runs", "1", "--json", path], directory: dir)
+            #expect(result.status == 1, "--json \(path): exit \(result.status)")
+            #expect(result.stderr.contains("--json \(path) is the store being measured (--store) (W.sqlite); the report would replace it"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty && !result.stderr.contains("speed: "), "refused before measuring: \(result.stdout)")
+        }
+        #expect(try Data(contentsOf: dir.appendingPathComponent("W.sqlite")) == before, "the store is untouched")
     }
 }

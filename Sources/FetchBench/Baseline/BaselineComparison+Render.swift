@@ -19,7 +19,7 @@ extension BaselineComparison {
         for entry in ranked {
             let reasons = entry.reasons.isEmpty ? [""] : entry.reasons
             for (i, reason) in reasons.enumerated() {
-                table.append(i == 0 ? [entry.verdict.label, entry.key, reason] : ["", "", reason])
+                table.append(i == 0 ? [entry.verdict.label, "\(entry.scenario) / \(entry.label)", reason] : ["", "", reason])
             }
         }
         var out = [headline]

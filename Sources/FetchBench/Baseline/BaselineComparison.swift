@@ -58,6 +58,9 @@ public struct BaselineComparison: Sendable {
         public let new: BenchResult?
         /// The timing comparison (nil when new or missing, or when the baseline's timing was zero).
         public let timing: TimingChange?
+
+        /// The variant as reports show it (``BenchResult/label(scenario:variant:)``).
+        public var label: String { BenchResult.label(scenario: scenario, variant: variant) }
     }
 
     /// The timing metric compared for one variant, and how it moved.

@@ -29,15 +29,21 @@ public struct BaselineStore: Sendable {
             .appendingPathComponent(".seedstore/baselines", isDirectory: true)
     }
 
-    /// Whether `nameOrPath` means a file rather than a name: it holds a `/` or ends in `.json`.
+    /// Whether `nameOrPath` means a file rather than a name: it holds a `/` or ends in `.json` (in any case,
+    /// so `main.JSON` is a path too).
     public static func isPath(_ nameOrPath: String) -> Bool {
-        nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
+        nameOrPath.contains("/") || hasJSONSuffix(nameOrPath)
+    }
+
+    /// Whether `name` ends in `.json`, `.JSON` or any other casing of it.
+    static func hasJSONSuffix(_ name: String) -> Bool {
+        name.lowercased().hasSuffix(".json")
     }
 
     /// Why `name` cannot name a baseline, as a phrase that says what to do, or `nil` when it can.
     ///
     /// A name uses letters, digits, `.`, `-` and `_`, does not start with `.`, and does not end in
-    /// `.json`: the file is `NAME.json`, and ``load(_:)`` takes an argument ending in `.json` as a path.
+    /// `.json` in any case (`main.JSON` neither): the file is `NAME.json`, and ``load(_:)`` takes an argument ending in `.json` as a path.
     ///
     /// For example:
     ///
@@ -50,10 +56,10 @@ public struct BaselineStore: Sendable {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
         }
         if name.isEmpty { return "a name cannot be empty; use letters, digits, '.', '-' and '_', such as main" }
-        if name.hasSuffix(".json"), !name.contains("/") {
+        if hasJSONSuffix(name), !name.contains("/") {
             let stem = String(name.dropLast(5))
             let example = problem(withName: stem) == nil ? stem : "main"
-            return "drop the .json suffix (\(example)): a baseline NAME is kept as NAME.json, and compared with --compare \(example)"
+            return "drop the \(name.suffix(5)) suffix (\(example)): a baseline NAME is kept as NAME.json, and compared with --compare \(example)"
         }
         if name.count > 200 { return "a name has at most 200 characters" }
         if !allowed || name.hasPrefix(".") {

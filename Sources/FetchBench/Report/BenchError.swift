@@ -23,6 +23,34 @@ public enum BenchError: Error, CustomStringConvertible, Sendable {
     case invalidBaselineName(String)
     /// A scenario file that cannot be used: its path and what is wrong (an unknown key, invalid JSON).
     case invalidScenarioFile(String, String)
+    /// A scenario setting out of range (``ScenarioConfig/validate()``): its key, value and what it takes.
+    case invalidSetting(InvalidSetting)
+
+    /// A ``ScenarioConfig`` setting no scenario can run with, such as a negative batch size.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let bad = BenchError.InvalidSetting(key: "screen", value: "-1", allowed: "1 or more")
+    /// print(bad)   // screen is -1; it takes 1 or more
+    /// ```
+    public struct InvalidSetting: Sendable, Equatable, CustomStringConvertible {
+        /// The scenario-file key (``ScenarioConfig/keys``): `batch_sizes`.
+        public var key: String
+        /// The value given, as written in JSON: `-5`, `[0, -5]`.
+        public var value: String
+        /// What the key takes: `1 or more`.
+        public var allowed: String
+
+        /// The setting `key` given `value`, which takes `allowed`.
+        public init(key: String, value: String, allowed: String) {
+            self.key = key
+            self.value = value
+            self.allowed = allowed
+        }
+
+        public var description: String { "\(key) is \(value); it takes \(allowed)" }
+    }
 
     /// An entity or property a scenario needs that the store's model lacks, and the
     /// ``ScenarioConfig`` setting that named it.
@@ -82,6 +110,8 @@ public enum BenchError: Error, CustomStringConvertible, Sendable {
             "'\(name)' cannot name a baseline: \(BaselineStore.problem(withName: name) ?? "it is not a valid name")"
         case .invalidScenarioFile(let path, let reason):
             "\(path) is not a usable scenario file: \(reason) (see docs/bench-schema.md, Scenario files)"
+        case .invalidSetting(let setting):
+            "the scenario settings cannot run: \(setting). Change \(setting.key) in the scenario file (docs/bench-schema.md, Scenario files)."
         }
     }
 }

@@ -244,6 +244,31 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// `scenario / variant`: what baselines match on.
     public var key: String { "\(scenario) / \(variant)" }
 
+    /// The variant's name as the terminal table, Markdown and HTML show it (``label(scenario:variant:)``).
+    public var label: String { Self.label(scenario: scenario, variant: variant) }
+
+    /// Names shown in place of a variant's ``variant``, which stays as it is in JSON and baselines so old
+    /// baselines still match: `faults, then read one attribute (N+1)` fetches IDs only, not Core Data's
+    /// default faults, and must not read as though the default fetch caused the N+1.
+    static let labels = [
+        "faulting / faults, then read one attribute (N+1)": "IDs only (includesPropertyValues false): N+1",
+        "faulting / faults in one read transaction (N+1)": "IDs only in one read transaction: N+1",
+    ]
+
+    /// What reports show for `variant` of `scenario`: its name, or a clearer one where the stable JSON name
+    /// misleads.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// BenchResult.label(scenario: "faulting", variant: "faults, then read one attribute (N+1)")
+    /// // "IDs only (includesPropertyValues false): N+1"
+    /// BenchResult.label(scenario: "batch-size", variant: "batch 20, first screen")   // unchanged
+    /// ```
+    public static func label(scenario: String, variant: String) -> String {
+        labels["\(scenario) / \(variant)"] ?? variant
+    }
+
     enum CodingKeys: String, CodingKey {
         case scenario, variant, medianSeconds = "median_seconds", p90Seconds = "p90_seconds", minSeconds = "min_seconds",
              maxSeconds = "max_seconds", noise, runs, rawMedianSeconds = "raw_median_seconds", rawNoise = "raw_noise",

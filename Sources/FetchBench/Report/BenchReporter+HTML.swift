@@ -57,7 +57,7 @@ extension BenchReporter {
     static func scenarioSection(_ scenario: String, _ results: [BenchResult], verdicts: [String: BaselineComparison.Verdict]) -> String {
         var html = "<section id=\"\(anchor(scenario))\"><h2>\(HTMLText.escape(scenario))</h2>\n"
         let bars = results.map { result in
-            HTMLChart.Bar(label: result.variant, value: result.medianSeconds, marker: result.rawMedianSeconds,
+            HTMLChart.Bar(label: result.label, value: result.medianSeconds, marker: result.rawMedianSeconds,
                           annotation: BenchFormat.seconds(result.medianSeconds) + (result.ratioToRaw.map { " · \(BenchFormat.ratio($0)) raw" } ?? ""),
                           tone: verdicts[result.key].flatMap(tone))
         }
@@ -69,7 +69,7 @@ extension BenchReporter {
         html += "<div class=\"scroll\"><table><thead><tr><th>variant</th>" + (showVerdict ? "<th>verdict</th>" : "")
         html += columns.map { "<th class=\"num\">\(HTMLText.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
         for result in results {
-            html += "<tr><th scope=\"row\">\(HTMLText.escape(result.variant))"
+            html += "<tr><th scope=\"row\">\(HTMLText.escape(result.label))"
             if let note = result.note { html += "<div class=\"note\">\(HTMLText.escape(note))</div>" }
             html += "</th>"
             if showVerdict { html += "<td>" + (verdicts[result.key].map(badge) ?? "") + "</td>" }
@@ -116,7 +116,7 @@ extension BenchReporter {
         for note in comparison.notes { html += "<p class=\"note\">\(HTMLText.escape(note))</p>\n" }
         html += "<div class=\"scroll\"><table><thead><tr><th>verdict</th><th>scenario</th><th>variant</th><th>reasons</th></tr></thead><tbody>"
         for entry in comparison.ranked {
-            html += "<tr><td>\(badge(entry.verdict))</td><td>\(HTMLText.escape(entry.scenario))</td><td>\(HTMLText.escape(entry.variant))</td><td>"
+            html += "<tr><td>\(badge(entry.verdict))</td><td>\(HTMLText.escape(entry.scenario))</td><td>\(HTMLText.escape(entry.label))</td><td>"
             html += entry.reasons.map(HTMLText.escape).joined(separator: "<br>") + "</td></tr>"
         }
         return html + "</tbody></table></div></section>\n"

@@ -21,7 +21,7 @@ extension BenchReporter {
             out += ["| verdict | scenario | variant | reasons |", "|---|---|---|---|"]
             for entry in comparison.ranked {
                 let reasons = entry.reasons.isEmpty ? "" : entry.reasons.map(escape).joined(separator: "<br>")
-                out.append("| \(entry.verdict.label) | \(escape(entry.scenario)) | \(escape(entry.variant)) | \(reasons) |")
+                out.append("| \(entry.verdict.label) | \(escape(entry.scenario)) | \(escape(entry.label)) | \(reasons) |")
             }
             out += comparison.notes.map { "\n> \(escape($0))" }
         }
@@ -30,9 +30,9 @@ extension BenchReporter {
             out.append("| variant | " + columns.joined(separator: " | ") + " |")
             out.append("|---|" + columns.map { _ in "--:" }.joined(separator: "|") + "|")
             for result in group.results {
-                out.append("| \(escape(result.variant)) | " + cells(result).map(escape).joined(separator: " | ") + " |")
+                out.append("| \(escape(result.label)) | " + cells(result).map(escape).joined(separator: " | ") + " |")
             }
-            let notes = group.results.compactMap { result in result.note.map { "- *\(escape(result.variant))*: \(escape($0))" } }
+            let notes = group.results.compactMap { result in result.note.map { "- *\(escape(result.label))*: \(escape($0))" } }
             if !notes.isEmpty { out += [""] + notes }
         }
         out += ["", "Times are medians of the measured runs; *raw* is the same rows and columns through the sqlite3 C API in the "

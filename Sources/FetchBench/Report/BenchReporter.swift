@@ -41,7 +41,7 @@ public enum BenchReporter {
         for (index, group) in BenchFormat.grouped(report.results).enumerated() {
             if index > 0 { table.append([]) }
             for (row, result) in group.results.enumerated() {
-                table.append([row == 0 ? group.scenario : "", result.variant] + cells(result))
+                table.append([row == 0 ? group.scenario : "", result.label] + cells(result))
             }
         }
         return BenchFormat.summary(report) + "\n\n" + table.render()

@@ -52,7 +52,7 @@ public struct BenchRunner {
         for scenario in scenarios {
             for variant in scenario.variants {
                 done += 1
-                let name = "\(scenario.name) / \(variant.name)"
+                let name = "\(scenario.name) / \(BenchResult.label(scenario: scenario.name, variant: variant.name))"
                 if let runProgress { runProgress(done, name, 0, runs) } else { progress("\(done)/\(total) \(name)") }
                 results.append(try measure(variant, of: scenario, store: store, raw: raw) { run in runProgress?(done, name, run, runs) })
             }

@@ -19,9 +19,11 @@ public enum ScenarioCatalog {
     /// Only the names the chosen scenarios use must exist: `batch-size` needs the entity and
     /// ``ScenarioConfig/sortKey``; `faulting` the entity and ``ScenarioConfig/faultAttribute`` (the sort key
     /// when nil); `dictionary` and `decomposition` the entity and ``ScenarioConfig/mapProperties``. A name
-    /// the store lacks throws ``BenchError/storeLacks(_:)``, naming the scenario and the setting.
+    /// the store lacks throws ``BenchError/storeLacks(_:)``, naming the scenario and the setting; a setting out
+    /// of range throws ``BenchError/invalidSetting(_:)`` (``ScenarioConfig/validate()``).
     public static func make(for store: PersistentStore, config: ScenarioConfig, only: [String] = []) throws -> [BenchScenario] {
         for name in only where !names.contains(name) { throw BenchError.unknownScenario(name, known: names) }
+        try config.validate()
         let wanted = only.isEmpty ? names : names.filter(only.contains)
         return try wanted.compactMap { name -> BenchScenario? in
             let s = try Names(store: store, config: config, scenario: name)
@@ -157,7 +159,7 @@ public enum ScenarioCatalog {
         faults.fetchLimit = limit
         variants.append(BenchVariant(
             name: "faults, then read one attribute (N+1)",
-            note: "IDs only, then each object fires its own SELECT (first \(limit))",
+            note: "includesPropertyValues false: IDs only, then reading one attribute fires each object's own SELECT (first \(limit))",
             run: readEach(faults),
             raw: { db in try rawFaults(db, table: s.table, columns: faultColumn, limit: limit) }))
         variants.append(BenchVariant(

@@ -31,11 +31,11 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
     public var detailsRelationship: String? = "details"
     /// The key used to open one object's details.
     public var lookupKey: String? = "uwi"
-    /// Objects one screen shows.
+    /// Objects one screen shows: 1 or more.
     public var screen = 20
-    /// Batch sizes to compare (0 means none).
+    /// Batch sizes to compare (0 means none); each 0 or more, at least one.
     public var batchSizes = [0, 20, 100, 1000]
-    /// At most this many objects in the N+1 variants, which cost one statement per object.
+    /// At most this many objects in the N+1 variants, which cost one statement per object: 1 or more.
     public var faultLimit = 20_000
 
     /// The defaults, which fit the generated wells store.
@@ -71,31 +71,81 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
         init?(intValue: Int) { nil }
     }
 
+    /// A value of the wrong type or `null`: the key and what it takes.
+    struct WrongType: Error {
+        let key: String
+        let expected: String
+        let isNull: Bool
+    }
+
     /// Reads the keys of a scenario file; a key it does not know throws, so a typo is not silently ignored.
+    ///
+    /// A value of the wrong type, or `null`, throws naming the key: `null` never stands for the default.
     public init(from decoder: any Decoder) throws {
         for key in try decoder.container(keyedBy: AnyKey.self).allKeys where CodingKeys(rawValue: key.stringValue) == nil {
             throw UnknownKey(key: key.stringValue)
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        /// The value of `key` when present; `null` or another type than `T` throws ``WrongType``.
+        func value<T: Decodable>(_ key: CodingKeys, _ expected: String, as _: T.Type = T.self) throws -> T? {
+            guard c.contains(key) else { return nil }
+            if (try? c.decodeNil(forKey: key)) == true { throw WrongType(key: key.rawValue, expected: expected, isNull: true) }
+            do { return try c.decode(T.self, forKey: key) } catch {
+                throw WrongType(key: key.rawValue, expected: expected, isNull: false)
+            }
+        }
+        let text = "a string", texts = "a list of strings", integer = "an integer"
         let d = ScenarioConfig()
-        entity = try c.decodeIfPresent(String.self, forKey: .entity) ?? d.entity
-        sortKey = try c.decodeIfPresent(String.self, forKey: .sortKey) ?? d.sortKey
-        mapProperties = try c.decodeIfPresent([String].self, forKey: .mapProperties) ?? d.mapProperties
-        faultAttribute = try c.decodeIfPresent(String.self, forKey: .faultAttribute)
-        relationship = try c.decodeIfPresent(String.self, forKey: .relationship) ?? d.relationship
-        relatedAttribute = try c.decodeIfPresent(String.self, forKey: .relatedAttribute) ?? d.relatedAttribute
-        summaryEntity = try c.decodeIfPresent(String.self, forKey: .summaryEntity) ?? d.summaryEntity
-        detailsRelationship = try c.decodeIfPresent(String.self, forKey: .detailsRelationship) ?? d.detailsRelationship
-        lookupKey = try c.decodeIfPresent(String.self, forKey: .lookupKey) ?? d.lookupKey
-        screen = try c.decodeIfPresent(Int.self, forKey: .screen) ?? d.screen
-        batchSizes = try c.decodeIfPresent([Int].self, forKey: .batchSizes) ?? d.batchSizes
-        faultLimit = try c.decodeIfPresent(Int.self, forKey: .faultLimit) ?? d.faultLimit
+        entity = try value(.entity, text) ?? d.entity
+        sortKey = try value(.sortKey, text) ?? d.sortKey
+        mapProperties = try value(.mapProperties, texts) ?? d.mapProperties
+        faultAttribute = try value(.faultAttribute, text)
+        relationship = try value(.relationship, text) ?? d.relationship
+        relatedAttribute = try value(.relatedAttribute, text) ?? d.relatedAttribute
+        summaryEntity = try value(.summaryEntity, text) ?? d.summaryEntity
+        detailsRelationship = try value(.detailsRelationship, text) ?? d.detailsRelationship
+        lookupKey = try value(.lookupKey, text) ?? d.lookupKey
+        screen = try value(.screen, integer) ?? d.screen
+        batchSizes = try value(.batchSizes, "a list of integers, such as [0, 20, 100]") ?? d.batchSizes
+        faultLimit = try value(.faultLimit, integer) ?? d.faultLimit
+    }
+
+    /// Refuses a setting no scenario can run with: the first one out of range, naming its key, its value
+    /// and what it takes.
+    ///
+    /// `screen` and `fault_limit` take 1 or more; `batch_sizes` a non-empty list of distinct sizes, each
+    /// 0 (no batching) or more; `map_properties` at least one name. ``load(_:)`` and
+    /// ``ScenarioCatalog/make(for:config:only:)`` check it, so no value reaches the scenarios out of range.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var config = ScenarioConfig()
+    /// config.screen = -1
+    /// try config.validate()   // throws .invalidSetting: screen is -1; it takes 1 or more (the objects one screen shows)
+    /// ```
+    public func validate() throws(BenchError) {
+        func refuse(_ key: String, _ value: String, _ allowed: String) -> BenchError {
+            .invalidSetting(.init(key: key, value: value, allowed: allowed))
+        }
+        if screen < 1 { throw refuse("screen", "\(screen)", "1 or more (the objects one screen shows)") }
+        if faultLimit < 1 { throw refuse("fault_limit", "\(faultLimit)", "1 or more (at most this many objects in the N+1 variants)") }
+        if batchSizes.isEmpty { throw refuse("batch_sizes", "[]", "a list of at least one batch size, such as [0, 20, 100]") }
+        let sizes = "[\(batchSizes.map(String.init).joined(separator: ", "))]"
+        if let bad = batchSizes.first(where: { $0 < 0 }) {
+            throw refuse("batch_sizes", sizes, "batch sizes of 0 (no batching) or more, not \(bad), such as [0, 20, 100]")
+        }
+        if Set(batchSizes).count != batchSizes.count {
+            throw refuse("batch_sizes", sizes, "each batch size once: a size given twice would measure the same variant twice")
+        }
+        if mapProperties.isEmpty { throw refuse("map_properties", "[]", "at least one property name, such as [\"title\"]") }
     }
 
     /// Reads a scenario file: a JSON object of some of ``keys``; the others keep their defaults.
     ///
     /// Throws ``BenchError/invalidScenarioFile(_:_:)`` for a file that cannot be read, is not such an
-    /// object, or holds a key not in ``keys``.
+    /// object, holds a key not in ``keys``, a value of the wrong type or `null`, or a value out of range
+    /// (``validate()``), naming the key.
     ///
     /// For example:
     ///
@@ -111,7 +161,15 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
             throw BenchError.invalidScenarioFile(path, "cannot read it (\(error.localizedDescription))")
         }
         do {
-            return try JSONDecoder().decode(ScenarioConfig.self, from: data)
+            let config = try JSONDecoder().decode(ScenarioConfig.self, from: data)
+            try config.validate()
+            return config
+        } catch BenchError.invalidSetting(let setting) {
+            throw BenchError.invalidScenarioFile(path, setting.description)
+        } catch let wrong as WrongType {
+            let found = wrong.isNull ? "null" : rawValue(of: wrong.key, in: data).map { "\($0)" } ?? "another type"
+            throw BenchError.invalidScenarioFile(path, "\(wrong.key) is \(found); it takes \(wrong.expected)"
+                + (wrong.isNull ? " (leave the key out to keep the default)" : ""))
         } catch let unknown as UnknownKey {
             throw BenchError.invalidScenarioFile(path, "unknown key '\(unknown.key)'; the keys are \(keys.joined(separator: ", "))")
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
@@ -119,5 +177,12 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
         } catch {
             throw BenchError.invalidScenarioFile(path, BenchReport.describe(error))
         }
+    }
+
+    /// The JSON text of `key`'s value in the scenario file `data`, to quote in an error.
+    static func rawValue(of key: String, in data: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let value = object[key],
+              let text = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else { return nil }
+        return String(decoding: text, as: UTF8.self)
     }
 }
