@@ -33,7 +33,9 @@ final class QueryDictionaryCLITests {
         let cases = [(["--properties", "name,name"], "FailedBankInfo.name: fetched twice", "leave out the repeat"),
                      (["--properties", "count(*) as n, max(name) as n"], "FailedBankInfo.n: fetched twice", "max(name) as max_name"),
                      (["--properties", "state,count(state) as state", "--group-by", "state"], "FailedBankInfo.state: fetched twice",
-                      "count(state) as count_state")]
+                      "count(state) as count_state"),
+                     // A user trial: the advice named the colliding name itself.
+                     (["--properties", "max(name),max(name)"], "FailedBankInfo.max_name: fetched twice", "max(name) as max_name_2")]
         for (arguments, head, advice) in cases {
             for format in ["json", "csv", "table"] {
                 let result = try query(arguments + ["--format", format])

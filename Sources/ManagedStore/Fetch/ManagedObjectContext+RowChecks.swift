@@ -13,14 +13,19 @@ extension ManagedObjectContext {
                 continue
             }
             let name = property.name
+            // A name that is not the one that collides (avg(fund) is already avg_fund unnamed).
+            func alias(_ function: FetchProperty.Function, _ keyPath: String) -> String {
+                let plain = "\(function.displayName)_\(Self.aliasStem(keyPath))"
+                return plain == name ? plain + "_2" : plain
+            }
             let advice: String
             switch (first, property) {
             case (.key, .key):
                 advice = "leave out the repeat"
             case (.expression(_, let function, let keyPath), .key), (.key, .expression(_, let function, let keyPath)):
-                advice = "give the aggregate another name with 'as', such as \(function.displayName)(\(keyPath)) as \(function.displayName)_\(Self.aliasStem(keyPath))"
+                advice = "give the aggregate another name with 'as', such as \(function.displayName)(\(keyPath)) as \(alias(function, keyPath))"
             case (.expression, .expression(_, let function, let keyPath)):
-                advice = "give each aggregate its own name with 'as', such as \(function.displayName)(\(keyPath)) as \(function.displayName)_\(Self.aliasStem(keyPath))"
+                advice = "give each aggregate its own name with 'as', such as \(function.displayName)(\(keyPath)) as \(alias(function, keyPath))"
             }
             throw .invalidProperty(entity: entity.name, property: name, reason: """
                 fetched twice under the result name '\(name)' (\(Self.text(first)) and \(Self.text(property))), \
