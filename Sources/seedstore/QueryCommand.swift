@@ -124,6 +124,10 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--to-many goes with --format table or json: CSV holds what imports back (attributes and to-one keys); a join CSV fills a to-many")
         }
         if let having { _ = try Self.havingPredicate(having, fetched: Self.list(properties).compactMap { try? FetchProperty.parse($0) }) }
+        // Here rather than when the request is made, so the usage line printed is this command's.
+        if let predicate, let name = (try? FetchPredicate(format: predicate))?.variableNames.sorted().first {
+            throw ValidationError(Self.variableMessage(name))
+        }
     }
 
     func makeRequest(model: ObjectModel? = nil) throws -> FetchRequest {
@@ -131,9 +135,7 @@ struct QueryCommand: ParsableCommand {
         if let predicate {
             let parsed = try FetchPredicate(format: predicate)
             // The library's advice (substitute it in code) has no place on a command line.
-            if let name = parsed.variableNames.sorted().first {
-                throw ValidationError("--where uses $\(name), a variable the query command has no value for: write the value itself in its place, as in title == 'Strata', priority > 2 or completed == YES")
-            }
+            if let name = parsed.variableNames.sorted().first { throw ValidationError(Self.variableMessage(name)) }
             request.predicate = parsed
         }
         if let sort { request.sortDescriptors = try FetchSort.parseList(sort) }
@@ -186,6 +188,11 @@ struct QueryCommand: ParsableCommand {
                 --having "\(text.replacingOccurrences(of: String(match.0), with: name))"
                 """)
         }
+    }
+
+    /// Why `--where` with `$name` cannot run: the library's advice (substitute it in code) has no place here.
+    static func variableMessage(_ name: String) -> String {
+        "--where uses $\(name), a variable the query command has no value for: write the value itself in its place, as in title == 'Strata', priority > 2 or completed == YES"
     }
 
     /// Splits a comma-separated list, keeping commas inside parentheses.

@@ -35,12 +35,13 @@ struct ImportMessageTests {
     /// with spaces (1 234) said nothing of the decimal-comma reading that takes them.
     @Test("a null word that is not a token, and digits grouped with spaces, say what reads them")
     func nullWordsAndSpaceGroups() throws {
-        let scratch = try Self.scratch("a,n\nw,NULL\nx,1 234\ny,12\u{A0}345\u{202F}678\nz,1 23\nv,n/a\nu,2\n")
+        let scratch = try Self.scratch("a,n\nw,NULL\nx,1 234\ny,12\u{A0}345\u{202F}678\nz,1 23\nv,n/a\nu,2\nq,\"NULL\"\n")
         let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none", "--null", "",
                                         "--on-error", "skip", "--rejects", "r.csv", "E=e.csv"], directory: scratch.url)
         #expect(result.status == 0, "\(result.errors)")
         let lines = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 6, "\(lines)")
+        #expect(lines.count == 7, "\(lines)")
+        #expect(lines[6].hasPrefix("e.csv,8,") && !lines[6].contains("null token"), "quoted, NULL is text whatever the tokens: \(lines[6])")
         let null = "not a whole number (NULL is not a null token of this file: --null, or \"\"nullTokens\"\" in a mapping, sets them"
         #expect(lines[1].contains(null), "\(lines[1])")
         #expect(lines[5].contains("(n/a is not a null token of this file"), "\(lines[5])")

@@ -69,6 +69,7 @@ struct InspectAndQueryCLITests {
         let variable = try CLI.run(["query", books, "--entity", "Book", "--where", "author == $WHO"])
         #expect(variable.status != 0 && variable.stderr.contains("--where uses $WHO, a variable the query command has no value for"), "\(variable.stderr)")
         #expect(!variable.stderr.contains("substituting"), "no advice meant for code")
+        #expect(variable.stderr.contains("Usage: seedstore query"), "this command's usage line: \(variable.stderr)")
         let explained = try CLI.run(["query", books, "--entity", "Book", "--where", "author == %@", "--explain"])
         #expect(explained.status != 0, "a %@ without an argument is refused")
         let plan = try CLI.run(["query", books, "--entity", "Book", "--sort", "author", "--limit", "2", "--explain"])

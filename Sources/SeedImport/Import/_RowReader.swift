@@ -291,7 +291,8 @@ final class _RowReader: @unchecked Sendable {
                         let reason: String
                         var hint: String?
                         if !field.nulls.matches(bytes) {
-                            reason = field.converter.explain(bytes) + Self.nullWordNote(bytes)
+                            // Quoted, a null word is text whatever the tokens: the note would mislead.
+                            reason = field.converter.explain(bytes) + (record.isQuoted(at: field.field) ? "" : Self.nullWordNote(bytes))
                             hint = conversionHints[t][f]
                         } else if record.isQuoted(at: field.field) {
                             reason = field.converter.explain(bytes) + " (it is quoted, so it is text, not null: leave it unquoted to mean null)"
