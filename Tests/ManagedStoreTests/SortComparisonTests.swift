@@ -106,4 +106,21 @@ import Testing
                 == ["a[c]", "b[d]", "c[cd]", "d[l]", "-e[cd]", "-f[c]"])
         #expect(throws: StoreError.self) { try FetchSort.parseList("a[x]") }
     }
+
+    /// The message `parseList` refuses `text` with.
+    func refusal(_ text: String) -> String? {
+        do { _ = try FetchSort.parseList(text); return nil } catch { return "\(error)" }
+    }
+
+    @Test func contradictoryOrUnknownDirectionsAreRefused() throws {
+        // A leading '-' and ':asc' used to sort ascending without a word.
+        let conflict = try #require(refusal("-name:asc"))
+        #expect(conflict.contains("'-'") && conflict.contains(":asc"), "\(conflict)")
+        #expect(refusal("+name:desc")?.contains(":desc") == true)
+        #expect(refusal("-name asc") != nil)
+        let unknown = try #require(refusal("name:up"))
+        for form in [":asc", ":desc", "'-'", "up"] { #expect(unknown.contains(form), "\(unknown) lacks \(form)") }
+        // Agreeing or single directions are fine.
+        #expect(try FetchSort.parseList("-name:desc,+b:asc,c:DESC,d asc,-e[c]").map(\.description) == ["-name", "b", "-c", "d", "-e[c]"])
+    }
 }

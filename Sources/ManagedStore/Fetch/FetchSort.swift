@@ -60,15 +60,28 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
     /// Reads a comma-separated list: `author,-title` or `author,title:desc`, where `-` (or `:desc`)
     /// means descending and a suffix picks the comparison: `[c]` (case-insensitive), `[d]`
     /// (diacritic-insensitive), `[cd]` (both) or `[l]` (localized).
+    ///
+    /// A leading `-` or `+` that contradicts a `:asc` or `:desc` suffix is refused, as is a suffix
+    /// after `:` that is no direction.
     public static func parseList(_ text: String) throws(StoreError) -> [FetchSort] {
         try text.split(separator: ",").map { part throws(StoreError) -> FetchSort in
             var item = part.trimmingCharacters(in: .whitespaces)
-            var ascending = true
-            if item.hasPrefix("-") { ascending = false; item.removeFirst() } else if item.hasPrefix("+") { item.removeFirst() }
-            for (suffix, isAscending) in [(":desc", false), (" desc", false), (":asc", true), (" asc", true)] where item.lowercased().hasSuffix(suffix) {
-                item.removeLast(suffix.count)
-                ascending = isAscending
+            var prefix: Character?
+            if item.hasPrefix("-") || item.hasPrefix("+") { prefix = item.removeFirst() }
+            var suffix: (text: String, ascending: Bool)?
+            for (text, isAscending) in [(":desc", false), (" desc", false), (":asc", true), (" asc", true)] where item.lowercased().hasSuffix(text) {
+                item.removeLast(text.count)
+                suffix = (String(text.dropFirst()), isAscending)
+                break
             }
+            if suffix == nil, let colon = item.lastIndex(of: ":") {
+                let direction = item[item.index(after: colon)...]
+                throw .invalidRequest("'\(part)': unknown sort direction '\(direction)'; write \(item[..<colon]):asc or \(item[..<colon]):desc, or a leading '-' for descending (-\(item[..<colon]))")
+            }
+            if let prefix, let suffix, (prefix == "-") == suffix.ascending {
+                throw .invalidRequest("'\(part)' says both '\(prefix)' (\(prefix == "-" ? "descending" : "ascending")) and ':\(suffix.text)' (\(suffix.ascending ? "ascending" : "descending")); write one of them")
+            }
+            let ascending = suffix?.ascending ?? (prefix != "-")
             var comparison = Comparison.binary
             if let open = item.lastIndex(of: "["), item.hasSuffix("]") {
                 let flags = item[item.index(after: open)..<item.index(before: item.endIndex)].lowercased()
