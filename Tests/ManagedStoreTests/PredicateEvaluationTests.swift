@@ -109,7 +109,7 @@ struct PredicateEvaluationTests {
         Case("task_description CONTAINS 'Bank'", is: true), Case("task_description CONTAINS[cd] 'laundry'", is: false),
         Case("artist CONTAINS[cd] 'zoe'", is: true), Case("artist CONTAINS[c] 'zoe'", is: false),
         Case("artist CONTAINS[d] 'Zoe'", is: true), Case("artist CONTAINS[d] 'zoe'", is: false),
-        Case("artist CONTAINS 'Zo'", is: true), Case("name CONTAINS ''", is: true),
+        Case("artist CONTAINS 'Zo'", is: true), Case("name CONTAINS ''", is: false),
         Case("nickname CONTAINS 'a'", is: false), Case("age CONTAINS '2'", is: false),
         Case("name BEGINSWITH 'Rin'", is: true), Case("name BEGINSWITH 'rin'", is: false),
         Case("name BEGINSWITH[c] 'rin'", is: true), Case("city BEGINSWITH 'Zur'", is: false),

@@ -109,7 +109,8 @@ struct PredicateComparisonTest {
             let range = NSRange(location: 0, length: subject.utf16.count)
             return regularExpression.firstMatch(in: subject, options: [], range: range) != nil
         case .beginsWith, .endsWith:
-            guard case .string(let string) = left, let foldedRight else { return false }
+            // Empty text begins and ends nothing, as `hasPrefix("")` in Foundation.
+            guard case .string(let string) = left, let foldedRight, !foldedRight.isEmpty else { return false }
             if options.isEmpty { return PredicateBytes.test(op, string, foldedRight) ?? false }
             let subject = PredicateConstant.fold(string, options)
             return op == .beginsWith ? subject.hasPrefix(foldedRight) : subject.hasSuffix(foldedRight)
@@ -117,7 +118,8 @@ struct PredicateComparisonTest {
             if case .array(let elements) = left {
                 return elements.contains { PredicateConstant.equal($0, right, options: options) }
             }
-            guard case .string(let string) = left, let foldedRight else { return false }
+            // Empty text is part of nothing, as `range(of: "")` finds nothing in Foundation.
+            guard case .string(let string) = left, let foldedRight, !foldedRight.isEmpty else { return false }
             if options.isEmpty { return PredicateBytes.test(op, string, foldedRight) ?? false }
             return Self.string(PredicateConstant.fold(string, options), contains: foldedRight)
         case .in:
@@ -127,8 +129,8 @@ struct PredicateComparisonTest {
     }
 
     /// Whether `haystack` holds `needle` as a run of whole characters (for
-    /// folded strings); an empty needle is always found.
+    /// folded strings); an empty needle is never found.
     private static func string(_ haystack: String, contains needle: String) -> Bool {
-        needle.isEmpty || haystack.firstRange(of: needle) != nil
+        !needle.isEmpty && haystack.firstRange(of: needle) != nil
     }
 }
