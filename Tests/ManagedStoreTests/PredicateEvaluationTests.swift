@@ -300,7 +300,8 @@ struct PredicateEvaluationTests {
         #expect(messages[0].contains("IN needs a collection on the right"))
         #expect(messages[0].contains("use == to compare with one value"))
         // A string is one value: CONTAINS, with the text on its left, tests for a part of it.
-        #expect(messages[4].contains("use == to compare with one value, or CONTAINS with the text on its left"), "\(messages[4])")
+        #expect(messages[4].contains("use == to compare with one value, or, when the left side is text, CONTAINS with the text on its left"), "\(messages[4])")
+        #expect(messages[4].contains("for numbers, list them: IN {1, 2}"), "\(messages[4])")
         #expect(try FetchPredicate(format: "name CONTAINS 'in'").evaluate(with: Self.ringo))
         #expect(try !FetchPredicate(format: "age IN nickname").evaluate(with: Self.ringo), "nil holds nothing")
     }

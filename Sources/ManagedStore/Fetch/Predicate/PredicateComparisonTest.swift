@@ -46,8 +46,9 @@ struct PredicateComparisonTest {
         case (.in, .string):
             throw PredicateEvaluationError.invalidOperand("""
                 IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a \
-                to-many key path, but got the single value \(right); use == to compare with one value, or \
-                CONTAINS with the text on its left (\(right) CONTAINS …) to test for a part of it
+                to-many key path, but got the single value \(right); use == to compare with one value, or, \
+                when the left side is text, CONTAINS with the text on its left (\(right) CONTAINS …) to test \
+                for a part of it (CONTAINS needs text on both sides; for numbers, list them: IN {1, 2})
                 """)
         case (.in, _):
             throw PredicateEvaluationError.invalidOperand("""
