@@ -334,3 +334,17 @@ struct PredicateConstantComparisonTests {
         #expect(ComparisonOptions().fold("Zürich") == "Zürich")
     }
 }
+
+extension PredicateEvaluationTests {
+    /// MATCHES takes ICU's regular expression rules, as NSPredicate's does: `[c]` is the
+    /// expression's case-insensitive flag, without canonical equivalence, unlike `==[c]`.
+    @Test func matchesFollowsICUNotCharacterComparison() throws {
+        let decomposed = "Zoe\u{308}"
+        func holds(_ format: String) throws -> Bool { try FetchPredicate(format: format, arguments: [.string(decomposed)]).evaluate(with: [:]) }
+        #expect(try holds("%@ ==[c] 'zoë'"))
+        #expect(try !holds("%@ MATCHES[c] 'Zoë'"))
+        #expect(try !holds("%@ MATCHES[c] 'zoë'"))
+        #expect(try holds("%@ MATCHES[cd] 'zoe'"))
+        #expect(try holds("%@ MATCHES[c] 'zoe.'"), "'.' is one scalar: the combining mark")
+    }
+}
