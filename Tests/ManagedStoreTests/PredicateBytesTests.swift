@@ -130,16 +130,16 @@ import Testing
     }
 
     /// What SQLite itself finds comparing bytes: `?1` the right string, `?2` a second one (IN),
-    /// `?3` the GLOB pattern.
+    /// `?3` the GLOB pattern. Empty text is no part, prefix or suffix of anything (as in Foundation).
     static func reference(_ op: ComparisonOperator) -> String {
         let (label, right) = ("CAST(ZLABEL AS BLOB)", "CAST(?1 AS BLOB)")
         return switch op {
         case .equalTo: "ZLABEL = ?1"
         case .notEqualTo: "ZLABEL IS NOT ?1"
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: "ZLABEL \(op.rawValue) ?1"
-        case .beginsWith: "instr(\(label), \(right)) = 1"
-        case .endsWith: "ZLABEL IS NOT NULL AND (length(\(right)) = 0 OR (length(\(label)) >= length(\(right)) AND substr(\(label), -length(\(right))) = \(right)))"
-        case .contains: "instr(\(label), \(right)) > 0"
+        case .beginsWith: "length(?1) > 0 AND instr(\(label), \(right)) = 1"
+        case .endsWith: "length(?1) > 0 AND length(\(label)) >= length(\(right)) AND substr(\(label), -length(\(right))) = \(right)"
+        case .contains: "length(?1) > 0 AND instr(\(label), \(right)) > 0"
         case .like, .matches: "ZLABEL GLOB ?3"
         case .in: "ZLABEL IN (?1, ?2)"
         case .between: "0"

@@ -109,7 +109,7 @@ struct PredicateEvaluationTests {
         Case("task_description CONTAINS 'Bank'", is: true), Case("task_description CONTAINS[cd] 'laundry'", is: false),
         Case("artist CONTAINS[cd] 'zoe'", is: true), Case("artist CONTAINS[c] 'zoe'", is: false),
         Case("artist CONTAINS[d] 'Zoe'", is: true), Case("artist CONTAINS[d] 'zoe'", is: false),
-        Case("artist CONTAINS 'Zo'", is: true), Case("name CONTAINS ''", is: true),
+        Case("artist CONTAINS 'Zo'", is: true), Case("name CONTAINS ''", is: false),
         Case("nickname CONTAINS 'a'", is: false), Case("age CONTAINS '2'", is: false),
         Case("name BEGINSWITH 'Rin'", is: true), Case("name BEGINSWITH 'rin'", is: false),
         Case("name BEGINSWITH[c] 'rin'", is: true), Case("city BEGINSWITH 'Zur'", is: false),
@@ -300,7 +300,8 @@ struct PredicateEvaluationTests {
         #expect(messages[0].contains("IN needs a collection on the right"))
         #expect(messages[0].contains("use == to compare with one value"))
         // A string is one value: CONTAINS, with the text on its left, tests for a part of it.
-        #expect(messages[4].contains("use == to compare with one value, or CONTAINS with the text on its left"), "\(messages[4])")
+        #expect(messages[4].contains("use == to compare with one value, or, when the left side is text, CONTAINS with the text on its left"), "\(messages[4])")
+        #expect(messages[4].contains("for numbers, list them: IN {1, 2}"), "\(messages[4])")
         #expect(try FetchPredicate(format: "name CONTAINS 'in'").evaluate(with: Self.ringo))
         #expect(try !FetchPredicate(format: "age IN nickname").evaluate(with: Self.ringo), "nil holds nothing")
     }
@@ -331,5 +332,19 @@ struct PredicateConstantComparisonTests {
         #expect(throws: PredicateEvaluationError.self) { try ComparisonOperator.between.evaluate(5, 1) }
         #expect(both.fold("Zürich") == "zurich")
         #expect(ComparisonOptions().fold("Zürich") == "Zürich")
+    }
+}
+
+extension PredicateEvaluationTests {
+    /// MATCHES takes ICU's regular expression rules, as NSPredicate's does: `[c]` is the
+    /// expression's case-insensitive flag, without canonical equivalence, unlike `==[c]`.
+    @Test func matchesFollowsICUNotCharacterComparison() throws {
+        let decomposed = "Zoe\u{308}"
+        func holds(_ format: String) throws -> Bool { try FetchPredicate(format: format, arguments: [.string(decomposed)]).evaluate(with: [:]) }
+        #expect(try holds("%@ ==[c] 'zoë'"))
+        #expect(try !holds("%@ MATCHES[c] 'Zoë'"))
+        #expect(try !holds("%@ MATCHES[c] 'zoë'"))
+        #expect(try holds("%@ MATCHES[cd] 'zoe'"))
+        #expect(try holds("%@ MATCHES[c] 'zoe.'"), "'.' is one scalar: the combining mark")
     }
 }

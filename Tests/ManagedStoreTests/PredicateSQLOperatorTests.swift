@@ -61,7 +61,7 @@ import Testing
         #expect(try sql("3 > priority") == "t0.ZPRIORITY < ?1")
         #expect(try found("3 > priority") == (try found("priority < 3")))
         #expect(try found("'bank' == task_description") == ["bank"])
-        #expect(try found("'Go to the bank' CONTAINS task_description") == ["Go to the bank", "bank", ""])
+        #expect(try found("'Go to the bank' CONTAINS task_description") == ["Go to the bank", "bank"], "empty text is part of nothing")
     }
 
     @Test func equalityOfStrings() throws {
@@ -142,7 +142,7 @@ import Testing
         let inText = try FetchPredicate(format: "task_description IN 'Please go to the bank now'")
         #expect(throws: StoreError.self) { try fixture.sqlKeys(inText, "Task") }
         #expect(throws: PredicateEvaluationError.self) { try fixture.memoryKeys(inText, "Task") }
-        #expect(try found("'Please go to the bank now' CONTAINS task_description") == ["bank", ""])
+        #expect(try found("'Please go to the bank now' CONTAINS task_description") == ["bank"])
     }
 
     @Test func between() throws {
@@ -168,7 +168,21 @@ import Testing
         #expect(try found("task_description CONTAINS '\n'") == ["line\r\nbreak"], "\\r\\n is two scalars")
         #expect(try found("task_description CONTAINS[c] '\n'").isEmpty, "folded, \\r\\n is one character")
         #expect(try found("task_description CONTAINS '🏦'") == ["emoji 🏦 bank"])
-        #expect(try found("task_description CONTAINS ''").count == SQLTestStore.taskDescriptions.count)
+    }
+
+    @Test func emptySearchTextFindsNothing() throws {
+        // Foundation: "abc" CONTAINS "" is false (range(of: "") is not found), hasPrefix("") and
+        // hasSuffix("") are false; so every row's answer is no, even the empty description's.
+        for op in ["CONTAINS", "BEGINSWITH", "ENDSWITH"] {
+            for modifier in ["", "[c]", "[d]", "[cd]", "[n]"] {
+                #expect(try found("task_description \(op)\(modifier) ''").isEmpty, "\(op)\(modifier)")
+                #expect(try found("task_description \(op)\(modifier) %@", "").isEmpty, "\(op)\(modifier) %@")
+                #expect(try FetchPredicate(format: "'abc' \(op)\(modifier) ''").evaluate(with: [:]) == false)
+            }
+        }
+        // LIKE '' still matches the empty string only.
+        #expect(try found("task_description LIKE ''") == [""])
+        #expect(try found("task_description LIKE[cd] ''") == [""])
     }
 
     @Test func beginsAndEndsWith() throws {

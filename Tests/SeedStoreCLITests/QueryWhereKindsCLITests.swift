@@ -51,4 +51,16 @@ final class QueryWhereKindsCLITests {
             #expect(written.status == 0 && written.stdout == "cert\r\n15741\r\n", "\(fixed): \(written.stdout) \(written.stderr)")
         }
     }
+
+    @Test func inWithOneTextValueAdvisesByTheLeftSidesKind() throws {
+        // CONTAINS needs text on both sides: for a number the way is a list.
+        let number = try query("cert IN 'abc'")
+        #expect(number.status == 1 && number.stdout.isEmpty)
+        #expect(number.stderr.contains("IN needs a collection") && number.stderr.contains("cert IN {1, 2}"), "\(number.stderr)")
+        #expect(!number.stderr.contains("CONTAINS"), "\(number.stderr)")
+        let text = try query("acquirer IN 'State Bank of Texas'")
+        #expect(text.status == 1 && text.stderr.contains("\"State Bank of Texas\" CONTAINS acquirer"), "\(text.stderr)")
+        let written = try query("'State Bank of Texas' CONTAINS acquirer")
+        #expect(written.stdout == "cert\r\n57053\r\n", "\(written.stdout) \(written.stderr)")
+    }
 }

@@ -19,11 +19,15 @@ import Foundation
 // as it is under `[d]` (a test checks every ASCII character), on ASCII characters being single
 // bytes, and on ASCII strings having no other canonically equivalent spelling.
 //
-// `SEEDSTORE_NOCASE` orders strings by their `[cd]` folding (Unicode case and diacritics), ties
-// broken by the bytes; `SEEDSTORE_LOCALIZED` orders them as people expect in lists: by their
-// `[cd]` folding with runs of digits compared by value (`file2` before `file10`), ties broken by
-// the `[c]` folding (diacritics), then by the bytes. Both are total orders, as SQLite requires;
-// ``SeedStoreCollation`` gives the same orders in Swift, for sorting in memory.
+// `SEEDSTORE_NOCASE` orders strings as Foundation's `caseInsensitiveCompare(_:)` (Core Data's
+// case-insensitive sort) does: by their `[c]` folding (Unicode case only, diacritics kept), in
+// canonical decomposition, and strings that fold alike are equal (so a later sort key decides).
+// `SEEDSTORE_NODIACRITIC` does the same with the `[d]` folding and `SEEDSTORE_NOCASE_NODIACRITIC`
+// with `[cd]`. They order as `<[c]`, `<[d]` and `<[cd]` compare (``PredicateConstant/collationKey(_:_:)``).
+// `SEEDSTORE_LOCALIZED` orders them as people expect in lists (`localizedStandardCompare(_:)`,
+// which forces an order on strings that differ): by their `[cd]` folding with runs of digits
+// compared by value (`file2` before `file10`), ties broken by the `[c]` folding (diacritics), then by
+// the bytes. ``SeedStoreCollation`` gives the same orders in Swift, for sorting in memory.
 //
 // This file is the one place the SQLite layer reaches up into the predicate layer: SQLite calls
 // C functions, so the semantics must be registered where the handle is.
@@ -33,8 +37,12 @@ extension Connection {
     public enum SeedStoreSQL {
         /// `SEEDSTORE_COMPARE(left, 'CONTAINS[cd]', right)`: 1 when the comparison holds, else 0.
         public static let compare = "SEEDSTORE_COMPARE"
-        /// Unicode case- and diacritic-insensitive order (`FetchSort.Comparison.caseInsensitive`).
+        /// Unicode case-insensitive order, diacritics kept (`FetchSort.Comparison.caseInsensitive`).
         public static let caseInsensitive = "SEEDSTORE_NOCASE"
+        /// Diacritic-insensitive order, case kept (`FetchSort.Comparison.diacriticInsensitive`).
+        public static let diacriticInsensitive = "SEEDSTORE_NODIACRITIC"
+        /// Case- and diacritic-insensitive order (`FetchSort.Comparison.caseDiacriticInsensitive`).
+        public static let caseDiacriticInsensitive = "SEEDSTORE_NOCASE_NODIACRITIC"
         /// Case-insensitive order with numbers compared by value (`FetchSort.Comparison.localized`).
         public static let localized = "SEEDSTORE_LOCALIZED"
     }
@@ -60,7 +68,9 @@ extension Connection {
         // Collations first: the function is what `hasSeedStoreFunctions` looks for. Each collation
         // owns a cache of folded strings (a sort compares each string many times).
         for (name, collation, foldings) in [
-            (SeedStoreSQL.caseInsensitive, _caseInsensitiveCollation, [ComparisonOptions([.caseInsensitive, .diacriticInsensitive])]),
+            (SeedStoreSQL.caseInsensitive, _foldedCollation, [ComparisonOptions.caseInsensitive]),
+            (SeedStoreSQL.diacriticInsensitive, _foldedCollation, [.diacriticInsensitive]),
+            (SeedStoreSQL.caseDiacriticInsensitive, _foldedCollation, [[.caseInsensitive, .diacriticInsensitive]]),
             (SeedStoreSQL.localized, _localizedCollation, [[.caseInsensitive, .diacriticInsensitive], .caseInsensitive]),
         ] {
             let keys = Unmanaged.passRetained(_CollationKeys(foldings)).toOpaque()
@@ -99,7 +109,9 @@ enum SeedStoreCollation {
             b.withUTF8 { y in
                 switch comparison {
                 case .binary: Int(_binaryOrder(x, y))
-                case .caseInsensitive: Int(_caseInsensitiveOrder(x, y, _CollationKeys.uncached([[.caseInsensitive, .diacriticInsensitive]])))
+                case .caseInsensitive: Int(_foldedOrder(x, y, _CollationKeys.uncached([.caseInsensitive])))
+                case .diacriticInsensitive: Int(_foldedOrder(x, y, _CollationKeys.uncached([.diacriticInsensitive])))
+                case .caseDiacriticInsensitive: Int(_foldedOrder(x, y, _CollationKeys.uncached([[.caseInsensitive, .diacriticInsensitive]])))
                 case .localized: Int(_localizedOrder(x, y, _CollationKeys.uncached([[.caseInsensitive, .diacriticInsensitive], .caseInsensitive])))
                 }
             }
@@ -265,16 +277,19 @@ private let _compareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutab
 
 // MARK: - Collations
 
-/// Folded forms of strings, as sequences of scalar values, one per folding: cached, since a
+/// Folded forms of strings (``PredicateConstant/collationKey(_:_:)``), one per folding: cached, since a
 /// sort compares each string about log₂(n) times and folding is the expensive part.
 final class _CollationKeys: @unchecked Sendable {
     private let foldings: [ComparisonOptions]
+    /// Whether the first folding folds case: ASCII then compares lower-cased, else as it is.
+    let foldsCase: Bool
     private let caches: Bool
     private var cache: [[UInt8]: [[UInt32]]] = [:]
     private let lock = NSLock()
 
     init(_ foldings: [ComparisonOptions], caches: Bool = true) {
         self.foldings = foldings
+        self.foldsCase = foldings.first?.contains(.caseInsensitive) ?? false
         self.caches = caches
     }
 
@@ -282,11 +297,12 @@ final class _CollationKeys: @unchecked Sendable {
 
     func keys(_ bytes: UnsafeBufferPointer<UInt8>) -> [[UInt32]] {
         if _isASCII(bytes) {
-            // ASCII folds to lower case under every folding: no need for Foundation, or the cache.
+            // ASCII folds to lower case under `[c]` and stays as it is under `[d]`: no need for
+            // Foundation, or the cache.
             let lowered = bytes.map { UInt32(PredicateBytes.asciiLower($0)) }
-            return foldings.map { _ in lowered }
+            return foldings.map { $0.contains(.caseInsensitive) ? lowered : bytes.map { UInt32($0) } }
         }
-        let fold = { (string: String) in self.foldings.map { $0.fold(string).unicodeScalars.map(\.value) } }
+        let fold = { (string: String) in self.foldings.map { PredicateConstant.collationKey(string, $0) } }
         guard caches else { return fold(String(decoding: bytes, as: UTF8.self)) }
         let key = Array(bytes)
         lock.lock()
@@ -319,19 +335,21 @@ private func _binaryOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPoin
     return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
 }
 
-private func _caseInsensitiveOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ keys: _CollationKeys) -> Int32 {
+/// The order of `[c]`, `[d]` or `[cd]` (the keys' one folding): folded keys compared by scalars,
+/// equal keys equal, as `<[c]` and Foundation's `caseInsensitiveCompare(_:)` have it.
+private func _foldedOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ keys: _CollationKeys) -> Int32 {
     if _isASCII(a) && _isASCII(b) {
-        // ASCII folds to lower case: compare the folded bytes (what the general path computes).
+        // ASCII folds to lower case under `[c]`, to itself under `[d]`: compare the folded bytes.
+        guard keys.foldsCase else { return _binaryOrder(a, b) }
         for (x, y) in zip(a, b) {
             let (fx, fy) = (PredicateBytes.asciiLower(x), PredicateBytes.asciiLower(y))
             if fx != fy { return fx < fy ? -1 : 1 }
         }
-        if a.count != b.count { return a.count < b.count ? -1 : 1 }
-        return _binaryOrder(a, b)
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
     let (fa, fb) = (keys.keys(a)[0], keys.keys(b)[0])
-    if fa != fb { return fa.lexicographicallyPrecedes(fb) ? -1 : 1 }
-    return _binaryOrder(a, b)
+    if fa == fb { return 0 }
+    return fa.lexicographicallyPrecedes(fb) ? -1 : 1
 }
 
 private func _localizedOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ keys: _CollationKeys) -> Int32 {
@@ -348,9 +366,9 @@ private func _localizedOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferP
     return _binaryOrder(a, b)
 }
 
-private let _caseInsensitiveCollation: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+private let _foldedCollation: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
     keys, count1, pointer1, count2, pointer2 in
-    _caseInsensitiveOrder(_buffer(pointer1, count1), _buffer(pointer2, count2),
+    _foldedOrder(_buffer(pointer1, count1), _buffer(pointer2, count2),
                           Unmanaged<_CollationKeys>.fromOpaque(keys!).takeUnretainedValue())
 }
 

@@ -47,16 +47,17 @@ enum PredicateBytes {
             default: return order >= 0
             }
         case .beginsWith:
-            guard m <= n else { return false }
+            // Empty text is no prefix, suffix or part of anything, as in Foundation
+            // (`hasPrefix("")` is false, `range(of: "")` finds nothing).
+            guard m > 0, m <= n else { return false }
             for j in 0..<m where byte(j) != right[j] { return false }
             return true
         case .endsWith:
-            guard m <= n else { return false }
+            guard m > 0, m <= n else { return false }
             for j in 0..<m where byte(n - m + j) != right[j] { return false }
             return true
         case .contains:
-            guard m > 0 else { return true }
-            guard m <= n else { return false }
+            guard m > 0, m <= n else { return false }
             let first = right[0]
             var start = 0
             outer: while start <= n - m {

@@ -46,8 +46,9 @@ struct PredicateComparisonTest {
         case (.in, .string):
             throw PredicateEvaluationError.invalidOperand("""
                 IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a \
-                to-many key path, but got the single value \(right); use == to compare with one value, or \
-                CONTAINS with the text on its left (\(right) CONTAINS …) to test for a part of it
+                to-many key path, but got the single value \(right); use == to compare with one value, or, \
+                when the left side is text, CONTAINS with the text on its left (\(right) CONTAINS …) to test \
+                for a part of it (CONTAINS needs text on both sides; for numbers, list them: IN {1, 2})
                 """)
         case (.in, _):
             throw PredicateEvaluationError.invalidOperand("""
@@ -109,7 +110,8 @@ struct PredicateComparisonTest {
             let range = NSRange(location: 0, length: subject.utf16.count)
             return regularExpression.firstMatch(in: subject, options: [], range: range) != nil
         case .beginsWith, .endsWith:
-            guard case .string(let string) = left, let foldedRight else { return false }
+            // Empty text begins and ends nothing, as `hasPrefix("")` in Foundation.
+            guard case .string(let string) = left, let foldedRight, !foldedRight.isEmpty else { return false }
             if options.isEmpty { return PredicateBytes.test(op, string, foldedRight) ?? false }
             let subject = PredicateConstant.fold(string, options)
             return op == .beginsWith ? subject.hasPrefix(foldedRight) : subject.hasSuffix(foldedRight)
@@ -117,7 +119,8 @@ struct PredicateComparisonTest {
             if case .array(let elements) = left {
                 return elements.contains { PredicateConstant.equal($0, right, options: options) }
             }
-            guard case .string(let string) = left, let foldedRight else { return false }
+            // Empty text is part of nothing, as `range(of: "")` finds nothing in Foundation.
+            guard case .string(let string) = left, let foldedRight, !foldedRight.isEmpty else { return false }
             if options.isEmpty { return PredicateBytes.test(op, string, foldedRight) ?? false }
             return Self.string(PredicateConstant.fold(string, options), contains: foldedRight)
         case .in:
@@ -127,8 +130,8 @@ struct PredicateComparisonTest {
     }
 
     /// Whether `haystack` holds `needle` as a run of whole characters (for
-    /// folded strings); an empty needle is always found.
+    /// folded strings); an empty needle is never found.
     private static func string(_ haystack: String, contains needle: String) -> Bool {
-        needle.isEmpty || haystack.firstRange(of: needle) != nil
+        !needle.isEmpty && haystack.firstRange(of: needle) != nil
     }
 }

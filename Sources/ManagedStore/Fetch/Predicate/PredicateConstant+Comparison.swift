@@ -62,10 +62,11 @@ extension PredicateConstant {
                 if left.utf8.elementsEqual(right.utf8) { return .orderedSame }
                 return left.utf8.lexicographicallyPrecedes(right.utf8) ? .orderedAscending : .orderedDescending
             }
-            let (left, right) = (fold(left, options), fold(right, options))
+            // Folded, canonically decomposed scalars: the order of the sort collations (`[c]` sorts
+            // as `<[c]` compares), equal exactly when the folded strings are (canonical equivalence).
+            let (left, right) = (collationKey(left, options), collationKey(right, options))
             if left == right { return .orderedSame }
-            return left.unicodeScalars.lexicographicallyPrecedes(right.unicodeScalars)
-                ? .orderedAscending : .orderedDescending
+            return left.lexicographicallyPrecedes(right) ? .orderedAscending : .orderedDescending
         }
         // A date against a Boolean means nothing.
         if (lhs.isDate && rhs.isBool) || (lhs.isBool && rhs.isDate) { return nil }
@@ -93,6 +94,15 @@ extension PredicateConstant {
         if integer < whole { return .orderedAscending }
         if integer > whole { return .orderedDescending }
         return double > floor ? .orderedAscending : .orderedSame
+    }
+
+    /// What `<`, `>`… with `[c]`/`[d]` and the matching sort collations compare: the string
+    /// folded, in canonical decomposition (NFD), as scalar values. Canonically equivalent
+    /// spellings have the same key; keys order as Foundation's non-literal comparison does.
+    ///
+    /// For example, `collationKey("ZOË", .caseInsensitive)` is the scalars of `"zoe\u{308}"`.
+    static func collationKey(_ string: String, _ options: ComparisonOptions) -> [UInt32] {
+        fold(string, options).decomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)
     }
 
     /// A string folded for `[c]` and `[d]`; unchanged without them.

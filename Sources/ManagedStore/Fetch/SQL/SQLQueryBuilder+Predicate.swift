@@ -109,30 +109,54 @@ extension SQLQueryBuilder {
         }
         let left = try operand(comparison.left, in: context)
         let right = try operand(comparison.right, in: context)
-        if comparison.op == .in { try requireCollection(right, of: comparison, in: context) }
+        if comparison.op == .in { try requireCollection(right, of: comparison, left: left, in: context) }
         return try compare(left, comparison.op, right, options: comparison.options)
     }
 
     /// Refuses `x IN y` where `y` is one value (`age IN 3`, `name IN 'text'`, `age IN zip`): IN
     /// tests membership, so its right side is a list, an array or a to-many key path, as in memory
-    /// (a string is no collection: `'text' CONTAINS name` tests for a part of it). Nil is allowed,
-    /// and false, as in memory.
-    private func requireCollection(_ right: SQLOperand, of comparison: PredicateComparison, in context: SQLContext) throws(StoreError) {
+    /// (a string is no collection: `'text' CONTAINS name` tests for a part of it, when `name` is
+    /// text; for another kind the advice is a list, `age IN {1, 2}`). Nil is allowed, and false,
+    /// as in memory.
+    private func requireCollection(_ right: SQLOperand, of comparison: PredicateComparison, left: SQLOperand, in context: SQLContext) throws(StoreError) {
         let advice = "IN needs a collection on the right: a list such as {1, 2}, an array argument (IN %@) or a to-many key path"
+        // CONTAINS needs text on both sides: only then is it the way to test for a part.
+        let substring = ", or \(comparison.right) CONTAINS \(comparison.left) to test whether it is part of the text"
+        let list = ", or a list of values: \(comparison.left) IN {\(Self.listExample(left))}"
         switch right {
         case .list, .constant(.array), .constant(.null):
             return
         case .constant(let value):
-            let substring = if case .string = value { ", or \(value) CONTAINS \(comparison.left) to test whether it is part of the text" } else { "" }
-            throw .invalidRequest("\(comparison): \(advice), but got the single value \(value); use == to compare with one value\(substring)")
+            let more = if case .string = value { Self.isText(left) ? substring : list } else { "" }
+            throw .invalidRequest("\(comparison): \(advice), but got the single value \(value); use == to compare with one value\(more)")
         case .value(_, let kind, _):
             let entity = node(context.place).entity.name
-            let substring = kind == .string || kind == .any
-                ? ", or \(comparison.right) CONTAINS \(comparison.left) to test whether it is part of the text" : ""
+            let more = (kind == .string || kind == .any) && Self.isText(left) ? substring : ""
             let reason = "\(advice), but '\(comparison.right)' has one value per \(entity) (no to-many relationship on its way); "
-                + "use == to compare with it\(substring)"
+                + "use == to compare with it\(more)"
             guard case .keyPath(let path) = comparison.right else { throw .invalidRequest("\(comparison): \(reason)") }
             throw .invalidProperty(entity: entity, property: path.joined(separator: "."), reason: "in '\(comparison)': \(reason)")
+        }
+    }
+
+    /// Whether an operand is (or may be) text, so CONTAINS could test it for a part.
+    private static func isText(_ operand: SQLOperand) -> Bool {
+        switch operand {
+        case .value(_, let kind, _): kind == .string || kind == .any
+        case .constant(.string): true
+        case .constant(.array(let elements)): !elements.isEmpty && elements.allSatisfy { if case .string = $0 { true } else { false } }
+        case .list(let operands): operands.allSatisfy(isText)
+        case .constant: false
+        }
+    }
+
+    /// Example list elements of the left side's kind, for advice.
+    private static func listExample(_ operand: SQLOperand) -> String {
+        guard case .value(_, let kind, _) = operand else { return "1, 2" }
+        return switch kind {
+        case .boolean: "YES, NO"
+        case .date: "CAST(700000000, \"NSDate\"), CAST(700086400, \"NSDate\")"
+        default: "1, 2"
         }
     }
 
@@ -158,7 +182,7 @@ extension SQLQueryBuilder {
         guard let (start, path) = try toManyPath(comparison.left, in: context) else {
             let left = try operand(comparison.left, in: context)
             let right = try operand(comparison.right, in: context)
-            if comparison.op == .in { try requireCollection(right, of: comparison, in: context) }
+            if comparison.op == .in { try requireCollection(right, of: comparison, left: left, in: context) }
             let elements: [SQLOperand]
             switch left {
             case .constant(.null): elements = []
@@ -174,7 +198,7 @@ extension SQLQueryBuilder {
         }
         let (end, _, scope) = try resolve(path, from: start, collection: true)
         let right = try operand(comparison.right, in: context)
-        if comparison.op == .in { try requireCollection(right, of: comparison, in: context) }
+        if comparison.op == .in { try requireCollection(right, of: comparison, left: SQLOperand(end), in: context) }
         let condition = try compare(SQLOperand(end), comparison.op, right, options: comparison.options)
         if isAny {
             return exists(scope!, where: condition)

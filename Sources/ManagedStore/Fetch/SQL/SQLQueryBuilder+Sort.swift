@@ -5,7 +5,8 @@ extension SQLQueryBuilder {
     /// tie on every key still come in one order.
     ///
     /// Strings compare with SQLite's BINARY collation (by Unicode scalars), `SEEDSTORE_NOCASE` for
-    /// ``FetchSort/Comparison/caseInsensitive`` or `SEEDSTORE_LOCALIZED` for
+    /// ``FetchSort/Comparison/caseInsensitive`` (`SEEDSTORE_NODIACRITIC`, `SEEDSTORE_NOCASE_NODIACRITIC`
+    /// for `[d]` and `[cd]`), or `SEEDSTORE_LOCALIZED` for
     /// ``FetchSort/Comparison/localized``; other types ignore the comparison. NULL sorts first
     /// ascending and last descending, as in Core Data. Keys through to-one relationships join.
     ///
@@ -38,6 +39,8 @@ extension SQLQueryBuilder {
             switch sort.comparison {
             case .binary: break
             case .caseInsensitive: item += " COLLATE " + Connection.SeedStoreSQL.caseInsensitive
+            case .diacriticInsensitive: item += " COLLATE " + Connection.SeedStoreSQL.diacriticInsensitive
+            case .caseDiacriticInsensitive: item += " COLLATE " + Connection.SeedStoreSQL.caseDiacriticInsensitive
             case .localized: item += " COLLATE " + Connection.SeedStoreSQL.localized
             }
         }
