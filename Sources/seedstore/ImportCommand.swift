@@ -275,6 +275,11 @@ struct ImportCommand: ParsableCommand {
     /// anything is imported: written after the import, it would replace an input or the store just made,
     /// or be found missing only when the work is done.
     func checkSummaryPath(_ path: String, mapping: ImportMapping) throws(ImportError) {
+        // One stream for both: the JSON would follow the rejects' CSV, and neither would read as what it is.
+        if onError == .skip, let rejects, let stream = OutputPath.descriptor(named: path), OutputPath.descriptor(named: rejects) == stream {
+            throw ImportError(.mapping, reason: "--summary-json \(path) and --rejects \(rejects) both write to descriptor \(stream) of this process: the JSON would follow the rejects' CSV",
+                              file: path, hint: "Send one of them to a file. Nothing was imported.")
+        }
         if let role = role(of: path, mapping: mapping, besides: "--summary-json") {
             throw ImportError(.mapping, reason: "--summary-json \(path) is \(role); the summary would replace it", file: path,
                               hint: "Give --summary-json a path of its own, such as \(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent).summary.json. Nothing was imported.")
