@@ -49,6 +49,17 @@ final class QueryTransformableCLITests {
         #expect(try stored(store).count == 6)
     }
 
+    /// A user trial: a URL in a JSON value was stored as http:\/\/x, which the table and CSV then showed.
+    @Test func slashesAreStoredAsWritten() throws {
+        let csv = directory.appendingPathComponent("u.csv"), copy = directory.appendingPathComponent("U.sqlite").path
+        try Data("k,t,b\nu,\"[\"\"http://x/y\"\"]\",\n".utf8).write(to: csv)
+        #expect(try CLI.run(["import", "--model", model, "--out", copy, "--progress", "none", "V=\(csv.path)"]).status == 0)
+        let stored = try PersistentStore(path: copy).connection.rows("SELECT CAST(ZT AS TEXT) FROM ZV").first?.first
+        #expect(stored == .text(#"["http://x/y"]"#))
+        let table = try CLI.run(["query", copy, "--entity", "V"])
+        #expect(table.stdout.contains(#"["http://x/y"]"#), "\(table.stdout)")
+    }
+
     @Test func jsonEmbedsTheValueAndTableShowsItsText() throws {
         let json = try CLI.run(["query", store, "--entity", "V", "--sort", "k", "--format", "json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])

@@ -94,7 +94,7 @@ public struct JSONValueTransformer: ValueTransformer {
     /// let data = try JSONValueTransformer().transformedValue(["classic", "fiction"])   // ["classic","fiction"]
     /// ```
     public func transformedValue(_ value: Any) throws -> Data {
-        try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
+        try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes])
     }
 
     /// The value that JSON text stands for (an array, dictionary, string, number or `NSNull`);
