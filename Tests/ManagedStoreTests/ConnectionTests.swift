@@ -62,4 +62,15 @@ import Testing
         #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
         #expect(!db.isInTransaction)
     }
+
+    /// A user trial: a 1,200-condition AND failed with SQLite's raw message and 30,000 characters of SQL.
+    @Test func aLongStatementIsCutAndTooDeepAPredicateSaysHowToWriteIt() {
+        let sql = "SELECT 1 WHERE " + Array(repeating: "1", count: 400).joined(separator: " AND ")
+        let error = SQLiteError(code: 1, message: "Expression tree is too large (maximum depth 1000)", sql: sql)
+        #expect(error.description.contains("… (\(sql.count.formatted()) characters)"))
+        #expect(error.description.count < 600, "\(error.description.count)")
+        #expect(error.description.hasSuffix("write a long list of values as IN {…} (name IN {'a', 'b'}, or NOT (name IN {…}))"))
+        let short = SQLiteError(code: 19, message: "UNIQUE constraint failed: ZTAG.ZNAME", sql: "INSERT INTO ZTAG (ZNAME) VALUES (?1)")
+        #expect(short.description.hasSuffix("— while running: INSERT INTO ZTAG (ZNAME) VALUES (?1)"))
+    }
 }

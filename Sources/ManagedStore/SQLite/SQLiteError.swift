@@ -40,7 +40,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var description: String {
         var text = "SQLite error \(extendedCode) (\(String(cString: sqlite3_errstr(extendedCode)))): \(message)"
-        if let sql { text += " — while running: \(sql)" }
+        // A statement of a few hundred characters says which one it was; past that it buries the message.
+        if let sql { text += " — while running: " + (sql.count > 300 ? sql.prefix(300) + "… (\(sql.count.formatted()) characters)" : sql) }
+        // SQLite's limit on nesting, reached by long chains of AND/OR: say how to write such a predicate.
+        if message.hasPrefix("Expression tree is too large") {
+            text += ". A predicate of that many conditions nests past SQLite's limit: write a long list of values as IN {…} (name IN {'a', 'b'}, or NOT (name IN {…}))"
+        }
         return text
     }
 }
