@@ -88,6 +88,10 @@ struct BenchArgumentsCLITests {
         #expect(batch.status == 0 && batch.stdout.contains("batch 20, first screen"), "\(batch.stderr)")
         let all = try CLI.run(books, directory: dir)
         #expect(all.status == 0 && all.stdout.contains("IDs only (includesPropertyValues false): N+1"), "\(all.stderr)")
+        // A user trial: what a store without the wells' shape leaves out went unsaid.
+        #expect(all.stderr.contains("note: decomposition skipped: the store has no entity WellSummary"), "\(all.stderr)")
+        #expect(all.stderr.contains("note: faulting: the to-one prefetching variants skipped: Book has no to-one operator"), "\(all.stderr)")
+        #expect(!batch.stderr.contains("note:"), "nothing is said of scenarios not chosen: \(batch.stderr)")
         let wrong = try CLI.run(books + ["--scenarios", "faulting", "--fault-attribute", "nope"], directory: dir)
         #expect(wrong.status == 1 && wrong.stderr.contains("Book has no property 'nope'"), "\(wrong.stderr)")
         #expect(wrong.stderr.contains("Name one with --fault-attribute") && wrong.stderr.contains("title, author, copyright"), "\(wrong.stderr)")
