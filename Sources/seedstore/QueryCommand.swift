@@ -229,6 +229,12 @@ struct QueryCommand: ParsableCommand {
         }
         if explain {
             print(try context.explain(request))
+            // Prefetching runs after the fetch, on the keys it returns: its statements cannot be shown before.
+            if !request.relationshipKeyPathsForPrefetching.isEmpty && request.resultType == .managedObject {
+                print("then, for the objects fetched, one more statement per relationship prefetched"
+                      + (request.fetchBatchSize > 0 ? " and batch" : "") + ": "
+                      + request.relationshipKeyPathsForPrefetching.joined(separator: ", ") + " (run with --stats or --sql-debug 1 to see them)")
+            }
             return
         }
         switch request.resultType {

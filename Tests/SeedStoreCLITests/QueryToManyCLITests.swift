@@ -74,6 +74,9 @@ final class QueryToManyCLITests {
         let faulting = try CLI.run(["query", store, "--entity", "Playlist", "--sort", "name", "--to-many", "--faults", "--stats"])
         #expect(faulting.stdout == table.stdout)
         #expect(faulting.stderr.hasPrefix("stats: 7 statement(s)"), "the fetch, each playlist's fault, each one's songs: \(faulting.stderr)")
+        let explained = try CLI.run(["query", store, "--entity", "Playlist", "--to-many", "--explain"])
+        #expect(explained.stdout.hasSuffix("then, for the objects fetched, one more statement per relationship prefetched: songs (run with --stats or --sql-debug 1 to see them)\n"),
+                "the prefetch --to-many adds is named: \(explained.stdout)")
         let plain = try CLI.run(["query", store, "--entity", "Playlist", "--sort", "name"])
         #expect(!plain.stdout.contains("songs"), "without --to-many the output is as before")
     }
