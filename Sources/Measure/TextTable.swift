@@ -64,9 +64,15 @@ public struct TextTable: Sendable {
             var flat = text.replacingOccurrences(of: "\r\n", with: "⏎").replacingOccurrences(of: "\n", with: "⏎")
             // Other control characters as their pictures (a tab ␉, a lone CR ␍): raw, a CR sends the
             // terminal back to the line's start and a tab breaks the columns.
-            if flat.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            // Unicode's other line breaks (NEL, LINE and PARAGRAPH SEPARATOR) break a terminal's line too.
+            if flat.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x85 || $0.value == 0x2028 || $0.value == 0x2029 }) {
                 flat = String(String.UnicodeScalarView(flat.unicodeScalars.map { scalar in
-                    scalar.value < 0x20 ? Unicode.Scalar(0x2400 + scalar.value)! : scalar.value == 0x7F ? "\u{2421}" : scalar
+                    switch scalar.value {
+                    case ..<0x20: Unicode.Scalar(0x2400 + scalar.value)!
+                    case 0x7F: "\u{2421}"
+                    case 0x85, 0x2028, 0x2029: "⏎"
+                    default: scalar
+                    }
                 }))
             }
             guard maxCellWidth > 0, flat.count > maxCellWidth else { return flat }

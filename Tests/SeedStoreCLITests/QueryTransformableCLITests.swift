@@ -21,7 +21,7 @@ final class QueryTransformableCLITests {
               {"name":"t","type":"Transformable","transformer":"JSONValueTransformer"},{"name":"b","type":"Binary"}]}]}
             """.utf8).write(to: URL(fileURLWithPath: model))
         let csv = directory.appendingPathComponent("v.csv")
-        try Data("k,t,b\na,\"[\"\"classic\"\",\"\"novel\"\"]\",0x01\nb,\"{\"\"x\"\": 1, \"\"a\"\": [true, null]}\",\nc,,0x\nd,\"\"\"NULL\"\"\",\ne,3.5,\n\"f\tg\rh\",1,\n".utf8)
+        try Data("k,t,b\na,\"[\"\"classic\"\",\"\"novel\"\"]\",0x01\nb,\"{\"\"x\"\": 1, \"\"a\"\": [true, null]}\",\nc,,0x\nd,\"\"\"NULL\"\"\",\ne,3.5,\n\"f\tg\rh\",1,\n\"i\u{2028}j\u{85}k\",2,\n".utf8)
             .write(to: csv)
         store = directory.appendingPathComponent("V.sqlite").path
         let imported = try CLI.run(["import", "--model", model, "--out", store, "--progress", "none", "V=\(csv.path)"])
@@ -46,7 +46,7 @@ final class QueryTransformableCLITests {
         let imported = try CLI.run(["import", "--model", model, "--out", copy, "--progress", "none", "V=\(file.path)"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(try stored(copy) == stored(store))
-        #expect(try stored(store).count == 6)
+        #expect(try stored(store).count == 7)
     }
 
     /// A user trial: a URL in a JSON value was stored as http:\/\/x, which the table and CSV then showed.
@@ -73,9 +73,9 @@ final class QueryTransformableCLITests {
 
         let table = try CLI.run(["query", store, "--entity", "V", "--sort", "k"])
         let lines = table.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
-        #expect(Array(lines.dropFirst(2).prefix(6)) == [
+        #expect(Array(lines.dropFirst(2).prefix(7)) == [
             #"1 a ["classic","novel"] 0x01"#, #"2 b {"a":[true,null],"x":1} NULL"#, "3 c NULL 0x", #"4 d """NULL""" NULL"#,
-            "5 e 3.5 NULL", "6 f␉g␍h 1 NULL",
+            "5 e 3.5 NULL", "6 f␉g␍h 1 NULL", "7 i⏎j⏎k 2 NULL",
         ], "\(table.stdout)")
     }
 }
