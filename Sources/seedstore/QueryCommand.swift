@@ -114,6 +114,10 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--group-by, --having and --distinct go with --properties")
         }
         if having != nil && groupBy == nil { throw ValidationError("--having goes with --group-by") }
+        // Batches load their objects' values as they are read, so none would be a fault (a user trial saw 0 faults).
+        if faults, let batchSize, batchSize > 0 {
+            throw ValidationError("--faults and --batch-size \(batchSize): each batch loads its objects' values, so none is a fault; leave one of them out")
+        }
         if (faults || prefetch != nil) && (properties != nil || count) {
             throw ValidationError("\(faults ? "--faults" : "--prefetch") goes with whole objects; \(count ? "--count" : "--properties") fetches none, so leave one of them out")
         }

@@ -45,6 +45,10 @@ struct SpeedCommand: ParsableCommand {
         try checkSQLDebugVariable(orOption: false)
         guard runs >= 1 else { throw ValidationError("--runs takes 1 or more, not \(runs).") }
         if let rows, rows < 1 { throw ValidationError("--rows takes 1 or more, not \(rows).") }
+        // Only the fetch suite reads a store; the others make their own, so a --store there was ignored.
+        if store != nil && suite != .fetch {
+            throw ValidationError("--store goes with the fetch suite (speed fetch --store Wells.sqlite); the \(suite.rawValue) suite makes its own stores.")
+        }
     }
 
     func run() throws {

@@ -29,4 +29,18 @@ struct NegativeNumberCLITests {
         #expect(!result.stderr.contains("Missing value"), "\(arguments): \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("unused").path))
     }
+
+    /// A user trial: both were accepted and did nothing (`speed engine --store`), or measured nothing
+    /// (`--faults` with batches: 0 faults).
+    @Test(arguments: [
+        (["speed", "engine", "--store", "s.sqlite"], "--store goes with the fetch suite (speed fetch --store Wells.sqlite); the engine suite makes its own stores."),
+        (["query", "s.sqlite", "--entity", "E", "--faults", "--batch-size", "5"], "--faults and --batch-size 5: each batch loads its objects' values, so none is a fault"),
+    ])
+    func optionsThatWouldDoNothingAreRefused(arguments: [String], message: String) throws {
+        let directory = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLI.run(arguments, directory: directory)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
 }
