@@ -231,12 +231,8 @@ struct ImportCommand: ParsableCommand {
             // The mapping names the model this import reads (so --out and --rejects cannot replace it).
             if let model { importMapping.model = URL(fileURLWithPath: model).standardizedFileURL.path }
             if let summaryJSON { try checkSummaryPath(summaryJSON, mapping: importMapping) }
-            if let versionHashes, case let entities = Set(objectModel.entities.map(\.name)), entities != Set(versionHashes.hashes.keys) {
-                let missing = entities.subtracting(versionHashes.hashes.keys).sorted(), extra = Set(versionHashes.hashes.keys).subtracting(entities).sorted()
-                throw ImportError(.mapping, reason: "--core-data-hashes \(coreDataHashes!) is not for this model: "
-                                  + [missing.isEmpty ? nil : "no hash for \(missing.joined(separator: ", "))",
-                                     extra.isEmpty ? nil : "hashes for entities the model lacks: \(extra.joined(separator: ", "))"]
-                                    .compactMap { $0 }.joined(separator: "; "),
+            if let problem = versionHashes?.mismatch(with: objectModel) {
+                throw ImportError(.mapping, reason: "--core-data-hashes \(coreDataHashes!) is not for this model: \(problem)",
                                   file: coreDataHashes,
                                   hint: "Give the compiled model of the version the import's model describes (the app's Model.momd). Nothing was written.")
             }

@@ -62,6 +62,23 @@ public struct CoreDataVersionHashes: Sendable, Equatable {
         }
     }
 
+    /// What keeps these hashes from being `model`'s: entities without a hash, hashes of entities the
+    /// model lacks (`no hash for Author; hashes for entities the model lacks: Shelf`); `nil` when they fit.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// if let problem = hashes.mismatch(with: model) { print(problem) }
+    /// ```
+    public func mismatch(with model: ObjectModel) -> String? {
+        let mine = Set(model.entities.map(\.name)), theirs = Set(hashes.keys)
+        guard mine != theirs else { return nil }
+        let missing = mine.subtracting(theirs).sorted(), extra = theirs.subtracting(mine).sorted()
+        return [missing.isEmpty ? nil : "no hash for \(missing.joined(separator: ", "))",
+                extra.isEmpty ? nil : "hashes for entities the model lacks: \(extra.joined(separator: ", "))"]
+            .compactMap { $0 }.joined(separator: "; ")
+    }
+
     private init(entities: [String: Any], file: String, versionName: String?) throws(StoreError) {
         var hashes: [String: Data] = [:]
         for (name, value) in entities {
@@ -98,15 +115,10 @@ extension PersistentStore {
     ///
     /// - Throws: ``StoreError/invalidRequest(_:)`` when the entities differ from the model's, naming them.
     public func writeCoreDataVersionHashes(_ hashes: CoreDataVersionHashes) throws(StoreError) {
-        let mine = Set(model.entities.map(\.name)), theirs = Set(hashes.hashes.keys)
-        guard mine == theirs else {
-            var differences: [String] = []
-            let missing = mine.subtracting(theirs).sorted(), extra = theirs.subtracting(mine).sorted()
-            if !missing.isEmpty { differences.append("no hash for \(missing.joined(separator: ", "))") }
-            if !extra.isEmpty { differences.append("hashes for entities the model lacks: \(extra.joined(separator: ", "))") }
+        if let problem = hashes.mismatch(with: model) {
             throw .invalidRequest("""
                 the Core Data version hashes\(hashes.versionName.map { " (model version \($0))" } ?? "") are not for this model: \
-                \(differences.joined(separator: "; ")). Give the compiled model of the same version as the model imported with
+                \(problem). Give the compiled model of the same version as the model imported with
                 """)
         }
         var updated = metadata
