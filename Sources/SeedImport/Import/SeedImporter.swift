@@ -265,7 +265,7 @@ extension SeedImporter {
               error.file.map({ $0 == storePath || $0 == storeFile.target.path || $0 == storeFile.temporary.path }) ?? true else { return error }
         var explained = error
         let folder = storeFile.target.deletingLastPathComponent().path
-        let untouched = FileManager.default.fileExists(atPath: storeFile.target.path) ? "\(storePath) is unchanged" : "no store was created at \(storePath)"
+        let untouched = _StoreFile.untouched(storePath)
         explained.hint = "The disk holding \(folder) is full: the store is built there (as \(storeFile.temporary.lastPathComponent)) before it replaces "
             + "--out, and SQLite sorts the indexes in TMPDIR. Free some space there, or import to another place. \(untouched); the temporary files were removed."
         return explained
@@ -280,7 +280,7 @@ extension SeedImporter {
             // A signal says what became of the store on standard error, even with --progress none (a user
             // trial saw an interrupted import end without a word); tests capturing progress are left quiet.
             if options.progressOutput == nil {
-                let state = FileManager.default.fileExists(atPath: storePath) ? "\(storePath) is unchanged" : "no store was created at \(storePath)"
+                let state = _StoreFile.untouched(storePath)
                 _InterruptCleanup.setMessage("import: interrupted; \(state) (the temporary files were removed)")
                 // Copies of pipes name it in their own line only where progress shows.
                 if options.progress != .none { untouched = state }

@@ -64,8 +64,7 @@ final class _ImportSession {
         self.rejects = rejects
         self.progress = progress
         self.storeDisplayPath = storeDisplayPath
-        targetUntouched = FileManager.default.fileExists(atPath: storeDisplayPath)
-            ? "\(storeDisplayPath) is unchanged" : "no store was created at \(storeDisplayPath)"
+        targetUntouched = _StoreFile.untouched(storeDisplayPath)
         do {
             store = try PersistentStore(path: path, model: model)
             // A bulk load: no index upkeep per row, no journal, no syncing. Safe because the file is

@@ -104,6 +104,12 @@ struct _StoreFile {
         }
     }
 
+    /// What an import that stops leaves at `path` (as the user gave it): `Wells.sqlite is unchanged`, or
+    /// `no store was created at Wells.sqlite` when nothing stood there.
+    static func untouched(_ path: String) -> String {
+        FileManager.default.fileExists(atPath: path) ? "\(path) is unchanged" : "no store was created at \(path)"
+    }
+
     /// Whether two paths name the same file (after `.`/`..` and symbolic links).
     static func samePath(_ a: String, _ b: String) -> Bool { OutputPath.same(a, b) }
 
