@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 import Testing
 
 /// Runs the built `seedstore` binary and captures what it prints.
@@ -47,6 +48,13 @@ enum CLI {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A new store at `path` made with the fixture model `fixtures/models/<model>.model.json`, and a
+    /// context on it to insert the objects a suite needs (saved by the caller).
+    static func store(at path: String, model: String) throws -> ManagedObjectContext {
+        let model = try ObjectModel(contentsOf: repository.appendingPathComponent("fixtures/models/\(model).model.json").path)
+        return ManagedObjectContext(store: try PersistentStore(path: path, model: model))
     }
 
     static func temporaryDirectory() -> URL {

@@ -13,8 +13,7 @@ final class QueryDictionaryCLITests {
 
     init() throws {
         store = directory.appendingPathComponent("Banks.sqlite").path
-        let model = try ObjectModel(contentsOf: CLI.repository.appendingPathComponent("fixtures/models/failedbank.model.json").path)
-        let context = ManagedObjectContext(store: try PersistentStore(path: store, model: model))
+        let context = try CLI.store(at: store, model: "failedbank")
         for (name, city, state) in [("Signature Bank", "New York", "NY"), ("First Republic", "San Francisco", "CA"),
                                     ("Silicon Valley Bank", "Santa Clara", "CA"), ("Heartland Tri-State", "Elkhart", "KS")] {
             let info = try context.insert("FailedBankInfo")

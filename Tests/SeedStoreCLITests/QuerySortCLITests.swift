@@ -12,8 +12,7 @@ final class QuerySortCLITests {
 
     init() throws {
         store = directory.appendingPathComponent("FDIC.sqlite").path
-        let model = try ObjectModel(contentsOf: CLI.repository.appendingPathComponent("fixtures/models/fdic.model.json").path)
-        let context = ManagedObjectContext(store: try PersistentStore(path: store, model: model))
+        let context = try CLI.store(at: store, model: "fdic")
         for (cert, acquirer) in [(1, "Zoe"), (2, "Zoë"), (3, "zoe"), (4, "zoë"), (5, "ZOE")] {
             let details = try context.insert("FailedBankDetails")
             details["cert"] = .integer(Int64(cert))

@@ -13,8 +13,7 @@ final class QueryWhereKindsCLITests {
 
     init() throws {
         store = directory.appendingPathComponent("FDIC.sqlite").path
-        let model = try ObjectModel(contentsOf: CLI.repository.appendingPathComponent("fixtures/models/fdic.model.json").path)
-        let context = ManagedObjectContext(store: try PersistentStore(path: store, model: model))
+        let context = try CLI.store(at: store, model: "fdic")
         for (cert, acquirer, closed) in [(15741, "5", 283_996_800.0 + 86_400), (57053, "State Bank", 283_996_800.0 - 86_400)] {
             let details = try context.insert("FailedBankDetails")
             details["cert"] = .integer(Int64(cert))
