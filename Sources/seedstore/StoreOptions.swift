@@ -36,7 +36,8 @@ func checkSQLDebugVariable(orOption: Bool) throws {
     }
 }
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, with invisible characters written out (a NUL or an escape sequence
+/// from a file's header must not act on the terminal); line breaks and tabs stay.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((VisibleText.escaped(text, keepingLines: true) + "\n").utf8))
 }

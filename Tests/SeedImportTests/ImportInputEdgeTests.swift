@@ -7,10 +7,11 @@ import Testing
 /// passes that read it, NUL bytes in text, and a file listed twice rejecting its ragged rows twice.
 @Suite("Import: inputs that change, NUL bytes, files listed twice")
 struct ImportInputEdgeTests {
-    static let model = try! ObjectModel(json: Data("""
+    static let modelJSON = """
         {"entities":[{"name":"A","attributes":[{"name":"code","type":"String","optional":false},{"name":"n","type":"Integer 32"}]},
                      {"name":"B","attributes":[{"name":"code","type":"String","optional":false},{"name":"n","type":"Integer 32"}]}]}
-        """.utf8))
+        """
+    static let model = try! ObjectModel(json: Data(modelJSON.utf8))
 
     /// The same file into A, then into B.
     static func mapping(_ scratch: ImportScratch) throws -> ImportMapping {
@@ -75,6 +76,46 @@ struct ImportInputEdgeTests {
         #expect(summary.rejects == 1 && summary.objects["A"]?.stored == 1)
         #expect(scratch.rejects.contains("the text holds a NUL byte (0x00, byte 2 of the value), where SQLite's text functions and most readers of the store end it"),
                 "\(scratch.rejects)")
+    }
+
+    @Test("a value's NUL, escape and byte-order mark are written out in the message, not sent to the terminal")
+    func invisibleCharactersInMessages() throws {
+        let scratch = ImportScratch()
+        try scratch.write("e.csv", "code,n\n\u{FEFF}a\u{1B}[31m,x\u{0}\n")
+        let mapping = try ImportMapping(json: Data(#"{"format":1,"files":[{"path":"e.csv","targets":[{"entity":"A"}]}]}"#.utf8),
+                                        baseDirectory: scratch.url.path)
+        let error = try #require(throws: ImportError.self) {
+            try SeedImporter(model: Self.model, mapping: mapping).run(into: scratch.path("S.sqlite"))
+        }
+        #expect(error.description.hasPrefix(#"e.csv:2:2: A.n ("n" = "x\0"): "#), "\(error)")
+        #expect(ImportError(.badRow, reason: "r", value: "\u{FEFF}a\u{1B}[31m\n").subject == #"value "\u{FEFF}a\u{1B}[31m\n""#)
+        #expect(!error.description.unicodeScalars.contains { $0.value == 0 || $0.value == 0x1B })
+    }
+
+    @Test("a header holding a NUL matches no attribute by folding; a line break in a quoted header still folds")
+    func controlCharactersInHeaders() {
+        #expect(HeaderName.fold("co\u{0}de") != HeaderName.fold("code"))
+        #expect(HeaderName.fold("co\u{1B}de") != HeaderName.fold("code"))
+        #expect(HeaderName.fold("Closing\r\nDate\t") == HeaderName.fold("closing_date"))
+        #expect(HeaderName.index(of: "code", in: ["co\u{0}de", "n"], columnCount: 2) == nil)
+    }
+
+    @Test("a file that starts as UTF-16 without a byte-order mark is named as such, with iconv's name for it")
+    func unmarkedUTF16() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", Self.modelJSON)
+        for (order, name) in [(0, "little-endian"), (1, "big-endian")] {
+            var bytes: [UInt8] = []
+            for unit in "code,n\nx,1\n".utf16 { bytes += order == 0 ? [UInt8(unit & 0xFF), UInt8(unit >> 8)] : [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+            try Data(bytes).write(to: URL(fileURLWithPath: scratch.path("e.csv")))
+            let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", "--progress", "none", "A=e.csv"],
+                                           directory: scratch.url)
+            #expect(result.status == 2, "\(result.errors)")
+            #expect(result.errors.contains("e.csv:1: the header cannot be read: the file looks like UTF-16 (\(name)) without a byte-order mark"),
+                    "\(result.errors)")
+            #expect(result.errors.contains("iconv -f UTF-16\(order == 0 ? "LE" : "BE") -t UTF-8"), "\(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("x.sqlite")))
+        }
     }
 
     @Test("a bad row of a file listed twice is one reject, written once")

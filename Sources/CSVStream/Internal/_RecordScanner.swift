@@ -359,7 +359,23 @@ final class _RecordScanner {
                 message: "the file is \(wide), by the byte-order mark it starts with; the reader takes UTF-8, Windows-1252 and Latin-1",
                 path: source.path, line: 1, byteOffset: 0))
         }
+        // Without a mark, UTF-16 text of ASCII characters has a NUL beside every character: no text in
+        // the encodings read starts so, and read as one, every value would hold NULs.
+        if head.count == 4, let order = Self.unmarkedUTF16(head) {
+            throw fail(CSVError(
+                kind: .unsupportedEncoding,
+                message: "the file looks like UTF-16 (\(order)) without a byte-order mark: every other byte of its start is a NUL; the reader takes UTF-8, Windows-1252 and Latin-1",
+                path: source.path, line: 1, byteOffset: 0))
+        }
         pending = head
+    }
+
+    /// The byte order of a start that reads as two UTF-16 characters below U+0100 and not NUL
+    /// (`u\0w\0`), or nil.
+    static func unmarkedUTF16(_ head: [UInt8]) -> String? {
+        if head[1] == 0, head[3] == 0, head[0] != 0, head[2] != 0 { return "little-endian" }
+        if head[0] == 0, head[2] == 0, head[1] != 0, head[3] != 0 { return "big-endian" }
+        return nil
     }
 
     /// Remembers a failure so that later calls throw it again; the raw text of the failing record, up to

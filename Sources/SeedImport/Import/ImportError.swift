@@ -94,8 +94,9 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
     public var subject: String {
         var text = ""
         if let entity { text = entity + (attribute.map { ".\($0)" } ?? "") }
-        var column = columnName.map { "\"\($0)\"" } ?? ""
-        if let value { column += (column.isEmpty ? "value " : " = ") + "\"\(value)\"" }
+        // Invisible characters are written out: a NUL or an escape must not act on the terminal.
+        var column = columnName.map { "\"\(VisibleText.escaped($0))\"" } ?? ""
+        if let value { column += (column.isEmpty ? "value " : " = ") + "\"\(VisibleText.escaped(value))\"" }
         if !column.isEmpty { text += text.isEmpty ? column : " (\(column))" }
         return text
     }

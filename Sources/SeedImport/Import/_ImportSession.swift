@@ -556,7 +556,8 @@ final class _ImportSession {
         if case .string(var text) = value {
             if text.utf8.count > displayedBytes { text = text.withUTF8 { display($0, encoding: nil) } }
             // A quote inside is escaped, so where the value ends is plain: "E 7 \"q\"".
-            return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return "\"" + VisibleText.escaped(escaped) + "\""
         }
         return value.description
     }

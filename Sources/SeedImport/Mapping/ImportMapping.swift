@@ -433,10 +433,16 @@ public struct JoinMapping: Sendable, Hashable {
 /// HeaderName.fold("API#")            // "api"
 /// ```
 public enum HeaderName {
-    /// The folded form of a header or attribute name: lower-cased letters and digits only.
+    /// The folded form of a header or attribute name: lower-cased letters and digits only. A control
+    /// character other than a line break or tab (a NUL, an escape) is kept, so a header holding one
+    /// matches no attribute by folding: `t\0ask` is a damaged header, not `task`.
     public static func fold(_ name: String) -> String {
-        String(name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map { Character($0) })
-            .lowercased()
+        String(name.unicodeScalars.filter { keeps($0) }.map { Character($0) }).lowercased()
+    }
+
+    private static func keeps(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) { return true }
+        return scalar.properties.generalCategory == .control && !["\t", "\n", "\r"].contains(scalar)
     }
 
     /// The index of the header matching `name`: exactly (after trimming) first, then folded;
