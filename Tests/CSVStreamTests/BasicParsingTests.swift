@@ -67,10 +67,22 @@ struct BasicParsingTests {
             #expect(error.kind == .unsupportedEncoding)
             #expect(error.message == "the file is \(name), by the byte-order mark it starts with; the reader takes UTF-8, Windows-1252 and Latin-1")
             #expect(error.line == 1 && error.byteOffset == 0)
-            #expect(error.hint.contains("iconv -f UTF-16 -t UTF-8"))
+            #expect(error.hint.contains("iconv -f \(name.hasPrefix("UTF-32") ? "UTF-32" : "UTF-16") -t UTF-8"))
         }
         // Windows-1252 reads a lone 0xFF, or 0xFF followed by other than 0xFE, as data.
         #expect(try parse([0xFF, 0x61, 0x0A], dialect: CSVDialect(hasHeader: false, encoding: .windows1252)) == [["ÿa"]])
+    }
+
+    /// Without a mark, UTF-16 read as one of the encodings taken had a NUL in every value.
+    @Test("UTF-16 without a byte-order mark is named by its NULs, with iconv's name for its byte order; NULs later are data")
+    func unmarkedUTF16() throws {
+        for (head, order, iconv) in [([0x61, 0x00, 0x2C, 0x00], "little-endian", "UTF-16LE"), ([0x00, 0x61, 0x00, 0x2C], "big-endian", "UTF-16BE")] as [([UInt8], String, String)] {
+            let error = try #require(throws: CSVError.self) { try CSVReader(bytes: head + [0x0A, 0x00]) }
+            #expect(error.kind == .unsupportedEncoding)
+            #expect(error.message.hasPrefix("the file looks like UTF-16 (\(order)) without a byte-order mark"))
+            #expect(error.hint.contains("iconv -f \(iconv) -t UTF-8"))
+        }
+        #expect(try parse([0x61, 0x2C, 0x00, 0x62, 0x0A], dialect: CSVDialect(hasHeader: false)) == [["a", "\u{0}b"]])
     }
 
     @Test func aUTF8MarkIsSkippedWhateverFollows() throws {

@@ -140,6 +140,26 @@ import Testing
         ])
     }
 
+    /// A user trial: 2.9 for an Integer default was stored as 2, 2 for a Boolean as true, and a Decimal
+    /// default with 17 digits as the 16 a double keeps, all without a word.
+    @Test("a default that is not the value exactly (a fraction for an integer, 2 for a Boolean, digits a Decimal loses) is refused")
+    func inexactDefaults() throws {
+        func model(_ type: String, _ value: String) -> String {
+            #"{"entities": [{"name": "T", "attributes": [{"name": "a", "type": "\#(type)", "default": \#(value)}]}]}"#
+        }
+        for (type, value) in [("Integer 16", "2.9"), ("Integer 64", "-1.99"), ("Integer 32", "true"), ("Boolean", "2"), ("Boolean", "0.5"),
+                              ("Decimal", #""0.12345678901234567""#), ("Transformable", #""x""#)] {
+            #expect(problems(model(type, value)).count == 1, "\(type) \(value)")
+        }
+        #expect(problems(model("Transformable", #""x""#)).first?.hasSuffix("(Transformable attributes take no default here)") == true)
+        for (type, value, expected) in [("Integer 16", "3.0", Value.integer(3)), ("Integer 64", "-7", .integer(-7)), ("Boolean", "1", .bool(true)),
+                                        ("Boolean", "false", .bool(false)), ("Decimal", #""12345678901234567""#, .decimal(Decimal(string: "12345678901234567")!)),
+                                        ("Decimal", #""0.1""#, .decimal(Decimal(string: "0.1")!))] {
+            let parsed = try ObjectModel(json: Data(model(type, value).utf8))
+            #expect(parsed.entity(named: "T")?.attributes.first?.defaultValue == expected, "\(type) \(value)")
+        }
+    }
+
     @Test("a relationship without a destination is reported once, not again through its inverse")
     func missingDestinationDoesNotEcho() {
         let json = #"""

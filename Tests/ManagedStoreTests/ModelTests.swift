@@ -125,6 +125,20 @@ import Testing
         #expect(transient.entity(named: "Item")?.attributes.map(\.name) == ["uid"], "no column for what Core Data never stores")
     }
 
+    /// A user trial: Xcode writes a Date default as `defaultDateTimeInterval`, which was dropped without
+    /// a word (an optional date stored NULL; a required one rejected every row with an empty cell).
+    @Test("an Xcode Date default (defaultDateTimeInterval) is read; a bad one is a model error")
+    func xcodeDateDefault() throws {
+        let model = try ObjectModel(xcdatamodelXML: Data(#"""
+            <model><entity name="E"><attribute name="made" attributeType="Date" defaultDateTimeInterval="599529600" usesScalarValueType="NO"/>
+            <attribute name="k" optional="YES" attributeType="String"/></entity></model>
+            """#.utf8))
+        #expect(model.entity(named: "E")?.attributes.first?.defaultValue == .date(Date(timeIntervalSinceReferenceDate: 599_529_600)))
+        #expect(throws: ModelError.self) {
+            try ObjectModel(xcdatamodelXML: Data(#"<model><entity name="E"><attribute name="made" attributeType="Date" defaultDateTimeInterval="soon"/></entity></model>"#.utf8))
+        }
+    }
+
     @Test func versionedModelBundlePicksTheCurrentVersion() throws {
         let model = try ObjectModel(contentsOf: Fixtures.local.appendingPathComponent("models/Versioned.xcdatamodeld").path)
         let note = try #require(model.entity(named: "Note"))

@@ -118,6 +118,21 @@ struct ImportInputEdgeTests {
         }
     }
 
+    /// Reading ahead reserved room for a whole batch: `--batch-size 10000000000` trapped allocating 240 GB.
+    @Test("a batch size far beyond the rows imports them, reading ahead or not")
+    func hugeBatchSize() throws {
+        let scratch = ImportScratch()
+        try scratch.write("e.csv", "code,n\nx,1\ny,2\n")
+        let mapping = try ImportMapping(json: Data(#"{"format":1,"files":[{"path":"e.csv","targets":[{"entity":"A"}]}]}"#.utf8),
+                                        baseDirectory: scratch.url.path)
+        for readsAhead in [true, false] {
+            var options = ImportOptions(batchSize: 10_000_000_000)
+            options.readsAhead = readsAhead
+            let summary = try SeedImporter(model: Self.model, mapping: mapping, options: options).run(into: scratch.path("S\(readsAhead).sqlite"))
+            #expect(summary.objects["A"]?.stored == 2)
+        }
+    }
+
     @Test("a bad row of a file listed twice is one reject, written once")
     func raggedRowOfAFileListedTwice() throws {
         let scratch = ImportScratch()

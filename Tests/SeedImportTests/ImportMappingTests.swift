@@ -60,6 +60,36 @@ struct ImportMappingTests {
         }
     }
 
+    /// docs/mapping.md names columns by position as `"3"` or `3`; relationships and join files refused the
+    /// number with "\"column\" and \"destinationKey\" are both needed" (a user trial).
+    @Test("relationship and join columns take a 1-based position as a number too; a wrong kind says which key and what it takes")
+    func numericColumnsInRelationshipsAndJoins() throws {
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "defaults": {"header": false}, "files": [
+              {"path": "b.txt", "targets": [{"entity": "B", "columns": {"code": 1}, "relationships": {"a": {"column": 2, "destinationKey": "code"}}}]},
+              {"path": "j.txt", "join": {"entity": "A", "relationship": "bs", "sourceColumn": 1, "sourceKey": "code",
+                                         "destinationColumn": 2, "destinationKey": "code"}}]}
+            """.utf8), baseDirectory: "/tmp")
+        guard case .targets(let targets)? = mapping.files.first?.content, case .join(let join)? = mapping.files.last?.content else {
+            Issue.record("expected targets, then a join")
+            return
+        }
+        #expect(targets.first?.relationships["a"]?.column == "2")
+        #expect(join.sourceColumn == "1" && join.destinationColumn == "2")
+        let error = try #require(throws: ImportError.self) {
+            try ImportMapping(json: Data("""
+                {"format": 1, "files": [
+                  {"path": "b.txt", "targets": [{"entity": "B", "relationships": {"a": {"column": true}}}]},
+                  {"path": "j.txt", "join": {"entity": "A", "relationship": "bs", "sourceColumn": [1], "sourceKey": "code", "destinationColumn": 2}}]}
+                """.utf8), baseDirectory: "/tmp")
+        }
+        let problems = error.problems.joined(separator: "\n")
+        #expect(problems.contains(#"files[0].targets[0].relationships.a: "column" must be a column's header name or 1-based position, such as "operator_id" or 3"#), "\(problems)")
+        #expect(problems.contains(#"files[0].targets[0].relationships.a: "destinationKey" is missing"#), "\(problems)")
+        #expect(problems.contains(#"files[1].join: "sourceColumn" must be a column's header name or 1-based position"#), "\(problems)")
+        #expect(problems.contains(#"files[1].join: "destinationKey" is missing"#), "\(problems)")
+    }
+
     @Test("a column's format may be a list tried in order; an empty or non-text list, or a bad entry, is a problem")
     func formatLists() throws {
         let good = try ImportMapping(json: Data("""

@@ -60,7 +60,27 @@ struct ImportTransformableTests {
         #expect(summary.rejects == 1)
         let rejects = scratch.rejects
         #expect(rejects.contains("books.csv,2,"))
-        #expect(rejects.contains("not JSON (a JSONValueTransformer attribute reads a JSON value"))
+        #expect(rejects.contains("not valid JSON"), "\(rejects)")
+        #expect(rejects.contains("(a JSONValueTransformer attribute reads a JSON value"))
+    }
+
+    /// A user trial: Foundation's parser took `[1,]` (stored as `[1]`) and kept the last of repeated keys.
+    @Test("a trailing comma or a repeated key is a reject that says so; nothing is stored changed without a word")
+    func notQuiteJSON() throws {
+        let scratch = ImportScratch()
+        let summary = try Self.run(#"""
+            title,tags,cover
+            A,"[1,]",
+            B,"{""a"":1,""a"":2}",
+            C,"{""a"":1,""\u0061"":2}",
+            D,"[{""a"":1},{""a"":2}]",
+
+            """#, options: scratch.skipping(), in: scratch)
+        #expect(summary.rejects == 3)
+        let rejects = scratch.rejects
+        #expect(rejects.contains("a comma before a closing bracket, which JSON does not allow"), "\(rejects)")
+        #expect(rejects.contains(#"the key ""a"" appears twice in one object"#) && rejects.contains(#"the key ""\u0061"" appears twice"#), "\(rejects)")
+        #expect(!rejects.contains("books.csv,5,"), "the same key in two objects is fine")
     }
 
     @Test("an unregistered transformer is a mapping problem that says how to register it")

@@ -70,9 +70,19 @@ extension Value {
             return
         }
         if let number = raw as? NSNumber {
+            // JSON's true and false, or a number; a number that is not the value exactly (2 for a Boolean,
+            // 2.9 for an integer) is refused rather than cut.
+            let isBool = String(cString: number.objCType) == "c"
+            let isWhole = isBool || !["f", "d"].contains(String(cString: number.objCType))
             if type == .boolean {
+                guard isBool || (isWhole && (number.int64Value == 0 || number.int64Value == 1)) else { return nil }
                 self = .bool(number.boolValue)
             } else if type.isInteger {
+                if isBool { return nil }
+                if !isWhole {
+                    let double = number.doubleValue
+                    guard double.rounded() == double, abs(double) < 0x1p63 else { return nil }
+                }
                 self = .integer(number.int64Value)
             } else if type == .double || type == .float {
                 self = .double(number.doubleValue)

@@ -132,7 +132,8 @@ private final class XcodeModelReader: NSObject, XMLParserDelegate {
             }
             var attribute = Attribute(name, type, optional: yes("optional"), indexed: yes("indexed"),
                                       valueTransformerName: attributes["valueTransformerName"])
-            if let text = attributes["defaultValueString"] {
+            // Xcode writes a Date default as defaultDateTimeInterval (seconds since 2001), not as a string.
+            if let text = attributes["defaultValueString"] ?? (type == .date ? attributes["defaultDateTimeInterval"] : nil) {
                 guard let value = Value(defaultString: text, type: type) else {
                     problems.append(.init(entity: entity, property: name, message: "the default '\(text)' cannot be read as \(type.rawValue)"))
                     return

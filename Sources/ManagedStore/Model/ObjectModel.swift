@@ -185,6 +185,9 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
             for (p, attribute) in entity.attributes.enumerated() {
                 if let value = attribute.defaultValue, !value.fits(attribute.type) {
                     problem(i, p, "the default value \(value) (\(value.kindName)) does not fit type \(attribute.type.rawValue)")
+                } else if case .decimal(let decimal)? = attribute.defaultValue, !Value.storesExactly(decimal) {
+                    problem(i, p, "the default \(decimal) has more significant digits than the store keeps for a Decimal that is not a whole "
+                            + "number within 64 bits (SQLite holds it as a double, about 15 digits, as in Core Data's stores): round it")
                 }
             }
         }

@@ -122,3 +122,37 @@ extension Value {
         }
     }
 }
+
+extension Value {
+    /// The whole number `number` is, when it is one within 64 bits; otherwise nil.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// Value.wholeInteger(Decimal(string: "42.0")!)   // 42
+    /// Value.wholeInteger(Decimal(string: "4.2")!)    // nil
+    /// ```
+    public static func wholeInteger(_ number: Decimal) -> Int64? {
+        guard number >= Decimal(Int64.min), number <= Decimal(Int64.max) else { return nil }
+        var value = number, whole = Decimal()
+        NSDecimalRound(&whole, &value, 0, .plain)
+        guard whole == number else { return nil }
+        // Through its digits: Foundation's integer conversions may pass through a Double.
+        return Int64(whole.description)
+    }
+
+    /// Whether a Decimal reads back from the store as it is. SQLite keeps a whole number within 64 bits
+    /// as an INTEGER and any other as a double, as Core Data's stores do: about 15 significant digits.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// Value.storesExactly(Decimal(string: "0.1")!)                   // true
+    /// Value.storesExactly(Decimal(string: "0.12345678901234567")!)   // false: 0.12345678901234566 is stored
+    /// ```
+    public static func storesExactly(_ decimal: Decimal) -> Bool {
+        if wholeInteger(decimal) != nil { return true }
+        guard let double = Double(decimal.description) else { return false }
+        return Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")) == decimal
+    }
+}

@@ -152,11 +152,11 @@ struct _ModelJSONReader {
     static func defaultForms(_ type: AttributeType) -> String {
         switch type {
         case .date: ": write seconds since 2001-01-01 (599529600 for 2020-01-01), or ISO 8601 in UTC (\"2020-01-01\", \"2020-01-01T12:00:00Z\")"
-        case .boolean: ": write true or false"
+        case .boolean: ": write true or false (or 1 or 0)"
         case .integer16, .integer32, .integer64: ": write a whole number"
         case .double, .float, .decimal: ": write a number"
         case .uuid: ": write a UUID (8-4-4-4-12 hexadecimal digits)"
-        case .binary, .transformable: " (binary attributes take no default here)"
+        case .binary, .transformable: " (\(type.rawValue) attributes take no default here)"
         default: ""
         }
     }

@@ -23,18 +23,63 @@ package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConverti
     package let column: Int?
 
     /// Parses `data` with `JSONSerialization`, turning its error into one with a line and column.
-    package static func parse(_ data: Data) throws(JSONSyntaxError) -> Any {
+    /// `fragmentsAllowed`: the text may be a string, number or literal rather than an array or object.
+    package static func parse(_ data: Data, fragmentsAllowed: Bool = false) throws(JSONSyntaxError) -> Any {
         let root: Any
-        do { root = try JSONSerialization.jsonObject(with: data) } catch {
+        do { root = try JSONSerialization.jsonObject(with: data, options: fragmentsAllowed ? [.fragmentsAllowed] : []) } catch {
             throw JSONSyntaxError(error, in: data)
         }
         // Foundation's parser takes a comma before a closing bracket, which JSON (and every other reader
-        // of the file) refuses.
+        // of the file) refuses, and keeps the last of an object's repeated keys without a word.
         if let comma = trailingComma(in: data) {
             let (line, column) = place(ofByte: comma, in: data)
             throw JSONSyntaxError(reason: "a comma before a closing bracket, which JSON does not allow", line: line, column: column)
         }
+        if let (key, offset) = repeatedKey(in: data) {
+            let (line, column) = place(ofByte: offset, in: data)
+            throw JSONSyntaxError(reason: "the key \(key) appears twice in one object, and only one value could be kept", line: line, column: column)
+        }
         return root
+    }
+
+    /// The first key that an object of `data` (already parsed) has twice, as written, with its second
+    /// place. Keys compare as the strings they stand for (`"a"` and `"\u0061"` are one key).
+    static func repeatedKey(in data: Data) -> (key: String, offset: Int)? {
+        let bytes = [UInt8](data)
+        // Per open bracket: the keys of an object so far, or nil for an array.
+        var open: [Set<String>?] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "{"): open.append([])
+            case UInt8(ascii: "["): open.append(nil)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = open.popLast()
+            case UInt8(ascii: "\""):
+                let start = index
+                var escaped = false
+                index += 1
+                while index < bytes.count, escaped || bytes[index] != UInt8(ascii: "\"") {
+                    escaped = !escaped && bytes[index] == UInt8(ascii: "\\")
+                    index += 1
+                }
+                let literal = Data(bytes[start...min(index, bytes.count - 1)])
+                // A string is a key when a colon follows it.
+                var next = index + 1
+                while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+                if next < bytes.count, bytes[next] == UInt8(ascii: ":"), let keys = open.last, var names = keys {
+                    let name = literal.contains(UInt8(ascii: "\\"))
+                        ? (try? JSONSerialization.jsonObject(with: literal, options: [.fragmentsAllowed])) as? String ?? ""
+                        : String(decoding: literal.dropFirst().dropLast(), as: UTF8.self)
+                    if names.contains(name) { return (String(decoding: literal, as: UTF8.self), start) }
+                    names.insert(name)
+                    open[open.count - 1] = names
+                }
+            default: break
+            }
+            index += 1
+        }
+        return nil
     }
 
     private init(reason: String, line: Int?, column: Int?) {

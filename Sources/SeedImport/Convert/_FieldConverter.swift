@@ -123,7 +123,7 @@ enum _FieldConverter: Sendable {
         case .decimal(let encoding):
             guard let text = try? encoding.decode(bytes),
                   let decimal = Decimal(string: text.replacingOccurrences(of: ",", with: ""), locale: Locale(identifier: "en_US_POSIX")),
-                  let double = _NumberParser.double(bytes), Self.storesExactly(decimal, as: double, bytes) else { return nil }
+                  _NumberParser.double(bytes) != nil, Self.storesExactly(decimal, bytes) else { return nil }
             return .decimal(decimal)
         case .uuid(let encoding):
             guard let text = try? encoding.decode(bytes), let uuid = UUID(uuidString: text) else { return nil }
@@ -218,7 +218,7 @@ enum _FieldConverter: Sendable {
         case .decimal:
             if let value = _NumberParser.double(bytes) {
                 let text = String(decoding: UnsafeRawBufferPointer(bytes), as: UTF8.self).replacingOccurrences(of: ",", with: "")
-                if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !Self.storesExactly(decimal, as: value, bytes) {
+                if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !Self.storesExactly(decimal, bytes) {
                     return "\(Self.significantDigits(bytes)) significant digits are more than the store keeps for a Decimal that is not a whole "
                         + "number within 64 bits: SQLite holds it as a double, as in Core Data's stores (about 15 digits; \(value) here). "
                         + "Round the value, or map the column to a String attribute to keep every digit"
@@ -352,8 +352,8 @@ final class _TransformerBox: Sendable {
         let text: String
         do { text = try encoding.decode(bytes) } catch { throw _PlanProblem(error.message) }
         let value: Any
-        do { value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) } catch {
-            throw _PlanProblem("not JSON (a \(name) attribute reads a JSON value: [\"a\", \"b\"], {\"k\": 1}, \"text\", 42)")
+        do { value = try JSONSyntaxError.parse(Data(text.utf8), fragmentsAllowed: true) } catch {
+            throw _PlanProblem("\(error) (a \(name) attribute reads a JSON value: [\"a\", \"b\"], {\"k\": 1}, \"text\", 42)")
         }
         do { return try transformer.transformedValue(value) } catch {
             throw _PlanProblem("\(name) cannot transform it: \(error)")
@@ -446,20 +446,16 @@ extension _FieldConverter {
     /// times a power of ten from 10^-128 to 10^127.
     static let decimalRange = "at most 38 significant digits times a power of ten from 10^-128 to 10^127 (1e127 and 1e-128 hold; 1e128 and 1.5e-128 do not)"
 
-    /// Whether the store keeps `decimal` (read from `bytes`; `double` is the same text read as a Double) as
-    /// written: SQLite's NUMERIC affinity keeps a whole number within 64 bits as an integer and anything
-    /// else as a double, so digits past a double's are lost there. Only a value with more than 15
-    /// significant digits is checked.
+    /// Whether the store keeps `decimal` (read from `bytes`) as written (``Value/storesExactly(_:)``).
+    /// Only a value with more than 15 significant digits is checked.
     @inline(__always)
-    static func storesExactly(_ decimal: Decimal, as double: Double, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func storesExactly(_ decimal: Decimal, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard significantDigits(bytes) > 15 else { return true }
-        // A whole number within 64 bits is an INTEGER there (and a key of its own, ``_KeyBytes``).
-        if abs(double) <= 0x1p63, _KeyBytes.wholeInteger(decimal) != nil { return true }
-        return Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")) == decimal
+        return Value.storesExactly(decimal)
     }
 
     /// The digits of a number's text from its first nonzero one, before any exponent (trailing zeros
-    /// of the fraction included: an upper bound, which is all ``storesExactly(_:as:_:)`` needs).
+    /// of the fraction included: an upper bound, which is all ``storesExactly(_:_:)`` needs).
     static func significantDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0
         for byte in bytes {

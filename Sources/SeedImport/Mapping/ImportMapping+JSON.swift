@@ -236,10 +236,9 @@ struct _MappingReader {
                         continue
                     }
                     check(spec, allowed: ["column", "destinationKey", "nullTokens"], at: at)
-                    guard let column = spec["column"] as? String, let key = spec["destinationKey"] as? String else {
-                        problem(at, "\"column\" and \"destinationKey\" are both needed")
-                        continue
-                    }
+                    let column = columnName(spec["column"], key: "column", at: at)
+                    let key = requiredText(spec["destinationKey"], key: "destinationKey", at: at, example: "the destination's key attribute, such as \"operator_id\"")
+                    guard let column, let key else { continue }
                     target.relationships[name] = RelationshipMapping(
                         column: column, destinationKey: key, nullTokens: tokens(spec["nullTokens"], at: "\(at).nullTokens"))
                 }
@@ -304,16 +303,27 @@ struct _MappingReader {
         return mapping
     }
 
+    /// A column named by its header name or its 1-based position (`"operator_id"`, `"3"` or `3`), as in
+    /// `columns`; a problem and nil when it is missing or something else.
+    private mutating func columnName(_ value: Any?, key: String, at place: String) -> String? {
+        if let position = Self.integer(value) { return String(position) }
+        return requiredText(value, key: key, at: place, example: "a column's header name or 1-based position, such as \"operator_id\" or 3")
+    }
+
+    /// A non-empty string; a problem and nil when it is missing or something else.
+    private mutating func requiredText(_ value: Any?, key: String, at place: String, example: String) -> String? {
+        if let text = value as? String, !text.isEmpty { return text }
+        problem(place, value == nil ? "\"\(key)\" is missing" : "\"\(key)\" must be \(example)")
+        return nil
+    }
+
     private mutating func join(_ object: [String: Any], at place: String) -> JoinMapping? {
         let keys = ["entity", "relationship", "sourceColumn", "sourceKey", "destinationColumn", "destinationKey"]
         check(object, allowed: keys, at: place)
-        var values: [String] = []
-        for key in keys {
-            guard let value = object[key] as? String, !value.isEmpty else {
-                problem(place, "\"\(key)\" is missing")
-                continue
-            }
-            values.append(value)
+        let values = keys.compactMap { key in
+            key.hasSuffix("Column")
+                ? columnName(object[key], key: key, at: place)
+                : requiredText(object[key], key: key, at: place, example: key == "entity" ? "an entity's name" : key == "relationship" ? "a relationship's name" : "a key attribute's name")
         }
         guard values.count == keys.count else { return nil }
         return JoinMapping(entity: values[0], relationship: values[1], sourceColumn: values[2], sourceKey: values[3],

@@ -519,16 +519,6 @@ final class _KeyIndex {
 
 /// The bytes a ``Value`` is keyed by: UTF-8 for text, the bits for numbers and dates.
 enum _KeyBytes {
-    /// `number` as an Int64 when it is a whole number within 64 bits (as SQLite's numeric affinity stores it).
-    static func wholeInteger(_ number: Decimal) -> Int64? {
-        guard number >= Decimal(Int64.min), number <= Decimal(Int64.max) else { return nil }
-        var value = number, whole = Decimal()
-        NSDecimalRound(&whole, &value, 0, .plain)
-        guard whole == number else { return nil }
-        // Through its digits: Foundation's integer conversions may pass through a Double.
-        return Int64(whole.description)
-    }
-
     /// Whether two values are the same key (byte for byte, as the indexes compare).
     static func equal(_ a: Value, _ b: Value) -> Bool {
         with(a) { x in with(b) { y in same(x, y) } }
@@ -566,7 +556,7 @@ enum _KeyBytes {
             // As the store keeps it (a key read back from a row must equal the key given): a whole number
             // within 64 bits as an INTEGER, exactly (2^53 + 1 is not 2^53), tagged so its 9 bytes never
             // equal a double's 8; anything else as a REAL, which the import made sure holds it.
-            if let whole = Self.wholeInteger(number) {
+            if let whole = Value.wholeInteger(number) {
                 let tagged = [UInt8(1)] + withUnsafeBytes(of: whole) { Array($0) }
                 return tagged.withUnsafeBytes { body($0) }
             }
