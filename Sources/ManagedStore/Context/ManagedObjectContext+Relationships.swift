@@ -95,9 +95,11 @@ extension ManagedObjectContext {
         if adding { object.toMany[index]!.insert(id) } else { object.toMany[index]!.remove(id) }
     }
 
-    /// The join-table pair for `owner` (on the table's source column side) and `member`, in fixed orientation.
+    /// The join-table pair for `owner` (on the table's source column side) and `member`, in fixed
+    /// orientation; a symmetric table's pair is the same whichever side it was changed from (lower ID first).
     func joinPair(_ table: JoinTable, _ owner: ObjectID, _ member: ObjectID) -> JoinPair {
-        table.sourceColumn < table.destinationColumn
+        if table.isSymmetric { return JoinPair(table: table.name, first: min(owner, member), second: max(owner, member)) }
+        return table.sourceColumn < table.destinationColumn
             ? JoinPair(table: table.name, first: owner, second: member)
             : JoinPair(table: table.name, first: member, second: owner)
     }
@@ -119,7 +121,8 @@ extension ManagedObjectContext {
                 sql = "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.columns[column].columnName) = ? ORDER BY \(order)Z_PK"
             case .joinTable(let table)?:
                 let order = store.positionOrdering(of: relationship, in: object.entity)
-                sql = "SELECT \(table.destinationColumn) FROM \(table.name) WHERE \(table.sourceColumn) = ? ORDER BY \(order)\(table.destinationColumn)"
+                let pairs = table.pairsSQL(orderColumn: store.orderColumn(of: relationship, in: object.entity))
+                sql = "SELECT \(table.destinationColumn) FROM \(pairs) WHERE \(table.sourceColumn) = ? ORDER BY \(order)\(table.destinationColumn)"
             default:
                 return []
             }
@@ -153,10 +156,13 @@ extension ManagedObjectContext {
             }
         case .joinTable(let table)?:
             for (pair, added) in pendingJoins where pair.table == table.name {
-                let mine = table.sourceColumn < table.destinationColumn ? pair.first : pair.second
-                let theirs = table.sourceColumn < table.destinationColumn ? pair.second : pair.first
-                guard mine == object.objectID else { continue }
-                if added { set.insert(theirs) } else { set.remove(theirs) }
+                let ownerFirst = table.sourceColumn < table.destinationColumn
+                let (mine, theirs) = ownerFirst ? (pair.first, pair.second) : (pair.second, pair.first)
+                // A symmetric pair belongs to both of its objects.
+                let other: ObjectID? = mine == object.objectID ? theirs
+                    : table.isSymmetric && theirs == object.objectID ? mine : nil
+                guard let other else { continue }
+                if added { set.insert(other) } else { set.remove(other) }
             }
         default:
             break

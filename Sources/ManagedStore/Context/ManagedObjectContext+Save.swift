@@ -265,7 +265,9 @@ extension ManagedObjectContext {
             try connection.execute("DELETE FROM \(entity.tableName) WHERE Z_PK = ?", [.integer(object.objectID.primaryKey)])
             for relationship in entity.toManyRelationships {
                 if case .joinTable(let table)? = entity.storage(of: relationship.name) {
-                    try connection.execute("DELETE FROM \(table.name) WHERE \(table.sourceColumn) = ?", [.integer(object.objectID.primaryKey)])
+                    // A symmetric table holds the object in either column.
+                    let also = table.isSymmetric ? " OR \(table.destinationColumn) = ?1" : ""
+                    try connection.execute("DELETE FROM \(table.name) WHERE \(table.sourceColumn) = ?1\(also)", [.integer(object.objectID.primaryKey)])
                 }
             }
         }
@@ -300,10 +302,25 @@ extension ManagedObjectContext {
     /// index once, in order, rather than at random places of a B-tree that outgrows SQLite's page cache,
     /// and the rows land in the same order whatever order the pairs came in. Each table's statements are
     /// looked up once. Runs inside the caller's transaction.
+    ///
+    /// A symmetric table's pair (``JoinTable/isSymmetric``) is written or removed both ways round and
+    /// counts once, whichever way round it came: (a, b) and (b, a) are one pair.
     func writeJoinRows(_ rows: inout [JoinRow]) throws(SQLiteError) -> Int {
         let connection = store.connection
         let joinTables = model.joinTables
-        rows.sort { ($0.table, $0.source, $0.destination) < ($1.table, $1.source, $1.destination) }
+        if joinTables.contains(where: \.isSymmetric) {
+            for n in rows.indices where joinTables[rows[n].table].isSymmetric {
+                let row = rows[n]
+                rows[n] = JoinRow(table: row.table, source: min(row.source, row.destination),
+                                  destination: max(row.source, row.destination), added: row.added)
+                if row.source != row.destination {
+                    rows.append(JoinRow(table: row.table, source: rows[n].destination, destination: rows[n].source,
+                                        added: row.added, isMirror: true))
+                }
+            }
+        }
+        // A pair's own row before a mirror of the same key, so the count is the same whatever the order.
+        rows.sort { ($0.table, $0.source, $0.destination, $0.isMirror ? 1 : 0) < ($1.table, $1.source, $1.destination, $1.isMirror ? 1 : 0) }
         var inserted = 0
         var current = -1
         var inserting: Statement?
@@ -321,7 +338,7 @@ extension ManagedObjectContext {
             statement.bind(row.source, at: 1)
             statement.bind(row.destination, at: 2)
             try statement.run()
-            if row.added { inserted += connection.changes }
+            if row.added && !row.isMirror { inserted += connection.changes }
         }
         return inserted
     }

@@ -444,10 +444,12 @@ struct JoinPair: Hashable {
 }
 
 /// One join-table row to write: the table (its position in ``ObjectModel/joinTables``), the source
-/// column's primary key, then the destination column's (the table's key order).
+/// column's primary key, then the destination column's (the table's key order); a mirror is the other
+/// way round of a symmetric table's pair, written with it but not counted.
 struct JoinRow {
     var table: Int
     var source: Int64
     var destination: Int64
     var added: Bool
+    var isMirror = false
 }

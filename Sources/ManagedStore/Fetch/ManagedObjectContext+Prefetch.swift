@@ -96,7 +96,8 @@ extension ManagedObjectContext {
             let order = store.positionOrdering(of: relationship, in: entity, alias: "j")
             var members: [Int64: [ObjectID]] = [:]
             var destinations: [ObjectID: ManagedObject] = [:]
-            try runKeyList("SELECT \(plan.selectList), j.\(table.sourceColumn) FROM \(destination.tableName) t0 JOIN \(table.name) j ON j.\(table.destinationColumn) = t0.Z_PK WHERE j.\(table.sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY \(order)t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in
+            let pairs = table.pairsSQL(orderColumn: store.orderColumn(of: relationship, in: entity))
+            try runKeyList("SELECT \(plan.selectList), j.\(table.sourceColumn) FROM \(destination.tableName) t0 JOIN \(pairs) j ON j.\(table.destinationColumn) = t0.Z_PK WHERE j.\(table.sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY \(order)t0.Z_PK", owned.map(\.objectID.primaryKey)) { statement in
                 let object = materialize(statement, plan: plan)
                 members[statement.int64(at: Int32(plan.codecs.count + 2)), default: []].append(object.objectID)
                 destinations[object.objectID] = object

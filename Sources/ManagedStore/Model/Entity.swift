@@ -17,6 +17,13 @@ public enum RelationshipStorage: Sendable, Hashable {
 }
 
 /// A many-to-many join table, named as Core Data names it (`Z_1TAGS`).
+///
+/// A relationship that is its own inverse (`Person.friends`, inverse `friends`) has one table whose
+/// second column takes a `1` (`Z_1FRIENDS`, `Z_1FRIENDS1`). Linking a and b links b and a too, so the
+/// table keeps the pair both ways round, (a, b) and (b, a), and (a, a) once: each object's friends are
+/// then the rows whose source column holds it, as they are for any other many-to-many. A row whose
+/// mirror is missing (a store written by something that keeps one row a pair) still counts both ways:
+/// reads go through ``pairsSQL(orderColumn:)``.
 public struct JoinTable: Sendable, Hashable {
     /// The table's name.
     public let name: String
@@ -24,6 +31,33 @@ public struct JoinTable: Sendable, Hashable {
     public let sourceColumn: String
     /// The column that holds the destination object's `Z_PK`.
     public let destinationColumn: String
+    /// Whether the table is a relationship's that is its own inverse, so each pair goes both ways.
+    public let isSymmetric: Bool
+
+    init(name: String, sourceColumn: String, destinationColumn: String, isSymmetric: Bool = false) {
+        self.name = name
+        self.sourceColumn = sourceColumn
+        self.destinationColumn = destinationColumn
+        self.isSymmetric = isSymmetric
+    }
+
+    /// What to read the table's pairs from, in `FROM` or `JOIN`: the table itself, or for a symmetric
+    /// one, its rows plus the mirror of each row whose mirror is missing (with no position), under the
+    /// table's column names. `orderColumn` is the `Z_FOK_` column to carry along, if any.
+    ///
+    /// For example, for `Z_1FRIENDS`:
+    ///
+    /// ```sql
+    /// (SELECT Z_1FRIENDS, Z_1FRIENDS1 FROM Z_1FRIENDS UNION ALL SELECT m.Z_1FRIENDS1, m.Z_1FRIENDS FROM Z_1FRIENDS m
+    ///  WHERE NOT EXISTS (SELECT 1 FROM Z_1FRIENDS r WHERE r.Z_1FRIENDS = m.Z_1FRIENDS1 AND r.Z_1FRIENDS1 = m.Z_1FRIENDS))
+    /// ```
+    public func pairsSQL(orderColumn: String? = nil) -> String {
+        guard isSymmetric else { return name }
+        let (s, d) = (sourceColumn, destinationColumn)
+        let position = orderColumn.map { (", \($0)", ", NULL") } ?? ("", "")
+        return "(SELECT \(s), \(d)\(position.0) FROM \(name) UNION ALL SELECT m.\(d), m.\(s)\(position.1) FROM \(name) m "
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(name) r WHERE r.\(s) = m.\(d) AND r.\(d) = m.\(s)))"
+    }
 }
 
 /// A stored column of an entity: an attribute or a to-one relationship's foreign key.

@@ -65,10 +65,12 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                     // Each column is named after the relationship that points at the entity it holds.
                     let ownerColumn = "Z_\(ownerEntity + 1)\(otherRelationship.uppercased())"
                     var otherColumn = "Z_\(otherEntity + 1)\(ownerRelationship.uppercased())"
-                    if otherColumn == ownerColumn { otherColumn += "1" }
+                    // The same name twice: a relationship that is its own inverse (Z_1FRIENDS, Z_1FRIENDS1).
+                    let isSymmetric = otherColumn == ownerColumn
+                    if isSymmetric { otherColumn += "1" }
                     storage[i][relationship.name] = .joinTable(ownsName
-                        ? JoinTable(name: table, sourceColumn: ownerColumn, destinationColumn: otherColumn)
-                        : JoinTable(name: table, sourceColumn: otherColumn, destinationColumn: ownerColumn))
+                        ? JoinTable(name: table, sourceColumn: ownerColumn, destinationColumn: otherColumn, isSymmetric: isSymmetric)
+                        : JoinTable(name: table, sourceColumn: otherColumn, destinationColumn: ownerColumn, isSymmetric: isSymmetric))
                 }
             }
         }

@@ -111,7 +111,7 @@ extension SQLQueryBuilder {
             link = "\(alias).\(destination.columns[column].columnName) = \(owner.primaryKey)"
             next = SQLNode(entity: destination, alias: alias, primaryKey: "\(alias).Z_PK", joinKeyword: nil)
         case .joinTable(let joinTable):
-            table = "\(joinTable.name) \(alias)"
+            table = "\(joinTable.pairsSQL()) \(alias)"
             link = "\(alias).\(joinTable.sourceColumn) = \(owner.primaryKey)"
             next = SQLNode(entity: destination, alias: nil, primaryKey: "\(alias).\(joinTable.destinationColumn)", joinKeyword: "JOIN")
         case .foreignKey:
