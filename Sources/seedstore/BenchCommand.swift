@@ -142,7 +142,7 @@ struct BenchCommand: ParsableCommand {
         let progress = BenchProgress(quiet: quiet, total: built.reduce(0) { $0 + $1.variants.count })
         var runner = BenchRunner(runs: runs, warmupRuns: warmup, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })
         runner.runProgress = { index, name, run, runs in progress.update(index: index, of: nil, name: name, run: run, runs: runs) }
-        let report = try runner.run(built, store: opened)
+        let report = try runner.run(built, store: opened, config: config)
         progress.finish()
         print(BenchReporter.table(report))
         if let overhead = report.settings.harnessOverheadSeconds, let smallest = report.results.map(\.medianSeconds).min(), smallest > 0 {
