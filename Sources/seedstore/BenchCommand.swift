@@ -28,7 +28,8 @@ struct BenchCommand: ParsableCommand {
             Exit status: 0 done (with --compare: unchanged); 2 regression; 4 improvement only; 64 a usage \
             error (an option's value out of range or malformed, such as --runs 0, --scenarios bogus or \
             --save-baseline x.json); \
-            1 any other error (a missing baseline, an output that cannot be written, a store that lacks a name).
+            1 any other error (a missing baseline, a baseline made with other scenario settings or on a store with \
+            other row counts, an output that cannot be written, a store that lacks a name).
             """
     )
 
@@ -139,10 +140,11 @@ struct BenchCommand: ParsableCommand {
             throw Refusal(description: "\(store): \(missing). \(Self.fix(for: missing.key))")
         }
         for note in Self.skipped(built: built, chosen: chosen, config: config, model: opened.model) { printError("note: " + note) }
+        if let baseline, let compare { try checkComparable(baseline, named: compare, config: config, built: built, store: opened) }
         let progress = BenchProgress(quiet: quiet, total: built.reduce(0) { $0 + $1.variants.count })
         var runner = BenchRunner(runs: runs, warmupRuns: warmup, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })
         runner.runProgress = { index, name, run, runs in progress.update(index: index, of: nil, name: name, run: run, runs: runs) }
-        let report = try runner.run(built, store: opened)
+        let report = try runner.run(built, store: opened, config: config)
         progress.finish()
         print(BenchReporter.table(report))
         if let overhead = report.settings.harnessOverheadSeconds, let smallest = report.results.map(\.medianSeconds).min(), smallest > 0 {
@@ -177,6 +179,50 @@ struct BenchCommand: ParsableCommand {
         case "map_properties": "Name them with --properties, separated by commas."
         case "fault_attribute": "Name one with --fault-attribute (by default the sort key is read)."
         default: "Set \(key) in a scenario file (--scenario-file; docs/bench-schema.md, Scenario files)."
+        }
+    }
+
+    /// Refuses, before measuring, a baseline whose variants match this run's by name but measured something
+    /// else: other scenario settings or another store. CI needs a failure here, not a verdict: a warning
+    /// above a passing exit code would let a meaningless comparison gate nothing. The message names each
+    /// difference with both values, then the flags that match the baseline, or how to save a new one.
+    func checkComparable(_ baseline: BenchReport, named compare: String, config: ScenarioConfig, built: [BenchScenario],
+                         store opened: PersistentStore) throws {
+        var rows: [String: Int] = [:]
+        for name in Set(built.flatMap(\.entities)) {
+            if let entity = opened.model.entity(named: name) { rows[name] = try opened.count(of: entity) }
+        }
+        let mismatches = BaselineComparison.mismatches(baseline: baseline, config: config, scenarios: built, rows: rows)
+        guard !mismatches.isEmpty else { return }
+        var fixes: [String] = []
+        if let recorded = baseline.settings.scenarioConfig {
+            let keys = mismatches.compactMap { if case .setting(let key) = $0.subject { key } else { nil } }
+            let flags = keys.compactMap { Self.flag(for: $0, in: recorded) }
+            if !flags.isEmpty { fixes.append("pass " + flags.joined(separator: " ")) }
+            let unflagged = keys.filter { Self.flag(for: $0, in: recorded) == nil }
+            if !unflagged.isEmpty { fixes.append("put \(recorded.scenarioFile(keys: unflagged)) in a scenario file (--scenario-file)") }
+        }
+        if mismatches.contains(where: { if case .rows = $0.subject { true } else { false } }) {
+            fixes.append("measure the store the baseline measured (\(baseline.store.path))")
+        }
+        let resave = BaselineStore.isPath(compare)
+            ? "write a new baseline report with --json \(compare)" : "save a new baseline with --save-baseline \(compare)"
+        let differences: [String] = mismatches.map { "  \($0)" }
+        let lines = ["--compare \(compare): the baseline measured with other settings or another store, so variants that match by name would compare different things:"]
+            + differences
+            + ["To compare like with like, \(fixes.joined(separator: "; ")). To keep this run's settings instead, \(resave), without --compare. Nothing was measured."]
+        throw Refusal(description: lines.joined(separator: "\n"))
+    }
+
+    /// The flag and value that set the scenario setting `key` as `config` has it, when a flag sets it.
+    static func flag(for key: String, in config: ScenarioConfig) -> String? {
+        switch key {
+        case "entity": "--entity \(config.entity)"
+        case "sort_key": "--sort-key \(config.sortKey)"
+        case "map_properties": "--properties \(config.mapProperties.joined(separator: ","))"
+        case "fault_attribute": "--fault-attribute \(config.faultAttribute ?? config.sortKey)"
+        case "fault_limit": "--fault-limit \(config.faultLimit)"
+        default: nil
         }
     }
 

@@ -182,7 +182,8 @@ import Testing
     func report(_ results: [BenchResult]) -> BenchReport {
         BenchReport(tool: "seedstore", createdAt: "2026-01-01T00:00:00Z", machine: .init(cores: 2, memoryBytes: 1, os: "x", hostname: "h"),
                     store: .init(path: "s", sizeBytes: 1, entities: ["Well": 10]),
-                    settings: .init(runs: 1, warmupRuns: 0, timeBudgetSeconds: 5, scenarios: ["faulting"]), results: results)
+                    settings: .init(runs: 1, warmupRuns: 0, timeBudgetSeconds: 5, scenarios: ["faulting"], scenarioConfig: ScenarioConfig()),
+                    results: results)
     }
 
     @Test func singleRunTimingsDoNotGate() {

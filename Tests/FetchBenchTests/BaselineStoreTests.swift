@@ -96,14 +96,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("future.json")
         // A future shape: only the version is certain.
-        try Data(#"{"schema_version": 2, "results": "elsewhere"}"#.utf8).write(to: file)
+        try Data(#"{"schema_version": 3, "results": "elsewhere"}"#.utf8).write(to: file)
         do {
             _ = try BaselineStore(directory: directory).load(file.path)
-            Issue.record("a schema_version 2 report loaded")
+            Issue.record("a schema_version 3 report loaded")
         } catch let error as BenchError {
-            guard case .unsupportedSchema(let path, 2) = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .unsupportedSchema(let path, 3) = error else { Issue.record("wrong error: \(error)"); return }
             #expect(path == file.path)
-            #expect(error.description == "\(file.path) has report schema version 2; this seedstore reads up to 1. Update seedstore or re-run the baseline.")
+            #expect(error.description == "\(file.path) has report schema version 3; this seedstore reads up to 2. Update seedstore or re-run the baseline.")
         }
     }
 

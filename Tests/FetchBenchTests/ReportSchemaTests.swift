@@ -94,12 +94,81 @@ import Testing
 
     @Test func aFutureSchemaVersionFailsWhateverItsShape() throws {
         var text = try #require(String(data: try sampleReport().jsonData(), encoding: .utf8))
-        text = text.replacingOccurrences(of: "\"schema_version\" : 1", with: "\"schema_version\" : 7")
+        text = text.replacingOccurrences(of: "\"schema_version\" : \(BenchReport.currentSchemaVersion)", with: "\"schema_version\" : 7")
         #expect(throws: BenchError.self) { try BenchReport.decode(Data(text.utf8), source: "future.json") }
         do {
             _ = try BenchReport.decode(Data(text.utf8), source: "future.json")
         } catch {
-            #expect("\(error)" == "future.json has report schema version 7; this seedstore reads up to 1. Update seedstore or re-run the baseline.")
+            #expect("\(error)" == "future.json has report schema version 7; this seedstore reads up to 2. Update seedstore or re-run the baseline.")
         }
+    }
+}
+
+/// `settings.scenario_config` (schema version 2): the scenario settings a report was made with, recorded as
+/// they take effect, and version 1 reports without them.
+@Suite struct ReportScenarioSettingsTests {
+    func books() -> ScenarioConfig {
+        var config = ScenarioConfig()
+        config.entity = "Book"
+        config.sortKey = "title"
+        config.mapProperties = ["title", "author"]
+        return config
+    }
+
+    @Test func theSettingsAreRecordedAsTheyTakeEffect() throws {
+        let json = try JSONValue.parse(try report([result()], config: books()).jsonData())
+        let recorded = try #require(json["settings"]?["scenario_config"])
+        #expect(recorded["entity"] == .string("Book"))
+        #expect(recorded["map_properties"] == .array([.string("title"), .string("author")]))
+        #expect(recorded["fault_attribute"] == .string("title"), "by default the sort key is read, and the report says so")
+        for key in ScenarioConfig.keys { #expect(recorded[key] != nil, "scenario_config lacks \(key)") }
+    }
+
+    @Test func theRecordedSettingsRoundTrip() throws {
+        var config = books()
+        config.relationship = nil
+        config.screen = 7
+        config.batchSizes = [0, 5]
+        let decoded = try BenchReport.decode(try report([result()], config: config).jsonData(), source: "test")
+        #expect(decoded.settings.scenarioConfig == config.effective)
+        #expect(decoded.settings.scenarioConfig?.relationship == nil, "an unnamed relationship stays unnamed, not the default")
+    }
+
+    @Test func theRecordedSettingsAreAScenarioFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = try #require(try JSONSerialization.jsonObject(with: report([result()], config: books()).jsonData()) as? [String: Any])
+        let recorded = try #require((json["settings"] as? [String: Any])?["scenario_config"])
+        let file = directory.appendingPathComponent("scenario.json")
+        try JSONSerialization.data(withJSONObject: recorded).write(to: file)
+        #expect(try ScenarioConfig.load(file.path) == books().effective)
+    }
+
+    @Test func aVersionOneReportWithoutTheSettingsStillLoads() throws {
+        var text = try #require(String(data: try versionOne(sampleReport()).jsonData(), encoding: .utf8))
+        #expect(!text.contains("scenario_config"))
+        text = text.replacingOccurrences(of: "\"harness_overhead_seconds\"", with: "\"unknown_later_key\" : 1, \"harness_overhead_seconds\"")
+        let decoded = try BenchReport.decode(Data(text.utf8), source: "v1.json")
+        #expect(decoded.schemaVersion == 1)
+        #expect(decoded.settings.scenarioConfig == nil)
+        #expect(decoded.results == sampleReport().results)
+    }
+
+    @Test func aVersionTwoReportWithoutTheSettingsIsRefused() throws {
+        var stripped = sampleReport()
+        stripped.settings.scenarioConfig = nil
+        do {
+            _ = try BenchReport.decode(try stripped.jsonData(), source: "v2.json")
+            Issue.record("a version 2 report without scenario_config loaded")
+        } catch {
+            #expect("\(error)" == "v2.json is not a readable bench report: missing key 'scenario_config' in settings, which schema version 2 requires")
+        }
+    }
+
+    @Test func theRecordedSettingsValidateAgainstTheJSONSchema() throws {
+        let validator = JSONSchemaValidator(root: try JSONValue.parse(Data(contentsOf: repositoryRoot.appendingPathComponent("docs/bench-report.schema.json"))))
+        var config = books()
+        config.summaryEntity = nil
+        #expect(try validator.validate(try JSONValue.parse(try report([result()], config: config).jsonData())).isEmpty)
     }
 }

@@ -13,14 +13,23 @@ func result(_ scenario: String = "faulting", _ variant: String = "faults (N+1)",
                        objects: objects, faults: faults, peakMemoryBytes: peak, note: note)
 }
 
-/// A report around `results`.
-func report(_ results: [BenchResult], host: String = "bench-host", entities: [String: Int] = ["Well": 1000]) -> BenchReport {
+/// A report around `results`, made with the scenario settings `config`.
+func report(_ results: [BenchResult], host: String = "bench-host", entities: [String: Int] = ["Well": 1000],
+            config: ScenarioConfig = ScenarioConfig()) -> BenchReport {
     BenchReport(tool: "seedstore 0.1.0", createdAt: "2026-11-22T10:00:00Z",
                 machine: .init(cores: 2, memoryBytes: 8 << 30, os: "Linux test", hostname: host),
                 store: .init(path: "/tmp/wells.sqlite", sizeBytes: 4_202_496, entities: entities),
                 settings: .init(runs: 5, warmupRuns: 1, timeBudgetSeconds: 15, scenarios: ["batch-size", "faulting"],
-                                harnessOverheadSeconds: 0.000002),
+                                scenarioConfig: config, harnessOverheadSeconds: 0.000002),
                 results: results)
+}
+
+/// `report` as a version 1 seedstore wrote it: no `scenario_config`.
+func versionOne(_ report: BenchReport) -> BenchReport {
+    var old = report
+    old.schemaVersion = 1
+    old.settings.scenarioConfig = nil
+    return old
 }
 
 /// A report with every kind of result the scenarios write: batch sizes for the curve, with and without

@@ -27,7 +27,7 @@ struct BenchCLITests {
         #expect(bench.status == 0, "\(bench.stderr)")
         for family in ["batch-size", "faulting", "dictionary", "decomposition"] { #expect(bench.stdout.contains(family)) }
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
-        #expect(report["schema_version"] as? Int == 1)
+        #expect(report["schema_version"] as? Int == 2)
         let results = try #require(report["results"] as? [[String: Any]])
         #expect(results.count >= 18)
         let screen = try #require(results.first { $0["variant"] as? String == "batch 20, first screen" })

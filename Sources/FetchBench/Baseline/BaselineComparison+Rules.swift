@@ -93,7 +93,10 @@ extension BaselineComparison {
         if rough > 0 {
             notes.append("\(rough) variant(s) compare timings measured in fewer than 5 runs: their noise estimates are rough.")
         }
-        if baseline.schemaVersion != current.schemaVersion {
+        if baseline.settings.scenarioConfig == nil {
+            notes.append("The baseline (schema version \(baseline.schemaVersion)) does not record its scenario settings, so they could not "
+                         + "be checked against this run's; save it again to have them checked.")
+        } else if baseline.schemaVersion != current.schemaVersion {
             notes.append("The baseline has schema version \(baseline.schemaVersion), this run \(current.schemaVersion).")
         }
         return notes

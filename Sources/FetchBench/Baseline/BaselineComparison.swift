@@ -20,6 +20,10 @@ import Foundation
 /// threshold but inside the noise band is reported as a reason and stays unchanged. Peak memory is shown,
 /// not gated. A variant with any regression is a regression, even if something else improved.
 ///
+/// Variants match by name, and a name does not say which sort key or store it measured: check
+/// ``mismatches(baseline:config:scenarios:rows:)`` before measuring, as `seedstore bench --compare` does,
+/// and compare only when it is empty.
+///
 /// For example:
 ///
 /// ```swift

@@ -23,11 +23,17 @@ extension BenchReport {
             throw BenchError.invalidReport(source, "no schema_version, so not a seedstore bench report (\(describe(error)))")
         }
         guard version <= currentSchemaVersion else { throw BenchError.unsupportedSchema(source, version) }
+        let report: BenchReport
         do {
-            return try JSONDecoder().decode(BenchReport.self, from: data)
+            report = try JSONDecoder().decode(BenchReport.self, from: data)
         } catch {
             throw BenchError.invalidReport(source, describe(error))
         }
+        // Absent, the settings could not be checked against a run's: only a version 1 report may lack them.
+        if version >= 2 && report.settings.scenarioConfig == nil {
+            throw BenchError.invalidReport(source, "missing key 'scenario_config' in settings, which schema version \(version) requires")
+        }
+        return report
     }
 
     /// The report as pretty, key-sorted JSON: what ``write(to:)`` writes.

@@ -14,7 +14,10 @@ import Measure
 /// ```
 public struct BenchReport: Codable, Sendable, Equatable {
     /// The schema version this code writes.
-    public static let currentSchemaVersion = 1
+    ///
+    /// Version 2 added `settings.scenario_config`, which version 2 reports always have; a version 1 report
+    /// lacks it (``Settings/scenarioConfig`` is nil) and still loads.
+    public static let currentSchemaVersion = 2
 
     /// The JSON format's version (`schema_version`); ``load(from:)`` refuses one above ``currentSchemaVersion``.
     public var schemaVersion: Int = BenchReport.currentSchemaVersion
@@ -26,7 +29,7 @@ public struct BenchReport: Codable, Sendable, Equatable {
     public var machine: Machine
     /// The store the bench measured.
     public var store: StoreInfo
-    /// How the bench measured: runs, warm-up, time budget and scenarios.
+    /// How the bench measured: runs, warm-up, time budget, scenarios and the scenario settings.
     public var settings: Settings
     /// One result per scenario variant, in the order they ran.
     public var results: [BenchResult]
@@ -125,26 +128,56 @@ public struct BenchReport: Codable, Sendable, Equatable {
         public var scenarios: [String]
         /// What the runner itself adds to one measured operation (clock reads, a fresh context).
         public var harnessOverheadSeconds: Double?
-        /// Settings with the given run counts, time budget in seconds, scenario names and, optionally, the
-        /// harness overhead in seconds (nil, the default, leaves `harness_overhead_seconds` out of the JSON).
+        /// The entity, properties and sizes the scenarios ran with, as they took effect
+        /// (``ScenarioConfig/effective``): `scenario_config`, a scenario file that reruns them. Nil only in a
+        /// version 1 report, which did not record them.
+        public var scenarioConfig: ScenarioConfig?
+        /// Settings with the given run counts, time budget in seconds, scenario names, the scenario settings
+        /// (recorded as they take effect) and, optionally, the harness overhead in seconds (nil, the default,
+        /// leaves `harness_overhead_seconds` out of the JSON).
         ///
         /// For example:
         ///
         /// ```swift
         /// let settings = BenchReport.Settings(runs: 10, warmupRuns: 1, timeBudgetSeconds: 15,
-        ///                                     scenarios: ["batch-size", "faulting"])
+        ///                                     scenarios: ["batch-size", "faulting"], scenarioConfig: ScenarioConfig())
         /// ```
-        public init(runs: Int, warmupRuns: Int, timeBudgetSeconds: Double, scenarios: [String], harnessOverheadSeconds: Double? = nil) {
+        public init(runs: Int, warmupRuns: Int, timeBudgetSeconds: Double, scenarios: [String], scenarioConfig: ScenarioConfig,
+                    harnessOverheadSeconds: Double? = nil) {
             self.runs = runs
             self.warmupRuns = warmupRuns
             self.timeBudgetSeconds = timeBudgetSeconds
             self.scenarios = scenarios
+            self.scenarioConfig = scenarioConfig.effective
             self.harnessOverheadSeconds = harnessOverheadSeconds
+        }
+
+        /// Reads settings of any schema version: `scenario_config` is read as a report records it
+        /// (``ScenarioConfig/Recorded``), and is absent from version 1 reports.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            runs = try c.decode(Int.self, forKey: .runs)
+            warmupRuns = try c.decode(Int.self, forKey: .warmupRuns)
+            timeBudgetSeconds = try c.decode(Double.self, forKey: .timeBudgetSeconds)
+            scenarios = try c.decode([String].self, forKey: .scenarios)
+            harnessOverheadSeconds = try c.decodeIfPresent(Double.self, forKey: .harnessOverheadSeconds)
+            scenarioConfig = try c.decodeIfPresent(ScenarioConfig.Recorded.self, forKey: .scenarioConfig)?.config
+        }
+
+        /// Writes the settings; `scenario_config` as it takes effect (``ScenarioConfig/effective``).
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(runs, forKey: .runs)
+            try c.encode(warmupRuns, forKey: .warmupRuns)
+            try c.encode(timeBudgetSeconds, forKey: .timeBudgetSeconds)
+            try c.encode(scenarios, forKey: .scenarios)
+            try c.encodeIfPresent(harnessOverheadSeconds, forKey: .harnessOverheadSeconds)
+            try c.encodeIfPresent(scenarioConfig.map(ScenarioConfig.Recorded.init(config:)), forKey: .scenarioConfig)
         }
 
         enum CodingKeys: String, CodingKey {
             case runs, warmupRuns = "warmup_runs", timeBudgetSeconds = "time_budget_seconds", scenarios,
-                 harnessOverheadSeconds = "harness_overhead_seconds"
+                 harnessOverheadSeconds = "harness_overhead_seconds", scenarioConfig = "scenario_config"
         }
     }
 

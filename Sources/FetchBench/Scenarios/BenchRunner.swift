@@ -9,7 +9,8 @@ import Measure
 ///
 /// ```swift
 /// let runner = BenchRunner(runs: 5)
-/// let report = try runner.run(try ScenarioCatalog.make(for: store, config: ScenarioConfig()), store: store)
+/// let config = ScenarioConfig()
+/// let report = try runner.run(try ScenarioCatalog.make(for: store, config: config), store: store, config: config)
 /// print(BenchReporter.table(report))
 /// ```
 public struct BenchRunner {
@@ -40,8 +41,9 @@ public struct BenchRunner {
         self.progress = progress
     }
 
-    /// Runs `scenarios` on `store` and reports every variant.
-    public func run(_ scenarios: [BenchScenario], store: PersistentStore) throws -> BenchReport {
+    /// Runs `scenarios` on `store` and reports every variant, with `config`, the settings `scenarios` were
+    /// made with, recorded in the report's settings so a comparison can tell whether it measured the same.
+    public func run(_ scenarios: [BenchScenario], store: PersistentStore, config: ScenarioConfig) throws -> BenchReport {
         // To the millisecond, as a run's start is worth stating: the clock's full Double would print
         // seven fraction digits of noise.
         let created = ISO8601.string(from: Date(timeIntervalSinceReferenceDate: (Date().timeIntervalSinceReferenceDate * 1000).rounded(.down) / 1000))
@@ -64,7 +66,8 @@ public struct BenchRunner {
             tool: "seedstore \(PersistentStore.version)", createdAt: created, machine: .current,
             store: .init(path: store.path, sizeBytes: size, entities: entities),
             settings: .init(runs: runs, warmupRuns: warmupRuns, timeBudgetSeconds: timeBudgetSeconds,
-                            scenarios: scenarios.map(\.name), harnessOverheadSeconds: try overhead(store: store)),
+                            scenarios: scenarios.map(\.name), scenarioConfig: config,
+                            harnessOverheadSeconds: try overhead(store: store)),
             results: results)
     }
 

@@ -141,7 +141,8 @@ public enum ScenarioCatalog {
                 },
                 raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(sortColumn), Z_PK") }))
         }
-        return BenchScenario(name: "batch-size", question: "Which fetchBatchSize for a sorted list?", variants: variants)
+        return BenchScenario(name: "batch-size", question: "Which fetchBatchSize for a sorted list?", variants: variants,
+                             entities: [s.entity.name])
     }
 
     static func faulting(_ s: Names) throws -> BenchScenario {
@@ -186,7 +187,9 @@ public enum ScenarioCatalog {
             note: "just the IDs (first \(limit))",
             run: { context in context.userInfo["results"] = try context.fetchObjectIDs(ids) },
             raw: { db in _ = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(limit)") }))
+        var entities = [s.entity.name]
         if let relation = try s.relation() {
+            entities.append(relation.destination.name)
             let destinationIndex = relation.destination.columnIndex(of: relation.attribute)!
             for prefetch in [false, true] {
                 var request = FetchRequest(entityName: s.entity.name)
@@ -206,7 +209,8 @@ public enum ScenarioCatalog {
                     }))
             }
         }
-        return BenchScenario(name: "faulting", question: "Fault, fetch whole objects, or prefetch?", variants: variants)
+        return BenchScenario(name: "faulting", question: "Fault, fetch whole objects, or prefetch?", variants: variants,
+                             entities: entities)
     }
 
     static func dictionary(_ s: Names) throws -> BenchScenario {
@@ -242,7 +246,7 @@ public enum ScenarioCatalog {
                              for object in try context.fetch(faults) { for i in indexes { _ = object.value(at: i) } }
                          },
                          raw: { db in try rawFaults(db, table: s.table, columns: columns, limit: s.config.faultLimit) }),
-        ])
+        ], entities: [s.entity.name])
     }
 
     static func decomposition(_ s: Names) throws -> BenchScenario? {
@@ -294,6 +298,6 @@ public enum ScenarioCatalog {
                          raw: { db in
                              try db.readAll("SELECT \(summaryColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")), \(detailsColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")) FROM \(summary.table) s LEFT JOIN \(summary.detailsEntity.tableName) d ON d.Z_PK = s.\(summary.detailsColumn)")
                          }),
-        ])
+        ], entities: [s.entity.name, summary.entity.name, summary.detailsEntity.name])
     }
 }

@@ -54,10 +54,11 @@ public struct FetchSpeed {
         let scenarios = try ScenarioCatalog.make(for: store, config: config, only: ["dictionary", "batch-size"])
         let picked = scenarios.map { scenario in
             BenchScenario(name: scenario.name, question: scenario.question,
-                          variants: scenario.variants.filter { $0.name == "whole objects" || $0.name.hasSuffix("as dictionaries") || $0.name == "batch 20, first screen" })
+                          variants: scenario.variants.filter { $0.name == "whole objects" || $0.name.hasSuffix("as dictionaries") || $0.name == "batch 20, first screen" },
+                          entities: scenario.entities)
         }
         let runner = BenchRunner(runs: runs, warmupRuns: 1, minimumRuns: runs, timeBudgetSeconds: 120, stableNoise: 0, progress: progress)
-        let report = try runner.run(picked, store: store)
+        let report = try runner.run(picked, store: store, config: config)
         func result(_ suffix: String) -> BenchResult? { report.results.first { $0.variant.hasSuffix(suffix) || $0.variant == suffix } }
         func stats(_ r: BenchResult, raw: Bool = false) -> Statistics {
             // The report keeps summary figures; rebuild a one-sample Statistics for the check's median.
