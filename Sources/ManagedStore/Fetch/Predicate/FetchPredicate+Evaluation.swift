@@ -29,8 +29,15 @@
 // - `BETWEEN {lo, hi}` is inclusive at both ends.
 // - `ANY`/`ALL` range over the left value's elements (a null left value has
 //   none: `ANY` is false, `ALL` true); a single non-nil value on the left
-//   throws, as NSPredicate's "must be either an NSArray or NSSet"; without a
-//   modifier a to-many value is compared as one array.
+//   throws, as NSPredicate's "must be either an NSArray or NSSet".
+// - Without a modifier, a to-many value on the left is read as `ANY`, as
+//   Core Data's SQLite store reads it: `tags.name == 'x'` is
+//   `ANY tags.name == 'x'`, `NOT tags.name == 'x'` is `NONE …`, and
+//   `tags.name != 'x'` is `ANY tags.name != 'x'` (some tag is named
+//   otherwise). `CONTAINS` stays membership: `tags.name CONTAINS 'x'` is
+//   `'x' IN tags.name`.
+// - `now()` is the current date, one instant per evaluation (a fetch fixes
+//   it once for its SQL and its unsaved objects).
 // - `@count` counts elements; `@sum` adds non-null numbers (0 when empty);
 //   `@avg`, `@min`, `@max` skip nulls and give nil when nothing is left.
 // - `SUBQUERY` is not supported in memory and throws
