@@ -29,13 +29,9 @@
 // - `BETWEEN {lo, hi}` is inclusive at both ends.
 // - `ANY`/`ALL` range over the left value's elements (a null left value has
 //   none: `ANY` is false, `ALL` true); a single non-nil value on the left
-//   throws, as NSPredicate's "must be either an NSArray or NSSet".
-// - Without a modifier, a to-many value on the left is read as `ANY`, as
-//   Core Data's SQLite store reads it: `tags.name == 'x'` is
-//   `ANY tags.name == 'x'`, `NOT tags.name == 'x'` is `NONE …`, and
-//   `tags.name != 'x'` is `ANY tags.name != 'x'` (some tag is named
-//   otherwise). `CONTAINS` stays membership: `tags.name CONTAINS 'x'` is
-//   `'x' IN tags.name`.
+//   throws, as NSPredicate's "must be either an NSArray or NSSet"; without a
+//   modifier a to-many value is compared as one array (in SQL it is refused,
+//   as Core Data's SQLite store refuses it: "to-many key not allowed here").
 // - `now()` is the current date, one instant per evaluation (a fetch fixes
 //   it once for its SQL and its unsaved objects).
 // - `@count` counts elements; `@sum` adds non-null numbers (0 when empty);

@@ -38,8 +38,6 @@ struct PredicateEvaluator {
         let right = try value(of: comparison.right)
         let test = try PredicateComparisonTest(comparison.op, comparison.options, right.constant)
         switch comparison.modifier {
-        case .direct where Self.impliesAny(comparison, left, right):
-            return left.elements.contains(where: test.matches)
         case .direct:
             return test.matches(left.constant)
         case .any:
@@ -47,15 +45,6 @@ struct PredicateEvaluator {
         case .all:
             return try Self.collection(left, of: comparison).allSatisfy(test.matches)
         }
-    }
-
-    /// Whether a comparison without a modifier is read as `ANY`, as Core Data's SQLite store reads
-    /// it: its left side is a to-many value (`tags.name == 'x'` is `ANY tags.name == 'x'`), and it
-    /// is no test of the whole collection: not `CONTAINS` (membership of the right value,
-    /// `tags.name CONTAINS 'x'`), nor `==`/`!=` with a list (`tags.name == {'a', 'b'}`).
-    static func impliesAny(_ comparison: PredicateComparison, _ left: PredicateValue, _ right: PredicateValue) -> Bool {
-        guard case .collection = left else { return false }
-        return !comparison.isWholeCollectionTest(right: right.constant)
     }
 
     /// The elements `ANY`/`ALL`/`NONE` range over: a to-many value or a list (nil has none). A
@@ -172,17 +161,5 @@ extension PredicateConstant {
     fileprivate var asDoubleConstant: PredicateConstant {
         if case .int(let value) = self { return .double(Double(value)) }
         return self
-    }
-}
-
-extension PredicateComparison {
-    /// Whether, with a collection on the left and no modifier, the comparison tests the whole
-    /// collection rather than each element: `CONTAINS` (membership), or `==`/`!=` with a list.
-    func isWholeCollectionTest(right: PredicateConstant?) -> Bool {
-        switch op {
-        case .contains: return true
-        case .equalTo, .notEqualTo: if case .array? = right { return true } else { return false }
-        default: return false
-        }
     }
 }

@@ -81,27 +81,6 @@ extension SQLQueryBuilder {
         return false
     }
 
-    /// Whether `path` from an object of `entity` ends at a to-many relationship (`tags`,
-    /// `details.tags`), so it stands for a collection of objects rather than values.
-    func endsAtToMany(_ path: [String], from entity: Entity) -> Bool {
-        var entity = entity
-        for (i, name) in path.enumerated() {
-            switch entity.slot(of: name) {
-            case .toMany(let index)?:
-                if i == path.count - 1 { return true }
-                guard let destination = model.entity(named: entity.toManyRelationships[index].destination) else { return false }
-                entity = destination
-            case .column(let index)?:
-                guard let relationship = entity.columns[index].relationship,
-                      let destination = model.entity(named: relationship.destination) else { return false }
-                entity = destination
-            case nil:
-                return false
-            }
-        }
-        return false
-    }
-
     /// The to-one destination of `place` through `relationship`, in the same scope.
     private mutating func follow(toOne relationship: Relationship, column: Column, from place: SQLPlace) -> SQLPlace {
         let key = place.node.isEmpty ? relationship.name : place.node + "." + relationship.name
@@ -156,7 +135,8 @@ extension SQLQueryBuilder {
         return .invalidRequest("""
             '\(keyPath)' goes through the to-many relationship '\(path[index])' of \(entity.name), so it stands for \
             many values: say which with ANY, ALL or NONE (e.g. ANY \(keyPath) == …), count them with \
-            \(collection).@count, or filter them with SUBQUERY(\(collection), $x, …)
+            \(collection).@count, or filter them with SUBQUERY(\(collection), $x, …). Core Data's SQLite store \
+            refuses it too ("to-many key not allowed here")
             """)
     }
 }

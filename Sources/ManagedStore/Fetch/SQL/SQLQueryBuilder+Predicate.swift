@@ -98,12 +98,7 @@ extension SQLQueryBuilder {
         // An attribute against a constant of a kind it never compares with (`cert == '15741'`).
         try checkKinds(comparison, in: context)
         if comparison.modifier != .direct {
-            return try quantified(comparison, as: comparison, in: context)
-        }
-        if try impliesAny(comparison, in: context) {
-            var any = comparison
-            any.modifier = .any
-            return try quantified(any, as: comparison, in: context)
+            return try quantified(comparison, in: context)
         }
         // Membership: `tags CONTAINS %@`, `%@ IN tags.name`.
         if comparison.op == .contains, let collection = try toManyPath(comparison.left, in: context) {
@@ -180,37 +175,20 @@ extension SQLQueryBuilder {
         return .invalidProperty(entity: entity.name, property: path.joined(separator: "."), reason: reason)
     }
 
-    /// Whether a comparison without a modifier is read as `ANY`, as Core Data's SQLite store reads
-    /// it: its left side is a key path through a to-many relationship to a value (`tags.name`,
-    /// `employees.projects.name`, `employees.manager`), and it is no test of the whole collection,
-    /// as in memory: not `CONTAINS`, which tests membership (`tags.name CONTAINS 'x'`), nor `==` or
-    /// `!=` with a list (`tags.name == {'a'}`, refused as before). A key path that ends at the to-many
-    /// relationship itself (`tags == nil`) stays refused: it is a collection, and `tags.@count` or
-    /// `tags CONTAINS x` say what is meant.
-    private func impliesAny(_ comparison: PredicateComparison, in context: SQLContext) throws(StoreError) -> Bool {
-        let right: PredicateConstant? = if case .constant(let constant) = comparison.right { constant } else { nil }
-        guard !comparison.isWholeCollectionTest(right: right),
-              let (start, path) = try toManyPath(comparison.left, in: context) else { return false }
-        return !endsAtToMany(path, from: node(start).entity)
-    }
-
     /// `ANY`/`ALL` comparisons: over the elements of a to-many key path or a list; a key path
-    /// with no to-many step (one value per object) throws, as in memory. `written` is the
-    /// comparison as the predicate has it, for messages (without the `ANY` an implicit one adds).
-    private mutating func quantified(
-        _ comparison: PredicateComparison, as written: PredicateComparison, in context: SQLContext
-    ) throws(StoreError) -> SQLCondition {
+    /// with no to-many step (one value per object) throws, as in memory.
+    private mutating func quantified(_ comparison: PredicateComparison, in context: SQLContext) throws(StoreError) -> SQLCondition {
         let isAny = comparison.modifier == .any
         guard let (start, path) = try toManyPath(comparison.left, in: context) else {
             let left = try operand(comparison.left, in: context)
             let right = try operand(comparison.right, in: context)
-            if comparison.op == .in { try requireCollection(right, of: written, left: left, in: context) }
+            if comparison.op == .in { try requireCollection(right, of: comparison, left: left, in: context) }
             let elements: [SQLOperand]
             switch left {
             case .constant(.null): elements = []
             case .constant(.array(let constants)): elements = constants.map(SQLOperand.constant)
             case .list(let operands): elements = operands
-            case .constant, .value: throw quantifierError(written, in: context)
+            case .constant, .value: throw quantifierError(comparison, in: context)
             }
             var conditions: [SQLCondition] = []
             for element in elements {
@@ -220,7 +198,7 @@ extension SQLQueryBuilder {
         }
         let (end, _, scope) = try resolve(path, from: start, collection: true)
         let right = try operand(comparison.right, in: context)
-        if comparison.op == .in { try requireCollection(right, of: written, left: SQLOperand(end), in: context) }
+        if comparison.op == .in { try requireCollection(right, of: comparison, left: SQLOperand(end), in: context) }
         let condition = try compare(SQLOperand(end), comparison.op, right, options: comparison.options)
         if isAny {
             return exists(scope!, where: condition)
