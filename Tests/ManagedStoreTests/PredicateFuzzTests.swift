@@ -110,7 +110,7 @@ extension FetchPredicate {
 extension FetchExpression {
     var keysAreIdentifiers: Bool {
         switch self {
-        case .constant, .evaluatedObject: return true
+        case .constant, .evaluatedObject, .now: return true
         case .keyPath(let keys): return keys.allSatisfy(PredicateLexer.isIdentifier)
         case .variable(let name, let keys): return PredicateLexer.isIdentifier(name) && keys.allSatisfy(PredicateLexer.isIdentifier)
         case .aggregate(let elements): return elements.allSatisfy(\.keysAreIdentifiers)

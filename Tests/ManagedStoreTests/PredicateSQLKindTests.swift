@@ -55,6 +55,9 @@ import Testing
         let reason = refused?.reason ?? ""
         #expect(reason.contains("a Date attribute") && reason.contains("\"2010-01-01\", a string"), "\(reason)")
         #expect(reason.contains("closeDate > CAST(283996800, \"NSDate\") (2010-01-01T00:00:00Z)"), "the date as the parser reads one: \(reason)")
+        // The predicate form leads; the form for predicates made in code follows, briefly.
+        #expect(reason.hasSuffix("(2010-01-01T00:00:00Z); in code, a Date argument for %@ also works"), "\(reason)")
+        #expect(!reason.contains("from Swift"), "\(reason)")
         // The suggestion is a predicate that runs, and means the date asked for.
         let suggested = try FetchPredicate(format: "closeDate > CAST(283996800, \"NSDate\")")
         #expect(suggested == (try FetchPredicate(format: "closeDate > %@", .date(ISO8601DateFormatter().date(from: "2010-01-01T00:00:00Z")!))))
@@ -68,6 +71,8 @@ import Testing
         for text in ["yesterday", "2010-02-30"] {
             let vague = try refusal(banks, "FailedBankDetails", "closeDate < '\(text)'")
             #expect(vague?.reason.contains("write a date as CAST(<seconds since 2001-01-01 00:00:00 UTC>, \"NSDate\"), such as") == true,
+                    "\(vague?.reason ?? "")")
+            #expect(vague?.reason.hasSuffix("or now() for the current date; in code, a Date argument for %@ also works") == true,
                     "\(vague?.reason ?? "")")
         }
     }
@@ -141,7 +146,11 @@ import Testing
         #expect(id?.reason.contains("a UUID attribute") == true && id?.reason.hasSuffix("id == CAST('\(uuid)', \"NSUUID\")") == true,
                 "\(id?.reason ?? "")")
         let blob = try refusal(fixture, "Item", "blob == 'AQID'")
-        #expect(blob?.reason.contains("CAST('<base64>', \"NSData\")") == true, "\(blob?.reason ?? "")")
+        #expect(blob?.reason.hasSuffix("CAST('<base64>', \"NSData\"); in code, a Data argument for %@ also works") == true,
+                "\(blob?.reason ?? "")")
+        let notUUID = try refusal(fixture, "Item", "id == 'x'")
+        #expect(notUUID?.reason.hasSuffix("CAST('<uuid>', \"NSUUID\"); in code, a UUID argument for %@ also works") == true,
+                "\(notUUID?.reason ?? "")")
         // Written the way the message says, they compile; a URI compares as text.
         _ = try fixture.compile(FetchPredicate(format: "id == CAST('\(uuid)', \"NSUUID\") AND blob == CAST('AQID', \"NSData\")"), "Item")
         _ = try fixture.compile(FetchPredicate(format: "link BEGINSWITH 'https:'"), "Item")

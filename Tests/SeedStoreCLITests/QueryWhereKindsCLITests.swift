@@ -44,6 +44,7 @@ final class QueryWhereKindsCLITests {
                 for part in [head, type, value, advice] {
                     #expect(result.stderr.contains(part), "\(predicate) \(more) lacks \(part): \(result.stderr)")
                 }
+                #expect(!result.stderr.contains("from Swift"), "\(predicate) \(more): \(result.stderr)")
             }
             // Written as the message says, it finds the bank.
             let written = try query(fixed)

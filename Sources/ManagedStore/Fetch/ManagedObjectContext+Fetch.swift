@@ -15,6 +15,7 @@ extension ManagedObjectContext {
     /// let tasks = try context.fetch(request)
     /// ```
     public func fetch(_ request: FetchRequest) throws(StoreError) -> FetchedObjects {
+        let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         let plan = rowPlan(for: entity)
         // Checked up front: a batched fetch prefetches as batches load, where errors cannot surface.
@@ -52,6 +53,7 @@ extension ManagedObjectContext {
 
     /// Fetches the IDs of the objects a request matches, in order: one statement, nothing materialised.
     public func fetchObjectIDs(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
+        let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         return try matchingIDs(request, entity: entity, pending: pendingChanges(of: entity, request))
     }
@@ -72,6 +74,7 @@ extension ManagedObjectContext {
     /// let states = try context.count(for: request)   // distinct states, not banks
     /// ```
     public func count(for request: FetchRequest) throws(StoreError) -> Int {
+        let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         if request.countsRows {
             let rows = try compileRows(request, entity: entity, counting: true).0
@@ -403,5 +406,16 @@ enum ValueOrdering {
         case .data, .uuid: 3
         default: 1
         }
+    }
+}
+
+extension FetchRequest {
+    /// The request with `now()` in its predicates fixed to `date`: a fetch takes the time once, so
+    /// its SQL and its in-memory test of unsaved objects see the same instant.
+    func fixingNow(_ date: Date) -> FetchRequest {
+        var request = self
+        request.predicate = predicate?.substitutingNow(date)
+        request.havingPredicate = havingPredicate?.substitutingNow(date)
+        return request
     }
 }

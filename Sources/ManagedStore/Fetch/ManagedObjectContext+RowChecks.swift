@@ -93,7 +93,7 @@ extension ManagedObjectContext {
         }
         func check(_ expression: FetchExpression, in comparison: PredicateComparison, builder: inout SQLQueryBuilder) throws(StoreError) {
             switch expression {
-            case .constant:
+            case .constant, .now:
                 return
             case .aggregate(let elements):
                 for element in elements { try check(element, in: comparison, builder: &builder) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Dictionary results, and explaining what a request runs.
 extension ManagedObjectContext {
     /// Fetches light rows of just the properties asked for: no managed objects are made.
@@ -14,6 +16,7 @@ extension ManagedObjectContext {
     /// let rows = try context.fetchRows(request)
     /// ```
     public func fetchRows(_ request: FetchRequest) throws(StoreError) -> [ResultRow] {
+        let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         let (query, codecs, keys) = try compileRows(request, entity: entity)
         var values = ContiguousArray<Value>()
@@ -171,6 +174,7 @@ extension ManagedObjectContext {
     /// // plan: SCAN t0 USING INDEX ZWELL_ZWELL_NAME_INDEX
     /// ```
     public func explain(_ request: FetchRequest) throws(StoreError) -> FetchExplanation {
+        let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         let query: CompiledQuery
         switch request.resultType {

@@ -1,5 +1,5 @@
 /// An operand of a comparison: a constant, a key path, a variable, a list,
-/// a collection operator or a subquery.
+/// a collection operator, a subquery or `now()`.
 ///
 /// Key paths are lists of components, relative to the evaluated object;
 /// constants are typed values to bind.
@@ -46,4 +46,8 @@ public indirect enum FetchExpression: Sendable, Hashable {
     /// `collection` for which `predicate`, with `$variable` bound to the
     /// element, is true. Usually followed by `.@count`.
     case subquery(collection: FetchExpression, variable: String, predicate: FetchPredicate)
+    /// `now()`, NSExpression's function for the current date: one instant per
+    /// fetch, the same for every object it tests, in SQL (a bound parameter)
+    /// and in memory. See ``FetchPredicate/substitutingNow(_:)``.
+    case now
 }

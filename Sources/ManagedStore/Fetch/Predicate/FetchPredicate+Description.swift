@@ -95,6 +95,8 @@ extension FetchExpression: CustomStringConvertible {
             return ([base.description, "@" + op.rawValue] + keyPath.map(Self.formatKey)).joined(separator: ".")
         case .subquery(let collection, let variable, let predicate):
             return "SUBQUERY(\(collection), $\(variable), \(predicate))"
+        case .now:
+            return "now()"
         }
     }
 

@@ -30,7 +30,10 @@
 // - `ANY`/`ALL` range over the left value's elements (a null left value has
 //   none: `ANY` is false, `ALL` true); a single non-nil value on the left
 //   throws, as NSPredicate's "must be either an NSArray or NSSet"; without a
-//   modifier a to-many value is compared as one array.
+//   modifier a to-many value is compared as one array (in SQL it is refused,
+//   as Core Data's SQLite store refuses it: "to-many key not allowed here").
+// - `now()` is the current date, one instant per evaluation (a fetch fixes
+//   it once for its SQL and its unsaved objects).
 // - `@count` counts elements; `@sum` adds non-null numbers (0 when empty);
 //   `@avg`, `@min`, `@max` skip nulls and give nil when nothing is left.
 // - `SUBQUERY` is not supported in memory and throws

@@ -1,4 +1,6 @@
-// Substitution of `$VARIABLE`s.
+import Foundation
+
+// Substitution of `$VARIABLE`s, and of `now()` by the instant of a fetch.
 
 extension FetchPredicate {
     /// The predicate with its `$VARIABLE`s replaced by values or key paths.
@@ -34,6 +36,33 @@ extension FetchPredicate {
         }
     }
 
+    /// The predicate with every `now()` replaced by `date`: what a fetch does
+    /// once, so that the SQL and the in-memory test of unsaved objects see one
+    /// instant.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let due = try FetchPredicate(format: "dueDate < now()")
+    /// let fixed = due.substitutingNow(Date())   // dueDate < CAST(…, "NSDate")
+    /// ```
+    public func substitutingNow(_ date: Date) -> FetchPredicate {
+        switch self {
+        case .truePredicate, .falsePredicate:
+            return self
+        case .comparison(var comparison):
+            comparison.left = comparison.left.substitutingNow(date)
+            comparison.right = comparison.right.substitutingNow(date)
+            return .comparison(comparison)
+        case .and(let operands):
+            return .and(operands.map { $0.substitutingNow(date) })
+        case .or(let operands):
+            return .or(operands.map { $0.substitutingNow(date) })
+        case .not(let operand):
+            return .not(operand.substitutingNow(date))
+        }
+    }
+
     /// The names of the variables that are still free: not substituted and
     /// not bound by a `SUBQUERY`.
     ///
@@ -61,7 +90,7 @@ extension FetchExpression {
     /// ``FetchPredicate/substituting(_:)``.
     public func substituting(_ variables: [String: PredicateArgument]) -> FetchExpression {
         switch self {
-        case .constant, .evaluatedObject, .keyPath:
+        case .constant, .evaluatedObject, .keyPath, .now:
             return self
         case .variable(let name, let keyPath):
             switch variables[name] {
@@ -90,7 +119,7 @@ extension FetchExpression {
     /// The free variables of the expression.
     public var variableNames: Set<String> {
         switch self {
-        case .constant, .evaluatedObject, .keyPath:
+        case .constant, .evaluatedObject, .keyPath, .now:
             return []
         case .variable(let name, _):
             return [name]
@@ -100,6 +129,25 @@ extension FetchExpression {
             return base.variableNames
         case .subquery(let collection, let variable, let predicate):
             return collection.variableNames.union(predicate.variableNames.subtracting([variable]))
+        }
+    }
+
+    /// The expression with every `now()` replaced by `date`; see
+    /// ``FetchPredicate/substitutingNow(_:)``.
+    public func substitutingNow(_ date: Date) -> FetchExpression {
+        switch self {
+        case .now:
+            return .constant(.date(date))
+        case .constant, .evaluatedObject, .keyPath, .variable:
+            return self
+        case .aggregate(let elements):
+            return .list(elements.map { $0.substitutingNow(date) })
+        case .collectionOperator(let op, let base, let keyPath):
+            return .collectionOperator(op, of: base.substitutingNow(date), keyPath: keyPath)
+        case .subquery(let collection, let variable, let predicate):
+            return .subquery(
+                collection: collection.substitutingNow(date), variable: variable,
+                predicate: predicate.substitutingNow(date))
         }
     }
 }

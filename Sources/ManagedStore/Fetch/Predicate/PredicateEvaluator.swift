@@ -11,6 +11,8 @@ import Foundation
 /// ```
 struct PredicateEvaluator {
     let resolve: ([String]) throws -> PredicateValue
+    /// The date `now()` stands for: one instant for everything this evaluator tests.
+    var now = Date()
 
     func evaluate(_ predicate: FetchPredicate) throws -> Bool {
         switch predicate {
@@ -76,6 +78,8 @@ struct PredicateEvaluator {
             return .scalar(try apply(op, to: base, keyPath: keyPath))
         case .subquery:
             throw PredicateEvaluationError.unsupported("SUBQUERY")
+        case .now:
+            return .scalar(.date(now))
         }
     }
 

@@ -15,7 +15,7 @@ import Foundation
 /// primary     := number | string | YES | NO | TRUE | FALSE | nil | NULL | SELF | key | "#" key
 ///              | "$" variable | "@" operator | "%@" | "%K" | "%d" … | "{" [expression ("," expression)*] "}"
 ///              | SUBQUERY "(" expression "," "$" variable "," predicate ")"
-///              | CAST "(" expression "," string ")"
+///              | CAST "(" expression "," string ")" | "now" "(" ")"
 /// ```
 ///
 /// For example:
@@ -329,6 +329,7 @@ struct PredicateParser {
         case .identifier(let word):
             guard PredicateLexer.isReserved(word) else {
                 _ = advance()
+                if take(.leftParenthesis) { return try parseFunction(word, at: token) }
                 return .keyPath([word])
             }
             switch word.uppercased() {
@@ -383,6 +384,24 @@ struct PredicateParser {
         let predicate = try parseOr()
         try expect(.rightParenthesis, "expected ')' to close SUBQUERY")
         return .subquery(collection: collection, variable: variable, predicate: predicate)
+    }
+
+    /// Parses the rest of a function call `name(…)` after its `(`. NSExpression's `now()` is the
+    /// one function supported; any other, `FUNCTION(…)` (a method called by name) too, is refused
+    /// with what a predicate may write instead.
+    private mutating func parseFunction(_ name: String, at token: PredicateToken) throws(PredicateParseError) -> FetchExpression {
+        if name == "now" {
+            try expect(.rightParenthesis, "expected ')' after 'now(': now() takes no arguments")
+            return .now
+        }
+        let supported = "the one function a predicate may call is now(), the current date (dueDate < now())"
+        if name.uppercased() == "FUNCTION" {
+            throw error("FUNCTION(…) calls a method by name, which a fetch cannot run in SQL; \(supported)", at: token)
+        }
+        throw error("""
+            unsupported function '\(name)()': \(supported); a date is written CAST(<seconds since \
+            2001-01-01 00:00:00 UTC>, "NSDate"), and a key named '\(name)' is not followed by '('
+            """, at: token)
     }
 
     /// Parses the rest of `CAST(value, "type")`: `NSDate` from seconds since

@@ -97,10 +97,11 @@ struct SQLContext {
 }
 
 extension FetchExpression {
-    /// Whether the expression involves no object: constants, lists and collection operators of them.
+    /// Whether the expression involves no object: constants (`now()` too), lists and collection
+    /// operators of them.
     var isConstantOnly: Bool {
         switch self {
-        case .constant: true
+        case .constant, .now: true
         case .aggregate(let elements): elements.allSatisfy(\.isConstantOnly)
         case .collectionOperator(_, let base, _): base.isConstantOnly
         case .evaluatedObject, .keyPath, .variable, .subquery: false

@@ -135,7 +135,8 @@ extension SQLQueryBuilder {
         return .invalidRequest("""
             '\(keyPath)' goes through the to-many relationship '\(path[index])' of \(entity.name), so it stands for \
             many values: say which with ANY, ALL or NONE (e.g. ANY \(keyPath) == …), count them with \
-            \(collection).@count, or filter them with SUBQUERY(\(collection), $x, …)
+            \(collection).@count, or filter them with SUBQUERY(\(collection), $x, …). Core Data's SQLite store \
+            refuses it too ("to-many key not allowed here")
             """)
     }
 }

@@ -226,10 +226,10 @@ extension SQLQueryBuilder {
             }
             if let given, let date = Self.date(given) {
                 return "write a date as \(cast): " + Self.rewrite(comparison) { text($0).flatMap(Self.date).map(literal) }
-                    + " (\(ISO8601.string(from: date))); from Swift, pass a Date as a %@ argument"
+                    + " (\(ISO8601.string(from: date)))" + Self.inCode("a Date")
             }
-            return "write a date as \(cast), such as CAST(283996800, \"NSDate\") for 2010-01-01 00:00:00 UTC; "
-                + "from Swift, pass a Date as a %@ argument"
+            return "write a date as \(cast), such as CAST(283996800, \"NSDate\") for 2010-01-01 00:00:00 UTC, "
+                + "or now() for the current date" + Self.inCode("a Date")
         case .string:
             switch value {
             case .int, .double, .bool:
@@ -248,12 +248,18 @@ extension SQLQueryBuilder {
                     text(constant).flatMap { UUID(uuidString: $0) != nil ? "CAST(\(Self.quoted($0)), \"NSUUID\")" : nil }
                 }
             }
-            return "compare it with a UUID, written CAST('<uuid>', \"NSUUID\") or passed as a %@ argument"
+            return "compare it with a UUID, written CAST('<uuid>', \"NSUUID\")" + Self.inCode("a UUID")
         case .data:
-            return "compare it with data, written CAST('<base64>', \"NSData\") or passed as a %@ argument"
+            return "compare it with data, written CAST('<base64>', \"NSData\")" + Self.inCode("a Data")
         case .any:
             return "compare it with a value of its kind"
         }
+    }
+
+    /// The advice's last, brief part, for predicates made in code rather than typed as text (the
+    /// `query --where` user writes the CAST form that comes first): `"; in code, a Date argument for %@ also works"`.
+    static func inCode(_ value: String) -> String {
+        "; in code, \(value) argument for %@ also works"
     }
 
     /// The comparison as written, each constant (alone or in a list) that `convert` gives a literal for

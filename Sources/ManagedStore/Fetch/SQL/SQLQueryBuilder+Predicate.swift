@@ -36,7 +36,7 @@ extension SQLQueryBuilder {
                 with predicate.substituting(["\(free[0])": …]) before fetching
                 """)
         }
-        return try compile(predicate, in: SQLContext(place: Self.root)).sql
+        return try compile(predicate.substitutingNow(now), in: SQLContext(place: Self.root)).sql
     }
 
     /// The condition of a HAVING predicate of a grouped dictionary fetch: besides key paths, it
@@ -82,7 +82,7 @@ extension SQLQueryBuilder {
     mutating func compile(_ comparison: PredicateComparison, in context: SQLContext) throws(StoreError) -> SQLCondition {
         if comparison.left.isConstantOnly && comparison.right.isConstantOnly {
             do {
-                return try PredicateEvaluator(resolve: { _ in .scalar(.null) }).evaluate(comparison) ? .true : .false
+                return try PredicateEvaluator(resolve: { _ in .scalar(.null) }, now: now).evaluate(comparison) ? .true : .false
             } catch {
                 throw .invalidRequest("\(comparison): \(error)")
             }
@@ -272,7 +272,7 @@ extension SQLQueryBuilder {
     mutating func operand(_ expression: FetchExpression, in context: SQLContext) throws(StoreError) -> SQLOperand {
         if expression.isConstantOnly {
             do {
-                return .constant(try PredicateEvaluator(resolve: { _ in .scalar(.null) }).value(of: expression).constant)
+                return .constant(try PredicateEvaluator(resolve: { _ in .scalar(.null) }, now: now).value(of: expression).constant)
             } catch {
                 throw .invalidRequest("\(expression): \(error)")
             }
@@ -280,6 +280,8 @@ extension SQLQueryBuilder {
         switch expression {
         case .constant(let constant):
             return .constant(constant)
+        case .now:
+            return .constant(.date(now))
         case .keyPath(let path) where context.place == Self.root && resultColumns[path.joined(separator: ".")] != nil:
             return .value(sql: resultColumns[path.joined(separator: ".")]!, kind: .any, isNullable: true)
         case .evaluatedObject, .keyPath, .variable:

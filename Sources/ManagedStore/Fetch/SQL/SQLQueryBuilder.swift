@@ -1,3 +1,5 @@
+import Foundation
+
 /// Builds the SQL of one fetch over one entity: the FROM clause with the joins key paths need,
 /// the WHERE condition of a predicate, the ORDER BY of sort keys, and the values to bind.
 ///
@@ -44,6 +46,9 @@ public struct SQLQueryBuilder {
     var aliasCount = 1
     /// Names a HAVING predicate may use for result columns, with their SQL.
     var resultColumns: [String: String] = [:]
+    /// The date `now()` stands for in what this builder compiles, bound as a parameter: when the
+    /// builder was made, unless set (a fetch sets it to its own instant).
+    public var now = Date()
 
     /// Starts the SQL of a fetch of `entity`.
     public init(model: ObjectModel, entity: Entity) {
