@@ -33,6 +33,23 @@ import Testing
                 .contains("SQLite cannot read it") == true)
     }
 
+    /// A user trial: a store another process was writing (an exclusive lock held past the 5 s wait)
+    /// was called "not a SeedStore or Core Data SQLite store … is it a database file?".
+    @Test func aStoreLockedByAWriterIsInUseNotForeign() throws {
+        let harness = try StoreHarness(model: try Fixtures.model("failedbank"))
+        let writer = try Connection(path: harness.path)
+        try writer.execute("PRAGMA journal_mode = DELETE")
+        try writer.execute("BEGIN EXCLUSIVE")
+        defer { try? writer.execute("ROLLBACK") }
+        let error = try #require(throws: StoreError.self) { try PersistentStore(path: harness.path, options: .init(readOnly: true)) }
+        guard case .inUse(let path) = error else {
+            Issue.record("expected inUse, got \(error)")
+            return
+        }
+        #expect(path == harness.path && error.code == 134090)
+        #expect("\(error)".contains("is in use: another process is writing it"), "\(error)")
+    }
+
     @Test func tablesColumnsAndPrimaryKeys() throws {
         let harness = try StoreHarness(model: try Fixtures.model("failedbank"))
         let db = harness.store.connection

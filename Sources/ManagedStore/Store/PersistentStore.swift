@@ -96,11 +96,13 @@ public final class PersistentStore {
         self.path = path
         self.isReadOnly = options.readOnly
 
-        let hasTables = (try? connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'Z_PRIMARYKEY'"))
-        let isEmpty = (try? connection.scalar("SELECT count(*) FROM sqlite_master"))?.int64 == 0
-        if hasTables == nil {
+        let hasTables: SQLValue?
+        do { hasTables = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'Z_PRIMARYKEY'") } catch {
+            // Busy past the connection's wait: a writer holds it, which says nothing about what it is.
+            if error.code == 5 || error.code == 6 { throw .inUse(path: path) }   // SQLITE_BUSY, SQLITE_LOCKED
             throw .notAStore(path: path, reason: "SQLite cannot read it (is it a database file?)")
         }
+        let isEmpty = (try? connection.scalar("SELECT count(*) FROM sqlite_master"))?.int64 == 0
         if hasTables?.int64 == 0 {
             guard isEmpty, let model else {
                 throw .notAStore(path: path, reason: isEmpty

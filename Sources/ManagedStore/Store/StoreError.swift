@@ -34,6 +34,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     /// aggregated, `sum` of a string, an attribute to prefetch. `property` is the key path from
     /// `entity`; `reason` says what is wrong and what to do instead.
     case invalidProperty(entity: String, property: String, reason: String)
+    /// Another process held the store locked (writing it) for longer than the wait for it, 5 s.
+    case inUse(path: String)
 
     /// Core Data's error code for the case, where it has one.
     public var code: Int {
@@ -42,6 +44,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .validation(let failures): failures.count == 1 ? failures[0].code.rawValue : 1560
         case .conflict: 133020
         case .notAStore, .unsupportedStore: 134000
+        case .inUse: 134090
         default: 134060
         }
     }
@@ -75,6 +78,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return message
         case .invalidProperty(let entity, let property, let reason):
             return "\(entity).\(property): \(reason)"
+        case .inUse(let path):
+            return "error 134090: \(path) is in use: another process is writing it and kept it locked for 5 s; try again when that process is done (an import replacing it, or an app or sqlite3 shell with a transaction open)"
         }
     }
 
