@@ -251,4 +251,44 @@ struct ImportStoreSafetyTests {
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: scratch.path("Wells.sqlite")))
     }
+
+    /// Sets or clears a file attribute with chattr (`+i`, `-i`); false where the file system or the
+    /// user cannot (not root, a file system without the flag).
+    static func chattr(_ flag: String, _ path: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, path]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// A user trial: an immutable --out was found only at the rename, after the whole import, and the
+    /// store the message pointed to was then removed by the next import as "left by an import that did
+    /// not finish". (A store that still cannot be renamed is now kept as `Keep.sqlite.complete`.)
+    @Test("an immutable --out is refused before importing, and again before the rename if it became so meanwhile")
+    func immutableTarget() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("Keep.sqlite", "")
+        guard Self.chattr("+i", scratch.path("Keep.sqlite")) else { return }   // Needs root and a file system with the flag.
+        defer { _ = Self.chattr("-i", scratch.path("Keep.sqlite")) }
+        let refused = try Self.importing(["--out", "Keep.sqlite"], in: scratch)
+        #expect(refused.status == 1 && refused.errors.contains("--out names a file marked immutable or append-only"), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Keep.sqlite.complete")))
+        _ = Self.chattr("-i", scratch.path("Keep.sqlite"))
+
+        // Made immutable while the import runs: found again before the rename, with nothing left behind
+        // for the next import to remove.
+        var options = ImportOptions(onError: .skip)
+        let target = scratch.path("Keep.sqlite")
+        options.beforeEachPass = { _ in _ = Self.chattr("+i", target) }
+        let model = try ObjectModel(json: Data(Self.model.utf8))
+        let mapping = try ImportMapping.inferred(sources: [("Emp", "emp.csv")], model: model, baseDirectory: scratch.url.path)
+        let error = try #require(throws: ImportError.self) { try SeedImporter(model: model, mapping: mapping, options: options).run(into: target) }
+        #expect(error.description.contains("--out names a file marked immutable or append-only"), "\(error)")
+        _ = Self.chattr("-i", target)
+        let next = try Self.importing(["--out", "Other.sqlite", "--on-error", "skip"], in: scratch)
+        #expect(next.status == 0 && !next.errors.contains("removed"), "\(next.errors)")
+    }
 }

@@ -61,6 +61,18 @@ struct _StoreFile {
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && unlink(path) == 0
     }
 
+    /// Where a finished store that cannot replace the target is kept: `Store.sqlite.complete`, or
+    /// `Store.sqlite.complete-2` and on when that is taken.
+    private func keptPath() -> String {
+        var path = target.path + ".complete"
+        var number = 1
+        while FileManager.default.fileExists(atPath: path) {
+            number += 1
+            path = target.path + ".complete-\(number)"
+        }
+        return path
+    }
+
     /// Removes the temporary store and its side files (a failed or interrupted import).
     func discard() {
         for suffix in [""] + Self.sideFileSuffixes {
@@ -91,6 +103,12 @@ struct _StoreFile {
                 throw ImportError(.store, reason: "--out names \(kind), not a store file: a store is a regular file, renamed into place when complete",
                                   file: given, hint: "Give --out the path of a .sqlite file. Nothing was written.")
             }
+        }
+        // An immutable or append-only file (chattr +i / +a) cannot be replaced, even by root: say so now,
+        // not after the whole import (a user trial). A file that is only read-only can still be replaced.
+        if access(target.path, W_OK) != 0 && errno == EPERM {
+            throw ImportError(.store, reason: "--out names a file marked immutable or append-only (lsattr shows the flag), which cannot be replaced",
+                              file: target.path, hint: "Clear the flag (chattr -i or -a) or give --out another path. Nothing was written.")
         }
         // An import replaces a store; any other file (a CSV, a model, a document) is refused. Empty files
         // pass (a path made with `touch`).
@@ -165,8 +183,11 @@ struct _StoreFile {
         }
         guard rename(temporary.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
+            // Kept under a name the next import does not take for an unfinished one's (it removes those).
+            let kept = keptPath()
+            let place = rename(temporary.path, kept) == 0 ? kept : temporary.path
             var error = ImportError(.store, reason: "cannot move the finished store into place: \(reason)", file: target.path,
-                                    hint: "The complete store was left at \(temporary.path).")
+                                    hint: "The complete store was kept at \(place): move it into place (mv '\(place)' '\(target.path)') once that is possible.")
             error.keepsTemporaryStore = true
             throw error
         }
