@@ -1,0 +1,71 @@
+import Foundation
+import ManagedStore
+import Testing
+
+/// From the fourth user trial (a CI-gating persona): a compared baseline replaced by the run's own outputs,
+/// checks that waited until after measuring, a self-contradictory message about to-many relationships,
+/// and a handful of options taken or refused inconsistently.
+@Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
+struct BenchTrialFourCLITests {
+    static let quick = BenchArgumentsCLITests.quick + ["--scenarios", "faulting"]
+
+    @Test("an output that is the compared baseline, by path or by name, is refused before measuring; the baseline is kept")
+    func outputsDoNotReplaceTheComparedBaseline() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLI.run(["bench", "W.sqlite", "--json", "b1.json"] + Self.quick, directory: dir).status == 0)
+        #expect(try CLI.run(["bench", "W.sqlite", "--save-baseline", "m2"] + Self.quick, directory: dir).status == 0)
+        #expect(try CLI.run(["bench", "W.sqlite", "--save-baseline", "main"] + Self.quick, directory: dir).status == 0)
+        let b1 = try Data(contentsOf: dir.appendingPathComponent("b1.json"))
+        let m2 = try Data(contentsOf: dir.appendingPathComponent(".seedstore/baselines/m2.json"))
+        let main = try Data(contentsOf: dir.appendingPathComponent(".seedstore/baselines/main.json"))
+
+        for (option, path) in [("--markdown", "b1.json"), ("--html", "./b1.json"), ("--json", "b1.json")] {
+            let result = try CLI.run(["bench", "W.sqlite", "--compare", "b1.json", option, path] + Self.quick, directory: dir)
+            #expect(result.status == 1, "\(option) \(path): exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("\(option) \(path) is the baseline --compare b1.json reads"), "\(result.stderr)")
+            #expect(!result.stdout.contains("faulting"), "refused before measuring: \(result.stdout)")
+        }
+        let named = try CLI.run(["bench", "W.sqlite", "--compare", "m2", "--markdown", ".seedstore/baselines/m2.json"] + Self.quick, directory: dir)
+        #expect(named.status == 1 && named.stderr.contains("is the baseline --compare m2 reads"), "\(named.stderr)")
+        let rebaseline = try CLI.run(["bench", "W.sqlite", "--json", ".seedstore/baselines/main.json", "--compare", "main"] + Self.quick, directory: dir)
+        #expect(rebaseline.status == 1 && rebaseline.stderr.contains("pass --save-baseline main instead"), "\(rebaseline.stderr)")
+        // Under another baseline directory, the name resolves there.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("base"), withIntermediateDirectories: true)
+        try main.write(to: dir.appendingPathComponent("base/ci.json"))
+        let moved = try CLI.run(["bench", "W.sqlite", "--baseline-dir", "base", "--compare", "ci", "--html", "base/../base/ci.json"] + Self.quick,
+                                directory: dir)
+        #expect(moved.status == 1 && moved.stderr.contains("is the baseline --compare ci reads"), "\(moved.stderr)")
+
+        #expect(try Data(contentsOf: dir.appendingPathComponent("b1.json")) == b1)
+        #expect(try Data(contentsOf: dir.appendingPathComponent(".seedstore/baselines/m2.json")) == m2)
+        #expect(try Data(contentsOf: dir.appendingPathComponent(".seedstore/baselines/main.json")) == main)
+
+        // Saving by name over the compared baseline is asked for, as CI does on main: it is kept working.
+        let ci = try CLI.run(["bench", "W.sqlite", "--compare", "main", "--save-baseline", "main", "--threshold", "1000"] + Self.quick,
+                             directory: dir)
+        #expect([0, 4].contains(ci.status), "exit \(ci.status): \(ci.stderr)")
+        #expect(ci.stderr.contains("saved baseline 'main'"), "\(ci.stderr)")
+    }
+
+    @Test("--baseline-dir that is a file, or that --json makes a file, is refused before measuring, naming --baseline-dir")
+    func baselineDirectoryCheckedBeforeMeasuring() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let made = try CLI.run(["bench", "W.sqlite", "--save-baseline", "x", "--baseline-dir", "o.json", "--json", "o.json"] + Self.quick,
+                               directory: dir)
+        #expect(made.status == 1 && made.stderr.contains("--baseline-dir o.json would be a directory where --json o.json writes a file"),
+                "\(made.stderr)")
+        #expect(!made.stderr.contains("NSCocoaErrorDomain") && !made.stdout.contains("faulting"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o.json").path))
+        let deeper = try CLI.run(["bench", "W.sqlite", "--save-baseline", "x", "--baseline-dir", "o.json/sub", "--markdown", "o.json"] + Self.quick,
+                                 directory: dir)
+        #expect(deeper.status == 1 && deeper.stderr.contains("--baseline-dir o.json/sub would be a directory where --markdown o.json"),
+                "\(deeper.stderr)")
+
+        try Data("{}".utf8).write(to: dir.appendingPathComponent("f.json"))
+        let file = try CLI.run(["bench", "W.sqlite", "--save-baseline", "x", "--baseline-dir", "f.json"] + Self.quick, directory: dir)
+        #expect(file.status == 1 && file.stderr.contains("--baseline-dir f.json cannot be made a directory"), "\(file.stderr)")
+        #expect(!file.stdout.contains("faulting"))
+    }
+}
