@@ -99,13 +99,22 @@ struct BenchCommand: ParsableCommand {
         guard timeBudget >= 0 else { throw ValidationError("--time-budget takes seconds, 0 or more") }
         if let faultLimit, faultLimit < 1 { throw ValidationError("--fault-limit takes 1 or more") }
         if let scenarios {
-            let items = scenarios.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let items = Self.items(scenarios)
             let known = ScenarioCatalog.names.joined(separator: ", ")
             if items.contains(where: \.isEmpty) {
                 throw ValidationError("--scenarios '\(scenarios)' has an empty item; name scenario families separated by commas, from \(known).")
             }
             for item in items where !ScenarioCatalog.names.contains(item) {
                 throw ValidationError("--scenarios: unknown scenario '\(item)'; choose from \(known).")
+            }
+        }
+        if let properties {
+            let items = Self.items(properties)
+            if items.contains(where: \.isEmpty) {
+                throw ValidationError("--properties '\(properties)' has an empty item; name the properties a map needs separated by commas, such as uwi,well_name.")
+            }
+            if let twice = items.first(where: { name in items.filter { $0 == name }.count > 1 }) {
+                throw ValidationError("--properties names '\(twice)' twice; name each property once.")
             }
         }
         if let saveBaseline, let problem = BaselineStore.problem(withName: saveBaseline) {
@@ -125,7 +134,7 @@ struct BenchCommand: ParsableCommand {
         var config = try scenarioFile.map(ScenarioConfig.load) ?? ScenarioConfig()
         if let entity { config.entity = entity }
         if let sortKey { config.sortKey = sortKey }
-        if let properties { config.mapProperties = QueryCommand.list(properties) }
+        if let properties { config.mapProperties = Self.items(properties) }
         if let faultAttribute { config.faultAttribute = faultAttribute }
         if let faultLimit { config.faultLimit = faultLimit }
         let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
@@ -167,6 +176,14 @@ struct BenchCommand: ParsableCommand {
             let code = comparison.exitCode
             if code != 0 { throw ExitCode(code) }
         }
+    }
+
+    /// The most unmeasured runs `--warmup` takes: each runs every variant once more, and a few warm any cache.
+    static let maximumWarmup = 100
+
+    /// The items of a comma-separated option, trimmed, empty ones kept so that `uwi,` can be refused.
+    static func items(_ text: String) -> [String] {
+        text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// A run refused before it measures, or an output it could not write: what is wrong and what to do.

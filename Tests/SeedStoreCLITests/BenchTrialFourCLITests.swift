@@ -68,4 +68,23 @@ struct BenchTrialFourCLITests {
         #expect(file.status == 1 && file.stderr.contains("--baseline-dir f.json cannot be made a directory"), "\(file.stderr)")
         #expect(!file.stdout.contains("faulting"))
     }
+
+    @Test("map properties named twice or with an empty item are refused before measuring, naming --properties or the file")
+    func mapPropertiesCheckedBeforeMeasuring() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (value, message) in [("uwi,uwi", "--properties names 'uwi' twice"), ("uwi,", "--properties 'uwi,' has an empty item"),
+                                 ("", "--properties '' has an empty item"), (",uwi", "has an empty item")] {
+            let result = try CLI.run(["bench", "W.sqlite", "--properties", value, "--runs", "1", "--quiet"], directory: dir)
+            #expect(result.status == 64, "--properties '\(value)': exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(message) && !result.stderr.contains("scenario file"), "\(result.stderr)")
+            #expect(!result.stdout.contains("batch-size"))
+        }
+        try Data(#"{"map_properties": ["uwi", "well_name", "uwi"]}"#.utf8).write(to: dir.appendingPathComponent("t.json"))
+        let file = try CLI.run(["bench", "W.sqlite", "--scenario-file", "t.json", "--runs", "1", "--quiet"], directory: dir)
+        #expect(file.status == 1, "exit \(file.status)")
+        #expect(file.stderr.contains(#"t.json is not a usable scenario file: map_properties is ["uwi", "well_name", "uwi"]; it takes each property once"#),
+                "\(file.stderr)")
+        #expect(!file.stdout.contains("batch-size"), "refused before measuring: \(file.stdout)")
+    }
 }

@@ -114,7 +114,7 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
     /// and what it takes.
     ///
     /// `screen` and `fault_limit` take 1 or more; `batch_sizes` a non-empty list of distinct sizes, each
-    /// 0 (no batching) or more; `map_properties` at least one name. ``load(_:)`` and
+    /// 0 (no batching) or more; `map_properties` at least one name, each once. ``load(_:)`` and
     /// ``ScenarioCatalog/make(for:config:only:)`` check it, so no value reaches the scenarios out of range.
     ///
     /// For example:
@@ -139,6 +139,10 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
             throw refuse("batch_sizes", sizes, "each batch size once: a size given twice would measure the same variant twice")
         }
         if mapProperties.isEmpty { throw refuse("map_properties", "[]", "at least one property name, such as [\"title\"]") }
+        if let twice = mapProperties.first(where: { name in mapProperties.filter { $0 == name }.count > 1 }) {
+            let names = "[\(mapProperties.map { "\"\($0)\"" }.joined(separator: ", "))]"
+            throw refuse("map_properties", names, "each property once, not \"\(twice)\" twice (a map fetches each column once)")
+        }
     }
 
     /// Reads a scenario file: a JSON object of some of ``keys``; the others keep their defaults.
