@@ -87,4 +87,16 @@ struct BenchTrialFourCLITests {
                 "\(file.stderr)")
         #expect(!file.stdout.contains("batch-size"), "refused before measuring: \(file.stdout)")
     }
+
+    @Test("speed: fetch without --store gives its own usage line; --rows is refused where it cannot apply or is too large")
+    func speedArguments() throws {
+        let missing = try CLI.run(["speed", "fetch"])
+        #expect(missing.status == 64 && missing.stderr.contains("speed fetch needs --store PATH"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("Usage: seedstore speed"), "\(missing.stderr)")
+        let rows = try CLI.run(["speed", "fetch", "--store", "W.sqlite", "--rows", "5"])
+        #expect(rows.status == 64 && rows.stderr.contains("--rows goes with the engine and import suites"), "\(rows.stderr)")
+        let huge = try CLI.run(["speed", "import", "--rows", "9223372036854775807", "--runs", "1"])
+        #expect(huge.status == 64 && huge.stderr.contains("--rows takes 1 to 10000000 wells"), "\(huge.stderr)")
+        #expect(!huge.stderr.contains("generating"))
+    }
 }
