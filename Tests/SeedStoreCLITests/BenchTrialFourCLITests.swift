@@ -88,6 +88,22 @@ struct BenchTrialFourCLITests {
         #expect(!file.stdout.contains("batch-size"), "refused before measuring: \(file.stdout)")
     }
 
+    @Test("a to-many relationship named for a setting is called one, and the names listed are the usable ones")
+    func toManyRelationshipsAreNamedAsSuch() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (arguments, key, fix) in [(["--sort-key", "wells", "--scenarios", "batch-size"], "sort_key", "--sort-key"),
+                                      (["--fault-attribute", "wells", "--scenarios", "faulting"], "fault_attribute", "--fault-attribute"),
+                                      (["--properties", "name,wells", "--scenarios", "dictionary"], "map_properties", "--properties")] {
+            let result = try CLI.run(["bench", "W.sqlite", "--entity", "Operator", "--runs", "1", "--quiet"] + arguments, directory: dir)
+            #expect(result.status == 1, "\(arguments): exit \(result.status)")
+            #expect(result.stderr.contains("Operator.wells (\(key)) is a to-many relationship"), "\(result.stderr)")
+            #expect(result.stderr.contains(fix) && !result.stderr.contains("no property 'wells'"), "\(result.stderr)")
+            let listed = result.stderr.components(separatedBy: "Operator has ").last ?? ""
+            #expect(listed.contains("name") && !listed.contains("wells"), "only usable names are listed: \(result.stderr)")
+        }
+    }
+
     @Test("speed: fetch without --store gives its own usage line; --rows is refused where it cannot apply or is too large")
     func speedArguments() throws {
         let missing = try CLI.run(["speed", "fetch"])

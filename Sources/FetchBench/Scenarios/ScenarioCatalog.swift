@@ -65,8 +65,11 @@ public enum ScenarioCatalog {
         func column(_ name: String, of entity: Entity? = nil, key: String) throws -> String {
             let entity = entity ?? self.entity
             guard let index = entity.columnIndex(of: name) else {
+                // A to-many relationship is a property, but has no column: listing it as what the entity has
+                // would contradict the refusal.
                 throw BenchError.storeLacks(.init(scenario: scenario, entity: entity.name, name: name, key: key,
-                                                  available: entity.propertyNames))
+                                                  available: entity.columns.map(\.name),
+                                                  isToMany: entity.relationship(named: name)?.isToMany == true))
             }
             return entity.columns[index].columnName
         }
