@@ -46,7 +46,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("time-budget"), parsing: .unconditional, help: "Seconds one variant may take once it has 3 runs.")
     var timeBudget: Double = 5
 
-    @Option(parsing: .unconditional, help: "Unmeasured runs before measuring (the counting run already warms caches).")
+    @Option(parsing: .unconditional, help: "Unmeasured runs before measuring, 0 to \(Self.maximumWarmup) (the counting run already warms caches).")
     var warmup: Int = 0
 
     @Option(name: .customLong("scenario-file"), help: "A JSON scenario file naming the entity and properties to use.")
@@ -94,8 +94,11 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         try checkSQLDebugVariable(orOption: false)
         guard runs >= 1 else { throw ValidationError("--runs takes 1 or more") }
-        guard threshold >= 0 else { throw ValidationError("--threshold takes a percentage of 0 or more") }
+        guard threshold >= 0, threshold.isFinite else { throw ValidationError("--threshold takes a percentage of 0 or more, a finite number") }
         guard warmup >= 0 else { throw ValidationError("--warmup takes 0 or more") }
+        guard warmup <= Self.maximumWarmup else {
+            throw ValidationError("--warmup takes at most \(Self.maximumWarmup): unmeasured runs only warm caches, which a few runs do.")
+        }
         guard timeBudget >= 0 else { throw ValidationError("--time-budget takes seconds, 0 or more") }
         if let faultLimit, faultLimit < 1 { throw ValidationError("--fault-limit takes 1 or more") }
         if let scenarios {
@@ -150,6 +153,10 @@ struct BenchCommand: ParsableCommand {
             throw Refusal(description: "\(store): \(missing). \(Self.fix(for: missing.key))")
         }
         for note in Self.skipped(built: built, chosen: chosen, config: config, model: opened.model) { printError("note: " + note) }
+        // Figures of an empty store time the harness, not fetching: worth a word before they are trusted.
+        if let entity = opened.model.entity(named: config.entity), try opened.count(of: entity) == 0 {
+            printError("warning: \(store) has no \(config.entity) rows, so every variant measures fetching nothing; bench a store with data (seedstore import)")
+        }
         if let baseline, let compare { try checkComparable(baseline, named: compare, config: config, built: built, store: opened) }
         let progress = BenchProgress(quiet: quiet, total: built.reduce(0) { $0 + $1.variants.count })
         var runner = BenchRunner(runs: runs, warmupRuns: warmup, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })

@@ -104,6 +104,54 @@ struct BenchTrialFourCLITests {
         }
     }
 
+    @Test("--threshold inf and --warmup past its cap are usage errors; --help gives the cap")
+    func thresholdAndWarmupBounds() throws {
+        let inf = try CLI.run(["bench", "W.sqlite", "--threshold", "inf"])
+        #expect(inf.status == 64 && inf.stderr.contains("--threshold takes a percentage of 0 or more"), "\(inf.stderr)")
+        let warmup = try CLI.run(["bench", "W.sqlite", "--warmup", "101"])
+        #expect(warmup.status == 64 && warmup.stderr.contains("--warmup takes at most 100"), "\(warmup.stderr)")
+        #expect(try CLI.run(["bench", "--help"]).stdout.contains("0 to 100"))
+    }
+
+    @Test("a directory given to --compare or --scenario-file is said to be one")
+    func directoriesAreSaidToBeDirectories() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("d.json"), withIntermediateDirectories: true)
+        let compared = try CLI.run(["bench", "W.sqlite", "--compare", "d.json"] + Self.quick, directory: dir)
+        #expect(compared.status == 1 && compared.stderr.contains("d.json is not a readable bench report: it is a directory"), "\(compared.stderr)")
+        let scenarios = try CLI.run(["bench", "W.sqlite", "--scenario-file", "d.json"] + Self.quick, directory: dir)
+        #expect(scenarios.status == 1 && scenarios.stderr.contains("d.json is not a usable scenario file: it is a directory"), "\(scenarios.stderr)")
+        #expect(!compared.stderr.contains("NSCocoaErrorDomain") && !scenarios.stderr.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test("a scenario file with a trailing comma or a key given twice is refused, naming the place")
+    func scenarioFileSyntax() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (text, message) in [(#"{"screen": 20,}"#, "a comma before a closing bracket"),
+                                (#"{"sort_key": "uwi", "sort_key": "well_name"}"#, #"the key "sort_key" appears twice"#)] {
+            try Data(text.utf8).write(to: dir.appendingPathComponent("t.json"))
+            let result = try CLI.run(["bench", "W.sqlite", "--scenario-file", "t.json"] + Self.quick, directory: dir)
+            #expect(result.status == 1, "\(text): exit \(result.status)")
+            #expect(result.stderr.contains("t.json is not a usable scenario file: not valid JSON at line 1") && result.stderr.contains(message),
+                    "\(result.stderr)")
+            #expect(!result.stdout.contains("faulting"))
+        }
+    }
+
+    @Test("benching a store without rows of the entity warns")
+    func emptyStoreWarns() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLI.run(["generate", "wells", "--rows", "10", "--out", dir.appendingPathComponent("g").path]).status == 0)
+        let model = try ObjectModel(contentsOf: dir.appendingPathComponent("g/wells.model.json").path)
+        _ = try PersistentStore(path: dir.appendingPathComponent("E.sqlite").path, model: model)
+        let result = try CLI.run(["bench", "E.sqlite"] + Self.quick, directory: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: E.sqlite has no Well rows"), "\(result.stderr)")
+    }
+
     @Test("speed: fetch without --store gives its own usage line; --rows is refused where it cannot apply or is too large")
     func speedArguments() throws {
         let missing = try CLI.run(["speed", "fetch"])

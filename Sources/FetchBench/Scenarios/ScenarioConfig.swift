@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 
 /// The entity and property names the scenarios run on, so they run on a user's own model and store.
 ///
@@ -159,10 +160,21 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
     /// ```
     public static func load(_ path: String) throws(BenchError) -> ScenarioConfig {
         let data: Data
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw BenchError.invalidScenarioFile(path, "it is a directory; name a JSON file of settings")
+        }
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw BenchError.invalidScenarioFile(path, "cannot read it (\(error.localizedDescription))")
+        }
+        // Foundation's decoder takes a comma before a closing bracket and keeps the last of a repeated
+        // key without a word: a file that says `"sort_key"` twice must not run with one of them silently.
+        do { _ = try JSONSyntaxError.parse(data, fragmentsAllowed: true) } catch {
+            // A trailing comma or a repeated key says what to fix; other syntax errors get the general hint.
+            let plain = error.reason.hasPrefix("a comma before") || error.reason.hasPrefix("the key ")
+            throw BenchError.invalidScenarioFile(path, plain ? "\(error)" : "\(error); \(error.hint)")
         }
         do {
             let config = try JSONDecoder().decode(ScenarioConfig.self, from: data)
