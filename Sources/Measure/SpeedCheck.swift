@@ -72,11 +72,15 @@ public struct SpeedCheck: Sendable, Codable {
     /// Measured median over reference median.
     public var ratio: Double { reference.median > 0 ? measured.median / reference.median : .infinity }
 
-    /// The fastest run over the fastest reference run, and the slowest over the slowest, in order.
+    /// The fastest run over the fastest reference run, and the slowest over the slowest, the lower first.
+    ///
+    /// It is the spread of the runs, not of the medians: the ratio of medians (``ratio``) may lie outside
+    /// it, and ``verdict`` judges both.
     public var ratioRange: ClosedRange<Double> {
         let fastest = reference.min > 0 ? measured.min / reference.min : .infinity
         let slowest = reference.max > 0 ? measured.max / reference.max : .infinity
-        return Swift.min(fastest, slowest, ratio)...Swift.max(fastest, slowest, ratio)
+        // The spread of the runs alone: the ratio of medians is reported, and judged, on its own (``verdict``).
+        return Swift.min(fastest, slowest)...Swift.max(fastest, slowest)
     }
 
     /// What the runs say of the target.
@@ -127,8 +131,13 @@ public struct SpeedCheck: Sendable, Codable {
         let spread: String
         if case .atLeastFaster? = target {
             // Read the way the target is: how many times faster, slowest pair first.
-            ratioText = String(format: "%.2fx faster", 1 / ratio)
-            spread = range.lowerBound == range.upperBound ? "" : String(format: "%.2f–%.2fx", 1 / range.upperBound, 1 / range.lowerBound)
+            // Slower than the reference reads as slower: "0.92x faster" would say faster.
+            // The spread reads the same way as the ratio beside it.
+            let slower = ratio > 1
+            ratioText = slower ? String(format: "%.2fx slower", ratio) : String(format: "%.2fx faster", 1 / ratio)
+            spread = range.lowerBound == range.upperBound ? ""
+                : slower ? String(format: "%.2f–%.2fx", range.lowerBound, range.upperBound)
+                : String(format: "%.2f–%.2fx", 1 / range.upperBound, 1 / range.lowerBound)
         } else {
             ratioText = String(format: "%.2fx", ratio)
             spread = range.lowerBound == range.upperBound ? "" : String(format: "%.2f–%.2fx", range.lowerBound, range.upperBound)
@@ -210,7 +219,8 @@ extension SpeedCheck {
     /// over a zero reference (infinite) is absent too.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
+        // The table indents a check that qualifies the one above it; JSON has no rows to line up.
+        try c.encode(name.trimmingCharacters(in: .whitespaces), forKey: .name)
         try c.encode(unit ?? .seconds, forKey: .unit)
         try c.encode(measured, forKey: .measured)
         try c.encode(reference, forKey: .reference)

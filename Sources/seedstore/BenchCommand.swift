@@ -23,7 +23,8 @@ struct BenchCommand: ParsableCommand {
             A scenario file sets the same names and more (docs/bench-schema.md, Scenario files).
 
             Outputs are checked before anything is measured: a --json, --markdown or --html path that is the \
-            store or another output, or a place that cannot be written, is refused.
+            store, the baseline --compare reads or another output, or a place that cannot be written, is refused. \
+            --save-baseline may replace the compared baseline (compare with main, save main).
 
             Exit status: 0 done (with --compare: unchanged); 2 regression; 4 improvement only; 64 a usage \
             error (an option's value out of range or malformed, such as --runs 0, --scenarios bogus or \
@@ -45,7 +46,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("time-budget"), parsing: .unconditional, help: "Seconds one variant may take once it has 3 runs.")
     var timeBudget: Double = 5
 
-    @Option(parsing: .unconditional, help: "Unmeasured runs before measuring (the counting run already warms caches).")
+    @Option(parsing: .unconditional, help: "Unmeasured runs before measuring, 0 to \(Self.maximumWarmup) (the counting run already warms caches).")
     var warmup: Int = 0
 
     @Option(name: .customLong("scenario-file"), help: "A JSON scenario file naming the entity and properties to use.")
@@ -93,18 +94,30 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         try checkSQLDebugVariable(orOption: false)
         guard runs >= 1 else { throw ValidationError("--runs takes 1 or more") }
-        guard threshold >= 0 else { throw ValidationError("--threshold takes a percentage of 0 or more") }
+        guard threshold >= 0, threshold.isFinite else { throw ValidationError("--threshold takes a percentage of 0 or more, a finite number") }
         guard warmup >= 0 else { throw ValidationError("--warmup takes 0 or more") }
+        guard warmup <= Self.maximumWarmup else {
+            throw ValidationError("--warmup takes at most \(Self.maximumWarmup): unmeasured runs only warm caches, which a few runs do.")
+        }
         guard timeBudget >= 0 else { throw ValidationError("--time-budget takes seconds, 0 or more") }
         if let faultLimit, faultLimit < 1 { throw ValidationError("--fault-limit takes 1 or more") }
         if let scenarios {
-            let items = scenarios.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let items = Self.items(scenarios)
             let known = ScenarioCatalog.names.joined(separator: ", ")
             if items.contains(where: \.isEmpty) {
                 throw ValidationError("--scenarios '\(scenarios)' has an empty item; name scenario families separated by commas, from \(known).")
             }
             for item in items where !ScenarioCatalog.names.contains(item) {
                 throw ValidationError("--scenarios: unknown scenario '\(item)'; choose from \(known).")
+            }
+        }
+        if let properties {
+            let items = Self.items(properties)
+            if items.contains(where: \.isEmpty) {
+                throw ValidationError("--properties '\(properties)' has an empty item; name the properties a map needs separated by commas, such as uwi,well_name.")
+            }
+            if let twice = items.first(where: { name in items.filter { $0 == name }.count > 1 }) {
+                throw ValidationError("--properties names '\(twice)' twice; name each property once.")
             }
         }
         if let saveBaseline, let problem = BaselineStore.problem(withName: saveBaseline) {
@@ -124,7 +137,7 @@ struct BenchCommand: ParsableCommand {
         var config = try scenarioFile.map(ScenarioConfig.load) ?? ScenarioConfig()
         if let entity { config.entity = entity }
         if let sortKey { config.sortKey = sortKey }
-        if let properties { config.mapProperties = QueryCommand.list(properties) }
+        if let properties { config.mapProperties = Self.items(properties) }
         if let faultAttribute { config.faultAttribute = faultAttribute }
         if let faultLimit { config.faultLimit = faultLimit }
         let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
@@ -140,6 +153,10 @@ struct BenchCommand: ParsableCommand {
             throw Refusal(description: "\(store): \(missing). \(Self.fix(for: missing.key))")
         }
         for note in Self.skipped(built: built, chosen: chosen, config: config, model: opened.model) { printError("note: " + note) }
+        // Figures of an empty store time the harness, not fetching: worth a word before they are trusted.
+        if let entity = opened.model.entity(named: config.entity), try opened.count(of: entity) == 0 {
+            printError("warning: \(store) has no \(config.entity) rows, so every variant measures fetching nothing; bench a store with data (seedstore import)")
+        }
         if let baseline, let compare { try checkComparable(baseline, named: compare, config: config, built: built, store: opened) }
         let progress = BenchProgress(quiet: quiet, total: built.reduce(0) { $0 + $1.variants.count })
         var runner = BenchRunner(runs: runs, warmupRuns: warmup, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })
@@ -155,7 +172,9 @@ struct BenchCommand: ParsableCommand {
         if let markdown { try write(Data(BenchReporter.markdown(report, comparison: comparison).utf8), to: markdown, option: "--markdown") }
         if let html { try write(Data(BenchReporter.html(report, comparison: comparison).utf8), to: html, option: "--html") }
         if let saveBaseline {
-            try baselines.save(report, as: saveBaseline)
+            do { try baselines.save(report, as: saveBaseline) } catch {
+                throw Refusal(description: "--save-baseline \(saveBaseline) (--baseline-dir \(baselineDirectory)): \(error.localizedDescription). The measurements were printed above.")
+            }
             printError("saved baseline '\(saveBaseline)' in \(baselineDirectory)")
         }
         if let comparison {
@@ -164,6 +183,14 @@ struct BenchCommand: ParsableCommand {
             let code = comparison.exitCode
             if code != 0 { throw ExitCode(code) }
         }
+    }
+
+    /// The most unmeasured runs `--warmup` takes: each runs every variant once more, and a few warm any cache.
+    static let maximumWarmup = 100
+
+    /// The items of a comma-separated option, trimmed, empty ones kept so that `uwi,` can be refused.
+    static func items(_ text: String) -> [String] {
+        text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// A run refused before it measures, or an output it could not write: what is wrong and what to do.
@@ -233,23 +260,32 @@ struct BenchCommand: ParsableCommand {
         return outputs
     }
 
-    /// Refuses, before anything is measured, an output that would replace the store, the scenario file
-    /// or another output, or that cannot be written where it points.
+    /// Refuses, before anything is measured, an output that would replace the store, the scenario file,
+    /// the baseline `--compare` reads or another output, or that cannot be written where it points.
+    ///
+    /// `--save-baseline` may replace the compared baseline: saving is asked for by name, and CI compares
+    /// with `main` and saves `main` in one run. A report output may not: it would re-baseline silently.
     func checkOutputs(baselines: BaselineStore) throws(Refusal) {
         let outputs = outputs(baselines: baselines)
         let suggestion = ["--json": "bench.json", "--markdown": "bench.md", "--html": "bench.html"]
-        let read = [("the store being measured", store)] + (scenarioFile.map { [("the scenario file --scenario-file", $0)] } ?? [])
+        var read = [("the store being measured", store)] + (scenarioFile.map { [("the scenario file --scenario-file", $0)] } ?? [])
+        let compared = compare.flatMap { try? baselines.file(for: $0) }
+        if let compare, let compared { read.append(("the baseline --compare \(compare) reads", compared.path)) }
         for (index, (option, path)) in outputs.enumerated() {
             // A stream (/dev/stdout, a pipe) is written as it is, never replaced: several outputs may share one.
             if OutputPath.isStream(path) { continue }
-            for (role, other) in read where OutputPath.same(path, other) {
-                throw Refusal(description: "\(option) \(path) is \(role) (\(other)); the report would replace it. Give \(option) a path of its own, such as \(suggestion[option] ?? "another name"). Nothing was measured.")
+            let saves = option.hasPrefix("--save-baseline")
+            for (role, other) in read where OutputPath.same(path, other) && !(saves && other == compared?.path) {
+                // A named baseline has a flag for replacing it on purpose.
+                let rebaseline = compare.flatMap { other == compared?.path && !BaselineStore.isPath($0)
+                    ? " To make this run the new baseline, pass --save-baseline \($0) instead." : nil } ?? ""
+                throw Refusal(description: "\(option) \(path) is \(role) (\(other)); the report would replace it. Give \(option) a path of its own, such as \(suggestion[option] ?? "another name").\(rebaseline) Nothing was measured.")
             }
             for (otherOption, other) in outputs[..<index] where OutputPath.same(path, other) {
                 throw Refusal(description: "\(otherOption) \(other) and \(option) \(path) name the same file; one would replace the other. Give each a path of its own. Nothing was measured.")
             }
-            if option.hasPrefix("--save-baseline") {
-                try checkBaselineDirectory(baselines.directory)
+            if saves {
+                try checkBaselineDirectory(baselines.directory, outputs: outputs.filter { !$0.option.hasPrefix("--save-baseline") })
                 continue
             }
             if let problem = OutputPath.problem(writing: path) {
@@ -258,19 +294,27 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
-    /// Refuses a baseline directory that neither is nor can be made a writable directory.
-    func checkBaselineDirectory(_ directory: URL) throws(Refusal) {
+    /// Refuses a baseline directory that neither is nor can be made a writable directory, or that a report
+    /// output of the same run (`outputs`) would write as a file, at it or at a folder on its way.
+    func checkBaselineDirectory(_ directory: URL, outputs: [(option: String, path: String)]) throws(Refusal) {
+        let canonical = OutputPath.canonical(directory.path)
+        for (option, path) in outputs where !OutputPath.isStream(path) {
+            let file = OutputPath.canonical(path)
+            if canonical == file || canonical.hasPrefix(file == "/" ? "/" : file + "/") {
+                throw Refusal(description: "--baseline-dir \(baselineDirectory) would be a directory where \(option) \(path) writes a file, so --save-baseline \(saveBaseline ?? "") could not be saved. Give --baseline-dir or \(option) another path. Nothing was measured.")
+            }
+        }
         // The directory is made when the baseline is saved: its nearest existing ancestor must take it.
-        var place = URL(fileURLWithPath: OutputPath.canonical(directory.path))
+        var place = URL(fileURLWithPath: canonical)
         var isDirectory: ObjCBool = false
         while !FileManager.default.fileExists(atPath: place.path, isDirectory: &isDirectory), place.path != "/" {
             place.deleteLastPathComponent()
         }
         guard isDirectory.boolValue else {
-            throw Refusal(description: "--save-baseline: the baseline directory \(directory.path) cannot be made, as \(place.path) is a file. Choose another with --baseline-dir. Nothing was measured.")
+            throw Refusal(description: "--baseline-dir \(baselineDirectory) cannot be made a directory for --save-baseline, as \(place.path) is a file. Choose another with --baseline-dir. Nothing was measured.")
         }
         guard FileManager.default.isWritableFile(atPath: place.path) else {
-            throw Refusal(description: "--save-baseline: the baseline directory \(directory.path) cannot be written (\(place.path): permission denied). Choose another with --baseline-dir. Nothing was measured.")
+            throw Refusal(description: "--baseline-dir \(baselineDirectory) cannot be written for --save-baseline (\(place.path): permission denied). Choose another with --baseline-dir. Nothing was measured.")
         }
     }
 

@@ -49,6 +49,17 @@ struct SpeedCommand: ParsableCommand {
         if store != nil && suite != .fetch {
             throw ValidationError("--store goes with the fetch suite (speed fetch --store Wells.sqlite); the \(suite.rawValue) suite makes its own stores.")
         }
+        // The fetch suite measures the store it is given, so --rows would be ignored there.
+        if suite == .fetch {
+            guard store != nil else { throw ValidationError("speed fetch needs --store PATH (e.g. the wells store the demo imports).") }
+            if rows != nil {
+                throw ValidationError("--rows goes with the engine and import suites; speed fetch measures the rows of its --store.")
+            }
+        }
+        // Refused here, not after generating: the import suite generates that many wells first.
+        if suite == .import, let rows, rows > DataSetKind.wells.maximumRows {
+            throw ValidationError("--rows takes 1 to \(DataSetKind.wells.maximumRows) wells for the import suite, not \(rows).")
+        }
     }
 
     func run() throws {
@@ -62,7 +73,8 @@ struct SpeedCommand: ParsableCommand {
         case .engine:
             checks = try EngineSpeed(rows: rows ?? 100_000, runs: runs).run { printError("speed: \($0)") }
         case .fetch:
-            guard let store else { throw ValidationError("speed fetch needs --store PATH (e.g. the wells store the demo imports)") }
+            // validate() has refused speed fetch without --store.
+            guard let store else { throw ValidationError("speed fetch needs --store PATH") }
             let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
             do {
                 checks = try FetchSpeed(store: opened, runs: runs).run { printError("speed: \($0)") }

@@ -41,6 +41,31 @@ struct SpeedCheckTests {
         #expect(faster[4] == "3.33–4.00x")
         #expect(Self.check([0.5], [1.0], nil).verdict == .met)
     }
+
+    /// A user trial found `ratio_low`/`ratio_high` documented as fastest over fastest and slowest over
+    /// slowest while the code widened them to take in the ratio of medians. The verdict judges the medians
+    /// on their own, so the spread is the runs' alone, as documented.
+    @Test("the spread is the runs' (fastest/fastest, slowest/slowest), even when the ratio of medians lies outside it")
+    func spreadIsTheRunsNotTheMedians() throws {
+        // Medians 10 over 1; the fastest pair 1/1 and the slowest 10/10.
+        let check = Self.check([1, 10, 10], [1, 1, 10], .atMost(2))
+        #expect(check.ratio == 10)
+        #expect(check.ratioRange == 1...1)
+        #expect(check.verdict == .borderline, "the medians miss the target, the runs' spread meets it")
+        let data = try SpeedReport(suite: "engine", checks: [check]).jsonData()
+        let written = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["checks"] as? [[String: Any]])
+        #expect(written.first?["ratio_low"] as? Double == 1 && written.first?["ratio_high"] as? Double == 1, "\(written)")
+        #expect(written.first?["ratio"] as? Double == 10)
+    }
+
+    @Test("a faster-by target missed by being slower reads 'slower', not '0.91x faster'")
+    func slowerReadsSlower() {
+        let cells = Self.check([1.1, 1.2], [1.0, 1.0], .atLeastFaster(3)).cells
+        #expect(cells[3] == "1.15x slower", "\(cells)")
+        #expect(cells[4] == "1.10–1.20x", "the spread reads the same way: \(cells)")
+        #expect(cells.last == "MISSED")
+        #expect(Self.check([0.25, 0.3], [1.0, 1.0], .atLeastFaster(3)).cells[3] == "3.64x faster")
+    }
 }
 
 /// `speed --json` wrote Swift's synthesized enum form (`"target": {"atMost": {"_0": 2}}`); its documented
@@ -68,6 +93,17 @@ struct SpeedReportJSONTests {
         #expect(!String(decoding: data, as: UTF8.self).contains("_0"))
         let decoded = try JSONDecoder().decode(SpeedReport.self, from: data)
         #expect(decoded.checks.map(\.target) == checks.map(\.target) && decoded.checks.map(\.name) == checks.map(\.name))
+    }
+
+    /// The table indents a check that qualifies the one above it ("  the same without building indexes");
+    /// the JSON `name` is documented as what the check measures, without the table's layout.
+    @Test func namesInJSONLoseTheTablesIndentation() throws {
+        let check = SpeedCheck(name: "  the same without building indexes", measured: Statistics([1]), reference: Statistics([1]),
+                               referenceName: "raw", target: nil)
+        #expect(SpeedCheck.table([check]).contains("  the same without building indexes"))
+        let data = try SpeedReport(suite: "import", checks: [check]).jsonData()
+        let written = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["checks"] as? [[String: Any]])
+        #expect(written.first?["name"] as? String == "the same without building indexes")
     }
 
     @Test func theTableNamesTheVerdictColumn() {

@@ -96,6 +96,18 @@ public struct BaselineStore: Sendable {
         return url
     }
 
+    /// The file ``load(_:)`` reads for `nameOrPath`: a path as given, a name as ``url(for:)`` makes it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try baselines.file(for: "main").lastPathComponent         // main.json, in directory
+    /// try baselines.file(for: "artifacts/bench.json").path      // artifacts/bench.json, under the current directory
+    /// ```
+    public func file(for nameOrPath: String) throws(BenchError) -> URL {
+        Self.isPath(nameOrPath) ? URL(fileURLWithPath: nameOrPath) : try url(for: nameOrPath)
+    }
+
     /// Loads the baseline `nameOrPath`: a saved name, or the path of a report file.
     ///
     /// Throws ``BenchError/missingBaseline(name:path:)`` when there is no such file,
@@ -108,7 +120,7 @@ public struct BaselineStore: Sendable {
     /// let main = try baselines.load("main")
     /// ```
     public func load(_ nameOrPath: String) throws -> BenchReport {
-        let url = Self.isPath(nameOrPath) ? URL(fileURLWithPath: nameOrPath) : try url(for: nameOrPath)
+        let url = try file(for: nameOrPath)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw BenchError.missingBaseline(name: nameOrPath, path: url.path)
         }

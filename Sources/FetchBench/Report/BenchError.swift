@@ -71,20 +71,29 @@ public enum BenchError: Error, CustomStringConvertible, Sendable {
         public var name: String
         /// The scenario-file key (``ScenarioConfig/keys``) whose value named it: `fault_attribute`.
         public var key: String
-        /// What the store has instead: its entities' names, or the entity's property names.
+        /// What the store has instead: its entities' names, or the names of the entity's properties that
+        /// the setting can use (attributes and to-one relationships, which have a column).
         public var available: [String]
+        /// Whether the entity has `name`, but as a to-many relationship, which has no column to sort by,
+        /// read or map.
+        public var isToMany: Bool
 
-        /// A missing `name` the setting `key` gave, which `scenario` needs.
-        public init(scenario: String, entity: String?, name: String, key: String, available: [String]) {
+        /// A missing `name` the setting `key` gave, which `scenario` needs; `isToMany` when the entity has
+        /// it as a to-many relationship, which the setting cannot use.
+        public init(scenario: String, entity: String?, name: String, key: String, available: [String], isToMany: Bool = false) {
             self.scenario = scenario
             self.entity = entity
             self.name = name
             self.key = key
             self.available = available
+            self.isToMany = isToMany
         }
 
         public var description: String {
             let have = available.isEmpty ? "none" : available.joined(separator: ", ")
+            if let entity, isToMany {
+                return "\(entity).\(name) (\(key)) is a to-many relationship, which the \(scenario) scenario cannot use as one value; \(entity) has \(have)"
+            }
             if let entity {
                 return "\(entity) has no property '\(name)' (\(key)), which the \(scenario) scenario reads; \(entity) has \(have)"
             }

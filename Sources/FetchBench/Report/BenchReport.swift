@@ -188,6 +188,10 @@ public struct BenchReport: Codable, Sendable, Equatable {
     /// Reads a report written by ``write(to:)``; a newer schema version is an error that says so.
     public static func load(from url: URL) throws -> BenchReport {
         let data: Data
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw BenchError.invalidReport(url.path, "it is a directory; name a report file, such as one written with --json")
+        }
         do {
             data = try Data(contentsOf: url)
         } catch {

@@ -65,8 +65,11 @@ public enum ScenarioCatalog {
         func column(_ name: String, of entity: Entity? = nil, key: String) throws -> String {
             let entity = entity ?? self.entity
             guard let index = entity.columnIndex(of: name) else {
+                // A to-many relationship is a property, but has no column: listing it as what the entity has
+                // would contradict the refusal.
                 throw BenchError.storeLacks(.init(scenario: scenario, entity: entity.name, name: name, key: key,
-                                                  available: entity.propertyNames))
+                                                  available: entity.columns.map(\.name),
+                                                  isToMany: entity.relationship(named: name)?.isToMany == true))
             }
             return entity.columns[index].columnName
         }
@@ -104,6 +107,31 @@ public enum ScenarioCatalog {
             sqlite3_reset(one)
             sqlite3_bind_int64(one, 1, key)
             try db.readRows(one)
+        }
+    }
+
+    /// The key of `entity`'s middle row by primary key: as a predicate constant for the engine, and as the
+    /// store keeps it for the raw reference. `nil` (and `NULL`) on an empty store, where the lookup finds nothing.
+    static func middleKey(of entity: Entity, key: String, keyColumn: String, store: PersistentStore) throws -> (constant: PredicateConstant, raw: SQLValue) {
+        let context = ManagedObjectContext(store: store)
+        var middle = FetchRequest(entityName: entity.name)
+        middle.fetchOffset = try store.count(of: entity) / 2
+        middle.fetchLimit = 1
+        middle.returnsObjectsAsFaults = false
+        guard let object = try context.fetch(middle).first, let index = entity.columnIndex(of: key) else { return (.null, .null) }
+        let raw = try store.connection.scalar("SELECT \(keyColumn) FROM \(entity.tableName) WHERE Z_PK = ?", [.integer(object.objectID.primaryKey)])
+        return (object.value(at: index).predicateConstant, raw ?? .null)
+    }
+
+    /// Binds `value` as parameter 1 of a raw statement; `NULL` binds nothing (the SQL says `IS NULL`).
+    static func bind(_ value: SQLValue, to statement: OpaquePointer) {
+        switch value {
+        case .null: break
+        case .integer(let v): sqlite3_bind_int64(statement, 1, v)
+        case .real(let v): sqlite3_bind_double(statement, 1, v)
+        case .text(let v): RawDatabase.bind(statement, 1, v)
+        case .blob(let v):
+            v.withUnsafeBytes { _ = sqlite3_bind_blob64(statement, 1, $0.baseAddress, sqlite3_uint64($0.count), _seedstore_sqlite_transient()) }
         }
     }
 
@@ -264,6 +292,15 @@ public enum ScenarioCatalog {
         let detailsIndex = summary.entity.columnIndex(of: summary.details)!
         var withDetails = summaries
         withDetails.relationshipKeyPathsForPrefetching = [summary.details]
+        // One object is opened by its key, as an app opens the row a user picked: the middle row's, so the
+        // lookup finds one on any non-empty store and does not sit at either end of an index.
+        let lookup = try middleKey(of: summary.entity, key: summary.key, keyColumn: summary.keyColumn, store: s.store)
+        var find = FetchRequest(entityName: summary.entity.name)
+        find.predicate = .compare(.key(summary.key), .equalTo, .constant(lookup.constant))
+        find.fetchLimit = 1
+        find.returnsObjectsAsFaults = false
+        let rawFind = "SELECT \(summary.detailsColumn) FROM \(summary.table) WHERE \(summary.keyColumn) "
+            + (lookup.raw == .null ? "IS NULL" : "= ?") + " LIMIT 1"
         return BenchScenario(name: "decomposition", question: "One monolithic entity, or a summary and its details one-to-one?", variants: [
             BenchVariant(name: "map query, monolithic \(s.entity.name) objects", note: "\(properties.count) values of every object through the big entity",
                          run: { context in
@@ -277,16 +314,16 @@ public enum ScenarioCatalog {
                          raw: { db in try db.readAll("SELECT \(summaryColumns) FROM \(summary.table)") }),
             BenchVariant(name: "open one object's details", note: "find a \(summary.entity.name) by \(summary.key), fire its \(summary.details) fault",
                          run: { context in
-                             var find = FetchRequest(entityName: summary.entity.name)
-                             find.fetchLimit = 1
-                             find.fetchOffset = 1000
-                             find.returnsObjectsAsFaults = false
                              guard let one = try context.fetch(find).first,
                                    case .object(let id) = one.value(at: detailsIndex) else { return }
                              _ = context.object(with: id).value(at: 0)
                          },
                          raw: { db in
-                             let keys = try db.keys("SELECT \(summary.detailsColumn) FROM \(summary.table) LIMIT 1 OFFSET 1000")
+                             let statement = try db.cached(rawFind)
+                             defer { sqlite3_reset(statement) }
+                             bind(lookup.raw, to: statement)
+                             var keys: [Int64] = []
+                             while try db.step(statement) { keys.append(sqlite3_column_int64(statement, 0)) }
                              try db.readAll("SELECT \(detailsColumns) FROM \(summary.detailsEntity.tableName) WHERE Z_PK = ?", keys)
                          }),
             BenchVariant(name: "list all details with prefetching", note: "every \(summary.entity.name) with its \(summary.details) prefetched",

@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 
 /// The entity and property names the scenarios run on, so they run on a user's own model and store.
 ///
@@ -114,7 +115,7 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
     /// and what it takes.
     ///
     /// `screen` and `fault_limit` take 1 or more; `batch_sizes` a non-empty list of distinct sizes, each
-    /// 0 (no batching) or more; `map_properties` at least one name. ``load(_:)`` and
+    /// 0 (no batching) or more; `map_properties` at least one name, each once. ``load(_:)`` and
     /// ``ScenarioCatalog/make(for:config:only:)`` check it, so no value reaches the scenarios out of range.
     ///
     /// For example:
@@ -139,6 +140,10 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
             throw refuse("batch_sizes", sizes, "each batch size once: a size given twice would measure the same variant twice")
         }
         if mapProperties.isEmpty { throw refuse("map_properties", "[]", "at least one property name, such as [\"title\"]") }
+        if let twice = mapProperties.first(where: { name in mapProperties.filter { $0 == name }.count > 1 }) {
+            let names = "[\(mapProperties.map { "\"\($0)\"" }.joined(separator: ", "))]"
+            throw refuse("map_properties", names, "each property once, not \"\(twice)\" twice (a map fetches each column once)")
+        }
     }
 
     /// Reads a scenario file: a JSON object of some of ``keys``; the others keep their defaults.
@@ -155,10 +160,21 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
     /// ```
     public static func load(_ path: String) throws(BenchError) -> ScenarioConfig {
         let data: Data
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw BenchError.invalidScenarioFile(path, "it is a directory; name a JSON file of settings")
+        }
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw BenchError.invalidScenarioFile(path, "cannot read it (\(error.localizedDescription))")
+        }
+        // Foundation's decoder takes a comma before a closing bracket and keeps the last of a repeated
+        // key without a word: a file that says `"sort_key"` twice must not run with one of them silently.
+        do { _ = try JSONSyntaxError.parse(data, fragmentsAllowed: true) } catch {
+            // A trailing comma or a repeated key says what to fix; other syntax errors get the general hint.
+            let plain = error.reason.hasPrefix("a comma before") || error.reason.hasPrefix("the key ")
+            throw BenchError.invalidScenarioFile(path, plain ? "\(error)" : "\(error); \(error.hint)")
         }
         do {
             let config = try JSONDecoder().decode(ScenarioConfig.self, from: data)

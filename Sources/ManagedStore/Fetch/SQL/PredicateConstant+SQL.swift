@@ -45,7 +45,7 @@ extension Value {
     /// ```swift
     /// let matches = try predicate.evaluate { keyPath in .scalar(object[keyPath[0]].predicateConstant) }
     /// ```
-    var predicateConstant: PredicateConstant {
+    package var predicateConstant: PredicateConstant {
         switch self {
         case .null: .null
         case .integer(let value): .int(value)
