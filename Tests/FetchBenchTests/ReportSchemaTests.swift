@@ -107,16 +107,8 @@ import Testing
 /// `settings.scenario_config` (schema version 2): the scenario settings a report was made with, recorded as
 /// they take effect, and version 1 reports without them.
 @Suite struct ReportScenarioSettingsTests {
-    func books() -> ScenarioConfig {
-        var config = ScenarioConfig()
-        config.entity = "Book"
-        config.sortKey = "title"
-        config.mapProperties = ["title", "author"]
-        return config
-    }
-
     @Test func theSettingsAreRecordedAsTheyTakeEffect() throws {
-        let json = try JSONValue.parse(try report([result()], config: books()).jsonData())
+        let json = try JSONValue.parse(try report([result()], config: ScenarioConfig.books).jsonData())
         let recorded = try #require(json["settings"]?["scenario_config"])
         #expect(recorded["entity"] == .string("Book"))
         #expect(recorded["map_properties"] == .array([.string("title"), .string("author")]))
@@ -125,7 +117,7 @@ import Testing
     }
 
     @Test func theRecordedSettingsRoundTrip() throws {
-        var config = books()
+        var config = ScenarioConfig.books
         config.relationship = nil
         config.screen = 7
         config.batchSizes = [0, 5]
@@ -137,11 +129,11 @@ import Testing
     @Test func theRecordedSettingsAreAScenarioFile() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let json = try #require(try JSONSerialization.jsonObject(with: report([result()], config: books()).jsonData()) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: report([result()], config: ScenarioConfig.books).jsonData()) as? [String: Any])
         let recorded = try #require((json["settings"] as? [String: Any])?["scenario_config"])
         let file = directory.appendingPathComponent("scenario.json")
         try JSONSerialization.data(withJSONObject: recorded).write(to: file)
-        #expect(try ScenarioConfig.load(file.path) == books().effective)
+        #expect(try ScenarioConfig.load(file.path) == ScenarioConfig.books.effective)
     }
 
     @Test func aVersionOneReportWithoutTheSettingsStillLoads() throws {
@@ -167,7 +159,7 @@ import Testing
 
     @Test func theRecordedSettingsValidateAgainstTheJSONSchema() throws {
         let validator = JSONSchemaValidator(root: try JSONValue.parse(Data(contentsOf: repositoryRoot.appendingPathComponent("docs/bench-report.schema.json"))))
-        var config = books()
+        var config = ScenarioConfig.books
         config.summaryEntity = nil
         #expect(try validator.validate(try JSONValue.parse(try report([result()], config: config).jsonData())).isEmpty)
     }

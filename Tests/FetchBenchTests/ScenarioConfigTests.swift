@@ -22,21 +22,13 @@ import Testing
         return store
     }
 
-    func books() -> ScenarioConfig {
-        var config = ScenarioConfig()
-        config.entity = "Book"
-        config.sortKey = "title"
-        config.mapProperties = ["title", "author"]
-        return config
-    }
-
     @Test("the fault attribute defaults to the sort key, so a books store runs every scenario")
     func faultAttributeDefaultsToTheSortKey() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try booksStore(in: directory)
         #expect(ScenarioConfig().faultAttribute == nil)
-        let scenarios = try ScenarioCatalog.make(for: store, config: books())
+        let scenarios = try ScenarioCatalog.make(for: store, config: ScenarioConfig.books)
         #expect(scenarios.map(\.name) == ["batch-size", "faulting", "dictionary"], "no summary entity: no decomposition")
     }
 
@@ -45,7 +37,7 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try booksStore(in: directory)
-        var config = books()
+        var config = ScenarioConfig.books
         config.faultAttribute = "well_name"
         #expect(try ScenarioCatalog.make(for: store, config: config, only: ["batch-size"]).count == 1)
         do {
@@ -148,7 +140,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try booksStore(in: directory)
         for change in [{ (c: inout ScenarioConfig) in c.batchSizes = [-5] }, { $0.screen = -1 }, { $0.faultLimit = 0 }] {
-            var config = books()
+            var config = ScenarioConfig.books
             change(&config)
             do {
                 _ = try ScenarioCatalog.make(for: store, config: config)

@@ -62,3 +62,14 @@ func temporaryDirectory(_ name: String = #function) throws -> URL {
 
 /// The repository's root, found from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+extension ScenarioConfig {
+    /// Settings for a store of books (title, author): the scenario tests' store that is not the wells'.
+    static var books: ScenarioConfig {
+        var config = ScenarioConfig()
+        config.entity = "Book"
+        config.sortKey = "title"
+        config.mapProperties = ["title", "author"]
+        return config
+    }
+}
