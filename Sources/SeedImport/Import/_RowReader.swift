@@ -320,7 +320,8 @@ final class _RowReader: @unchecked Sendable {
                     }
                     guard let key = relationship.converter.convert(bytes) else {
                         return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],
-                                           reason: "the key is " + relationship.converter.explain(bytes), value: display(bytes))
+                                           reason: relationship.converter.explainKey(bytes, quoted: record.isQuoted(at: relationship.field)),
+                                           value: display(bytes))
                     }
                     values[relationship.ordinal] = key
                     return nil
