@@ -71,7 +71,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Numbers are written with a decimal comma: 1.234,5 is 1234.5 ('.' groups thousands), as European spreadsheets export them with ';' between fields.")
     var decimalComma = false
 
-    @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping; repeat for several (default: empty, NULL, NA). The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'.", valueName: "token"))
+    @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping's defaults and files (a column's own \"nullTokens\" still win); repeat for several (default: empty, NULL, NA). The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'.", valueName: "token"))
     var nullTokens: [String] = []
 
     @Option(name: .customLong("date-format"), help: ArgumentHelp("How Date columns the mapping gives no format are written (without a mapping: every Date column): d-MMM-yy, M/d/yyyy, dd.MM.yyyy HH:mm, epoch…; repeat for several, tried in order (default: ISO 8601).", valueName: "format"))

@@ -21,7 +21,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let store = try options.open()
         let size = (try? FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int) ?? 0
-        print("Store: \(store.path) (\(ProcessMemory.format(size)), \(size.formatted()) bytes)")
+        print("Store: \(store.path) (\(ProcessMemory.format(size)), \(Self.counted(size, "byte")))")
         let source: String = switch store.modelSource {
         case .stored: "stored in the store"
         case .given: "given (\(options.model ?? ""))"
@@ -41,7 +41,7 @@ struct InspectCommand: ParsableCommand {
               + " statistics: \(analyzed ? "present (ANALYZE ran)" : "none (the query planner guesses; run ANALYZE)")")
         for entity in store.model.entities {
             print("")
-            print("\(entity.name) — table \(entity.tableName), Z_ENT \(entity.id), \(try store.count(of: entity).formatted()) rows")
+            print("\(entity.name) — table \(entity.tableName), Z_ENT \(entity.id), \(Self.counted(try store.count(of: entity), "row"))")
             var table = TextTable(["property", "kind", "type", "flags"])
             for attribute in entity.attributes {
                 var flags: [String] = [attribute.isOptional ? "optional" : "required"]
@@ -68,11 +68,16 @@ struct InspectCommand: ParsableCommand {
                 let rows = (try? connection.scalar("SELECT count(*) FROM \(quoted)"))??.int64 ?? 0
                 let inverse = relationship.inverse.map { " and \(relationship.destination).\($0)" } ?? ""
                 print("")
-                print("\(join.name) — join table of \(entity.name).\(relationship.name)\(inverse), \(rows.formatted()) rows"
+                print("\(join.name) — join table of \(entity.name).\(relationship.name)\(inverse), \(Self.counted(rows, "row"))"
                       + " (columns \(join.sourceColumn), \(join.destinationColumn))")
                 print("indexes: " + Self.indexes(of: join.name, in: connection))
             }
         }
+    }
+
+    /// `count` with `noun` in the singular for one, else the plural: `1 row`, `12,345 rows`.
+    static func counted(_ count: some BinaryInteger, _ noun: String) -> String {
+        "\(count.formatted()) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// A table's indexes as `NAME (COLUMN, …)`, unique ones marked; `none` without any. The names come

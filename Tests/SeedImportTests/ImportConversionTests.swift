@@ -230,6 +230,27 @@ struct ImportConversionTests {
         }
     }
 
+    /// A user trial: `://x` was stored while `1http://x` was refused as parts that "do not fit together".
+    /// Neither is a URI reference: a scheme starts with a letter, and a relative reference has no `:`
+    /// before its first `/` (RFC 3986, sections 3.1 and 4.2).
+    @Test("a ':' before the first '/' must end a scheme: ://x and 1http://x are rejects that say so")
+    func uriSchemes() throws {
+        let converter = _FieldConverter.uri(.utf8)
+        func convert(_ text: String) -> Value? { Array(text.utf8).withUnsafeBufferPointer { converter.convert($0) } }
+        func explain(_ text: String) -> String { Array(text.utf8).withUnsafeBufferPointer { converter.explain($0) } }
+        for text in ["h:x", "a+b-c.d://x", "./a:b", "a/b:c", "?q=a:b", "#x:y", "//host:80/p", "x"] {
+            #expect(convert(text) != nil, "\(text)")
+        }
+        let relative = "and a relative reference has no ':' before its first '/' (write ./ before such a path)"
+        for (text, reason) in [("://x", "it starts with ':', so it has no scheme (http in http://x), \(relative)"),
+                               (":", "it starts with ':', so it has no scheme (http in http://x), \(relative)"),
+                               ("1http://x", "\"1http\" before the first ':' is not a scheme (a letter, then letters, digits, '+', '-' or '.', as http in http://x), \(relative)"),
+                               ("a_b:c", "\"a_b\" before the first ':' is not a scheme (a letter, then letters, digits, '+', '-' or '.', as http in http://x), \(relative)")] {
+            #expect(convert(text) == nil, "\(text)")
+            #expect(explain(text) == "not a URI as RFC 3986 writes one: " + reason, "\(text): \(explain(text))")
+        }
+    }
+
     /// A fuzzer found 1e200 refused as "not a number".
     @Test("decimals a Double reads but Decimal cannot hold are refused as out of range")
     func decimalRange() {

@@ -319,5 +319,43 @@ struct ImportMessageTests {
                                           "Item=trailing.csv"], directory: scratch.url)
         #expect(trailing.status == 0 && !trailing.output.contains("no name"), "\(trailing.output)")
     }
-}
 
+    /// A user trial: a headerless file's ragged row said "the header has 2", and to add a column to it.
+    @Test("without a header, a record's field count is compared with the first record's, and the message says so")
+    func raggedWithoutHeader() throws {
+        let scratch = try Self.scratch("x,1\ny,2,\nz\nw,3,v\n")
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "m.model.json", "defaults": {"header": false},
+             "files": [{"path": "e.csv", "targets": [{"entity": "E", "columns": {"a": "1", "n": "2"}}]}]}
+            """)
+        let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "s.sqlite", "--progress", "none",
+                                        "--on-error", "skip", "--rejects", "r.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let rejects = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8)
+        #expect(!rejects.contains("header"), "there is none: \(rejects)")
+        #expect(rejects.contains("e.csv,2,,,,,\"the record has 3 fields; the first record has 2. The field past the first record's is empty: the line ends with one \"\",\"\" more than the first record has. Remove it.\""), "\(rejects)")
+        #expect(rejects.contains("e.csv,3,,,,,\"the record has 1 field; the first record has 2. A field is missing"), "\(rejects)")
+        #expect(rejects.contains("e.csv,4,,,,,\"the record has 3 fields; the first record has 2. A value holding a \"\",\"\" must be in quotes (or the first record lacks a field)."), "\(rejects)")
+    }
+
+    /// A user trial: with a column's own `nullTokens`, NULL (a null token of the file) was "not a null
+    /// token of this file".
+    @Test("a null word missing from a column's own nullTokens: the note names the column's tokens, not the file's")
+    func columnNullTokensNote() throws {
+        let scratch = try Self.scratch("a,n\nw,NULL\nx,N/A\ny,NA\n")
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "m.model.json", "defaults": {"nullTokens": ["", "NULL", "NA"]},
+             "files": [{"path": "e.csv", "targets": [{"entity": "E", "columns": {"n": {"column": "n", "nullTokens": ["", "N/A"]}}}]}]}
+            """)
+        // --null does not reach a column that lists its own tokens.
+        let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "s.sqlite", "--progress", "none", "--null", "NULL",
+                                        "--on-error", "skip", "--rejects", "r.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3, "N/A is null in n; NULL and NA are not: \(lines)")
+        #expect(lines[1].contains("not a whole number (NULL is not a null token of this column: its \"\"nullTokens\"\" in the mapping, \"\"\"\", \"\"N/A\"\", replace the file's and --null for it, so name every one there)"),
+                "\(lines[1])")
+        #expect(lines[2].hasPrefix("e.csv,4,") && lines[2].contains("(NA is not a null token of this column"), "\(lines[2])")
+        #expect(!lines.joined().contains("of this file"), "\(lines)")
+    }
+}

@@ -62,6 +62,26 @@ struct ImportProgressTests {
                 "a short name keeps the rate on 80 columns")
     }
 
+    /// A user trial: a bar written to a pipe named `data/wells/wells.csv` as `wells.csv`, fitted to a
+    /// terminal of 80 columns that was not there, while the summary named it as given.
+    @Test("a bar on standard error that is no terminal (and no COLUMNS) names the file as given, as the summary does",
+          .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
+    func barInAPipe() throws {
+        let scratch = ImportScratch()
+        try scratch.write("w.model.json", """
+            {"entities": [{"name": "W", "attributes": [{"name": "id", "type": "Integer 64"}, {"name": "name", "type": "String"}]}]}
+            """)
+        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("data/wells"), withIntermediateDirectories: true)
+        try scratch.write("data/wells/wells.csv", "id,name\n" + (0..<60_000).map { "\($0),a well named \($0)\n" }.joined())
+        let result = try ImportCLI.run(["import", "--model", "w.model.json", "--out", "w.sqlite", "--progress", "bar", "W=data/wells/wells.csv"],
+                                       directory: scratch.url, environment: ["COLUMNS": nil])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("  data/wells/wells.csv → W: 60,000 rows read"), "\(result.output)")
+        let bars = result.errors.split(separator: "\r").filter { $0.hasPrefix("[") }
+        #expect(!bars.isEmpty, "\(result.errors)")
+        #expect(bars.allSatisfy { $0.contains("%  data/wells/wells.csv ") && $0.contains(" rows/s  ETA ") }, "\(bars)")
+    }
+
     @Test("a note on the bar's line is cut to the terminal's width too")
     func noteFits() throws {
         let lines = Lines()

@@ -87,3 +87,44 @@ struct ImportQuotedNullTests {
         #expect(scratch.rejects.contains("no Team has code \"\""), "\(scratch.rejects)")
     }
 }
+
+/// A user trial: a quoted empty Integer key in a join file read `order: the key is an empty value is not
+/// a number`, two reasons run together.
+@Suite("Import: a key that does not convert says so in one sentence")
+struct ImportKeyReasonTests {
+    static let model = """
+        {"entities": [
+          {"name": "Order", "attributes": [{"name": "id", "type": "Integer 64"}],
+           "relationships": [{"name": "items", "destination": "Item", "inverse": "orders", "toMany": true},
+                             {"name": "lines", "destination": "Item", "inverse": "order", "toMany": true}]},
+          {"name": "Item", "attributes": [{"name": "sku", "type": "String"}],
+           "relationships": [{"name": "orders", "destination": "Order", "inverse": "items", "toMany": true},
+                             {"name": "order", "destination": "Order", "inverse": "lines"}]}]}
+        """
+
+    @Test("a join file's quoted empty key, and a relationship column's, is empty and should be a whole number")
+    func quotedEmptyKeys() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.json", Self.model)
+        try scratch.write("orders.csv", "id\n1\n")
+        try scratch.write("items.csv", "sku,order\nA,1\nB,\"\"\nC,1.5\n")
+        try scratch.write("pairs.csv", "order,item\n1,A\n\"\",A\nx,A\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.json", "files": [
+              {"path": "orders.csv", "targets": [{"entity": "Order", "key": "id"}]},
+              {"path": "items.csv", "targets": [{"entity": "Item", "key": "sku", "relationships": {"order": {"column": "order", "destinationKey": "id"}}}]},
+              {"path": "pairs.csv", "join": {"entity": "Order", "relationship": "items", "sourceColumn": "order", "sourceKey": "id",
+                                             "destinationColumn": "item", "destinationKey": "sku"}}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: scratch.skipping()).run(into: scratch.path("s.sqlite"))
+        #expect(summary.rejects == 4, "\(scratch.rejects)")
+        let records = try ImportRejectsTests.records(scratch.path("rejects.csv"))
+        let reasons = Dictionary(records.dropFirst().map { ("\($0[0]):\($0[1])", $0[6]) }, uniquingKeysWith: { a, _ in a })
+        let empty = "the key is empty (it is quoted, so it is text, not null); it should be a whole number"
+        #expect(reasons["pairs.csv:3"] == "order: " + empty, "\(reasons)")
+        #expect(reasons["items.csv:3"] == "order: " + empty, "\(reasons)")
+        #expect(reasons["pairs.csv:4"] == "order: the key is not valid: not a whole number", "\(reasons)")
+        #expect(reasons["items.csv:4"]?.hasPrefix("order: the key is not valid: the value has a fraction") == true, "\(reasons)")
+        #expect(!scratch.rejects.contains("the key is an empty") && !scratch.rejects.contains("the key is the value"), "\(scratch.rejects)")
+    }
+}

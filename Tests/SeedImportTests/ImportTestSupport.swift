@@ -82,12 +82,17 @@ struct CLIResult {
 }
 
 enum ImportCLI {
-    /// Runs the CLI to completion.
-    static func run(_ arguments: [String], directory: URL? = nil) throws -> CLIResult {
+    /// Runs the CLI to completion; `environment` sets variables, or removes those given `nil`.
+    static func run(_ arguments: [String], directory: URL? = nil, environment: [String: String?] = [:]) throws -> CLIResult {
         let process = Process()
         process.executableURL = ImportFixtures.cli!
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value }
+            process.environment = variables
+        }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -37,8 +37,23 @@ struct ImportUpsertTests {
         #expect(summary.duplicates.first?.count == 1)
         #expect(summary.duplicates.first?.lines == [8])
         #expect(summary.duplicates.first?.key == "code")
-        #expect(summary.description.contains("1 repeated Team.code key in"))
+        #expect(summary.description.contains("duplicates: 1 row in \(ImportFixtures.path("csv/teams.csv")) repeats the Team.code key of an earlier row (line 8) and updates its object"),
+                "\(summary.description)")
         #expect(try Self.teams(scratch.path("Teams.sqlite"))["ENG"] == "Analytical Engines Ltd")
+    }
+
+    /// A user trial read "7 repeated T.id keys" as seven keys; it counted rows (repeating two keys).
+    @Test("the summary counts rows that repeat a key, not keys")
+    func duplicateWording() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "code,name\nA,1\nB,2\nA,3\nA,4\nB,5\n")
+        let mapping = try Self.mapping("""
+            {"format": 1, "files": [{"path": "teams.csv", "targets": [{"entity": "Team", "key": "code"}]}]}
+            """, in: scratch)
+        let summary = try SeedImporter(model: Self.model, mapping: mapping).run(into: scratch.path("Teams.sqlite"))
+        #expect(summary.duplicates.first?.count == 3)
+        #expect(summary.description.contains("  duplicates: 3 rows in teams.csv repeat the Team.code key of an earlier row (lines 4, 5, 6) and update its object"),
+                "\(summary.description)")
     }
 
     @Test("keys repeat across batches: the saved object is read back and updated", arguments: [true, false])

@@ -250,6 +250,27 @@ struct InspectAndQueryCLITests {
         #expect(result.stdout.contains("ZTAG_DESC (ZNAME DESC) unique partial (WHERE …), ZTAG_EXPR (<expression>)"), "\(result.stdout)")
     }
 
+    /// A user trial: `inspect` printed "1 rows".
+    @Test func inspectCountsOneRowInTheSingular() throws {
+        let directory = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("F.sqlite").path
+        let context = try CLI.store(at: store, model: "failedbank")
+        let details = try context.insert("FailedBankDetails")
+        let tag = try context.insert("Tag")
+        tag["name"] = .string("rural")
+        try details.add(tag, toKey: "tags")
+        try context.save()
+        let result = try CLI.run(["inspect", store])
+        #expect(result.status == 0, "\(result.stderr)")
+        let headings = result.stdout.split(separator: "\n").filter { $0.contains(" — ") }
+        #expect(headings.count == 4, "\(result.stdout)")
+        for heading in headings {
+            let rows = heading.contains("FailedBankInfo ") ? "0 rows" : "1 row"
+            #expect(heading.hasSuffix(", \(rows)") || heading.contains(", \(rows) (columns "), "\(heading)")
+        }
+    }
+
     /// A user trial: text holding CRLF, or a comma or quote followed by a combining mark (one Character
     /// each), was written to CSV unquoted and re-imported as ragged rows.
     @Test func csvQuotesByBytesSoItImportsBack() throws {

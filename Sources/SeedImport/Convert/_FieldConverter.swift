@@ -131,7 +131,9 @@ enum _FieldConverter: Sendable {
         case .uri(let encoding):
             // As written, when it is a URI reference as RFC 3986 spells one: text that is not (a space, `%zz`,
             // a letter outside ASCII) is a reject, never quietly percent-encoded into another URI.
-            guard let text = try? encoding.decode(bytes), let url = URL(string: text, encodingInvalidCharacters: false) else { return nil }
+            // Foundation takes `://x` (no scheme, nor a relative reference), so the scheme is checked first.
+            guard Self.schemeFits(bytes), let text = try? encoding.decode(bytes),
+                  let url = URL(string: text, encodingInvalidCharacters: false) else { return nil }
             return .uri(url)
         case .binary:
             // Hexadecimal with SQL Server's `0x` or PostgreSQL's `\x` prefix (their exports), else Base64.
@@ -439,7 +441,43 @@ extension _FieldConverter {
             let shown = scalar == " " ? "a space" : "'\(scalar)'"
             return "not a URI as RFC 3986 writes one: \(shown) is not allowed in a URI; percent-encode it (\(escape))"
         }
+        let utf8 = Array(text.utf8)
+        if !utf8.withUnsafeBufferPointer(schemeFits), let colon = utf8.firstIndex(of: UInt8(ascii: ":")) {
+            let relative = "and a relative reference has no ':' before its first '/' (write ./ before such a path)"
+            guard colon > 0 else { return "not a URI as RFC 3986 writes one: it starts with ':', so it has no scheme (http in http://x), \(relative)" }
+            return "not a URI as RFC 3986 writes one: \"\(String(decoding: utf8[..<colon], as: UTF8.self))\" before the first ':' is not a scheme "
+                + "(a letter, then letters, digits, '+', '-' or '.', as http in http://x), \(relative)"
+        }
         return "not a URI as RFC 3986 writes one: its parts do not fit together (a second #, a port that is not a number, brackets around something other than an IP address)"
+    }
+
+    /// Whether a URI reference's text before its first `:`, when that comes before any `/`, `?` or `#`, is
+    /// a scheme as RFC 3986 writes one (section 3.1: a letter, then letters, digits, `+`, `-` or `.`);
+    /// `true` without such a `:` (a relative reference, section 4.2).
+    ///
+    /// ```swift
+    /// schemeFits("http://x")   // true
+    /// schemeFits("a/b:c")      // true: a relative path
+    /// schemeFits("://x")       // false
+    /// schemeFits("1http://x")  // false
+    /// ```
+    ///
+    /// - Complexity: O(length of the scheme).
+    static func schemeFits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for (i, byte) in bytes.enumerated() {
+            let letter = (byte | 0x20) &- UInt8(ascii: "a") < 26
+            switch byte {
+            case UInt8(ascii: ":"): return i > 0
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return true
+            case _ where letter: continue
+            case _ where i > 0 && (byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")):
+                continue
+            default:
+                // Not a scheme's character: fine for a relative path unless a ':' follows before a '/'.
+                return !bytes[i...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }.contains(UInt8(ascii: ":"))
+            }
+        }
+        return true
     }
 
     /// What a Decimal holds, for messages: Foundation's `Decimal` keeps at most 38 significant digits

@@ -230,9 +230,11 @@ extension ImportSummary: CustomStringConvertible {
         for duplicate in duplicates {
             let shown = duplicate.lines.map(String.init).joined(separator: ", ")
             let more = duplicate.count > duplicate.lines.count ? ", …" : ""
-            let keys = duplicate.count == 1 ? "key" : "keys"
             let lineWord = duplicate.lines.count == 1 && duplicate.count == 1 ? "line" : "lines"
-            lines.append("  duplicates: \(g(duplicate.count)) repeated \(duplicate.entity).\(duplicate.key) \(keys) in \(duplicate.file) (\(lineWord) \(shown)\(more)); later rows updated the earlier object")
+            // The count is of rows, not of distinct keys: seven rows may repeat two keys.
+            let rows = duplicate.count == 1 ? "row in \(duplicate.file) repeats" : "rows in \(duplicate.file) repeat"
+            let updates = duplicate.count == 1 ? "updates" : "update"
+            lines.append("  duplicates: \(g(duplicate.count)) \(rows) the \(duplicate.entity).\(duplicate.key) key of an earlier row (\(lineWord) \(shown)\(more)) and \(updates) its object")
         }
         for warning in warnings { lines.append("  warning: \(warning)") }
         var timing = String(format: "  %.2f s (reading and converting %.2f s, saving %.2f s, indexes and finish %.2f s), %@ rows/s",

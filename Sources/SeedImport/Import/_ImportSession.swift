@@ -437,7 +437,7 @@ final class _ImportSession {
                     }
                     guard let value = converter.convert(bytes) else {
                         failure = _RowFailure(field: field, entity: index.entity.name, attribute: index.attribute,
-                                              reason: "the key is " + converter.explain(bytes), value: Self.display(bytes, file))
+                                              reason: converter.explainKey(bytes, quoted: record.isQuoted(at: field)), value: Self.display(bytes, file))
                         return nil
                     }
                     return value

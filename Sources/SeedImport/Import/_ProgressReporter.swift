@@ -9,14 +9,15 @@ import Measure
 /// A bar longer than the terminal is wide would wrap, and `\r` would then redraw only its last row: the
 /// bar is fitted to the width of the terminal on standard error (read at each redraw, so a resized window
 /// is followed), shortening the file's name from the left, then leaving out the rows of all files and
-/// the rate.
+/// the rate. A bar written to a pipe or a file has no width to fit (unless `COLUMNS` gives one): it names
+/// the file as the user gave it, as the summary does.
 final class _ProgressReporter {
     enum Style { case bar, plain, none }
 
     let style: Style
     private let totalBytes: Int64
     private let output: @Sendable (String) -> Void
-    /// The bar's width limit in columns (`nil`: the terminal's, ``terminalColumns()``).
+    /// The bar's width limit in columns (`nil`: the terminal's, ``terminalColumns()``, if any).
     private let columns: Int?
     private let start = Clock.now()
     /// The first line comes one interval after the start, not at 0%.
@@ -104,12 +105,13 @@ final class _ProgressReporter {
         return String(line(short.count > 12 ? "…" + short.suffix(12) : short, bar: 12, inAll: false, showsRate: false).prefix(limit))
     }
 
-    /// The columns of the terminal on standard error; `COLUMNS`, then 80, when that cannot be read.
-    static func terminalColumns() -> Int {
+    /// The columns of the terminal on standard error; `COLUMNS` when that cannot be read; `nil` when
+    /// neither says (standard error is a pipe or a file: nothing wraps there, so nothing is cut).
+    static func terminalColumns() -> Int? {
         var size = winsize()
         if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 { return value }
-        return 80
+        return nil
     }
 
     private func draw(bytes: Int64, fileRows: Int, now: Double) {
@@ -121,7 +123,7 @@ final class _ProgressReporter {
         let etaText = eta.map(Self.duration) ?? "?"
         switch style {
         case .bar:
-            let line = barLine(fraction: fraction, fileRows: fileRows, rate: rate, eta: etaText, columns: columns ?? Self.terminalColumns())
+            let line = barLine(fraction: fraction, fileRows: fileRows, rate: rate, eta: etaText, columns: columns ?? Self.terminalColumns() ?? .max)
             output("\r\(line)\u{1B}[K")
             drewBar = true
         case .plain:
@@ -137,7 +139,7 @@ final class _ProgressReporter {
         case .none: return
         case .bar:
             // Fitted like the bar: a wrapped line would not be cleared by the next redraw.
-            let limit = max(10, (columns ?? Self.terminalColumns()) - 1)
+            let limit = max(10, (columns ?? Self.terminalColumns() ?? .max) - 1)
             output("\r\(text.count > limit ? text.prefix(limit - 1) + "…" : Substring(text))\u{1B}[K")
             drewBar = true
         case .plain: output("import: \(text)\n")

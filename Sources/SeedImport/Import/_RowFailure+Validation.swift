@@ -26,9 +26,10 @@ extension _RowFailure {
         }
     }
 
-    /// The failure of a record whose field count is not the header's (`columns`), with what likely went
-    /// wrong. Extra fields that are all empty are named as delimiters the line ends with (an export that
-    /// ends data lines with a `,` its header lacks). Past the header's count, the first unquoted delimiter of the record's text (`raw`) followed
+    /// The failure of a record whose field count is not the header's (`columns`; without a header, the
+    /// first record's, and the message says so), with what likely went wrong. Extra fields that are all
+    /// empty are named as delimiters the line ends with (an export that ends data lines with a `,` its
+    /// header lacks). Past that count, the first unquoted delimiter of the record's text (`raw`) followed
     /// by a space (`24, place Kléber`) is named as a value split at a delimiter it should have quoted.
     ///
     /// ```swift
@@ -40,14 +41,17 @@ extension _RowFailure {
         let delimiter = file.options.delimiter, quote = file.options.quote
         let character = Character(Unicode.Scalar(delimiter))
         let shown = character == "\t" ? "tab" : character.isPunctuation || character.isSymbol ? "\"\(character)\"" : "delimiter"
+        // What the count is compared with: without a header, the first record set it.
+        let basis = file.header != nil ? "the header" : "the first record"
         var hint = "A field is missing, or a value runs over lines without quotes."
         let extraFieldsEmpty = record.count > columns
             && (columns..<record.count).allSatisfy { field in record.withBytes(at: field) { _trimmed($0).isEmpty } }
         if extraFieldsEmpty {
             let extra = record.count - columns
-            hint = "The \(extra == 1 ? "field" : "\(extra) fields") past the header's \(extra == 1 ? "is" : "are") empty: the line ends with \(extra == 1 ? "one" : "\(extra)") \(shown) more than the header has. Remove \(extra == 1 ? "it" : "them"), or add \(extra == 1 ? "a column" : "columns") to the header."
+            let remedy = file.header != nil ? ", or add \(extra == 1 ? "a column" : "columns") to the header" : ""
+            hint = "The \(extra == 1 ? "field" : "\(extra) fields") past \(basis)'s \(extra == 1 ? "is" : "are") empty: the line ends with \(extra == 1 ? "one" : "\(extra)") \(shown) more than \(basis) has. Remove \(extra == 1 ? "it" : "them")\(remedy)."
         } else if record.count > columns {
-            hint = "A value holding a \(shown) must be in quotes (or the header lacks a column)."
+            hint = "A value holding a \(shown) must be in quotes (or \(basis) lacks a \(file.header != nil ? "column" : "field"))."
             var quoted = false, field = 0, start = 0
             for (i, byte) in raw.enumerated() {
                 if byte == quote { quoted.toggle() }
@@ -65,7 +69,7 @@ extension _RowFailure {
                 start = i + 1
             }
         }
-        self.init(reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(columns)", hint: hint)
+        self.init(reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); \(basis) has \(columns)", hint: hint)
     }
 
     private init(recordError error: CSVError, record: CSVRawRecord, file: _FilePlan,

@@ -116,6 +116,7 @@ final class _RowReader: @unchecked Sendable {
     private let nullValues: [[Value]]
     private let attributeNames: [[String]]
     private let conversionHints: [[String?]]
+    private let columnNullTokens: [[[String]?]]
     private let relationshipNames: [[String]]
     private let entityNames: [String]
     private let columnCounts: [Int]
@@ -152,6 +153,7 @@ final class _RowReader: @unchecked Sendable {
         nullValues = targets.map(\.nullValues)
         attributeNames = targets.map(\.attributeNames)
         conversionHints = targets.map(\.conversionHints)
+        columnNullTokens = targets.map(\.columnNullTokens)
         relationshipNames = targets.map(\.relationshipNames)
         entityNames = targets.map(\.entity.name)
         columnCounts = targets.map(\.defaults.count)
@@ -292,7 +294,8 @@ final class _RowReader: @unchecked Sendable {
                         var hint: String?
                         if !field.nulls.matches(bytes) {
                             // Quoted, a null word is text whatever the tokens: the note would mislead.
-                            reason = field.converter.explain(bytes) + (record.isQuoted(at: field.field) ? "" : Self.nullWordNote(bytes))
+                            reason = field.converter.explain(bytes)
+                                + (record.isQuoted(at: field.field) ? "" : Self.nullWordNote(bytes, columnTokens: columnNullTokens[t][f]))
                             hint = conversionHints[t][f]
                         } else if record.isQuoted(at: field.field) {
                             reason = field.converter.explain(bytes) + " (it is quoted, so it is text, not null: leave it unquoted to mean null)"
@@ -320,7 +323,8 @@ final class _RowReader: @unchecked Sendable {
                     }
                     guard let key = relationship.converter.convert(bytes) else {
                         return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],
-                                           reason: "the key is " + relationship.converter.explain(bytes), value: display(bytes))
+                                           reason: relationship.converter.explainKey(bytes, quoted: record.isQuoted(at: relationship.field)),
+                                           value: display(bytes))
                     }
                     values[relationship.ordinal] = key
                     return nil
@@ -336,10 +340,20 @@ final class _RowReader: @unchecked Sendable {
     }
 
     /// Words files write for "no value" (NULL, NA, N/A, None, nil, \\N): when one is not a null token of the
-    /// file (`--null` replaces the defaults), a note that says so; empty otherwise.
-    static func nullWordNote(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    /// file (`--null` replaces the defaults), or of the column when its mapping gives it `columnTokens`
+    /// (which then replace the file's), a note that says so; empty otherwise.
+    ///
+    /// ```swift
+    /// nullWordNote(bytes, columnTokens: ["", "N/A"])  // " (NULL is not a null token of this column: …)"
+    /// ```
+    static func nullWordNote(_ bytes: UnsafeBufferPointer<UInt8>, columnTokens: [String]? = nil) -> String {
         guard bytes.count <= 4, let word = String(bytes: bytes, encoding: .utf8),
               ["null", "na", "n/a", "none", "nil", "\\n"].contains(word.lowercased()) else { return "" }
-        return " (\(word) is not a null token of this file: --null, or \"nullTokens\" in a mapping, sets them and replaces the defaults, so name every one)"
+        guard let columnTokens else {
+            return " (\(word) is not a null token of this file: --null, or \"nullTokens\" in a mapping, sets them and replaces the defaults, so name every one)"
+        }
+        let listed = columnTokens.map { "\"\($0)\"" }.joined(separator: ", ")
+        return " (\(word) is not a null token of this column: its \"nullTokens\" in the mapping, \(columnTokens.isEmpty ? "an empty list" : listed), "
+            + "replace the file's and --null for it, so name every one there)"
     }
 }

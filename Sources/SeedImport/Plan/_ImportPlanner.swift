@@ -467,6 +467,7 @@ struct _ImportPlanner {
                         field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
                         nulls: nulls, nullValue: nullValue))
                     plan.attributeNames.append(attribute.name)
+                    plan.columnNullTokens.append(spec?.nullTokens)
                     plan.conversionHints.append(attribute.type == .date && formats?.isEmpty != false
                         ? dateFormatHint(attribute: attribute.name, column: file.columnName(index)) : nil)
                     mapped.insert(attribute.name)

@@ -172,6 +172,9 @@ final class _TargetPlan {
     /// What to do when a field's value does not convert, by position in ``fields``, when something
     /// specific helps (a date column read as ISO 8601 for want of a `format`); mostly `nil`.
     var conversionHints: [String?] = []
+    /// The null tokens a field's column mapping gives (its `nullTokens`, which replace the file's for that
+    /// column), by position in ``fields``; `nil` where the file's apply. For messages.
+    var columnNullTokens: [[String]?] = []
     /// The name of each relationship, by position in ``relationships``.
     var relationshipNames: [String] = []
     /// Per relationship, the first file that fills its destination but runs after this one (its path as
