@@ -243,7 +243,8 @@ struct ImportCommand: ParsableCommand {
             if let summaryJSON, OutputPath.descriptor(named: summaryJSON) == 1 {
                 printError(summary.description)
             } else {
-                print(summary)
+                // Warnings quote header names as the file has them: a NUL or an escape is written out.
+                print(VisibleText.escaped(summary.description, keepingLines: true))
             }
             if let summaryJSON { try writeSummary(summary, to: summaryJSON) }
         } catch {

@@ -36,6 +36,20 @@ struct ReportNumberKindTests {
         #expect(reason == "r.json is not a readable bench report: expected an integer at \(path), found \(shown)")
     }
 
+    /// A user trial: `"schema_version" : 2, "schema_version" : 1` compared as version 1, and a trailing
+    /// comma was taken, as Foundation's decoder takes them.
+    @Test("a repeated key or a trailing comma makes a report unreadable, with its line and column")
+    func strictJSON() throws {
+        let text = String(decoding: try sampleReport().jsonData(), as: UTF8.self)
+        let repeated = text.replacingOccurrences(of: "\"schema_version\" : 2", with: "\"schema_version\" : 2, \"schema_version\" : 1")
+        #expect(Self.reason(Data(repeated.utf8)).hasPrefix("r.json is not a readable bench report: not valid JSON at line"), "\(Self.reason(Data(repeated.utf8)))")
+        #expect(Self.reason(Data(repeated.utf8)).contains("the key \"schema_version\" appears twice in one object"))
+        let trailing = try #require(text.range(of: "]", options: .backwards)).lowerBound
+        var comma = text
+        comma.insert(",", at: trailing)
+        #expect(Self.reason(Data(comma.utf8)).contains("a comma before a closing bracket"), "\(Self.reason(Data(comma.utf8)))")
+    }
+
     @Test("two numbers at fault: the first the decoder meets is named; a fraction where a number belongs reads")
     func severalAndLegitimateFractions() throws {
         var text = String(decoding: try Self.report(setting: "cores", to: "2.5"), as: UTF8.self)

@@ -148,15 +148,21 @@ import Testing
             #"{"entities": [{"name": "T", "attributes": [{"name": "a", "type": "\#(type)", "default": \#(value)}]}]}"#
         }
         for (type, value) in [("Integer 16", "2.9"), ("Integer 64", "-1.99"), ("Integer 32", "true"), ("Boolean", "2"), ("Boolean", "0.5"),
+                              ("Integer 64", "9223372036854775808"), ("Integer 64", "18446744073709551615"), ("Date", "1e300"), ("Date", "-1e12"),
                               ("Decimal", #""0.12345678901234567""#), ("Transformable", #""x""#)] {
             #expect(problems(model(type, value)).count == 1, "\(type) \(value)")
         }
         #expect(problems(model("Transformable", #""x""#)).first?.hasSuffix("(Transformable attributes take no default here)") == true)
         for (type, value, expected) in [("Integer 16", "3.0", Value.integer(3)), ("Integer 64", "-7", .integer(-7)), ("Boolean", "1", .bool(true)),
                                         ("Boolean", "false", .bool(false)), ("Decimal", #""12345678901234567""#, .decimal(Decimal(string: "12345678901234567")!)),
-                                        ("Decimal", #""0.1""#, .decimal(Decimal(string: "0.1")!))] {
+                                        ("Decimal", #""0.1""#, .decimal(Decimal(string: "0.1")!)),
+                                        ("Integer 64", "-9223372036854775808", .integer(Int64.min)), ("Integer 64", "9223372036854775807", .integer(Int64.max)),
+                                        ("Decimal", "9007199254740993", .decimal(Decimal(string: "9007199254740993")!))] {
             let parsed = try ObjectModel(json: Data(model(type, value).utf8))
             #expect(parsed.entity(named: "T")?.attributes.first?.defaultValue == expected, "\(type) \(value)")
+            // A store keeps its model as JSON: the default reads back from it.
+            let again = try ObjectModel(json: parsed.jsonData())
+            #expect(again.entity(named: "T")?.attributes.first?.defaultValue == expected, "\(type) \(value) read back")
         }
     }
 

@@ -134,8 +134,10 @@ import Testing
             <attribute name="k" optional="YES" attributeType="String"/></entity></model>
             """#.utf8))
         #expect(model.entity(named: "E")?.attributes.first?.defaultValue == .date(Date(timeIntervalSinceReferenceDate: 599_529_600)))
-        #expect(throws: ModelError.self) {
-            try ObjectModel(xcdatamodelXML: Data(#"<model><entity name="E"><attribute name="made" attributeType="Date" defaultDateTimeInterval="soon"/></entity></model>"#.utf8))
+        for bad in ["soon", "nan", "1e400", "1e300"] {
+            #expect(throws: ModelError.self, "\(bad)") {
+                try ObjectModel(xcdatamodelXML: Data(#"<model><entity name="E"><attribute name="made" attributeType="Date" defaultDateTimeInterval="\#(bad)"/></entity></model>"#.utf8))
+            }
         }
     }
 

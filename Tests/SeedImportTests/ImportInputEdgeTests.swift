@@ -92,6 +92,18 @@ struct ImportInputEdgeTests {
         #expect(!error.description.unicodeScalars.contains { $0.value == 0 || $0.value == 0x1B })
     }
 
+    /// A user trial: the summary's warning about a column no attribute takes printed its name raw.
+    @Test("the summary writes out a header's escape character too", .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
+    func invisibleCharactersInTheSummary() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", Self.modelJSON)
+        try scratch.write("e.csv", "code,no\u{1B}te\nx,1\n")
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", "--progress", "none", "A=e.csv"],
+                                       directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("no\\u{1B}te") && !result.output.contains("\u{1B}"), "\(result.output)")
+    }
+
     @Test("a header holding a NUL matches no attribute by folding; a line break in a quoted header still folds")
     func controlCharactersInHeaders() {
         #expect(HeaderName.fold("co\u{0}de") != HeaderName.fold("code"))

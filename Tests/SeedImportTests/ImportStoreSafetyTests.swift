@@ -277,6 +277,11 @@ struct ImportStoreSafetyTests {
         #expect(refused.status == 1 && refused.errors.contains("--out names a file marked immutable or append-only"), "\(refused.errors)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("Keep.sqlite.complete")))
         _ = Self.chattr("-i", scratch.path("Keep.sqlite"))
+        if Self.chattr("+a", scratch.path("Keep.sqlite")) {
+            let appendOnly = try Self.importing(["--out", "Keep.sqlite"], in: scratch)
+            _ = Self.chattr("-a", scratch.path("Keep.sqlite"))
+            #expect(appendOnly.status == 1 && appendOnly.errors.contains("--out names a file marked immutable or append-only"), "\(appendOnly.errors)")
+        }
 
         // Made immutable while the import runs: found again before the rename, with nothing left behind
         // for the next import to remove.

@@ -1,6 +1,12 @@
 import Foundation
+import ManagedStore
 
 extension BenchReport {
+    /// What strict JSON refuses in `data` that Foundation's parser takes, or nil.
+    static func strictProblem(_ data: Data) -> String? {
+        do { _ = try JSONSyntaxError.parse(data); return nil } catch { return error.description }
+    }
+
     /// Decodes a report's JSON; `source` names it in errors (a path, or `stdin`).
     ///
     /// The schema version is read before anything else, so a report from a newer seedstore fails with
@@ -15,6 +21,11 @@ extension BenchReport {
         struct Version: Decodable {
             var schemaVersion: Int
             enum CodingKeys: String, CodingKey { case schemaVersion = "schema_version" }
+        }
+        // Strict JSON first: Foundation's decoder takes a trailing comma and keeps the last of a repeated
+        // key (`"schema_version": 2, "schema_version": 1`), which a hand-edited baseline may hold.
+        if let syntax = (try? JSONSerialization.jsonObject(with: data)) != nil ? Self.strictProblem(data) : nil {
+            throw BenchError.invalidReport(source, syntax)
         }
         let version: Int
         do {

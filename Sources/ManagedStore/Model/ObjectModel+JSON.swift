@@ -72,8 +72,11 @@ extension Value {
         if let number = raw as? NSNumber {
             // JSON's true and false, or a number; a number that is not the value exactly (2 for a Boolean,
             // 2.9 for an integer) is refused rather than cut.
-            let isBool = String(cString: number.objCType) == "c"
-            let isWhole = isBool || !["f", "d"].contains(String(cString: number.objCType))
+            let kind = String(cString: number.objCType)
+            let isBool = kind == "c"
+            let isWhole = isBool || !["f", "d"].contains(kind)
+            // Past Int64.max JSON's whole numbers are unsigned: int64Value would wrap them to negatives.
+            if kind == "Q" && number.uint64Value > UInt64(Int64.max) { return nil }
             if type == .boolean {
                 guard isBool || (isWhole && (number.int64Value == 0 || number.int64Value == 1)) else { return nil }
                 self = .bool(number.boolValue)
@@ -81,15 +84,20 @@ extension Value {
                 if isBool { return nil }
                 if !isWhole {
                     let double = number.doubleValue
-                    guard double.rounded() == double, abs(double) < 0x1p63 else { return nil }
+                    guard double.rounded() == double, double >= -0x1p63, double < 0x1p63 else { return nil }
                 }
                 self = .integer(number.int64Value)
             } else if type == .double || type == .float {
                 self = .double(number.doubleValue)
             } else if type == .decimal {
-                self = .decimal(number.decimalValue)
+                // Whole numbers through their integer (decimalValue may pass through a double), others
+                // through the double's shortest text.
+                if isBool { return nil }
+                self = .decimal(kind == "Q" ? Decimal(number.uint64Value) : isWhole ? Decimal(number.int64Value)
+                                : Decimal(string: "\(number.doubleValue)", locale: Locale(identifier: "en_US_POSIX")) ?? number.decimalValue)
             } else if type == .date {
-                self = .date(Date(timeIntervalSinceReferenceDate: number.doubleValue))
+                guard let date = Self.defaultDate(seconds: number.doubleValue) else { return nil }
+                self = .date(date)
             } else {
                 return nil
             }
@@ -120,7 +128,8 @@ extension Value {
         case .date:
             // Seconds since 2001 (Xcode writes them), or ISO 8601 in UTC: a day, or a time with its zone.
             if let v = Double(text) {
-                self = .date(Date(timeIntervalSinceReferenceDate: v))
+                guard let date = Self.defaultDate(seconds: v) else { return nil }
+                self = .date(date)
                 return
             }
             if let seconds = ISO8601.seconds(parsing: text) {
@@ -137,6 +146,13 @@ extension Value {
         case .binary, .transformable:
             return nil
         }
+    }
+
+    /// A Date default `seconds` after 2001-01-01, when it falls in the years 1 to 9999 (not NaN, not 1e300,
+    /// which no date reader or writer takes back).
+    static func defaultDate(seconds: Double) -> Date? {
+        guard seconds.isFinite, (-63_113_904_000.0...252_423_993_599.999).contains(seconds) else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
     }
 
     /// The value as a JSON default (dates as seconds since 2001).

@@ -105,8 +105,12 @@ struct _StoreFile {
             }
         }
         // An immutable or append-only file (chattr +i / +a) cannot be replaced, even by root: say so now,
-        // not after the whole import (a user trial). A file that is only read-only can still be replaced.
-        if access(target.path, W_OK) != 0 && errno == EPERM {
+        // not after the whole import (a user trial). Opening it to write (not to append, nothing written)
+        // is refused with EPERM for both; a file that is only read-only gives EACCES and can be replaced.
+        let probe = open(target.path, O_WRONLY | O_NONBLOCK | O_NOCTTY)
+        let refused = probe < 0 && errno == EPERM
+        if probe >= 0 { close(probe) }
+        if refused {
             throw ImportError(.store, reason: "--out names a file marked immutable or append-only (lsattr shows the flag), which cannot be replaced",
                               file: target.path, hint: "Clear the flag (chattr -i or -a) or give --out another path. Nothing was written.")
         }
