@@ -127,10 +127,8 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
                 "Choose a delimiter, quote and comment prefix that differ from each other and from the record terminator."
         case .unsupportedEncoding:
             // iconv's name: without a byte-order mark it must be told the byte order (its UTF-16 is then big-endian).
-            let from =
-                message.contains("UTF-32") ? "UTF-32"
-                : !message.contains("without a byte-order mark") ? "UTF-16"
-                : message.contains("little-endian") ? "UTF-16LE" : "UTF-16BE"
+            let wide = message.contains("UTF-32") ? "UTF-32" : "UTF-16"
+            let from = !message.contains("without a byte-order mark") ? wide : wide + (message.contains("little-endian") ? "LE" : "BE")
             return "Convert it to UTF-8 first (iconv -f \(from) -t UTF-8 in.csv > out.csv; in Excel, save as \"CSV UTF-8\")."
         }
     }

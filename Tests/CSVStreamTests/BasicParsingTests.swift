@@ -74,12 +74,14 @@ struct BasicParsingTests {
     }
 
     /// Without a mark, UTF-16 read as one of the encodings taken had a NUL in every value.
-    @Test("UTF-16 without a byte-order mark is named by its NULs, with iconv's name for its byte order; NULs later are data")
+    @Test("UTF-16 or UTF-32 without a byte-order mark is named by its NULs, with iconv's name for its byte order; NULs later are data")
     func unmarkedUTF16() throws {
-        for (head, order, iconv) in [([0x61, 0x00, 0x2C, 0x00], "little-endian", "UTF-16LE"), ([0x00, 0x61, 0x00, 0x2C], "big-endian", "UTF-16BE")] as [([UInt8], String, String)] {
+        for (head, encoding, iconv) in [([0x61, 0x00, 0x2C, 0x00], "UTF-16 (little-endian)", "UTF-16LE"), ([0x00, 0x61, 0x00, 0x2C], "UTF-16 (big-endian)", "UTF-16BE"),
+                                        ([0x61, 0x00, 0x00, 0x00], "UTF-32 (little-endian)", "UTF-32LE"), ([0x00, 0x00, 0x00, 0x61], "UTF-32 (big-endian)", "UTF-32BE")]
+                as [([UInt8], String, String)] {
             let error = try #require(throws: CSVError.self) { try CSVReader(bytes: head + [0x0A, 0x00]) }
             #expect(error.kind == .unsupportedEncoding)
-            #expect(error.message.hasPrefix("the file looks like UTF-16 (\(order)) without a byte-order mark"))
+            #expect(error.message.hasPrefix("the file looks like \(encoding) without a byte-order mark"))
             #expect(error.hint.contains("iconv -f \(iconv) -t UTF-8"))
         }
         #expect(try parse([0x61, 0x2C, 0x00, 0x62, 0x0A], dialect: CSVDialect(hasHeader: false)) == [["a", "\u{0}b"]])

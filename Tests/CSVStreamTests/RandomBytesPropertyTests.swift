@@ -39,7 +39,7 @@ struct RandomBytesPropertyTests {
     /// Records reach exactly up to the next record: offsets increase and each byte range lies in the input.
     @Test func byteRangesAreOrderedAndInBounds() async {
         await propertyCheck(count: 200, input: Self.focused, Gen.int(in: 1...5)) { bytes, chunkSize in
-            guard !startsLikeUnmarkedUTF16(bytes) else { return }
+            guard !startsLikeUnmarkedWideText(bytes) else { return }
             recordingErrors {
                 let reader = try CSVReader(
                     bytes: bytes, dialect: CSVDialect(hasHeader: false, encoding: .latin1), chunkSize: chunkSize)
@@ -62,7 +62,7 @@ struct RandomBytesPropertyTests {
     /// with the line it is on, so a quote error is on its record's last line.
     @Test func recordsFollowEachOtherLineByLine() async {
         await propertyCheck(count: 300, input: Self.focused, Gen.bool, Gen.int(in: 1...5)) { bytes, trims, chunkSize in
-            guard !startsLikeUnmarkedUTF16(bytes) else { return }
+            guard !startsLikeUnmarkedWideText(bytes) else { return }
             recordingErrors {
                 let dialect = CSVDialect(hasHeader: false, trimsSpaces: trims, encoding: .latin1)
                 let reader = try CSVReader(bytes: bytes, dialect: dialect, chunkSize: chunkSize)

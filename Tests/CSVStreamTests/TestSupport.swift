@@ -126,10 +126,13 @@ func recordingErrors(_ body: () throws -> Void) {
     do { try body() } catch { Issue.record(error) }
 }
 
-/// Whether `bytes` start as UTF-16 text without a byte-order mark would (`a\0b\0` or `\0a\0b`), which
-/// the reader refuses as UTF-16 rather than reading NULs: properties over arbitrary bytes leave them out.
-func startsLikeUnmarkedUTF16(_ bytes: [UInt8]) -> Bool {
+/// Whether `bytes` start as UTF-16 or UTF-32 text without a byte-order mark would (`a\0b\0`, `\0a\0b`,
+/// `a\0\0\0`, `\0\0\0a`), which the reader refuses rather than reading NULs: properties over arbitrary
+/// bytes leave them out.
+func startsLikeUnmarkedWideText(_ bytes: [UInt8]) -> Bool {
     guard bytes.count >= 4 else { return false }
     return (bytes[1] == 0 && bytes[3] == 0 && bytes[0] != 0 && bytes[2] != 0)
         || (bytes[0] == 0 && bytes[2] == 0 && bytes[1] != 0 && bytes[3] != 0)
+        || (bytes[0] != 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] == 0)
+        || (bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] != 0)
 }

@@ -148,7 +148,7 @@ import Testing
             #"{"entities": [{"name": "T", "attributes": [{"name": "a", "type": "\#(type)", "default": \#(value)}]}]}"#
         }
         for (type, value) in [("Integer 16", "2.9"), ("Integer 64", "-1.99"), ("Integer 32", "true"), ("Boolean", "2"), ("Boolean", "0.5"),
-                              ("Integer 64", "9223372036854775808"), ("Integer 64", "18446744073709551615"), ("Date", "1e300"), ("Date", "-1e12"),
+                              ("Integer 64", "9223372036854775808"), ("Integer 64", "18446744073709551615"), ("Date", "1e300"), ("Date", "-1e12"), ("Decimal", "1e128"),
                               ("Decimal", #""0.12345678901234567""#), ("Transformable", #""x""#)] {
             #expect(problems(model(type, value)).count == 1, "\(type) \(value)")
         }

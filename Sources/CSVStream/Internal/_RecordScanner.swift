@@ -359,22 +359,24 @@ final class _RecordScanner {
                 message: "the file is \(wide), by the byte-order mark it starts with; the reader takes UTF-8, Windows-1252 and Latin-1",
                 path: source.path, line: 1, byteOffset: 0))
         }
-        // Without a mark, UTF-16 text of ASCII characters has a NUL beside every character: no text in
-        // the encodings read starts so, and read as one, every value would hold NULs.
-        if head.count == 4, let order = Self.unmarkedUTF16(head) {
+        // Without a mark, UTF-16 or UTF-32 text of ASCII characters has NULs beside every character: no
+        // text in the encodings read starts so, and read as one, every value would hold NULs.
+        if head.count == 4, let (encoding, nuls) = Self.unmarkedWide(head) {
             throw fail(CSVError(
                 kind: .unsupportedEncoding,
-                message: "the file looks like UTF-16 (\(order)) without a byte-order mark: every other byte of its start is a NUL; the reader takes UTF-8, Windows-1252 and Latin-1",
+                message: "the file looks like \(encoding) without a byte-order mark: \(nuls) of its start is a NUL; the reader takes UTF-8, Windows-1252 and Latin-1",
                 path: source.path, line: 1, byteOffset: 0))
         }
         pending = head
     }
 
-    /// The byte order of a start that reads as two UTF-16 characters below U+0100 and not NUL
-    /// (`u\0w\0`), or nil.
-    static func unmarkedUTF16(_ head: [UInt8]) -> String? {
-        if head[1] == 0, head[3] == 0, head[0] != 0, head[2] != 0 { return "little-endian" }
-        if head[0] == 0, head[2] == 0, head[1] != 0, head[3] != 0 { return "big-endian" }
+    /// The encoding of a start that reads as two UTF-16 characters below U+0100 and not NUL (`u\0w\0`),
+    /// or as one such UTF-32 character (`u\0\0\0`), with which of its bytes are NULs; or nil.
+    static func unmarkedWide(_ head: [UInt8]) -> (encoding: String, nuls: String)? {
+        if head[0] != 0, head[1] == 0, head[2] == 0, head[3] == 0 { return ("UTF-32 (little-endian)", "every byte but the first") }
+        if head[0] == 0, head[1] == 0, head[2] == 0, head[3] != 0 { return ("UTF-32 (big-endian)", "every byte but the fourth") }
+        if head[1] == 0, head[3] == 0, head[0] != 0, head[2] != 0 { return ("UTF-16 (little-endian)", "every other byte") }
+        if head[0] == 0, head[2] == 0, head[1] != 0, head[3] != 0 { return ("UTF-16 (big-endian)", "every other byte") }
         return nil
     }
 

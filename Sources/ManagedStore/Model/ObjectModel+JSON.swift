@@ -93,8 +93,10 @@ extension Value {
                 // Whole numbers through their integer (decimalValue may pass through a double), others
                 // through the double's shortest text.
                 if isBool { return nil }
-                self = .decimal(kind == "Q" ? Decimal(number.uint64Value) : isWhole ? Decimal(number.int64Value)
-                                : Decimal(string: "\(number.doubleValue)", locale: Locale(identifier: "en_US_POSIX")) ?? number.decimalValue)
+                // A double Decimal cannot hold (1e128) is no default.
+                guard let decimal = kind == "Q" ? Decimal(number.uint64Value) : isWhole ? Decimal(number.int64Value)
+                        : Decimal(string: "\(number.doubleValue)", locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+                self = .decimal(decimal)
             } else if type == .date {
                 guard let date = Self.defaultDate(seconds: number.doubleValue) else { return nil }
                 self = .date(date)
