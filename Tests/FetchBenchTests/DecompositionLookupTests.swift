@@ -47,15 +47,7 @@ struct DecompositionLookupTests {
         store.connection.sqlDebugLevel = 2
         store.connection.log = { sql.append($0) }
         defer { store.connection.sqlDebugLevel = 0 }
-        let context = ManagedObjectContext(store: store)
-        let before = store.connection.stats
-        try variant.run(context)
-        let used = store.connection.stats - before
-        var counters = RunCounters()
-        counters.statements = used.statements
-        counters.rows = used.rows
-        counters.objects = context.objectsMaterialized
-        counters.faults = context.faultsFired
+        let counters = try BenchRunner.counters(of: variant, store: store)
         // The raw reference reads the same details row.
         let raw = try RawDatabase(path: store.path, readOnly: true)
         try variant.raw?(raw)

@@ -71,6 +71,20 @@ public struct BenchRunner {
             results: results)
     }
 
+    /// What one run of `variant` in a fresh context costs: statements, rows, objects and faults.
+    static func counters(of variant: BenchVariant, store: PersistentStore) throws -> RunCounters {
+        let context = ManagedObjectContext(store: store)
+        let before = store.connection.stats
+        try variant.run(context)
+        let used = store.connection.stats - before
+        var counters = RunCounters()
+        counters.statements = used.statements
+        counters.rows = used.rows
+        counters.objects = context.objectsMaterialized
+        counters.faults = context.faultsFired
+        return counters
+    }
+
     /// Measures one variant and its raw reference.
     func measure(_ variant: BenchVariant, of scenario: BenchScenario, store: PersistentStore, raw: RawDatabase,
                  onRun: (Int) -> Void = { _ in }) throws -> BenchResult {
@@ -79,21 +93,12 @@ public struct BenchRunner {
             try variant.raw?(raw)
         }
         // One run for the counters and peak memory, outside the timings.
-        let context = ManagedObjectContext(store: store)
-        let before = store.connection.stats
         // Hand freed memory back first, so resident growth shows what this run allocates.
         ProcessMemory.releaseFreedMemory()
         ProcessMemory.resetPeak()
         let resident = ProcessMemory.residentBytes ?? 0
-        try variant.run(context)
+        let counters = try Self.counters(of: variant, store: store)
         let peak = ProcessMemory.peakResidentBytes.map { max(0, $0 - resident) }
-        let used = store.connection.stats - before
-        var counters = RunCounters()
-        counters.statements = used.statements
-        counters.rows = used.rows
-        counters.objects = context.objectsMaterialized
-        counters.faults = context.faultsFired
-        withExtendedLifetime(context) {}
 
         var timings: [Double] = [], rawTimings: [Double] = []
         let started = Clock.now()

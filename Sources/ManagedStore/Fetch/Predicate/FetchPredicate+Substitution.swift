@@ -20,20 +20,7 @@ extension FetchPredicate {
     /// ```
     public func substituting(_ variables: [String: PredicateArgument]) -> FetchPredicate {
         if variables.isEmpty { return self }
-        switch self {
-        case .truePredicate, .falsePredicate:
-            return self
-        case .comparison(var comparison):
-            comparison.left = comparison.left.substituting(variables)
-            comparison.right = comparison.right.substituting(variables)
-            return .comparison(comparison)
-        case .and(let operands):
-            return .and(operands.map { $0.substituting(variables) })
-        case .or(let operands):
-            return .or(operands.map { $0.substituting(variables) })
-        case .not(let operand):
-            return .not(operand.substituting(variables))
-        }
+        return mappingExpressions { $0.substituting(variables) }
     }
 
     /// The predicate with every `now()` replaced by `date`: what a fetch does
@@ -47,19 +34,24 @@ extension FetchPredicate {
     /// let fixed = due.substitutingNow(Date())   // dueDate < CAST(…, "NSDate")
     /// ```
     public func substitutingNow(_ date: Date) -> FetchPredicate {
+        mappingExpressions { $0.substitutingNow(date) }
+    }
+
+    /// The predicate with `transform` applied to both sides of each comparison.
+    private func mappingExpressions(_ transform: (FetchExpression) -> FetchExpression) -> FetchPredicate {
         switch self {
         case .truePredicate, .falsePredicate:
             return self
         case .comparison(var comparison):
-            comparison.left = comparison.left.substitutingNow(date)
-            comparison.right = comparison.right.substitutingNow(date)
+            comparison.left = transform(comparison.left)
+            comparison.right = transform(comparison.right)
             return .comparison(comparison)
         case .and(let operands):
-            return .and(operands.map { $0.substitutingNow(date) })
+            return .and(operands.map { $0.mappingExpressions(transform) })
         case .or(let operands):
-            return .or(operands.map { $0.substitutingNow(date) })
+            return .or(operands.map { $0.mappingExpressions(transform) })
         case .not(let operand):
-            return .not(operand.substitutingNow(date))
+            return .not(operand.mappingExpressions(transform))
         }
     }
 
