@@ -24,7 +24,8 @@ struct BenchCommand: ParsableCommand {
 
             Outputs are checked before anything is measured: a --json, --markdown or --html path that is the \
             store, the baseline --compare reads or another output, or a place that cannot be written, is refused. \
-            --save-baseline may replace the compared baseline (compare with main, save main).
+            --save-baseline may replace the compared baseline (compare with main, save main), unless the \
+            comparison finds a regression: then the baseline is kept.
 
             Exit status: 0 done (with --compare: unchanged); 2 regression; 4 improvement only; 64 a usage \
             error (an option's value out of range or malformed, such as --runs 0, --scenarios bogus or \
@@ -171,7 +172,11 @@ struct BenchCommand: ParsableCommand {
         if let json { try write(report.jsonData(), to: json, option: "--json") }
         if let markdown { try write(Data(BenchReporter.markdown(report, comparison: comparison).utf8), to: markdown, option: "--markdown") }
         if let html { try write(Data(BenchReporter.html(report, comparison: comparison).utf8), to: html, option: "--html") }
-        if let saveBaseline {
+        // A regression must not become the baseline it regressed against: the next run would pass.
+        if let saveBaseline, let comparison, comparison.hasRegression, replacesCompared(saveBaseline, baselines: baselines) {
+            printError("baseline '\(saveBaseline)' kept, not replaced: this run regressed against it. "
+                + "To accept these figures as the new baseline, run again with --save-baseline \(saveBaseline) without --compare.")
+        } else if let saveBaseline {
             do { try baselines.save(report, as: saveBaseline) } catch {
                 throw Refusal(description: "--save-baseline \(saveBaseline) (--baseline-dir \(baselineDirectory)): \(error.localizedDescription). The measurements were printed above.")
             }
@@ -251,6 +256,12 @@ struct BenchCommand: ParsableCommand {
         case "fault_limit": "--fault-limit \(config.faultLimit)"
         default: nil
         }
+    }
+
+    /// Whether saving the baseline `name` would write the file `--compare` read (by name or by path).
+    func replacesCompared(_ name: String, baselines: BaselineStore) -> Bool {
+        guard let compare, let saved = try? baselines.url(for: name), let compared = try? baselines.file(for: compare) else { return false }
+        return OutputPath.same(saved.path, compared.path)
     }
 
     /// The outputs this run writes, by option: the reports and the baseline it saves.
