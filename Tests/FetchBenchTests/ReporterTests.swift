@@ -29,6 +29,20 @@ import Testing
         #expect(text.contains("|---|--:|"))
     }
 
+    @Test("Markdown and HTML show the scenario settings the run recorded, as a scenario file that reruns them")
+    func reportsShowTheScenarioSettings() {
+        var config = ScenarioConfig()
+        config.entity = "Book"
+        config.sortKey = "title"
+        config.mapProperties = ["title", "author"]
+        let recorded = FetchBenchTests.report([], config: config)
+        let file = #"{"entity": "Book", "sort_key": "title", "map_properties": ["title", "author"], "fault_attribute": "title""#
+        #expect(BenchReporter.markdown(recorded).contains("- **Scenario settings**: " + BenchReporter.escape(file)), "\(BenchReporter.markdown(recorded))")
+        #expect(BenchReporter.html(recorded).contains("<dt>Scenario settings</dt><dd>" + HTMLText.escape(file)))
+        // A version 1 report recorded none: the line is left out rather than guessed.
+        #expect(!BenchReporter.markdown(versionOne(recorded)).contains("Scenario settings"))
+    }
+
     @Test func markdownShowsTheComparison() {
         let comparison = BaselineComparison(baseline: report, current: sampleReportWithOneRegression(), thresholdPercent: 10)
         let text = BenchReporter.markdown(sampleReportWithOneRegression(), comparison: comparison)

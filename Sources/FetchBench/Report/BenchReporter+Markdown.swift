@@ -52,7 +52,7 @@ extension BenchReporter {
             ("Store", "\(report.store.path) (\(BenchFormat.bytes(report.store.sizeBytes))): \(BenchFormat.entities(report.store))"),
             ("Settings", settings),
             ("Scenarios", s.scenarios.joined(separator: ", ")),
-        ]
+        ] + (s.scenarioConfig.map { [("Scenario settings", $0.scenarioFile(keys: ScenarioConfig.keys))] } ?? [])
     }
 
     /// Text made safe for a Markdown table cell.
