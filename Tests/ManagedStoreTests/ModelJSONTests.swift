@@ -149,7 +149,7 @@ import Testing
         }
         for (type, value) in [("Integer 16", "2.9"), ("Integer 64", "-1.99"), ("Integer 32", "true"), ("Boolean", "2"), ("Boolean", "0.5"),
                               ("Integer 64", "9223372036854775808"), ("Integer 64", "18446744073709551615"), ("Date", "1e300"), ("Date", "-1e12"), ("Decimal", "1e128"),
-                              ("Decimal", #""0.12345678901234567""#), ("Transformable", #""x""#)] {
+                              ("Decimal", #""0.12345678901234567""#), ("Decimal", "0.12345678901234567"), ("Transformable", #""x""#)] {
             #expect(problems(model(type, value)).count == 1, "\(type) \(value)")
         }
         #expect(problems(model("Transformable", #""x""#)).first?.hasSuffix("(Transformable attributes take no default here)") == true)
@@ -157,7 +157,11 @@ import Testing
                                         ("Boolean", "false", .bool(false)), ("Decimal", #""12345678901234567""#, .decimal(Decimal(string: "12345678901234567")!)),
                                         ("Decimal", #""0.1""#, .decimal(Decimal(string: "0.1")!)),
                                         ("Integer 64", "-9223372036854775808", .integer(Int64.min)), ("Integer 64", "9223372036854775807", .integer(Int64.max)),
-                                        ("Decimal", "9007199254740993", .decimal(Decimal(string: "9007199254740993")!))] {
+                                        ("Decimal", "9007199254740993", .decimal(Decimal(string: "9007199254740993")!)),
+                                        // Foundation reads these digits as a decimal number whose doubleValue is one ulp off.
+                                        ("Double", "0.12345678901234567", .double(Double("0.12345678901234567")!)),
+                                        ("Double", "-2.2250738585072014e-308", .double(-2.2250738585072014e-308)),
+                                        ("Decimal", "0.25", .decimal(Decimal(string: "0.25")!))] {
             let parsed = try ObjectModel(json: Data(model(type, value).utf8))
             #expect(parsed.entity(named: "T")?.attributes.first?.defaultValue == expected, "\(type) \(value)")
             // A store keeps its model as JSON: the default reads back from it.

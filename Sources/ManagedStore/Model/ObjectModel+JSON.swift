@@ -64,6 +64,14 @@ extension ObjectModel {
 
 extension Value {
     /// Reads a default value from JSON (a number, string or boolean) for an attribute of `type`.
+    /// The Double a JSON number stands for, correctly rounded. Foundation reads a number with many digits
+    /// (`0.12345678901234567`) as an `NSDecimalNumber`, whose `doubleValue` can be one unit in the last
+    /// place off; its digits, read as a Double, are not.
+    static func double(_ number: NSNumber) -> Double {
+        if let decimal = number as? NSDecimalNumber, let exact = Double(decimal.decimalValue.description) { return exact }
+        return number.doubleValue
+    }
+
     init?(jsonDefault raw: Any, type: AttributeType) {
         if let text = raw as? String {
             self.init(defaultString: text, type: type)
@@ -83,22 +91,25 @@ extension Value {
             } else if type.isInteger {
                 if isBool { return nil }
                 if !isWhole {
-                    let double = number.doubleValue
+                    let double = Self.double(number)
                     guard double.rounded() == double, double >= -0x1p63, double < 0x1p63 else { return nil }
                 }
                 self = .integer(number.int64Value)
             } else if type == .double || type == .float {
-                self = .double(number.doubleValue)
+                self = .double(Self.double(number))
             } else if type == .decimal {
                 // Whole numbers through their integer (decimalValue may pass through a double), others
                 // through the double's shortest text.
                 if isBool { return nil }
                 // A double Decimal cannot hold (1e128) is no default.
+                // Digits Foundation kept as written (a long fraction) stay exact, so the model check can refuse
+                // the ones the store would round.
                 guard let decimal = kind == "Q" ? Decimal(number.uint64Value) : isWhole ? Decimal(number.int64Value)
-                        : Decimal(string: "\(number.doubleValue)", locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+                        : (number as? NSDecimalNumber)?.decimalValue
+                        ?? Decimal(string: "\(number.doubleValue)", locale: Locale(identifier: "en_US_POSIX")) else { return nil }
                 self = .decimal(decimal)
             } else if type == .date {
-                guard let date = Self.defaultDate(seconds: number.doubleValue) else { return nil }
+                guard let date = Self.defaultDate(seconds: Self.double(number)) else { return nil }
                 self = .date(date)
             } else {
                 return nil
