@@ -200,4 +200,37 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: harness.path)) == before)
         #expect(try harness.reopen(model: try Fixtures.model("tasks")).modelSource == .given)
     }
+
+    /// A user trial: optionality, an inverse or counts changed in the model opened a store made with the
+    /// other; Core Data's version hashes cover them, so it refuses such a store (134100).
+    @Test("optionality, ordering and counts are part of the model check; defaults, indexes and delete rules are not")
+    func modelCheckCoversWhatCoreDataHashes() throws {
+        func model(name: Attribute = Attribute("name", .string), items: Relationship = Relationship("items", to: "Item", inverse: "owner", toMany: true),
+                   owner: Relationship = Relationship("owner", to: "Owner", inverse: "items")) throws -> ObjectModel {
+            try ObjectModel([EntityDescription("Owner", attributes: [name], relationships: [items]),
+                             EntityDescription("Item", attributes: [Attribute("code", .string)], relationships: [owner])])
+        }
+        let harness = try StoreHarness(model: try model())
+        let changes: [(ObjectModel, String)] = [
+            (try model(name: Attribute("name", .string, optional: false)), "Owner.name: optional in the store, required in the model"),
+            (try model(items: Relationship("items", to: "Item", inverse: "owner", toMany: true, ordered: true)),
+             "Owner.items: to-many Item in the store, ordered to-many Item in the model"),
+            (try model(owner: Relationship("owner", to: "Owner", inverse: "items", optional: false)),
+             "Item.owner: optional in the store, required in the model"),
+            (try model(items: Relationship("items", to: "Item", inverse: "owner", toMany: true, maxCount: 5)),
+             "Owner.items: count 0...unbounded in the store, 0...5 in the model"),
+        ]
+        for (changed, difference) in changes {
+            #expect {
+                _ = try harness.reopen(model: changed)
+            } throws: { error in
+                guard case .modelMismatch(_, let differences) = error as? StoreError else { return false }
+                return differences == [difference]
+            }
+        }
+        // Not in Core Data's hashes either: a default, an index, a delete rule.
+        let same = try model(name: Attribute("name", .string, defaultValue: .string("x"), indexed: true),
+                             items: Relationship("items", to: "Item", inverse: "owner", toMany: true, deleteRule: .cascade))
+        #expect(try harness.reopen(model: same).modelSource == .given)
+    }
 }

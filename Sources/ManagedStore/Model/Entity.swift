@@ -191,12 +191,16 @@ public final class Entity: Sendable, CustomStringConvertible {
 
     static func hash(of description: EntityDescription) -> [UInt8] {
         var text = "entity:\(description.name)\n"
+        // What Core Data's version hashes cover: a property's name and optionality; an attribute's type; a
+        // relationship's destination, inverse, counts (and whether it is ordered). Defaults, indexes and
+        // delete rules are left out, as there.
         for attribute in description.attributes.sorted(by: { $0.name < $1.name }) {
-            text += "attribute:\(attribute.name):\(attribute.type.rawValue)\n"
+            text += "attribute:\(attribute.name):\(attribute.type.rawValue):\(attribute.isOptional ? "optional" : "required")\n"
         }
         for relationship in description.relationships.sorted(by: { $0.name < $1.name }) {
             text += "relationship:\(relationship.name):\(relationship.destination):"
-            text += "\(relationship.isToMany ? "many" : "one"):\(relationship.isOrdered ? "ordered" : "set")\n"
+            text += "\(relationship.isToMany ? "many" : "one"):\(relationship.isOrdered ? "ordered" : "set"):"
+            text += "\(relationship.isOptional ? "optional" : "required"):\(relationship.inverse ?? ""):\(relationship.minCount):\(relationship.maxCount)\n"
         }
         return SHA256.hash(Array(text.utf8))
     }

@@ -30,6 +30,8 @@ extension PersistentStore {
                 switch (sa[key], ga[key]) {
                 case (let a?, let b?) where a.type != b.type:
                     differences.append("\(name).\(key): type \(a.type.rawValue) in the store, \(b.type.rawValue) in the model")
+                case (let a?, let b?) where a.isOptional != b.isOptional:
+                    differences.append("\(name).\(key): \(Self.optionality(a.isOptional)) in the store, \(Self.optionality(b.isOptional)) in the model")
                 case (_?, nil): differences.append("\(name).\(key): attribute in the store, not in the model")
                 case (nil, _?): differences.append("\(name).\(key): attribute in the model, not in the store")
                 default: break
@@ -40,7 +42,13 @@ extension PersistentStore {
             for key in Set(sr.keys).union(gr.keys).sorted() {
                 switch (sr[key], gr[key]) {
                 case (let a?, let b?) where a.destination != b.destination || a.isToMany != b.isToMany || a.isOrdered != b.isOrdered:
-                    differences.append("\(name).\(key): \(a.isToMany ? "to-many" : "to-one") \(a.destination) in the store, \(b.isToMany ? "to-many" : "to-one") \(b.destination) in the model")
+                    differences.append("\(name).\(key): \(Self.kind(a)) in the store, \(Self.kind(b)) in the model")
+                case (let a?, let b?) where a.isOptional != b.isOptional:
+                    differences.append("\(name).\(key): \(Self.optionality(a.isOptional)) in the store, \(Self.optionality(b.isOptional)) in the model")
+                case (let a?, let b?) where a.inverse != b.inverse:
+                    differences.append("\(name).\(key): inverse \(a.inverse ?? "none") in the store, \(b.inverse ?? "none") in the model")
+                case (let a?, let b?) where a.minCount != b.minCount || a.maxCount != b.maxCount:
+                    differences.append("\(name).\(key): count \(Self.counts(a)) in the store, \(Self.counts(b)) in the model")
                 case (_?, nil): differences.append("\(name).\(key): relationship in the store, not in the model")
                 case (nil, _?): differences.append("\(name).\(key): relationship in the model, not in the store")
                 default: break
@@ -54,6 +62,19 @@ extension PersistentStore {
             }
         }
         return differences
+    }
+
+    /// `optional` or `required`, as a difference names it.
+    static func optionality(_ isOptional: Bool) -> String { isOptional ? "optional" : "required" }
+
+    /// A relationship's shape as a difference names it: `to-one Operator`, `ordered to-many Part`.
+    static func kind(_ relationship: Relationship) -> String {
+        (relationship.isToMany ? relationship.isOrdered ? "ordered to-many " : "to-many " : "to-one ") + relationship.destination
+    }
+
+    /// A relationship's counts as a difference names them: `0...5`, `1...unbounded`.
+    static func counts(_ relationship: Relationship) -> String {
+        "\(relationship.minCount)...\(relationship.maxCount == 0 ? "unbounded" : "\(relationship.maxCount)")"
     }
 
     /// What differs between a store Core Data wrote (its tables) and the model given to open it.
