@@ -236,6 +236,13 @@ struct ImportCommand: ParsableCommand {
                                   file: coreDataHashes,
                                   hint: "Give the compiled model of the version the import's model describes (the app's Model.momd). Nothing was written.")
             }
+            if let versionHashes, let coreDataHashes {
+                // Core Data opens the store on these hashes alone, and SeedStore cannot compute them to compare.
+                printError("note: --core-data-hashes \(coreDataHashes): the store will carry these hashes for "
+                    + "\(versionHashes.hashes.keys.sorted().joined(separator: ", ")); only the entity names were checked. Core Data trusts them "
+                    + "and opens the store with the app's model, so the import's model must be that version exactly (attributes, their "
+                    + "types and optionality, relationships), or the app fails when it reads the store.")
+            }
             if let saveMapping { try save(importMapping.applying(options, model: objectModel), model: objectModel, to: saveMapping) }
             let summary = try SeedImporter(model: objectModel, mapping: importMapping, options: options).run(into: out)
             // With the JSON on standard output, the summary for people goes to standard error, so the

@@ -39,6 +39,11 @@ import Testing
         let notHashes = directory.appendingPathComponent("bad.plist")
         try write(["Book": "not data"], to: notHashes)
         #expect(throws: StoreError.self) { try CoreDataVersionHashes(contentsOf: notHashes.path) }
+        let short = directory.appendingPathComponent("short.plist")
+        try write(["Book": Data(repeating: 1, count: 5)], to: short)
+        #expect {
+            try CoreDataVersionHashes(contentsOf: short.path)
+        } throws: { error in "\(error)".contains("the hash of 'Book' is 5 bytes, not the 32 of Core Data's entity version hashes") }
         let missingVersion = directory.appendingPathComponent("missing.plist")
         try write(["NSManagedObjectModel_CurrentVersionName": "Books 3", "NSManagedObjectModel_VersionHashes": ["Books": v1, "Books 2": v2]],
                   to: missingVersion)

@@ -85,6 +85,11 @@ public struct CoreDataVersionHashes: Sendable, Equatable {
             guard let hash = value as? Data, !hash.isEmpty else {
                 throw .invalidRequest("\(file): '\(name)' is not an entity's hash (data); the file should map entity names to their version hashes")
             }
+            // Core Data's entity version hashes are SHA-256 digests: anything else is not from a compiled model.
+            guard hash.count == 32 else {
+                throw .invalidRequest("\(file): the hash of '\(name)' is \(hash.count) bytes, not the 32 of Core Data's entity version hashes; "
+                                      + "give the VersionInfo.plist of the app's compiled model (Model.momd)")
+            }
             hashes[name] = hash
         }
         guard !hashes.isEmpty else { throw .invalidRequest("\(file): it holds no entity hashes") }
