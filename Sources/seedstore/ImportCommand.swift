@@ -41,7 +41,7 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Without --mapping: the files to import, as Entity=path.csv.", valueName: "Entity=file.csv"))
     var sources: [String] = []
 
-    @Option(help: ArgumentHelp("The store to write; an existing one is replaced when the import completes.", valueName: "store"))
+    @Option(help: ArgumentHelp("The store to write; an existing store is replaced when the import completes (any other file is refused).", valueName: "store"))
     var out: String
 
     @Option(name: .customLong("batch-size"), parsing: .unconditional, help: "Objects saved per batch; the context is reset after each.")

@@ -163,11 +163,31 @@ struct ImportCLITests {
             .replacingOccurrences(of: "\"../", with: "\"\(ImportFixtures.path("mappings"))/../"))
         let viaMapping = try ImportCLI.run(["import", "--mapping", mappingPath, "--out", mappingPath, "--progress", "none"])
         #expect(viaMapping.status != 0 && viaMapping.errors.contains("is the mapping"), "\(viaMapping.errors)")
+        // Another program's SQLite database is not a store either (a user trial lost its table).
+        let other = scratch.path("other.db")
+        do {
+            let connection = try Connection(path: other)
+            try connection.execute("CREATE TABLE important (x)")
+            try connection.execute("INSERT INTO important VALUES ('keep me')")
+        }
+        let otherBefore = try Data(contentsOf: URL(fileURLWithPath: other))
+        let foreign = try ImportCLI.run(["import", "--model", model, "--out", other, "--progress", "none"] + inputs)
+        #expect(foreign.status != 0, "\(foreign.errors)")
+        #expect(foreign.errors.contains("is not a Core Data-style store (it has no Z_PRIMARYKEY and Z_METADATA, and holds the table important)"),
+                "\(foreign.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBefore)
         // A store (and an empty file) is still replaced.
         try scratch.write("empty.sqlite", "")
         for out in [scratch.path("empty.sqlite"), scratch.path("new.sqlite"), scratch.path("new.sqlite")] {
             let result = try ImportCLI.run(["import", "--model", model, "--out", out, "--progress", "none"] + inputs)
             #expect(result.status == 0, "\(out): \(result.errors)")
+        }
+        // Core Data's own store is a store: replaced as asked.
+        if ImportFixtures.hasReal {
+            let books = scratch.path("Books.sqlite")
+            try FileManager.default.copyItem(atPath: ImportFixtures.real.appendingPathComponent("coredata-books/CoreDataBooks.sqlite").path, toPath: books)
+            let replaced = try ImportCLI.run(["import", "--model", model, "--out", books, "--progress", "none"] + inputs)
+            #expect(replaced.status == 0, "\(replaced.errors)")
         }
     }
 

@@ -123,7 +123,26 @@ struct _StoreFile {
                 throw ImportError(.store, reason: "--out names a file that is not an SQLite store; the import would replace it", file: target.path,
                                   hint: "Give --out a new path, or remove \(target.path) first if it can go. Nothing was written.")
             }
+            if !header.isEmpty, let tables = Self.foreignTables(at: target.path) {
+                // Another program's database (a user trial's `important` table was replaced without a word).
+                let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? " and \(tables.count - 5) more" : "")
+                throw ImportError(.store, reason: "--out names an SQLite database that is not a Core Data-style store (it has no Z_PRIMARYKEY "
+                                  + "and Z_METADATA, and holds the table\(tables.count == 1 ? "" : "s") \(shown)); the import would replace it",
+                                  file: target.path, hint: "Give --out a new path, or remove \(target.path) first if it can go. Nothing was written.")
+            }
         }
+    }
+
+    /// The tables of the SQLite database at `path` when it holds tables but is not a Core Data-style store
+    /// (no `Z_PRIMARYKEY` and `Z_METADATA`); nil for a store, an empty database, or one that cannot be
+    /// read (a damaged store is what an import is run to replace).
+    static func foreignTables(at path: String) -> [String]? {
+        guard let connection = try? Connection(path: path, readOnly: true, create: false),
+              let rows = try? connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+        else { return nil }
+        let tables = rows.compactMap { row -> String? in if case .text(let name)? = row.first { name } else { nil } }
+        guard !tables.isEmpty, !(tables.contains("Z_PRIMARYKEY") && tables.contains("Z_METADATA")) else { return nil }
+        return tables
     }
 
     /// What an import that stops leaves at `path` (as the user gave it): `Wells.sqlite is unchanged`, or
