@@ -162,6 +162,12 @@ public final class CSVReader {
 
     /// Reads the next record, or returns `nil` at the end of the input.
     ///
+    /// Quoting is read as libcsv reads it unless the dialect is ``CSVDialect/strict``: a record with text
+    /// after a closing quote (`"ab"cd`) or a quote never closed comes back with its fields as libcsv made
+    /// them (`ab"cd`), without an error. To find such records, read with a strict dialect (which stops at
+    /// the first), or read raw records and call ``CSVRawRecord/validateQuotes()`` (which reports each and
+    /// goes on), as the importer does.
+    ///
     /// After an error with ``CSVError/isRecoverable`` set, the record has been skipped and the next call
     /// goes on with the following one; after any other error, every later call throws it again.
     ///
