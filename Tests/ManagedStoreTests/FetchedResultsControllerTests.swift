@@ -92,6 +92,44 @@ import Testing
         #expect(second.sections == first.sections)
     }
 
+    /// A library user: in WAL mode another connection's commit changed only the -wal file, so the cached
+    /// layout was used and showed a book under its old author.
+    @Test("in WAL mode another connection's commit invalidates the cache")
+    func walCommitsInvalidateTheCache() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("Books.sqlite")
+        let name = "books-wal-\(UUID().uuidString)"
+        defer { FetchedResultsController.deleteCache(named: name) }
+        let reader = try PersistentStore(path: path, model: try Fixtures.model("books"), options: .init(walJournal: true))
+        let context = ManagedObjectContext(store: reader)
+        for (title, author) in [("Strata", "Terry Pratchett"), ("Stark", "Ben Elton"), ("High Society", "Ben Elton")] {
+            let book = try context.insert("Book")
+            book["title"] = .string(title)
+            book["author"] = .string(author)
+        }
+        try context.save()
+        var request = FetchRequest(entityName: "Book")
+        request.sortDescriptors = [FetchSort("author"), FetchSort("title")]
+        let first = FetchedResultsController(request: request, context: ManagedObjectContext(store: reader), sectionNameKeyPath: "author", cacheName: name)
+        try first.performFetch()
+        #expect(first.sections.map(\.numberOfObjects) == [2, 1])
+
+        // Another connection moves a book to the other author: same count, same keys.
+        let writer = try PersistentStore(path: path, model: try Fixtures.model("books"), options: .init(walJournal: true))
+        let other = ManagedObjectContext(store: writer)
+        var stark = FetchRequest(entityName: "Book")
+        stark.predicate = try FetchPredicate(format: "title == 'Stark'")
+        try other.fetch(stark)[0]["author"] = .string("Terry Pratchett")
+        try other.save()
+
+        // A new connection, as a later run of the app opens: its data_version knows nothing of the commit.
+        let later = try PersistentStore(path: path, model: try Fixtures.model("books"), options: .init(walJournal: true))
+        let second = FetchedResultsController(request: request, context: ManagedObjectContext(store: later), sectionNameKeyPath: "author", cacheName: name)
+        try second.performFetch()
+        #expect(!second.usedCache)
+        #expect(second.sections.map(\.numberOfObjects) == [1, 2])
+    }
+
     @Test func firstSortMustBeTheSectionKey() throws {
         var request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [FetchSort("title")]

@@ -120,7 +120,10 @@ public final class FetchedResultsController {
     private var observation: ObservationToken?
 
     /// A controller for `request` in `context`, with sections by `sectionNameKeyPath` (one section when
-    /// `nil`) and the section layout kept between runs under `cacheName` (not kept when `nil`).
+    /// `nil`) and the section layout kept between runs under `cacheName` (not kept when `nil`), as a file
+    /// in the user's cache directory (`~/.cache/SeedStore/FetchedResultsController/<cacheName>.json` on
+    /// Linux; ``deleteCache(named:)`` removes it). The cache is used only while the request, the section
+    /// key and the store (its file, and its write-ahead log in WAL mode) are unchanged.
     /// It fetches nothing until ``performFetch()``.
     ///
     /// For example:
@@ -311,9 +314,12 @@ public final class FetchedResultsController {
         let attributes = try? FileManager.default.attributesOfItem(atPath: store.path)
         let size = attributes?[.size] as? Int ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        // In WAL mode another connection's commit changes the -wal file, not the store file, until a checkpoint.
+        let wal = try? FileManager.default.attributesOfItem(atPath: store.path + "-wal")
+        let walState = wal.map { "\($0[.size] as? Int ?? 0)@\(($0[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)" } ?? "none"
         let keys = (try? store.connection.scalar("SELECT group_concat(Z_MAX) FROM Z_PRIMARYKEY"))?.string ?? ""
         let dataVersion = (try? store.connection.scalar("PRAGMA data_version"))?.int64 ?? 0
-        return "\(request)|\(sectionNameKeyPath ?? "")|\(store.path)|\(store.metadata["NSStoreUUID"] as? String ?? "")|\(size)|\(modified)|\(keys)|\(dataVersion)|\(context.hasChanges)"
+        return "\(request)|\(sectionNameKeyPath ?? "")|\(store.path)|\(store.metadata["NSStoreUUID"] as? String ?? "")|\(size)|\(modified)|\(walState)|\(keys)|\(dataVersion)|\(context.hasChanges)"
     }
 
     private func loadCache() throws(StoreError) -> CacheFile? {
