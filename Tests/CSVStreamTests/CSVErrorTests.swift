@@ -22,7 +22,7 @@ struct CSVErrorTests {
             byteOffset: 361, recordLine: 5, encoding: .utf8, isRecoverable: true)
         #expect(
             error.description
-                == "banklist.csv:5:5: byte 0x96 is not valid UTF-8 (byte offset 361, field 5). The file is probably Windows-1252 or Latin-1: re-run with --encoding windows1252 (or latin1), or re-save it as UTF-8."
+                == "banklist.csv:5:5: byte 0x96 is not valid UTF-8 (byte offset 361, field 5). The file is probably Windows-1252 or Latin-1: re-run with --encoding windows1252 (or latin1; CSVDialect.encoding from Swift), or re-save it as UTF-8."
         )
         #expect(error.location == CSVLocation(path: "banklist.csv", line: 5, column: 5))
         #expect(CSVLocation(line: 3).description == "line 3")
