@@ -116,13 +116,22 @@ extension RawDatabase {
         return try readRows(statement)
     }
 
-    /// Steps a prepared statement to the end, reading every column; returns the number of rows.
+    /// Steps a prepared statement to the end, reading every column, and hands each row to `eachRow` (to
+    /// collect keys, say); returns the number of rows.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var keys: [Int64] = []
+    /// try raw.readRows(try raw.cached("SELECT ZOPERATOR, * FROM ZWELL")) { keys.append(sqlite3_column_int64($0, 0)) }
+    /// ```
     @discardableResult
-    public func readRows(_ statement: OpaquePointer) throws -> Int {
+    public func readRows(_ statement: OpaquePointer, eachRow: ((OpaquePointer) -> Void)? = nil) throws -> Int {
         let columns = sqlite3_column_count(statement)
         var rows = 0
         var checksum = 0
         while try step(statement) {
+            eachRow?(statement)
             for i in 0..<columns {
                 switch sqlite3_column_type(statement, i) {
                 case SQLITE_INTEGER: checksum &+= Int(truncatingIfNeeded: sqlite3_column_int64(statement, i))

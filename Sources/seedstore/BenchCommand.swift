@@ -17,6 +17,7 @@ struct BenchCommand: ParsableCommand {
             Example:
               seedstore bench Wells.sqlite --html report.html --save-baseline main
               seedstore bench Wells.sqlite --compare main --threshold 10
+              seedstore bench Wells.sqlite --compare main --metric median   # a stable machine: gate on medians
 
             Only the names the chosen scenarios use must exist in the store: batch-size needs --sort-key, \
             faulting --fault-attribute (by default the sort key), dictionary and decomposition --properties. \
@@ -86,6 +87,12 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "With --compare: the timing change, in percent, that counts (counters compare exactly).")
     var threshold: Double = 10
 
+    @Option(help: ArgumentHelp("With --compare: the timing metric that gates, ratio (to raw SQLite; median where a variant has none) or median.",
+                               discussion: "ratio, the default, cancels the machine's speed but not the store's: its raw reference reads the same store. "
+                               + "When the store's indexes differ from the baseline's, medians gate too. median suits a stable machine.",
+                               valueName: "ratio|median"))
+    var metric: String = "ratio"
+
     @Option(name: .customLong("baseline-dir"), help: "Where named baselines live.")
     var baselineDirectory: String = ".seedstore/baselines"
 
@@ -96,12 +103,18 @@ struct BenchCommand: ParsableCommand {
         try checkSQLDebugVariable(orOption: false)
         guard runs >= 1 else { throw ValidationError("--runs takes 1 or more") }
         guard threshold >= 0, threshold.isFinite else { throw ValidationError("--threshold takes a percentage of 0 or more, a finite number") }
+        guard Self.metrics[metric] != nil else {
+            throw ValidationError("--metric takes ratio (the ratio to raw SQLite, the default) or median (median seconds, for a stable machine), not '\(metric)'")
+        }
         guard warmup >= 0 else { throw ValidationError("--warmup takes 0 or more") }
         guard warmup <= Self.maximumWarmup else {
             throw ValidationError("--warmup takes at most \(Self.maximumWarmup): unmeasured runs only warm caches, which a few runs do.")
         }
         guard timeBudget >= 0 else { throw ValidationError("--time-budget takes seconds, 0 or more") }
         if let faultLimit, faultLimit < 1 { throw ValidationError("--fault-limit takes 1 or more") }
+        if let sortKey, let problem = ScenarioConfig.sortKeyProblem(sortKey) {
+            throw ValidationError("--sort-key '\(sortKey)': the bench's lists sort by \(problem).")
+        }
         if let scenarios {
             let items = Self.items(scenarios)
             let known = ScenarioCatalog.names.joined(separator: ", ")
@@ -153,7 +166,8 @@ struct BenchCommand: ParsableCommand {
         } catch BenchError.storeLacks(let missing) {
             throw Refusal(description: "\(store): \(missing). \(Self.fix(for: missing.key))")
         }
-        for note in Self.skipped(built: built, chosen: chosen, config: config, model: opened.model) { printError("note: " + note) }
+        let skipped = Self.skipped(built: built, chosen: chosen, config: config, model: opened.model)
+        for note in skipped { printError("note: " + note) }
         // Figures of an empty store time the harness, not fetching: worth a word before they are trusted.
         if let entity = opened.model.entity(named: config.entity), try opened.count(of: entity) == 0 {
             printError("warning: \(store) has no \(config.entity) rows, so every variant measures fetching nothing; bench a store with data (seedstore import)")
@@ -162,13 +176,17 @@ struct BenchCommand: ParsableCommand {
         let progress = BenchProgress(quiet: quiet, total: built.reduce(0) { $0 + $1.variants.count })
         var runner = BenchRunner(runs: runs, warmupRuns: warmup, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })
         runner.runProgress = { index, name, run, runs in progress.update(index: index, of: nil, name: name, run: run, runs: runs) }
-        let report = try runner.run(built, store: opened, config: config)
+        var report = try runner.run(built, store: opened, config: config)
+        // The recorded settings name what the skipped variants would have used: the report says they did not run.
+        if !skipped.isEmpty { report.settings.skipped = skipped }
         progress.finish()
         print(BenchReporter.table(report))
         if let overhead = report.settings.harnessOverheadSeconds, let smallest = report.results.map(\.medianSeconds).min(), smallest > 0 {
             print(String(format: "harness overhead: %.1f µs per measured run (%.3f%% of the smallest median)", overhead * 1e6, overhead / smallest * 100))
         }
-        let comparison = baseline.map { BaselineComparison(baseline: $0, current: report, thresholdPercent: threshold) }
+        let comparison = baseline.map {
+            BaselineComparison(baseline: $0, current: report, thresholdPercent: threshold, metric: Self.metrics[metric] ?? .ratioToRaw)
+        }
         if let json { try write(report.jsonData(), to: json, option: "--json") }
         if let markdown { try write(Data(BenchReporter.markdown(report, comparison: comparison).utf8), to: markdown, option: "--markdown") }
         if let html { try write(Data(BenchReporter.html(report, comparison: comparison).utf8), to: html, option: "--html") }
@@ -189,6 +207,9 @@ struct BenchCommand: ParsableCommand {
             if code != 0 { throw ExitCode(code) }
         }
     }
+
+    /// What `--metric` takes, and the comparison's metric for each.
+    static let metrics: [String: BaselineComparison.TimingChange.Metric] = ["ratio": .ratioToRaw, "median": .medianSeconds]
 
     /// The most unmeasured runs `--warmup` takes: each runs every variant once more, and a few warm any cache.
     static let maximumWarmup = 100

@@ -6,8 +6,10 @@ extension BaselineComparison {
         ("statements", { $0.statements }), ("rows", { $0.rows }), ("objects", { $0.objects }), ("faults", { $0.faults }),
     ]
 
-    /// One variant in both runs: counters exactly, then timing by threshold and noise.
-    static func compare(_ old: BenchResult, _ new: BenchResult, thresholdPercent: Double, noiseFactor: Double) -> Entry {
+    /// One variant in both runs: counters exactly, then timing by threshold and noise on `metric`, and on the
+    /// median too when `gatesMedian` (the stores' indexes differ, which the ratio to raw cannot see).
+    static func compare(_ old: BenchResult, _ new: BenchResult, thresholdPercent: Double, noiseFactor: Double,
+                        metric: TimingChange.Metric = .ratioToRaw, gatesMedian: Bool = false) -> Entry {
         var reasons: [String] = []
         var regressed = false, improved = false
         for counter in counters {
@@ -16,20 +18,25 @@ extension BaselineComparison {
             reasons.append("\(counter.name) \(BenchFormat.count(before)) → \(BenchFormat.count(after))")
             if after > before { regressed = true } else { improved = true }
         }
-        let timing = timingChange(old, new, thresholdPercent: thresholdPercent, noiseFactor: noiseFactor)
-        if let timing {
+        /// Judges one timing change: a reason when it passed the threshold, and the verdict when significant.
+        func judge(_ timing: TimingChange, because cause: String = "") {
             let name = timing.metric == .ratioToRaw ? "ratio to raw" : "median"
-            let show = timing.metric == .ratioToRaw ? BenchFormat.ratio : BenchFormat.seconds
-            let figures = "\(name) \(show(timing.old)) → \(show(timing.new)) (\(BenchFormat.change(timing.change))"
+            let figures = "\(name) \(timing.figures.dropLast())"
             if timing.isSignificant {
-                reasons.append(figures + ", noise \(BenchFormat.noise(timing.noiseBand)))")
+                reasons.append(figures + ", noise \(BenchFormat.noise(timing.noiseBand))\(cause))")
                 if timing.new > timing.old { regressed = true } else { improved = true }
             } else if abs(timing.change) * 100 > thresholdPercent {
                 let why = min(old.runs, new.runs) < minimumRunsToJudge
                     ? "too few runs to judge (\(min(old.runs, new.runs)))"
                     : "within noise \(BenchFormat.noise(timing.noiseBand))"
-                reasons.append(figures + ", \(why))")
+                reasons.append(figures + ", \(why)\(cause))")
             }
+        }
+        let timing = timingChange(old, new, thresholdPercent: thresholdPercent, noiseFactor: noiseFactor, metric: metric)
+        let median = timingChange(old, new, thresholdPercent: thresholdPercent, noiseFactor: noiseFactor, metric: .medianSeconds)
+        if let timing { judge(timing) }
+        if gatesMedian, timing?.metric != .medianSeconds, let median {
+            judge(median, because: "; store indexes changed")
         }
         if let before = old.peakMemoryBytes, let after = new.peakMemoryBytes, before > 0,
            abs(Double(after - before)) / Double(before) * 100 > max(thresholdPercent, 25), abs(after - before) > 1 << 20 {
@@ -37,7 +44,7 @@ extension BaselineComparison {
         }
         let verdict: Verdict = regressed ? .regression : improved ? .improvement : .unchanged
         return Entry(key: new.key, scenario: new.scenario, variant: new.variant, verdict: verdict, reasons: reasons,
-                     old: old, new: new, timing: timing)
+                     old: old, new: new, timing: timing, median: median)
     }
 
     /// The fewest runs on each side for a timing change to count: below it the noise is unknown.
@@ -45,11 +52,14 @@ extension BaselineComparison {
 
     /// The timing metric both results share and whether it moved beyond threshold and noise.
     ///
-    /// `ratio_to_raw` when both have it, else `median_seconds`; nil when the baseline's value is not positive.
-    static func timingChange(_ old: BenchResult, _ new: BenchResult, thresholdPercent: Double, noiseFactor: Double) -> TimingChange? {
+    /// `ratio_to_raw` when `preferred` and both have it, else `median_seconds`; nil when the baseline's value
+    /// is not positive.
+    static func timingChange(_ old: BenchResult, _ new: BenchResult, thresholdPercent: Double, noiseFactor: Double,
+                             metric preferred: TimingChange.Metric = .ratioToRaw) -> TimingChange? {
         let metric: TimingChange.Metric
         let before: Double, after: Double, spreadBefore: Double, spreadAfter: Double
-        if let oldRatio = old.ratioToRaw, let newRatio = new.ratioToRaw, oldRatio > 0, newRatio > 0 {
+        // A ratio to another raw reference (one query then, the engine's batches now) is another measurement.
+        if preferred == .ratioToRaw, old.rawReference == new.rawReference, let oldRatio = old.ratioToRaw, let newRatio = new.ratioToRaw, oldRatio > 0, newRatio > 0 {
             metric = .ratioToRaw
             before = oldRatio
             after = newRatio
@@ -73,12 +83,39 @@ extension BaselineComparison {
                             isSignificant: significant)
     }
 
+    /// How the indexes of `baseline`'s store and `current`'s differ, sorted by name; nil when either did not
+    /// record them.
+    static func indexChanges(baseline: BenchReport.StoreInfo, current: BenchReport.StoreInfo) -> [IndexChange]? {
+        guard let before = baseline.indexes, let after = current.indexes else { return nil }
+        return Set(before.keys).union(after.keys).sorted().compactMap { name in
+            before[name] == after[name] ? nil : IndexChange(name: name, baseline: before[name], current: after[name])
+        }
+    }
+
     /// Caveats worth printing above the verdicts.
-    static func notes(baseline: BenchReport, current: BenchReport, entries: [Entry]) -> [String] {
+    static func notes(baseline: BenchReport, current: BenchReport, entries: [Entry], metric: TimingChange.Metric = .ratioToRaw,
+                      indexChanges: [IndexChange]? = nil) -> [String] {
         var notes: [String] = []
+        if let indexChanges, !indexChanges.isEmpty {
+            let gate = metric == .medianSeconds ? "Medians gate" : "The ratio to raw cannot show what this costs (its raw reference reads the same store), so medians gate too"
+            notes.append("The store's indexes differ from the baseline's: \(indexChanges.map(\.description).joined(separator: "; ")). "
+                         + "\(gate): a variant whose median slowed beyond the threshold and the noise is a regression.")
+        } else if baseline.store.indexes == nil && current.store.indexes != nil && metric == .ratioToRaw {
+            notes.append("The baseline does not record its store's indexes (an older seedstore wrote it), so a dropped or added index "
+                         + "could not be checked, and the ratio to raw does not show one; save the baseline again to have them checked.")
+        }
         if baseline.store.entities != current.store.entities {
             notes.append("The stores differ (\(BenchFormat.entities(baseline.store)) then \(BenchFormat.entities(current.store))): "
                          + "counters may change for that reason alone.")
+        }
+        let references = entries.filter { entry in
+            guard let old = entry.old, let new = entry.new, old.ratioToRaw != nil, new.ratioToRaw != nil else { return false }
+            return old.rawReference != new.rawReference
+        }
+        if !references.isEmpty && metric == .ratioToRaw {
+            notes.append("\(references.count) variant(s) have another raw reference than the baseline's (\(references[0].label): "
+                         + "\(references[0].old?.rawReference ?? "one statement") then \(references[0].new?.rawReference ?? "one statement")), "
+                         + "so their timing compares median seconds; save the baseline again to compare ratios.")
         }
         let medians = entries.filter { $0.timing?.metric == .medianSeconds }.count
         if medians > 0 && (baseline.machine.hostname != current.machine.hostname || baseline.machine.cores != current.machine.cores) {

@@ -6,10 +6,14 @@ import Foundation
 /// **Counters** (`statements`, `rows`, `objects`, `faults`) do not depend on the machine and compare
 /// exactly: any increase is a regression, any decrease an improvement.
 ///
-/// **Timing** compares one metric: `ratio_to_raw` when both results have it (the raw sqlite3 reference
-/// runs in the same process at the same time, so the machine's speed cancels out), else
-/// `median_seconds`. With `old` and `new` that metric's values and `T` the threshold in percent, a timing
-/// change is significant only when both hold:
+/// **Timing** gates on one metric, ``metric``: with ``TimingChange/Metric/ratioToRaw`` (the default),
+/// `ratio_to_raw` when both results have it (the raw sqlite3 reference runs in the same process at the
+/// same time, so the machine's speed cancels out), else `median_seconds`; with
+/// ``TimingChange/Metric/medianSeconds``, always `median_seconds` (for a stable machine). The raw reference
+/// reads the same store, so a store-level change such as a dropped index slows both sides and cancels in
+/// the ratio: when the stores' indexes differ (``indexChanges``), `median_seconds` gates too, and a variant
+/// whose median slowed significantly is a regression. With `old` and `new` a metric's values and `T` the
+/// threshold in percent, a timing change is significant only when both hold:
 ///
 /// - `|new − old| / old > T / 100`, and
 /// - `|new − old| > k × (MAD_old + MAD_new)`, where `k` is ``noiseFactor`` (3 by default) and each `MAD` is
@@ -60,8 +64,11 @@ public struct BaselineComparison: Sendable {
         public let old: BenchResult?
         /// The current result (nil when missing).
         public let new: BenchResult?
-        /// The timing comparison (nil when new or missing, or when the baseline's timing was zero).
+        /// The timing comparison on the gated metric (nil when new or missing, or when the baseline's timing was zero).
         public let timing: TimingChange?
+        /// The median seconds' change, whatever the gated metric (nil when new or missing, or when the
+        /// baseline's median was zero): reports always show it next to the ratio's.
+        public let median: TimingChange?
 
         /// The variant as reports show it (``BenchResult/label(scenario:variant:)``).
         public var label: String { BenchResult.label(scenario: scenario, variant: variant) }
@@ -80,10 +87,11 @@ public struct BaselineComparison: Sendable {
         public enum Metric: String, Sendable {
             /// ``BenchResult/ratioToRaw``, used when both results have it.
             case ratioToRaw = "ratio_to_raw"
-            /// ``BenchResult/medianSeconds``, used when either result lacks a raw reference.
+            /// ``BenchResult/medianSeconds``: used when either result lacks a raw reference, when asked for
+            /// (`--metric median`), and alongside the ratio when the stores' indexes differ.
             case medianSeconds = "median_seconds"
         }
-        /// The metric compared: `ratio_to_raw` when both results have it, else `median_seconds`.
+        /// The metric compared: `ratio_to_raw` when both results have it and it was asked for, else `median_seconds`.
         public let metric: Metric
         /// The baseline's value of ``metric`` (a ratio, or seconds for `median_seconds`).
         public let old: Double
@@ -95,6 +103,43 @@ public struct BaselineComparison: Sendable {
         public let noiseBand: Double
         /// Beyond the threshold and the noise band.
         public let isSignificant: Bool
+
+        /// `old → new (change)` in the metric's unit: `6.63 ms → 23.31 ms (+252%)`, `1.06x → 1.19x (+12%)`.
+        public var figures: String {
+            let show = metric == .ratioToRaw ? BenchFormat.ratio : BenchFormat.seconds
+            return "\(show(old)) → \(show(new)) (\(BenchFormat.change(change)))"
+        }
+    }
+
+    /// An index in one store and not the other, or defined otherwise in each.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// print(change)   // dropped ZWELL_ZUWI_INDEX: ZWELL(ZUWI)
+    /// ```
+    public struct IndexChange: Sendable, Equatable, CustomStringConvertible {
+        /// The index's name.
+        public var name: String
+        /// Its definition in the baseline's store (nil: added since).
+        public var baseline: String?
+        /// Its definition in this run's store (nil: dropped since).
+        public var current: String?
+
+        /// The index `name`, defined as `baseline` in the baseline's store and as `current` in this run's.
+        public init(name: String, baseline: String?, current: String?) {
+            self.name = name
+            self.baseline = baseline
+            self.current = current
+        }
+
+        public var description: String {
+            switch (baseline, current) {
+            case (let before?, nil): "dropped \(name): \(before)"
+            case (nil, let after?): "added \(name): \(after)"
+            default: "changed \(name): \(baseline ?? "") then \(current ?? "")"
+            }
+        }
     }
 
     /// Exit codes, as package-benchmark's `baseline check` uses them.
@@ -113,6 +158,12 @@ public struct BaselineComparison: Sendable {
     public let entries: [Entry]
     /// The timing threshold, in percent.
     public let thresholdPercent: Double
+    /// The metric timings gate on (`seedstore bench --metric`): ratio to raw where both results have one, or
+    /// median seconds.
+    public let metric: TimingChange.Metric
+    /// How the stores' indexes differ, sorted by name: empty when they match, nil when either report did
+    /// not record them (``BenchReport/StoreInfo/indexes``). When not empty, medians gate too.
+    public let indexChanges: [IndexChange]?
     /// `k` in the noise rule.
     public let noiseFactor: Double
     /// Caveats about the comparison itself (different machines, stores or settings).
@@ -126,28 +177,35 @@ public struct BaselineComparison: Sendable {
     ///
     /// ```swift
     /// let comparison = BaselineComparison(baseline: old, current: new, thresholdPercent: 10, noiseFactor: 3)
+    /// let strict = BaselineComparison(baseline: old, current: new, thresholdPercent: 10, metric: .medianSeconds)
     /// ```
-    public init(baseline: BenchReport, current: BenchReport, thresholdPercent: Double, noiseFactor: Double = 3) {
+    public init(baseline: BenchReport, current: BenchReport, thresholdPercent: Double, noiseFactor: Double = 3,
+                metric: TimingChange.Metric = .ratioToRaw) {
         self.thresholdPercent = thresholdPercent
         self.noiseFactor = noiseFactor
+        self.metric = metric
+        let indexChanges = Self.indexChanges(baseline: baseline.store, current: current.store)
+        self.indexChanges = indexChanges
+        let gatesMedian = indexChanges.map { !$0.isEmpty } ?? false
         var oldByKey: [String: BenchResult] = [:]
         for result in baseline.results where oldByKey[result.key] == nil { oldByKey[result.key] = result }
         var seen: Set<String> = []
         var entries: [Entry] = []
         for result in current.results where seen.insert(result.key).inserted {
             if let old = oldByKey[result.key] {
-                entries.append(Self.compare(old, result, thresholdPercent: thresholdPercent, noiseFactor: noiseFactor))
+                entries.append(Self.compare(old, result, thresholdPercent: thresholdPercent, noiseFactor: noiseFactor,
+                                            metric: metric, gatesMedian: gatesMedian))
             } else {
                 entries.append(Entry(key: result.key, scenario: result.scenario, variant: result.variant, verdict: .new,
-                                     reasons: ["not in the baseline"], old: nil, new: result, timing: nil))
+                                     reasons: ["not in the baseline"], old: nil, new: result, timing: nil, median: nil))
             }
         }
         for result in baseline.results where seen.insert(result.key).inserted {
             entries.append(Entry(key: result.key, scenario: result.scenario, variant: result.variant, verdict: .missing,
-                                 reasons: ["not in this run"], old: result, new: nil, timing: nil))
+                                 reasons: ["not in this run"], old: result, new: nil, timing: nil, median: nil))
         }
         self.entries = entries
-        self.notes = Self.notes(baseline: baseline, current: current, entries: entries)
+        self.notes = Self.notes(baseline: baseline, current: current, entries: entries, metric: metric, indexChanges: indexChanges)
         self.baselineDescription = "\(baseline.tool), \(baseline.createdAt) on \(baseline.machine.hostname)"
     }
 
@@ -178,7 +236,8 @@ public struct BaselineComparison: Sendable {
 
     /// What was compared with what, under which rule, and the counts.
     public var headline: String {
-        "Baseline \(baselineDescription); timing threshold \(String(format: "%g", thresholdPercent))%, "
+        let gate = metric == .medianSeconds ? "median" : "ratio to raw (median where there is no raw)"
+        return "Baseline \(baselineDescription); timing gated on \(gate), threshold \(String(format: "%g", thresholdPercent))%, "
             + "noise factor \(String(format: "%g", noiseFactor)): \(summary)"
     }
 }

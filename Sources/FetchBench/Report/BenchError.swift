@@ -108,6 +108,10 @@ public enum BenchError: Error, CustomStringConvertible, Sendable {
         case .missingBaseline(let name, let path):
             BaselineStore.isPath(name)
                 ? "no baseline report at \(path); write one with --json \(name), or pass a saved baseline's name"
+                : FileManager.default.fileExists(atPath: name)
+                ? "no baseline named '\(name)' at \(path). There is a file \(name) here, but a baseline is a name, or a path that "
+                    + "contains '/' or ends in .json: to compare with a report JSON file, pass ./\(name) (a report written with --json; "
+                    + "a Markdown or HTML report cannot be compared)"
                 : "no baseline named '\(name)' at \(path); save one first with --save-baseline \(name)"
         case .unknownScenario(let name, let known):
             "unknown scenario '\(name)'; choose from \(known.joined(separator: ", "))"

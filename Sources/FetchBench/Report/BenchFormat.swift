@@ -65,8 +65,13 @@ enum BenchFormat {
     static func summary(_ report: BenchReport) -> String {
         let store = URL(fileURLWithPath: report.store.path).lastPathComponent
         let m = report.machine
-        return "\(report.tool) · \(report.createdAt) · \(store) (\(bytes(report.store.sizeBytes))) · up to \(report.settings.runs) runs, "
+        return "\(report.tool) · \(report.createdAt) · \(store) (\(bytes(report.store.sizeBytes))) · \(runs(report.settings.runs)), "
             + "\(report.settings.warmupRuns) warm-up · \(m.hostname), \(m.cores) cores, \(bytes(m.memoryBytes))"
+    }
+
+    /// The most measured runs per variant in words: `up to 5 runs`, `1 run`.
+    static func runs(_ count: Int) -> String {
+        count == 1 ? "1 run" : "up to \(count) runs"
     }
 
     /// The store's entities and row counts: `Well 244,292, WellDetails 244,292`.

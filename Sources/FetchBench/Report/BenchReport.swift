@@ -98,21 +98,41 @@ public struct BenchReport: Codable, Sendable, Equatable {
         public var sizeBytes: Int
         /// Rows per entity.
         public var entities: [String: Int]
+        /// The store's indexes, by name, each as ``indexDefinition(table:columns:unique:partial:)`` writes it:
+        /// `ZWELL(ZUWI)`, `unique ZWELL(ZUWI, ZNAME)`. The raw reference runs on the same store, so a dropped
+        /// index slows both sides alike and the ratio to raw cannot show it: a comparison reads this instead
+        /// (``BaselineComparison/indexChanges``). Nil in reports written before it was recorded.
+        public var indexes: [String: String]?
 
         enum CodingKeys: String, CodingKey {
-            case path, sizeBytes = "size_bytes", entities
+            case path, sizeBytes = "size_bytes", entities, indexes
         }
-        /// A store at `path` of `sizeBytes` bytes, with `entities` mapping entity names to row counts.
+        /// A store at `path` of `sizeBytes` bytes, with `entities` mapping entity names to row counts and
+        /// `indexes` index names to their definitions (nil: not recorded).
         ///
         /// For example:
         ///
         /// ```swift
-        /// let store = BenchReport.StoreInfo(path: "wells.sqlite", sizeBytes: 4_202_496, entities: ["Well": 10_000])
+        /// let store = BenchReport.StoreInfo(path: "wells.sqlite", sizeBytes: 4_202_496, entities: ["Well": 10_000],
+        ///                                   indexes: ["ZWELL_ZUWI_INDEX": "ZWELL(ZUWI)"])
         /// ```
-        public init(path: String, sizeBytes: Int, entities: [String: Int]) {
+        public init(path: String, sizeBytes: Int, entities: [String: Int], indexes: [String: String]? = nil) {
             self.path = path
             self.sizeBytes = sizeBytes
             self.entities = entities
+            self.indexes = indexes
+        }
+
+        /// How ``indexes`` writes one index: its table and columns in order, `unique ` before a unique
+        /// index, ` partial` after one with a `WHERE` clause; a column that is an expression is `<expression>`.
+        ///
+        /// For example:
+        ///
+        /// ```swift
+        /// BenchReport.StoreInfo.indexDefinition(table: "ZWELL", columns: ["ZUWI"], unique: true, partial: false)   // "unique ZWELL(ZUWI)"
+        /// ```
+        public static func indexDefinition(table: String, columns: [String], unique: Bool, partial: Bool) -> String {
+            (unique ? "unique " : "") + "\(table)(\(columns.joined(separator: ", ")))" + (partial ? " partial" : "")
         }
     }
 
@@ -132,6 +152,10 @@ public struct BenchReport: Codable, Sendable, Equatable {
         /// (``ScenarioConfig/effective``): `scenario_config`, a scenario file that reruns them. Nil only in a
         /// version 1 report, which did not record them.
         public var scenarioConfig: ScenarioConfig?
+        /// What the run left out of the families it was asked for, one sentence each: `faulting: the to-one
+        /// prefetching variants skipped: Order has no to-one operator; …`. ``scenarioConfig`` records every
+        /// setting, the ones these left unused too. Nil when nothing was skipped.
+        public var skipped: [String]?
         /// Settings with the given run counts, time budget in seconds, scenario names, the scenario settings
         /// (recorded as they take effect) and, optionally, the harness overhead in seconds (nil, the default,
         /// leaves `harness_overhead_seconds` out of the JSON).
@@ -162,6 +186,7 @@ public struct BenchReport: Codable, Sendable, Equatable {
             scenarios = try c.decode([String].self, forKey: .scenarios)
             harnessOverheadSeconds = try c.decodeIfPresent(Double.self, forKey: .harnessOverheadSeconds)
             scenarioConfig = try c.decodeIfPresent(ScenarioConfig.Recorded.self, forKey: .scenarioConfig)?.config
+            skipped = try c.decodeIfPresent([String].self, forKey: .skipped)
         }
 
         /// Writes the settings; `scenario_config` as it takes effect (``ScenarioConfig/effective``).
@@ -173,11 +198,12 @@ public struct BenchReport: Codable, Sendable, Equatable {
             try c.encode(scenarios, forKey: .scenarios)
             try c.encodeIfPresent(harnessOverheadSeconds, forKey: .harnessOverheadSeconds)
             try c.encodeIfPresent(scenarioConfig.map(ScenarioConfig.Recorded.init(config:)), forKey: .scenarioConfig)
+            try c.encodeIfPresent(skipped, forKey: .skipped)
         }
 
         enum CodingKeys: String, CodingKey {
             case runs, warmupRuns = "warmup_runs", timeBudgetSeconds = "time_budget_seconds", scenarios,
-                 harnessOverheadSeconds = "harness_overhead_seconds", scenarioConfig = "scenario_config"
+                 harnessOverheadSeconds = "harness_overhead_seconds", scenarioConfig = "scenario_config", skipped
         }
     }
 
@@ -243,6 +269,36 @@ public struct BenchResult: Codable, Sendable, Equatable {
     public var peakMemoryBytes: Int?
     /// What the variant does, in a sentence.
     public var note: String?
+    /// How the raw reference does the work when it takes more than one statement, as the engine does:
+    /// `the sorted keys, then the rows in IN batches of 20`. A comparison uses the ratio to raw only where
+    /// both results have the same reference. Nil for one statement, and in older reports.
+    public var rawReference: String?
+    /// The objects the variant covers when it stops short of the entity's rows (`fault_limit`); nil when
+    /// it covers them all. Its times are not comparable with its family's other variants' as they stand.
+    public var covers: Covers?
+
+    /// The part of an entity's rows a variant covers: `2,000 of 200,000 objects`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let covers = BenchResult.Covers(objects: 2_000, of: 200_000)
+    /// print(covers)   // 2,000 of 200,000 objects
+    /// ```
+    public struct Covers: Codable, Sendable, Equatable, CustomStringConvertible {
+        /// The objects the variant covers.
+        public var objects: Int
+        /// The entity's rows.
+        public var of: Int
+
+        /// `objects` of the entity's `of` rows.
+        public init(objects: Int, of: Int) {
+            self.objects = objects
+            self.of = of
+        }
+
+        public var description: String { "\(BenchFormat.count(objects)) of \(BenchFormat.count(of)) objects" }
+    }
 
     /// A result from the engine's run `timings` (seconds) and the raw reference's `raw` (nil when the variant
     /// has none), with the counters of one measured run and its peak memory above the start, in bytes.
@@ -258,7 +314,8 @@ public struct BenchResult: Codable, Sendable, Equatable {
     ///                          peakMemoryBytes: nil)
     /// ```
     public init(scenario: String, variant: String, timings: Statistics, raw: Statistics?, statements: Int, rows: Int,
-                objects: Int, faults: Int, peakMemoryBytes: Int?, note: String? = nil) {
+                objects: Int, faults: Int, peakMemoryBytes: Int?, note: String? = nil, rawReference: String? = nil,
+                covers: Covers? = nil) {
         self.scenario = scenario
         self.variant = variant
         self.medianSeconds = timings.median
@@ -276,13 +333,20 @@ public struct BenchResult: Codable, Sendable, Equatable {
         self.faults = faults
         self.peakMemoryBytes = peakMemoryBytes
         self.note = note
+        self.rawReference = raw == nil ? nil : rawReference
+        self.covers = covers
     }
 
     /// `scenario / variant`: what baselines match on.
     public var key: String { "\(scenario) / \(variant)" }
 
-    /// The variant's name as the terminal table, Markdown and HTML show it (``label(scenario:variant:)``).
-    public var label: String { Self.label(scenario: scenario, variant: variant) }
+    /// The variant's name as the terminal table, Markdown and HTML show it (``label(scenario:variant:)``),
+    /// with the objects it covers when it stops short of the entity's rows: `IDs then faults (N+1) (2,000 of
+    /// 200,000 objects)`, so a short bar next to full fetches does not read as the faster way.
+    public var label: String {
+        let name = Self.label(scenario: scenario, variant: variant)
+        return covers.map { "\(name) (\($0))" } ?? name
+    }
 
     /// Names shown in place of a variant's ``variant``, which stays as it is in JSON and baselines so old
     /// baselines still match: `faults, then read one attribute (N+1)` fetches IDs only, not Core Data's
@@ -303,13 +367,17 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// BenchResult.label(scenario: "batch-size", variant: "batch 20, first screen")   // unchanged
     /// ```
     public static func label(scenario: String, variant: String) -> String {
-        labels["\(scenario) / \(variant)"] ?? variant
+        if let label = labels["\(scenario) / \(variant)"] { return label }
+        // The name keeps its plural so baselines still match; the label reads as English.
+        if scenario == "dictionary" && variant == "1 properties as dictionaries" { return "1 property as dictionaries" }
+        return variant
     }
 
     enum CodingKeys: String, CodingKey {
         case scenario, variant, medianSeconds = "median_seconds", p90Seconds = "p90_seconds", minSeconds = "min_seconds",
              maxSeconds = "max_seconds", noise, runs, rawMedianSeconds = "raw_median_seconds", rawNoise = "raw_noise",
              ratioToRaw = "ratio_to_raw",
-             statements, rows, objects, faults, peakMemoryBytes = "peak_memory_bytes", note
+             statements, rows, objects, faults, peakMemoryBytes = "peak_memory_bytes", note,
+             rawReference = "raw_reference", covers
     }
 }

@@ -29,9 +29,15 @@ extension BenchReporter {
         }
         for group in groups { body += scenarioSection(group.scenario, group.results, verdicts: verdicts) }
         body += batchCurveSection(report.results)
-        body += "<footer><p>Times are medians of the measured runs; <em>raw</em> is the same rows and columns read through the "
-            + "sqlite3 C API in the same run, so the ratio to raw does not depend on the machine's speed. <em>Noise</em> is the "
-            + "median absolute deviation over the median. Counters are per run and exact. Schema: docs/bench-schema.md, "
+        let notes = notes(report)
+        if !notes.isEmpty {
+            body += "<section id=\"notes\"><h2>Notes</h2><ul>" + notes.map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul></section>\n"
+        }
+        body += "<footer><p>Times are medians of the measured runs; <em>raw</em> is the same work through the sqlite3 C API in the "
+            + "same run (the same rows and columns, in the same statements where the engine runs several: batches, one SELECT per "
+            + "fault, a prefetch's second statement), so the ratio to raw does not depend on the machine's speed. <em>Noise</em> is the "
+            + "median absolute deviation over the median. Counters are per run and exact; peak memory is taken on the first measured "
+            + "run, after an unmeasured one. A variant that covers only part of the rows says so. Schema: docs/bench-schema.md, "
             + "schema_version \(report.schemaVersion).</p></footer>\n"
         return """
         <!doctype html>
@@ -57,8 +63,11 @@ extension BenchReporter {
     static func scenarioSection(_ scenario: String, _ results: [BenchResult], verdicts: [String: BaselineComparison.Verdict]) -> String {
         var html = "<section id=\"\(anchor(scenario))\"><h2>\(HTMLText.escape(scenario))</h2>\n"
         let bars = results.map { result in
-            HTMLChart.Bar(label: result.label, value: result.medianSeconds, marker: result.rawMedianSeconds,
-                          annotation: BenchFormat.seconds(result.medianSeconds) + (result.ratioToRaw.map { " · \(BenchFormat.ratio($0)) raw" } ?? ""),
+            // A variant that stops short of the rows says so on its bar: next to full fetches, its short bar is not the faster way.
+            HTMLChart.Bar(label: BenchResult.label(scenario: result.scenario, variant: result.variant), value: result.medianSeconds,
+                          marker: result.rawMedianSeconds,
+                          annotation: BenchFormat.seconds(result.medianSeconds) + (result.ratioToRaw.map { " · \(BenchFormat.ratio($0)) raw" } ?? "")
+                            + (isSuspect(result) ? "?" : "") + (result.covers.map { " · only \($0)" } ?? ""),
                           tone: verdicts[result.key].flatMap(tone))
         }
         let hasRaw = results.contains { $0.rawMedianSeconds != nil }
@@ -114,9 +123,11 @@ extension BenchReporter {
         var html = "<section id=\"comparison\"><h2>Compared with the baseline</h2>\n"
         html += "<p class=\"headline\">\(HTMLText.escape(comparison.headline))</p>\n"
         for note in comparison.notes { html += "<p class=\"note\">\(HTMLText.escape(note))</p>\n" }
-        html += "<div class=\"scroll\"><table><thead><tr><th>verdict</th><th>scenario</th><th>variant</th><th>reasons</th></tr></thead><tbody>"
+        html += "<div class=\"scroll\"><table><thead><tr><th>verdict</th><th>scenario</th><th>variant</th>"
+        html += BaselineComparison.figureColumns.map { "<th class=\"num\">\(HTMLText.escape($0))</th>" }.joined() + "<th>reasons</th></tr></thead><tbody>"
         for entry in comparison.ranked {
-            html += "<tr><td>\(badge(entry.verdict))</td><td>\(HTMLText.escape(entry.scenario))</td><td>\(HTMLText.escape(entry.label))</td><td>"
+            html += "<tr><td>\(badge(entry.verdict))</td><td>\(HTMLText.escape(entry.scenario))</td><td>\(HTMLText.escape(entry.label))</td>"
+            html += "<td class=\"num\">\(HTMLText.escape(entry.medianFigures))</td><td class=\"num\">\(HTMLText.escape(entry.ratioFigures))</td><td>"
             html += entry.reasons.map(HTMLText.escape).joined(separator: "<br>") + "</td></tr>"
         }
         return html + "</tbody></table></div></section>\n"

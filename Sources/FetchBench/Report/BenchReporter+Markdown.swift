@@ -18,10 +18,12 @@ extension BenchReporter {
         out += context(report).map { "- **\($0.0)**: \(escape($0.1))" }
         if let comparison {
             out += ["", "## Compared with the baseline", "", escape(comparison.headline), ""]
-            out += ["| verdict | scenario | variant | reasons |", "|---|---|---|---|"]
+            out += ["| verdict | scenario | variant | " + BaselineComparison.figureColumns.joined(separator: " | ") + " | reasons |",
+                    "|---|---|---|--:|--:|---|"]
             for entry in comparison.ranked {
                 let reasons = entry.reasons.isEmpty ? "" : entry.reasons.map(escape).joined(separator: "<br>")
-                out.append("| \(entry.verdict.label) | \(escape(entry.scenario)) | \(escape(entry.label)) | \(reasons) |")
+                out.append("| \(entry.verdict.label) | \(escape(entry.scenario)) | \(escape(entry.label)) | "
+                           + "\(escape(entry.medianFigures)) | \(escape(entry.ratioFigures)) | \(reasons) |")
             }
             out += comparison.notes.map { "\n> \(escape($0))" }
         }
@@ -35,15 +37,19 @@ extension BenchReporter {
             let notes = group.results.compactMap { result in result.note.map { "- *\(escape(result.label))*: \(escape($0))" } }
             if !notes.isEmpty { out += [""] + notes }
         }
-        out += ["", "Times are medians of the measured runs; *raw* is the same rows and columns through the sqlite3 C API in the "
-                + "same run; *noise* is the median absolute deviation over the median. Counters are per run and exact."]
+        let notes = notes(report)
+        if !notes.isEmpty { out += ["", "## Notes", ""] + notes.map { "- " + escape($0) } }
+        out += ["", "Times are medians of the measured runs; *raw* is the same work through the sqlite3 C API in the "
+                + "same run: the same rows and columns, in the same statements where the engine runs several (batches, one SELECT per fault, "
+                + "a prefetch's second statement). *noise* is the median absolute deviation over the median. Counters are per run and exact; "
+                + "peak memory is taken on the first measured run, after an unmeasured one."]
         return out.joined(separator: "\n") + "\n"
     }
 
     /// The run's context as label and text pairs, shared by Markdown and HTML.
     static func context(_ report: BenchReport) -> [(String, String)] {
         let m = report.machine, s = report.settings
-        var settings = "up to \(s.runs) runs after \(s.warmupRuns) warm-up, \(String(format: "%g", s.timeBudgetSeconds)) s budget per variant"
+        var settings = "\(BenchFormat.runs(s.runs)) after \(s.warmupRuns) warm-up, \(String(format: "%g", s.timeBudgetSeconds)) s budget per variant"
         if let overhead = s.harnessOverheadSeconds { settings += ", harness overhead \(BenchFormat.seconds(overhead)) per run" }
         return [
             ("Tool", report.tool),

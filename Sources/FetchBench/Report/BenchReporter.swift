@@ -16,10 +16,12 @@ public enum BenchReporter {
     /// The columns every view shows, in order.
     static let columns = ["median", "p90", "noise", "raw", "ratio", "statements", "rows", "objects", "faults", "peak memory"]
 
-    /// One result's figures for ``columns``.
+    /// One result's figures for ``columns``: the noise of a single run is unknown (`n/a`), not ±0; a
+    /// suspect ratio (``isSuspect(_:)``) carries a `?`.
     static func cells(_ result: BenchResult) -> [String] {
-        [BenchFormat.seconds(result.medianSeconds), BenchFormat.seconds(result.p90Seconds), BenchFormat.noise(result.noise),
-         BenchFormat.seconds(result.rawMedianSeconds), BenchFormat.ratio(result.ratioToRaw),
+        [BenchFormat.seconds(result.medianSeconds), BenchFormat.seconds(result.p90Seconds),
+         result.runs < 2 ? "n/a" : BenchFormat.noise(result.noise),
+         BenchFormat.seconds(result.rawMedianSeconds), BenchFormat.ratio(result.ratioToRaw) + (isSuspect(result) ? "?" : ""),
          BenchFormat.count(result.statements), BenchFormat.count(result.rows), BenchFormat.count(result.objects),
          BenchFormat.count(result.faults), BenchFormat.bytes(result.peakMemoryBytes)]
     }
@@ -44,6 +46,39 @@ public enum BenchReporter {
                 table.append([row == 0 ? group.scenario : "", result.label] + cells(result))
             }
         }
-        return BenchFormat.summary(report) + "\n\n" + table.render()
+        return BenchFormat.summary(report) + "\n\n" + table.render() + notes(report).map { "\nnote: " + $0 }.joined()
+    }
+
+    /// Below this ratio to raw, a result is suspect: the engine does the raw reference's work and more, so
+    /// it cannot be much faster; a cold or disturbed raw run can make it look so.
+    static let suspectRatio = 0.9
+
+    /// Whether `result`'s ratio to raw is below ``suspectRatio``.
+    static func isSuspect(_ result: BenchResult) -> Bool {
+        result.ratioToRaw.map { $0 < suspectRatio } ?? false
+    }
+
+    /// What a reader must know before trusting the figures, one sentence each: suspect ratios, single-run
+    /// noise, what was skipped. Every view prints them under the results.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// for note in BenchReporter.notes(report) { print("note: " + note) }
+    /// ```
+    public static func notes(_ report: BenchReport) -> [String] {
+        var notes: [String] = []
+        let suspect = report.results.filter(isSuspect)
+        if !suspect.isEmpty {
+            let names = suspect.map { "\($0.scenario) / \($0.label) (\(BenchFormat.ratio($0.ratioToRaw)))" }.joined(separator: ", ")
+            notes.append("ratio to raw below \(String(format: "%g", suspectRatio))x, marked ?, is suspect: the engine does the raw reference's "
+                         + "work and more, so a raw run was likely slowed (a cold cache, a busy machine): \(names). "
+                         + "Measure again, with more --runs or --warmup 1.")
+        }
+        if report.results.contains(where: { $0.runs < 2 }) {
+            notes.append("noise n/a: a single run has no spread to measure; run 3 or more (--runs) to know how stable a median is.")
+        }
+        for skipped in report.settings.skipped ?? [] { notes.append("skipped: " + skipped) }
+        return notes
     }
 }

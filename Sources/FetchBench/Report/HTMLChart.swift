@@ -18,7 +18,9 @@ enum HTMLChart {
     /// Horizontal bars, one per row, on a shared axis from zero, with an optional tick per row.
     static func bars(_ bars: [Bar], title: String, axisLabel: String, markerLabel: String?,
                      format: (_ tick: Double, _ largest: Double) -> String) -> String {
-        let width = 820.0, labelWidth = 270.0, annotationWidth = 170.0, rowHeight = 26.0, top = 8.0, axisHeight = 34.0
+        // Room for the longest annotation at the longest bar's end (about 6.6 px a character at 12 px).
+        let annotationWidth = max(170.0, Double(bars.map(\.annotation.count).max() ?? 0) * 6.6 + 12)
+        let width = 820.0, labelWidth = 270.0, rowHeight = 26.0, top = 8.0, axisHeight = 34.0
         let legendHeight = markerLabel == nil ? 0.0 : 20.0
         let plotWidth = width - labelWidth - annotationWidth
         let largest = bars.map { max($0.value, $0.marker ?? 0) }.max() ?? 0

@@ -29,8 +29,8 @@ public struct BenchRunner {
     /// Told each measured run: variant number (1-based), `scenario / variant`, run number, most runs.
     public var runProgress: ((Int, String, Int, Int) -> Void)?
 
-    /// The run that counts statements and memory comes first and warms the caches, so by default
-    /// there is no separate warm-up.
+    /// The run that counts statements comes first and warms the engine's caches, and one unmeasured raw run
+    /// warms the raw side's, so by default there is no separate warm-up.
     public init(runs: Int = 5, warmupRuns: Int = 0, minimumRuns: Int = 3, timeBudgetSeconds: Double = 5,
                 stableNoise: Double = 0.02, progress: @escaping (String) -> Void = { _ in }) {
         self.runs = max(1, runs)
@@ -64,7 +64,7 @@ public struct BenchRunner {
         let size = (try? FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int) ?? 0
         return BenchReport(
             tool: "seedstore \(PersistentStore.version)", createdAt: created, machine: .current,
-            store: .init(path: store.path, sizeBytes: size, entities: entities),
+            store: .init(path: store.path, sizeBytes: size, entities: entities, indexes: try BenchReport.StoreInfo.indexes(of: raw)),
             settings: .init(runs: runs, warmupRuns: warmupRuns, timeBudgetSeconds: timeBudgetSeconds,
                             scenarios: scenarios.map(\.name), scenarioConfig: config,
                             harnessOverheadSeconds: try overhead(store: store)),
@@ -92,23 +92,34 @@ public struct BenchRunner {
             try variant.run(ManagedObjectContext(store: store))
             try variant.raw?(raw)
         }
-        // One run for the counters and peak memory, outside the timings.
-        // Hand freed memory back first, so resident growth shows what this run allocates.
-        ProcessMemory.releaseFreedMemory()
-        ProcessMemory.resetPeak()
-        let resident = ProcessMemory.residentBytes ?? 0
+        // One run for the counters, outside the timings: it also warms the engine's caches (its statements,
+        // SQLite's page cache), so by default there is no separate warm-up.
         let counters = try Self.counters(of: variant, store: store)
-        let peak = ProcessMemory.peakResidentBytes.map { max(0, $0 - resident) }
+        // The raw side reads through its own connection, whose caches that run did not warm: one unmeasured
+        // raw run, or the first variant's raw timings would include its cold start (ratios of 0.1x).
+        if warmupRuns == 0 { try variant.raw?(raw) }
 
         var timings: [Double] = [], rawTimings: [Double] = []
+        var peak: Int?
         let started = Clock.now()
         while timings.count < runs {
             // Interleave engine and raw so drift on a shared machine hits both alike.
             onRun(timings.count + 1)
             let fresh = ManagedObjectContext(store: store)
+            // Peak memory is taken on the first measured run, a steady-state one (the run above paid the
+            // one-time costs: compiled statements, the page cache), so it is the same whatever the warm-up or
+            // the order. Freed memory is handed back first, so resident growth shows what this run allocates.
+            let measuresMemory = timings.isEmpty
+            var resident = 0
+            if measuresMemory {
+                ProcessMemory.releaseFreedMemory()
+                ProcessMemory.resetPeak()
+                resident = ProcessMemory.residentBytes ?? 0
+            }
             let start = Clock.now()
             try variant.run(fresh)
             timings.append(Clock.now() - start)
+            if measuresMemory { peak = ProcessMemory.peakResidentBytes.map { max(0, $0 - resident) } }
             withExtendedLifetime(fresh) {}
             if let rawRun = variant.raw {
                 let rawStart = Clock.now()
@@ -123,7 +134,7 @@ public struct BenchRunner {
         return BenchResult(scenario: scenario.name, variant: variant.name, timings: Statistics(timings),
                            raw: rawTimings.isEmpty ? nil : Statistics(rawTimings), statements: counters.statements,
                            rows: counters.rows, objects: counters.objects, faults: counters.faults,
-                           peakMemoryBytes: peak, note: variant.note)
+                           peakMemoryBytes: peak, note: variant.note, rawReference: variant.rawReference, covers: variant.covers)
     }
 
     /// The time the runner adds around one measured operation: a fresh context and two clock reads.

@@ -31,8 +31,15 @@ public struct BenchVariant {
     public let note: String
     /// Does the job once through the engine, in the fresh context the runner gives it.
     public let run: (ManagedObjectContext) throws -> Void
-    /// Does the same rows and columns through the sqlite3 C API.
+    /// Does the same work through the sqlite3 C API: the same rows and columns, in the same statements
+    /// where the engine runs several (batches, one SELECT per fault, a prefetch's second statement).
     public let raw: ((RawDatabase) throws -> Void)?
+    /// How ``raw`` does the work when it takes more than one statement (``BenchResult/rawReference``); nil for
+    /// one statement.
+    public var rawReference: String? = nil
+    /// The objects the variant covers when it stops at `fault_limit` short of the entity's rows, while its
+    /// family's other variants may cover them all (``BenchResult/covers``).
+    public var covers: BenchResult.Covers? = nil
 }
 
 /// A family of variants that answer one question (which batch size, fault or prefetch, …).

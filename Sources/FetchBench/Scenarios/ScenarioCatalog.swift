@@ -47,6 +47,8 @@ public enum ScenarioCatalog {
         let entity: Entity
         let table: String
         let allColumns: String
+        /// What a fault's SELECT reads: the version and every column (`Z_PK` is the key it binds).
+        let faultColumns: String
 
         init(store: PersistentStore, config: ScenarioConfig, scenario: String) throws {
             self.store = store
@@ -59,6 +61,18 @@ public enum ScenarioCatalog {
             self.entity = entity
             table = entity.tableName
             allColumns = (["Z_PK", "Z_OPT"] + entity.columns.map(\.columnName)).joined(separator: ", ")
+            faultColumns = Self.faultColumns(of: entity)
+        }
+
+        /// What a fault of `entity` reads: `Z_OPT` and every column.
+        static func faultColumns(of entity: Entity) -> String {
+            (["Z_OPT"] + entity.columns.map(\.columnName)).joined(separator: ", ")
+        }
+
+        /// The first `limit` objects of the entity's `rows`: how N+1 notes say it (`first 2,000` or `all 830`),
+        /// and what the variant covers when it stops short of them all.
+        func limited(_ limit: Int, rows: Int) -> (text: String, covers: BenchResult.Covers?) {
+            limit < rows ? ("first \(BenchFormat.count(limit))", BenchResult.Covers(objects: limit, of: rows)) : ("all \(BenchFormat.count(rows))", nil)
         }
 
         /// The column of `entity`'s property `name`, which the scenario setting `key` names.
@@ -99,6 +113,52 @@ public enum ScenarioCatalog {
         }
     }
 
+    /// The raw batched fetch: `keys` in order, read in `IN` batches of `size` as the engine's batched fetch
+    /// reads them: one statement per batch, the full batches' prepared once.
+    static func rawBatches(_ db: RawDatabase, keys: ArraySlice<Int64>, columns: String, table: String, size: Int) throws {
+        func sql(_ count: Int) -> String {
+            "SELECT \(columns) FROM \(table) WHERE Z_PK IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+        }
+        let full = sql(min(size, keys.count))
+        var start = keys.startIndex
+        while start < keys.endIndex {
+            // A batch size past Int's half (2^63 - 1 is allowed) must not overflow the sum.
+            let end = keys.endIndex - start <= size ? keys.endIndex : start + size
+            try db.readAll(end - start == size || start == keys.startIndex ? full : sql(end - start), Array(keys[start..<end]))
+            start = end
+        }
+    }
+
+    /// The raw to-one read: every row of `source` (whose first column is the foreign key), then each distinct
+    /// destination's `destinationColumns` from `destinationTable`: one SELECT per destination, as faults fire,
+    /// or one statement for them all, as prefetching reads them (`IN (SELECT value FROM json_each(?))`).
+    static func rawToOne(_ db: RawDatabase, source: String, destinationColumns: String, destinationTable: String, prefetch: Bool) throws {
+        var seen = Set<Int64>(), keys: [Int64] = []
+        let rows = try db.cached(source)
+        defer { sqlite3_reset(rows) }
+        try db.readRows(rows) { row in
+            if sqlite3_column_type(row, 0) == SQLITE_INTEGER, seen.insert(sqlite3_column_int64(row, 0)).inserted {
+                keys.append(sqlite3_column_int64(row, 0))
+            }
+        }
+        let select = "SELECT \(destinationColumns) FROM \(destinationTable) WHERE Z_PK "
+        if prefetch {
+            guard !keys.isEmpty else { return }
+            let statement = try db.cached(select + "IN (SELECT value FROM json_each(?))")
+            defer { sqlite3_reset(statement) }
+            RawDatabase.bind(statement, 1, "[" + keys.map(String.init).joined(separator: ",") + "]")
+            try db.readRows(statement)
+        } else {
+            let one = try db.cached(select + "= ?")
+            for key in keys {
+                sqlite3_reset(one)
+                sqlite3_bind_int64(one, 1, key)
+                try db.readRows(one)
+            }
+            sqlite3_reset(one)
+        }
+    }
+
     /// The raw N+1: the first `limit` keys, then one prepared SELECT of `columns` per key.
     static func rawFaults(_ db: RawDatabase, table: String, columns: String, limit: Int) throws {
         let keys = try db.keys("SELECT Z_PK FROM \(table) LIMIT \(limit)")
@@ -135,6 +195,11 @@ public enum ScenarioCatalog {
         }
     }
 
+    /// `a` or `an` before `word`, by its first letter: `an OrderHead`, `a WellSummary`.
+    static func article(_ word: String) -> String {
+        word.first.map { "aeiouAEIOU".contains($0) } == true ? "an" : "a"
+    }
+
     // MARK: Families
 
     static func batchSize(_ s: Names) throws -> BenchScenario {
@@ -157,17 +222,25 @@ public enum ScenarioCatalog {
                 raw: size == 0
                     ? { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(sortColumn), Z_PK") }
                     : { db in
+                        // The batches the screen touches, as the engine loads them.
                         let keys = try db.keys("SELECT Z_PK FROM \(s.table) ORDER BY \(sortColumn), Z_PK")
-                        let first = Array(keys.prefix(size))
-                        try db.readAll("SELECT \(s.allColumns) FROM \(s.table) WHERE Z_PK IN (\(first.map { _ in "?" }.joined(separator: ",")))", first)
-                    }))
+                        let touched = size >= screen ? min(keys.count, size) : min(keys.count, (screen + size - 1) / size * size)
+                        try rawBatches(db, keys: keys.prefix(touched), columns: s.allColumns, table: s.table, size: size)
+                    },
+                rawReference: size == 0 ? nil : "the sorted keys, then the screen's rows in IN batches of \(size)"))
             variants.append(BenchVariant(
                 name: "\(label), scroll all",
                 note: "fetch every \(s.entity.name) sorted, touch each in order",
                 run: { context in
                     for object in try context.fetch(request) { _ = object.value(at: 0) }
                 },
-                raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(sortColumn), Z_PK") }))
+                raw: size == 0
+                    ? { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) ORDER BY \(sortColumn), Z_PK") }
+                    : { db in
+                        let keys = try db.keys("SELECT Z_PK FROM \(s.table) ORDER BY \(sortColumn), Z_PK")
+                        try rawBatches(db, keys: keys[...], columns: s.allColumns, table: s.table, size: size)
+                    },
+                rawReference: size == 0 ? nil : "the sorted keys, then every row in IN batches of \(size)"))
         }
         return BenchScenario(name: "batch-size", question: "Which fetchBatchSize for a sorted list?", variants: variants,
                              entities: [s.entity.name])
@@ -175,8 +248,9 @@ public enum ScenarioCatalog {
 
     static func faulting(_ s: Names) throws -> BenchScenario {
         let limit = s.config.faultLimit
+        let (first, covers) = s.limited(limit, rows: try s.store.count(of: s.entity))
         let faultAttribute = s.config.faultAttribute ?? s.config.sortKey
-        let faultColumn = try s.column(faultAttribute, key: "fault_attribute")
+        _ = try s.column(faultAttribute, key: "fault_attribute")
         let faultIndex = s.entity.columnIndex(of: faultAttribute)!
         var variants: [BenchVariant] = []
         /// Fetches with `request`, then reads the fault attribute of each object.
@@ -188,9 +262,10 @@ public enum ScenarioCatalog {
         faults.fetchLimit = limit
         variants.append(BenchVariant(
             name: "faults, then read one attribute (N+1)",
-            note: "includesPropertyValues false: IDs only, then reading one attribute fires each object's own SELECT (first \(limit))",
+            note: "includesPropertyValues false: IDs only, then reading one attribute fires each object's own SELECT (\(first))",
             run: readEach(faults),
-            raw: { db in try rawFaults(db, table: s.table, columns: faultColumn, limit: limit) }))
+            raw: { db in try rawFaults(db, table: s.table, columns: s.faultColumns, limit: limit) },
+            rawReference: "the keys, then one SELECT per object", covers: covers))
         variants.append(BenchVariant(
             name: "faults in one read transaction (N+1)",
             note: "the same N+1, but every fault's SELECT runs inside one read transaction",
@@ -198,27 +273,29 @@ public enum ScenarioCatalog {
             raw: { db in
                 try db.exec("BEGIN")
                 defer { try? db.exec("COMMIT") }
-                try rawFaults(db, table: s.table, columns: faultColumn, limit: limit)
-            }))
+                try rawFaults(db, table: s.table, columns: s.faultColumns, limit: limit)
+            },
+            rawReference: "in one transaction, the keys, then one SELECT per object", covers: covers))
         var full = FetchRequest(entityName: s.entity.name)
         full.returnsObjectsAsFaults = false
         full.fetchLimit = limit
         variants.append(BenchVariant(
             name: "returnsObjectsAsFaults false",
-            note: "whole objects in one statement, then read the attribute (first \(limit))",
+            note: "whole objects in one statement, then read the attribute (\(first))",
             run: readEach(full),
-            raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) LIMIT \(limit)") }))
+            raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table) LIMIT \(limit)") }, covers: covers))
         var ids = FetchRequest(entityName: s.entity.name)
         ids.fetchLimit = limit
         variants.append(BenchVariant(
             name: "object IDs only",
-            note: "just the IDs (first \(limit))",
+            note: "just the IDs (\(first))",
             run: { context in context.userInfo["results"] = try context.fetchObjectIDs(ids) },
-            raw: { db in _ = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(limit)") }))
+            raw: { db in _ = try db.keys("SELECT Z_PK FROM \(s.table) LIMIT \(limit)") }, covers: covers))
         var entities = [s.entity.name]
         if let relation = try s.relation() {
             entities.append(relation.destination.name)
             let destinationIndex = relation.destination.columnIndex(of: relation.attribute)!
+            let destinationColumns = "Z_PK, " + Names.faultColumns(of: relation.destination)
             for prefetch in [false, true] {
                 var request = FetchRequest(entityName: s.entity.name)
                 request.returnsObjectsAsFaults = false
@@ -233,8 +310,10 @@ public enum ScenarioCatalog {
                         }
                     },
                     raw: { db in
-                        try db.readAll("SELECT \(s.allColumns.split(separator: ",").map { "t0." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")), t1.\(relation.attributeColumn) FROM \(s.table) t0 LEFT JOIN \(relation.destination.tableName) t1 ON t1.Z_PK = t0.\(relation.column)")
-                    }))
+                        try rawToOne(db, source: "SELECT \(relation.column), \(s.allColumns) FROM \(s.table)",
+                                     destinationColumns: destinationColumns, destinationTable: relation.destination.tableName, prefetch: prefetch)
+                    },
+                    rawReference: prefetch ? "every row, then the destinations in one statement" : "every row, then one SELECT per destination"))
             }
         }
         return BenchScenario(name: "faulting", question: "Fault, fetch whole objects, or prefetch?", variants: variants,
@@ -254,6 +333,7 @@ public enum ScenarioCatalog {
         faults.includesPropertyValues = false
         faults.fetchLimit = s.config.faultLimit
         let columns = mapColumns.joined(separator: ", ")
+        let (first, covers) = s.limited(s.config.faultLimit, rows: try s.store.count(of: s.entity))
         return BenchScenario(name: "dictionary", question: "Fetch \(properties.count) properties as dictionaries or whole objects?", variants: [
             BenchVariant(name: "\(properties.count) properties as dictionaries", note: properties.joined(separator: ", "),
                          run: { context in
@@ -269,11 +349,12 @@ public enum ScenarioCatalog {
                              for object in try context.fetch(objects) { for i in indexes { _ = object.value(at: i) } }
                          },
                          raw: { db in try db.readAll("SELECT \(s.allColumns) FROM \(s.table)") }),
-            BenchVariant(name: "IDs then faults (N+1)", note: "IDs, then each object fires a SELECT (first \(s.config.faultLimit))",
+            BenchVariant(name: "IDs then faults (N+1)", note: "IDs, then each object fires a SELECT (\(first))",
                          run: { context in
                              for object in try context.fetch(faults) { for i in indexes { _ = object.value(at: i) } }
                          },
-                         raw: { db in try rawFaults(db, table: s.table, columns: columns, limit: s.config.faultLimit) }),
+                         raw: { db in try rawFaults(db, table: s.table, columns: s.faultColumns, limit: s.config.faultLimit) },
+                         rawReference: "the keys, then one SELECT per object", covers: covers),
         ], entities: [s.entity.name])
     }
 
@@ -312,7 +393,7 @@ public enum ScenarioCatalog {
                              for object in try context.fetch(summaries) { for i in small { _ = object.value(at: i) } }
                          },
                          raw: { db in try db.readAll("SELECT \(summaryColumns) FROM \(summary.table)") }),
-            BenchVariant(name: "open one object's details", note: "find a \(summary.entity.name) by \(summary.key), fire its \(summary.details) fault",
+            BenchVariant(name: "open one object's details", note: "find \(article(summary.entity.name)) \(summary.entity.name) by \(summary.key), fire its \(summary.details) fault",
                          run: { context in
                              guard let one = try context.fetch(find).first,
                                    case .object(let id) = one.value(at: detailsIndex) else { return }
@@ -325,7 +406,8 @@ public enum ScenarioCatalog {
                              var keys: [Int64] = []
                              while try db.step(statement) { keys.append(sqlite3_column_int64(statement, 0)) }
                              try db.readAll("SELECT \(detailsColumns) FROM \(summary.detailsEntity.tableName) WHERE Z_PK = ?", keys)
-                         }),
+                         },
+                         rawReference: "the summary by its key, then its details"),
             BenchVariant(name: "list all details with prefetching", note: "every \(summary.entity.name) with its \(summary.details) prefetched",
                          run: { context in
                              for object in try context.fetch(withDetails) {
@@ -333,8 +415,10 @@ public enum ScenarioCatalog {
                              }
                          },
                          raw: { db in
-                             try db.readAll("SELECT \(summaryColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")), \(detailsColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")) FROM \(summary.table) s LEFT JOIN \(summary.detailsEntity.tableName) d ON d.Z_PK = s.\(summary.detailsColumn)")
-                         }),
+                             try rawToOne(db, source: "SELECT \(summary.detailsColumn), \(summaryColumns) FROM \(summary.table)",
+                                          destinationColumns: detailsColumns, destinationTable: summary.detailsEntity.tableName, prefetch: true)
+                         },
+                         rawReference: "every summary, then the details in one statement"),
         ], entities: [s.entity.name, summary.entity.name, summary.detailsEntity.name])
     }
 }

@@ -129,6 +129,7 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
         func refuse(_ key: String, _ value: String, _ allowed: String) -> BenchError {
             .invalidSetting(.init(key: key, value: value, allowed: allowed))
         }
+        if let problem = Self.sortKeyProblem(sortKey) { throw refuse("sort_key", "\"\(sortKey)\"", problem) }
         if screen < 1 { throw refuse("screen", "\(screen)", "1 or more (the objects one screen shows)") }
         if faultLimit < 1 { throw refuse("fault_limit", "\(faultLimit)", "1 or more (at most this many objects in the N+1 variants)") }
         if batchSizes.isEmpty { throw refuse("batch_sizes", "[]", "a list of at least one batch size, such as [0, 20, 100]") }
@@ -144,6 +145,25 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
             let names = "[\(mapProperties.map { "\"\($0)\"" }.joined(separator: ", "))]"
             throw refuse("map_properties", names, "each property once, not \"\(twice)\" twice (a map fetches each column once)")
         }
+    }
+
+    /// What is wrong with `sortKey` as the bench's sort key when it is a sort spec rather than one name
+    /// (`orderDate:desc`, `customerID,orderDate`), as a phrase of what the setting takes; nil otherwise.
+    ///
+    /// The bench's lists sort by one attribute, ascending: a name with `:` or `,` would otherwise be refused
+    /// as a property the entity lacks.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// ScenarioConfig.sortKeyProblem("orderDate:desc")   // "one attribute, sorted ascending: the bench takes no :desc …"
+    /// ScenarioConfig.sortKeyProblem("orderDate")        // nil
+    /// ```
+    public static func sortKeyProblem(_ sortKey: String) -> String? {
+        guard sortKey.contains(":") || sortKey.contains(",") else { return nil }
+        let first = sortKey.split(whereSeparator: { $0 == ":" || $0 == "," }).first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+        return "one attribute, sorted ascending: the bench takes no :desc and no list of keys (seedstore query --sort does), "
+            + "so name one attribute, such as \(first.isEmpty ? "title" : first)"
     }
 
     /// Reads a scenario file: a JSON object of some of ``keys``; the others keep their defaults.
@@ -187,6 +207,12 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
             throw BenchError.invalidScenarioFile(path, "\(wrong.key) is \(found); it takes \(wrong.expected)"
                 + (wrong.isNull ? " (leave the key out to keep the default)" : ""))
         } catch let unknown as UnknownKey {
+            // A bench report holds a scenario file (settings.scenario_config) but is not one.
+            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["schema_version"] != nil,
+               object["settings"] != nil {
+                throw BenchError.invalidScenarioFile(path, "it is a bench report, not a scenario file; its settings.scenario_config is one: "
+                    + "save that object in a file of its own (jq .settings.scenario_config \(path) > scenario.json) and pass that")
+            }
             throw BenchError.invalidScenarioFile(path, "unknown key '\(unknown.key)'; the keys are \(keys.joined(separator: ", "))")
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             throw BenchError.invalidScenarioFile(path, "it must be one JSON object of settings, such as {\"entity\": \"Book\"}")
