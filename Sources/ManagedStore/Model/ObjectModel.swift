@@ -206,7 +206,9 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                     problem(i, p, "min count \(relationship.minCount) and max count \(relationship.maxCount) do not make a range")
                 }
                 guard let inverseName = relationship.inverse else {
-                    problem(i, p, "the relationship has no inverse; give it one on \(relationship.destination) (Core Data needs inverses to keep the graph consistent)")
+                    problem(i, p, "the relationship has no inverse, which SeedStore requires to keep both sides consistent: give it one on "
+                            + "\(relationship.destination). Core Data allows none (Xcode warns), but an inverse changes the store's layout "
+                            + "(a to-one inverse adds a foreign-key column to Z\(relationship.destination.uppercased())), so the app's model must get the same inverse")
                     continue
                 }
                 let destination = descriptions[destinationIndex]
