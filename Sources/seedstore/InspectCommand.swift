@@ -48,6 +48,7 @@ struct InspectCommand: ParsableCommand {
                 if attribute.isIndexed { flags.append("indexed") }
                 if let value = attribute.defaultValue { flags.append("default \(value)") }
                 if let name = attribute.valueTransformerName { flags.append("transformer \(name)") }
+                if attribute.allowsExternalBinaryDataStorage { flags.append("allows external storage (left NULL)") }
                 table.append([attribute.name, "attribute", attribute.type.rawValue, flags.joined(separator: ", ")])
             }
             for relationship in entity.relationships {

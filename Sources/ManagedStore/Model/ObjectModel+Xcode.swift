@@ -150,7 +150,8 @@ private final class XcodeModelReader: NSObject, XMLParserDelegate {
                 return
             }
             var attribute = Attribute(name, type, optional: yes("optional"), indexed: yes("indexed"),
-                                      valueTransformerName: attributes["valueTransformerName"])
+                                      valueTransformerName: attributes["valueTransformerName"],
+                                      allowsExternalStorage: yes("allowsExternalBinaryDataStorage"))
             // Xcode writes a Date default as defaultDateTimeInterval (seconds since 2001), not as a string.
             if let text = attributes["defaultValueString"] ?? (type == .date ? attributes["defaultDateTimeInterval"] : nil) {
                 guard let value = Value(defaultString: text, type: type) else {

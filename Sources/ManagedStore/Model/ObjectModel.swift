@@ -185,6 +185,9 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                         + "joined one-to-one (as WellSummary and WellDetail), which one CSV row can fill together")
             }
             for (p, attribute) in entity.attributes.enumerated() {
+                if attribute.allowsExternalBinaryDataStorage && attribute.type != .binary {
+                    problem(i, p, "only Binary attributes allow external storage, not \(attribute.type.rawValue); drop the flag or make the attribute Binary")
+                }
                 if let value = attribute.defaultValue, !value.fits(attribute.type) {
                     problem(i, p, "the default value \(value) (\(value.kindName)) does not fit type \(attribute.type.rawValue)")
                 } else if case .decimal(let decimal)? = attribute.defaultValue, !Value.storesExactly(decimal) {
