@@ -254,6 +254,11 @@ struct ImportCommand: ParsableCommand {
                 print(VisibleText.escaped(summary.description, keepingLines: true))
             }
             if let summaryJSON { try writeSummary(summary, to: summaryJSON) }
+            if versionHashes == nil {
+                // Core Data compares these hashes with its model's and refuses a store without them (134100).
+                printError("note: the store carries no Core Data version hashes, so Core Data will not open it; "
+                           + "for an app's store, import with --core-data-hashes App.momd (the app's compiled model)")
+            }
         } catch {
             printError("error: \(error)")
             throw ExitCode(error.exitCode)

@@ -34,6 +34,15 @@ struct InspectCommand: ParsableCommand {
         let uuid = store.metadata["NSStoreUUID"] as? String
             ?? (try? connection.scalar("SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"))??.string ?? "?"
         print("Type: \(store.metadata["NSStoreType"] as? String ?? "?"), UUID: \(uuid)")
+        // The one thing that decides whether an app's Core Data opens the file.
+        if let hashes = store.coreDataVersionHashes {
+            let count = hashes.entities.count
+            print("Core Data version hashes: for \(count.formatted()) \(count == 1 ? "entity" : "entities")"
+                  + (hashes.versionName.map { ", model version \($0)" } ?? "") + " (Core Data opens the store with the model they came from)")
+        } else {
+            print("Core Data version hashes: none (NSStoreModelVersionHashes), so Core Data will not open the store;"
+                  + " import with --core-data-hashes App.momd to add the app's")
+        }
         let journal = (try? connection.scalar("PRAGMA journal_mode"))??.string ?? "?"
         let analyzed = ((try? connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"))??.int64 ?? 0) > 0
             && ((try? connection.scalar("SELECT count(*) FROM sqlite_stat1"))??.int64 ?? 0) > 0
@@ -48,6 +57,7 @@ struct InspectCommand: ParsableCommand {
                 if attribute.isIndexed { flags.append("indexed") }
                 if let value = attribute.defaultValue { flags.append("default \(value)") }
                 if let name = attribute.valueTransformerName { flags.append("transformer \(name)") }
+                if attribute.allowsExternalBinaryDataStorage { flags.append("allows external storage (left NULL)") }
                 table.append([attribute.name, "attribute", attribute.type.rawValue, flags.joined(separator: ", ")])
             }
             for relationship in entity.relationships {

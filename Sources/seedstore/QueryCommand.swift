@@ -218,6 +218,12 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let store = try options.open()
+        // Named here with the model's entities, as import names them: a name far from all of them gets no "did you mean".
+        guard store.model.entity(named: entity) != nil else {
+            let names = store.model.entities.map(\.name)
+            let close = closestNames(to: entity, in: names, limit: 1).first.map { "; did you mean '\($0)'?" } ?? ""
+            throw StoreError.invalidRequest("the model has no entity '\(entity)'\(close) (it has: \(names.joined(separator: ", ")))")
+        }
         let context = ManagedObjectContext(store: store)
         let request = try makeRequest(model: store.model)
         let before = store.connection.stats

@@ -70,3 +70,50 @@ import Testing
         #expect(reopened.modelSource == .stored, "SeedStore's own keys stay")
     }
 }
+
+/// A user trial: a compiled `.mom` was read as a plist of hashes ("'$objects' is not an entity's hash"),
+/// and a `.momd` without VersionInfo.plist was "not a property list" though there was no such file.
+@Suite struct CoreDataVersionHashesFileKindTests {
+    @Test("a compiled .mom is named as such, with what to give instead")
+    func compiledMom() throws {
+        let directory = TemporaryDirectory()
+        let mom = directory.path("Books.mom")
+        let archive: [String: Any] = ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": 1],
+                                      "$objects": ["$null", ["x": 1]]]
+        try PropertyListSerialization.data(fromPropertyList: archive, format: .binary, options: 0).write(to: URL(fileURLWithPath: mom))
+        #expect {
+            try CoreDataVersionHashes(contentsOf: mom)
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("\(mom): a compiled model (.mom, an NSKeyedArchiver archive), whose version hashes SeedStore cannot read; give the VersionInfo.plist of a versioned model's .momd")
+                && text.contains("NSManagedObjectModel(contentsOf: momURL)!.entityVersionHashesByName") && !text.contains("$objects")
+        }
+    }
+
+    @Test("a .momd without VersionInfo.plist is said to lack it, with what to give instead")
+    func momdWithoutVersionInfo() throws {
+        let directory = TemporaryDirectory()
+        let momd = directory.path("Books.momd")
+        try FileManager.default.createDirectory(atPath: momd, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: directory.path("Books.momd/Books.mom")))
+        #expect {
+            try CoreDataVersionHashes(contentsOf: momd)
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("\(momd): there is no VersionInfo.plist in it (a model that is not versioned compiles to a .mom without one); give the VersionInfo.plist of a versioned model's .momd")
+                && !text.contains("not a property list")
+        }
+    }
+
+    @Test("a store records the model version its hashes came from, and tells whether it carries any")
+    func storeTellsItsHashes() throws {
+        let directory = TemporaryDirectory()
+        let store = try PersistentStore(path: directory.path("B.sqlite"), model: CoreDataVersionHashesTests.model)
+        #expect(store.coreDataVersionHashes == nil)
+        try store.writeCoreDataVersionHashes(CoreDataVersionHashes(hashes: ["Book": Data(repeating: 1, count: 32), "Author": Data(repeating: 2, count: 32)],
+                                                                   versionName: "Books 2"))
+        let reopened = try PersistentStore(path: directory.path("B.sqlite"), options: .init(readOnly: true))
+        #expect(reopened.coreDataVersionHashes?.entities == ["Author", "Book"])
+        #expect(reopened.coreDataVersionHashes?.versionName == "Books 2")
+    }
+}

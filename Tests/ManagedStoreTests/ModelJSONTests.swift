@@ -13,7 +13,7 @@ import Testing
     }
 
     static let entityKeys = "(expected one of attributes, name, relationships)"
-    static let attributeKeys = "(expected one of default, indexed, name, optional, transformer, type)"
+    static let attributeKeys = "(expected one of allowsExternalStorage, default, indexed, name, optional, transformer, type)"
     static let relationshipKeys = "(expected one of deleteRule, destination, inverse, maxCount, minCount, name, optional, ordered, toMany)"
 
     @Test("an unknown key at the top level names the nearest key")

@@ -294,4 +294,19 @@ struct InspectAndQueryCLITests {
         let table = try CLI.run(["query", first, "--entity", "C", "--sort", "id"])
         #expect(table.stdout.contains("\"\"\"\u{301}start\""), "text starting with a quote is quoted in a table: \(table.stdout)")
     }
+
+    /// A user trial: `query --entity Nope` said only "the model has no entity 'Nope'", where import lists
+    /// the model's entities and suggests the nearest.
+    @Test("query --entity with a name the model lacks lists its entities, and suggests a close one")
+    func queryUnknownEntityListsTheEntities() throws {
+        let directory = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("F.sqlite").path
+        try CLI.store(at: store, model: "failedbank").save()
+        let far = try CLI.run(["query", store, "--entity", "Nope"])
+        #expect(far.status != 0)
+        #expect(far.stderr.contains("the model has no entity 'Nope' (it has: FailedBankDetails, FailedBankInfo, Tag)"), "\(far.stderr)")
+        let near = try CLI.run(["query", store, "--entity", "Tga"])
+        #expect(near.stderr.contains("the model has no entity 'Tga'; did you mean 'Tag'? (it has: FailedBankDetails, FailedBankInfo, Tag)"), "\(near.stderr)")
+    }
 }

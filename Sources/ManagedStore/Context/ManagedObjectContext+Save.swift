@@ -171,6 +171,8 @@ extension ManagedObjectContext {
             case .attribute(let type, let optional):
                 if value.isNull {
                     if !optional { fail(.missingMandatoryProperty, entity.columns[i].name, "is a required value (\(type.rawValue)) and is nil") }
+                } else if entity.columns[i].attribute?.allowsExternalBinaryDataStorage == true {
+                    fail(.invalidValue, entity.columns[i].name, "allows external storage and must stay nil: \(Attribute.externalStorageReason); leave it nil and let the app set it")
                 } else if !value.fits(type) {
                     let name = entity.columns[i].name
                     if case .integer(let v) = value, let range = type.integerRange {

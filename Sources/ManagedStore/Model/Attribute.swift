@@ -21,6 +21,10 @@ public struct Attribute: Sendable, Hashable {
     public var isIndexed: Bool
     /// For `.transformable`: the name a ``ValueTransformers`` registration goes by.
     public var valueTransformerName: String?
+    /// For `.binary`: Xcode's "Allows External Storage". Core Data keeps such values in its own format
+    /// (a marker byte, then the bytes or the name of a file beside the store), which SeedStore does not
+    /// write: the column stays NULL, and a save that gives the attribute a value is refused.
+    public var allowsExternalBinaryDataStorage: Bool
 
     /// An attribute called `name` of `type`: optional, with no default value, not indexed and,
     /// for `.transformable`, storing `Data` unchanged unless told otherwise.
@@ -30,16 +34,23 @@ public struct Attribute: Sendable, Hashable {
     /// ```swift
     /// let priority = Attribute("priority", .integer32, optional: false, defaultValue: .integer(5))
     /// let tags = Attribute("tags", .transformable, valueTransformerName: JSONValueTransformer.name)
+    /// let photo = Attribute("photo", .binary, allowsExternalStorage: true)   // left NULL; the app sets it
     /// ```
     public init(_ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: Value? = nil,
-                indexed: Bool = false, valueTransformerName: String? = nil) {
+                indexed: Bool = false, valueTransformerName: String? = nil, allowsExternalStorage: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = optional
         self.defaultValue = defaultValue
         self.isIndexed = indexed
         self.valueTransformerName = valueTransformerName
+        self.allowsExternalBinaryDataStorage = allowsExternalStorage
     }
+
+    /// Why a value for an attribute that allows external storage is not written, for the messages that
+    /// refuse one.
+    public static let externalStorageReason = "Core Data keeps the values of an attribute that allows external storage "
+        + "in its own external-storage format (a marker byte, then the bytes or a file beside the store), which SeedStore does not write"
 
     /// The column Core Data's layout gives the attribute: `Z` + upper-cased name.
     public var columnName: String { "Z" + name.uppercased() }

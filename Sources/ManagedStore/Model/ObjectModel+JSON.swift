@@ -43,6 +43,7 @@ extension ObjectModel {
                                         "optional": attribute.isOptional]
                 if attribute.isIndexed { a["indexed"] = true }
                 if let transformer = attribute.valueTransformerName { a["transformer"] = transformer }
+                if attribute.allowsExternalBinaryDataStorage { a["allowsExternalStorage"] = true }
                 if let value = attribute.defaultValue, let json = value.jsonDefault { a["default"] = json }
                 return a
             }

@@ -72,7 +72,13 @@ extension ObjectModel {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"
             throw ModelError.file(file ?? "(xml)", "not a readable Xcode model (line \(parser.lineNumber)): \(reason)")
         }
-        guard reader.problems.isEmpty else { throw ModelError(problems: reader.problems, file: file) }
+        // The model's own checks (names, inverses) too, so every problem comes out at once, in entity order
+        // with the reading problems first within an entity; a property refused while reading is not in the
+        // entities, so none of the checks echoes one.
+        let order = Dictionary(reader.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let problems = (reader.problems + Self.problems(in: reader.entities).map(\.problem)).enumerated()
+            .sorted { (order[$0.element.entity] ?? -1, $0.offset) < (order[$1.element.entity] ?? -1, $1.offset) }.map(\.element)
+        guard problems.isEmpty else { throw ModelError(problems: problems, file: file) }
         do { try self.init(reader.entities) } catch {
             var error = error
             error.file = file
@@ -85,6 +91,13 @@ extension ObjectModel {
 private final class XcodeModelReader: NSObject, XMLParserDelegate {
     var entities: [EntityDescription] = []
     var problems: [ModelError.Problem] = []
+    /// Whether the parser is inside an `entity` element: a `composite` element's attributes are the
+    /// composite's, not the entity's before it.
+    private var inEntity = false
+
+    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+        if element == "entity" { inEntity = false }
+    }
 
     func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
@@ -101,6 +114,7 @@ private final class XcodeModelReader: NSObject, XMLParserDelegate {
                 problems.append(.init(entity: name, property: nil, message: "abstract entities are not supported (Core Data inserts none; they serve sub-entities, and inheritance is not supported yet): make it concrete, or leave it out"))
             }
             entities.append(EntityDescription(name))
+            inEntity = true
         case "uniquenessConstraint":
             // Core Data merges (or refuses) objects equal on these; SeedStore does not enforce them.
             guard !entities.isEmpty else { return }
@@ -111,15 +125,20 @@ private final class XcodeModelReader: NSObject, XMLParserDelegate {
             problems.append(.init(entity: entities[entities.count - 1].name, property: nil,
                                   message: "fetch indexes (\(attributes["name"] ?? "unnamed")) are not built here: in a copy of the model, mark the attribute indexed instead"))
         case "attribute":
-            guard !entities.isEmpty else { return }
+            guard inEntity, !entities.isEmpty else { return }
             let entity = entities[entities.count - 1].name
             let name = attributes["name"] ?? "(unnamed)"
+            // Core Data never stores a transient attribute: it has no column, whatever its type (Undefined
+            // is a type only transient attributes take).
+            if yes("transient") { return }
+            if attributes["attributeType"] == "Composite" {
+                problems.append(.init(entity: entity, property: name, message: "composite attributes (\(attributes["composite"] ?? "a composite")) are not supported: Core Data stores them in a layout of its own, which SeedStore does not write; in a copy of the model, replace it with plain attributes and import their values"))
+                return
+            }
             guard let typeName = attributes["attributeType"], let type = AttributeType(name: typeName) else {
                 problems.append(.init(entity: entity, property: name, message: "unknown attribute type \(attributes["attributeType"] ?? "(none)")"))
                 return
             }
-            // Core Data never stores a transient attribute: it has no column.
-            if yes("transient") { return }
             if yes("derived") {
                 problems.append(.init(entity: entity, property: name, message: "derived attributes are not supported: Core Data computes the value on save (\(attributes["derivationExpression"] ?? "its derivation")), which SeedStore cannot; make it a plain attribute and import its value"))
                 return
@@ -131,7 +150,8 @@ private final class XcodeModelReader: NSObject, XMLParserDelegate {
                 return
             }
             var attribute = Attribute(name, type, optional: yes("optional"), indexed: yes("indexed"),
-                                      valueTransformerName: attributes["valueTransformerName"])
+                                      valueTransformerName: attributes["valueTransformerName"],
+                                      allowsExternalStorage: yes("allowsExternalBinaryDataStorage"))
             // Xcode writes a Date default as defaultDateTimeInterval (seconds since 2001), not as a string.
             if let text = attributes["defaultValueString"] ?? (type == .date ? attributes["defaultDateTimeInterval"] : nil) {
                 guard let value = Value(defaultString: text, type: type) else {
@@ -142,7 +162,7 @@ private final class XcodeModelReader: NSObject, XMLParserDelegate {
             }
             entities[entities.count - 1].attributes.append(attribute)
         case "relationship":
-            guard !entities.isEmpty else { return }
+            guard inEntity, !entities.isEmpty else { return }
             let entity = entities[entities.count - 1].name
             let name = attributes["name"] ?? "(unnamed)"
             let rule = attributes["deletionRule"].flatMap(DeleteRule.init(name:)) ?? .nullify

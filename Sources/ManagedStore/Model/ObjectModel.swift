@@ -185,6 +185,9 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                         + "joined one-to-one (as WellSummary and WellDetail), which one CSV row can fill together")
             }
             for (p, attribute) in entity.attributes.enumerated() {
+                if attribute.allowsExternalBinaryDataStorage && attribute.type != .binary {
+                    problem(i, p, "only Binary attributes allow external storage, not \(attribute.type.rawValue); drop the flag or make the attribute Binary")
+                }
                 if let value = attribute.defaultValue, !value.fits(attribute.type) {
                     problem(i, p, "the default value \(value) (\(value.kindName)) does not fit type \(attribute.type.rawValue)")
                 } else if case .decimal(let decimal)? = attribute.defaultValue, !Value.storesExactly(decimal) {
@@ -206,7 +209,9 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                     problem(i, p, "min count \(relationship.minCount) and max count \(relationship.maxCount) do not make a range")
                 }
                 guard let inverseName = relationship.inverse else {
-                    problem(i, p, "the relationship has no inverse; give it one on \(relationship.destination) (Core Data needs inverses to keep the graph consistent)")
+                    problem(i, p, "the relationship has no inverse, which SeedStore requires to keep both sides consistent: give it one on "
+                            + "\(relationship.destination). Core Data allows none (Xcode warns), but an inverse changes the store's layout "
+                            + "(a to-one inverse adds a foreign-key column to Z\(relationship.destination.uppercased())), so the app's model must get the same inverse")
                     continue
                 }
                 let destination = descriptions[destinationIndex]

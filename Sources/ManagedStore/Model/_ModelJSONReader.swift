@@ -11,7 +11,8 @@ struct _ModelJSONReader {
     /// The keys each object of the format may have.
     static let modelKeys = JSONKeys(["entities"])
     static let entityKeys = JSONKeys(["name", "attributes", "relationships"])
-    static let attributeKeys = JSONKeys(["name", "type", "optional", "indexed", "default", "transformer"])
+    static let attributeKeys = JSONKeys(["name", "type", "optional", "indexed", "default", "transformer",
+                                         "allowsExternalStorage"])
     static let relationshipKeys = JSONKeys(["name", "destination", "inverse", "toMany", "deleteRule", "optional",
                                             "minCount", "maxCount", "ordered"])
 
@@ -167,6 +168,7 @@ struct _ModelJSONReader {
         attribute.isOptional = bool(object, "optional", item) ?? true
         attribute.isIndexed = bool(object, "indexed", item) ?? false
         attribute.valueTransformerName = string(object, "transformer", item)
+        attribute.allowsExternalBinaryDataStorage = bool(object, "allowsExternalStorage", item) ?? false
         let types = AttributeType.allCases.map(\.rawValue)
         if let typeName = string(object, "type", item) {
             if let type = AttributeType(name: typeName) {

@@ -46,9 +46,18 @@ public struct CoreDataVersionHashes: Sendable, Equatable {
             throw .invalidRequest("\(path): no such file; give the app's compiled model (Model.momd) or its VersionInfo.plist")
         }
         let file = isDirectory.boolValue ? (path as NSString).appendingPathComponent("VersionInfo.plist") : path
+        if isDirectory.boolValue, !FileManager.default.fileExists(atPath: file) {
+            throw .invalidRequest("\(path): there is no VersionInfo.plist in it (a model that is not versioned compiles to a "
+                                  + ".mom without one); \(Self.whatToGive)")
+        }
         guard let data = FileManager.default.contents(atPath: file),
               let root = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
             throw .invalidRequest("\(file): not a property list; give the app's compiled model (Model.momd) or its VersionInfo.plist")
+        }
+        // A compiled .mom is an NSKeyedArchiver archive: a plist too, but of archived objects, not hashes.
+        if root["$archiver"] != nil, root["$objects"] != nil {
+            throw .invalidRequest("\(file): a compiled model (.mom, an NSKeyedArchiver archive), whose version hashes SeedStore "
+                                  + "cannot read; \(Self.whatToGive)")
         }
         if let versions = root["NSManagedObjectModel_VersionHashes"] as? [String: Any] {
             let current = root["NSManagedObjectModel_CurrentVersionName"] as? String
@@ -61,6 +70,11 @@ public struct CoreDataVersionHashes: Sendable, Equatable {
             try self.init(entities: root, file: file, versionName: nil)
         }
     }
+
+    /// What to give instead of a file the hashes cannot be read from.
+    static let whatToGive = "give the VersionInfo.plist of a versioned model's .momd (Editor > Add Model Version in Xcode makes the "
+        + "model versioned), or a plist of entityVersionHashesByName written on a Mac: PropertyListSerialization.data(fromPropertyList: "
+        + "NSManagedObjectModel(contentsOf: momURL)!.entityVersionHashesByName, format: .xml, options: 0)"
 
     /// What keeps these hashes from being `model`'s: entities without a hash, hashes of entities the
     /// model lacks (`no hash for Author; hashes for entities the model lacks: Shelf`); `nil` when they fit.
@@ -106,6 +120,22 @@ extension PersistentStore {
         public static let versionHashesVersion = "NSStoreModelVersionHashesVersion"
         /// The model's version identifiers (hints only).
         public static let versionIdentifiers = "NSStoreModelVersionIdentifiers"
+        /// SeedStore's own: the name of the model version the hashes came from (`App 2`), when the file
+        /// named one.
+        public static let versionName = "SeedStoreCoreDataModelVersion"
+    }
+
+    /// The entities the store carries Core Data's version hashes for, and the model version they came from
+    /// when recorded; `nil` when it carries none, and Core Data will not open it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// if store.coreDataVersionHashes == nil { print("Core Data will not open this store") }
+    /// ```
+    public var coreDataVersionHashes: (entities: [String], versionName: String?)? {
+        guard let hashes = metadata[CoreDataMetadataKey.versionHashes] as? [String: Any], !hashes.isEmpty else { return nil }
+        return (hashes.keys.sorted(), metadata[CoreDataMetadataKey.versionName] as? String)
     }
 
     /// Writes Core Data's entity version hashes into the store's metadata (`NSStoreModelVersionHashes`,
@@ -130,6 +160,7 @@ extension PersistentStore {
         updated[CoreDataMetadataKey.versionHashes] = hashes.hashes
         updated[CoreDataMetadataKey.versionHashesVersion] = 3
         updated[CoreDataMetadataKey.versionIdentifiers] = [""]
+        updated[CoreDataMetadataKey.versionName] = hashes.versionName
         do {
             let plist = try PropertyListSerialization.data(fromPropertyList: updated, format: .binary, options: 0)
             try connection.execute("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = (SELECT min(Z_VERSION) FROM Z_METADATA)",

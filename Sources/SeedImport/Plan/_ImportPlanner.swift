@@ -395,6 +395,21 @@ struct _ImportPlanner {
         return _HeaderLineGuess.suggestion(path: file.path, options: file.options, names: names).map { "; " + $0 } ?? ""
     }
 
+    /// Refuses a mapping that fills an attribute allowing external storage, which stays NULL: by name, or
+    /// through a column the mapping gives it. Left out (`"photo": null`, or no column of its name), it is fine.
+    private mutating func externalStorage(_ attribute: Attribute, of entity: Entity, spec: ColumnMapping?, in file: _FilePlan, place: String) {
+        let leftOut = spec.map { $0.column == nil } ?? (file.columns.index(of: attribute.name) == nil)
+        let name = "\(entity.name).\(attribute.name)"
+        if !attribute.isOptional {
+            problem(place, "\(name) is required but allows external storage, so no import can fill it: \(Attribute.externalStorageReason). "
+                    + "Make it optional (in the app's model too: optionality is part of Core Data's version hash) and let the app set it")
+        } else if !leftOut {
+            let column = spec?.column ?? attribute.name
+            problem(place, "\(name) allows external storage, so the import cannot fill it from the column \"\(column)\": \(Attribute.externalStorageReason). "
+                    + "Leave it out of the mapping (\"\(attribute.name)\": null in \"columns\") and let the app set it; the column stays NULL")
+        }
+    }
+
     private mutating func planTargets(_ targets: [TargetMapping], file: _FilePlan, indexes: [_IndexKey: _KeyIndex],
                                       lastUse: [_IndexKey: Int]) {
         for (t, target) in targets.enumerated() {
@@ -414,6 +429,10 @@ struct _ImportPlanner {
             }
             for attribute in entity.attributes {
                 let spec = target.columns[attribute.name]
+                if attribute.allowsExternalBinaryDataStorage {
+                    externalStorage(attribute, of: entity, spec: spec, in: file, place: place)
+                    continue
+                }
                 let column: String
                 if let spec {
                     guard let named = spec.column else {
