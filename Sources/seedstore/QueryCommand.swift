@@ -125,7 +125,7 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--to-many prints whole objects' relationships: leave out \(count ? "--count" : "--properties") to use it")
         }
         if toMany && format == .csv {
-            throw ValidationError("--to-many goes with --format table or json: CSV holds what imports back (attributes and to-one keys); a join CSV fills a to-many")
+            throw ValidationError("--to-many goes with --format table or json: CSV holds what imports back (attributes, and to-one keys as NAME.Z_PK columns); a join CSV fills a to-many")
         }
         if let having { _ = try Self.havingPredicate(having, fetched: Self.list(properties).compactMap { try? FetchProperty.parse($0) }) }
         // Here rather than when the request is made, so the usage line printed is this command's.
@@ -274,7 +274,10 @@ struct QueryCommand: ParsableCommand {
                 destinations.append(try toManyNames.map { name in try Self.destinationKeys(of: object, name, in: entity) })
             }
             let jsonValued = Set(keys.indices.filter { entity.attribute(named: keys[$0]).map(Self.holdsJSON) ?? false })
-            print(try Self.render(rows, keys: keys, primaryKeys: primaryKeys, toMany: (toManyNames, destinations), jsonValued: jsonValued,
+            // A to-one holds the destination's Z_PK, which an import cannot set: headed `boss` it would be
+            // read back as the destination's key attribute and link the wrong objects (a user trial).
+            let headers = format == .csv ? entity.columns.map { $0.relationship == nil ? $0.name : $0.name + ".Z_PK" } : keys
+            print(try Self.render(rows, keys: headers, primaryKeys: primaryKeys, toMany: (toManyNames, destinations), jsonValued: jsonValued,
                                   format: format),
                   terminator: "")
         }
