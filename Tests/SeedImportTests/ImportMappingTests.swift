@@ -55,6 +55,8 @@ struct ImportMappingTests {
             #expect(problems.contains("defaults.delimiter"))
             #expect(problems.contains("files[0].targets[0]: unknown key \"colums\""))
             #expect(problems.contains("files[0].targets[0].columns.d.format: unknown date format 'dd.QQ.yyyy'"))
+            // Read before the attribute's type is known: a user trial's "0.00" for a Decimal was called a bad date format only.
+            #expect(problems.contains("(\"format\" applies to Date attributes only; numbers need none)"), "\(problems)")
             #expect(problems.contains("files[1]: \"path\" is missing"))
             #expect(error.description.hasPrefix("bad.mapping.json: the mapping is not valid (6 problems)"))
         }
@@ -115,6 +117,16 @@ struct ImportMappingTests {
             #expect(problems.contains("columns.e.format: expected a format, or a non-empty array"), "\(problems)")
             #expect(problems.contains("columns.f.format: unknown date format 'dd.QQ.yyyy'"), "\(problems)")
             #expect(error.problems.count == 3)
+        }
+        // A user trial: a key of two attributes was "expected a string".
+        do {
+            _ = try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "a.csv", "targets": [{"entity": "Line", "key": ["order", "product"]}]}]}"#.utf8),
+                                  baseDirectory: "/tmp", source: "lines.mapping.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.problems == ["files[0].targets[0].key: a key is one attribute; keys of several (order + product) are not supported. "
+                + "Give the entity an attribute that joins them (\"10248-11\" for order 10248, product 11), fill it from a column made the same way, "
+                + "and name it as the key"], "\(error.problems)")
         }
     }
 

@@ -217,7 +217,13 @@ struct _MappingReader {
             problem(place, "\"entity\" is missing")
             return nil
         }
-        var target = TargetMapping(entity: entity, key: string(object["key"], at: "\(place).key"))
+        // Keys of several attributes (an order line's order and product) are not supported: say so, with the way round it.
+        if let parts = object["key"] as? [Any] {
+            problem("\(place).key", "a key is one attribute; keys of several (\(parts.map { "\($0)" }.joined(separator: " + "))) are not supported. "
+                    + "Give the entity an attribute that joins them (\"10248-11\" for order 10248, product 11), fill it from a column "
+                    + "made the same way, and name it as the key")
+        }
+        var target = TargetMapping(entity: entity, key: object["key"] is [Any] ? nil : string(object["key"], at: "\(place).key"))
         if let columns = object["columns"] {
             if let columns = columns as? [String: Any] {
                 for (attribute, spec) in columns {
@@ -295,7 +301,10 @@ struct _MappingReader {
             formats = [format]
         }
         if !formats.isEmpty {
-            do { _ = try DateFormat(anyOf: formats, pivotYear: pivot) } catch { problem("\(place).format", error.description) }
+            // Read before the attribute's type is known: a number pattern ("0.00") is no date format either.
+            do { _ = try DateFormat(anyOf: formats, pivotYear: pivot) } catch {
+                problem("\(place).format", error.description + " (\"format\" applies to Date attributes only; numbers need none)")
+            }
         }
         var mapping = ColumnMapping(column, formats: formats, pivotYear: pivot, nullTokens: tokens(object["nullTokens"], at: "\(place).nullTokens"))
         mapping.trueValues = tokens(object["trueValues"], at: "\(place).trueValues")
