@@ -16,6 +16,7 @@ extension ManagedObjectContext {
     /// let rows = try context.fetchRows(request)
     /// ```
     public func fetchRows(_ request: FetchRequest) throws(StoreError) -> [ResultRow] {
+        try request.checkPaging()
         let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         let (query, codecs, keys) = try compileRows(request, entity: entity)
@@ -174,6 +175,7 @@ extension ManagedObjectContext {
     /// // plan: SCAN t0 USING INDEX ZWELL_ZWELL_NAME_INDEX
     /// ```
     public func explain(_ request: FetchRequest) throws(StoreError) -> FetchExplanation {
+        try request.checkPaging()
         let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         let query: CompiledQuery
