@@ -130,7 +130,7 @@ extension ManagedObjectContext {
                 let statement = try store.connection.cachedStatement(sql)
                 statement.bind(object.objectID.primaryKey, at: 1)
                 while try statement.step() { ids.append(ObjectID(entityID: destinationID, primaryKey: statement.int64(at: 0))) }
-            } catch { throw .sqlite(error) }
+            } catch { throw StoreError(error, storePath: store.path) }
         }
         return setToMany(of: object, index: index, storedIDs: ids)
     }

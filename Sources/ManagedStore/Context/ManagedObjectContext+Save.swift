@@ -6,11 +6,16 @@ extension ManagedObjectContext {
     /// inserted and updated object is validated; all problems are reported together (Core Data's 1560).
     /// A failed save writes nothing and keeps the pending changes so the caller can fix and retry.
     ///
+    /// While another connection or process holds the store's write lock, the save waits for it up to
+    /// 5 s (SQLite's busy timeout), then throws ``StoreError/inUse(path:)``: nothing was written, and
+    /// the same save can be tried again.
+    ///
     /// For example:
     ///
     /// ```swift
     /// do { try context.save() }
     /// catch .validation(let failures) { failures.forEach { print($0) } }
+    /// catch .inUse { /* another writer: retry later */ }
     /// ```
     public func save() throws(StoreError) {
         guard hasChanges else { return }
@@ -117,7 +122,7 @@ extension ManagedObjectContext {
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {
-            throw .sqlite(error)
+            throw StoreError(error, storePath: store.path)
         } catch {
             throw .invalidRequest("save failed: \(error)")
         }

@@ -251,7 +251,7 @@ public final class ManagedObjectContext {
             guard try statement.step() else { return false }
             fill(object, from: statement, plan: plan, firstColumn: 0)
             return true
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
     }
 
     /// Fills `object` from the current row: `Z_OPT` at `firstColumn`, then the entity's columns.
@@ -399,7 +399,7 @@ public final class ManagedObjectContext {
                 let object = materialize(statement, plan: plan)
                 if !object.isDeleted { result.append(object) }
             }
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
         for object in insertedList where object.isInserted && object.entity === entity { result.append(object) }
         return result
     }

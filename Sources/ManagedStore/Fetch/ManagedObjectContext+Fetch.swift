@@ -119,7 +119,7 @@ extension ManagedObjectContext {
             let statement = try store.connection.cachedStatement(query.sql)
             try statement.bind(query.bindings)
             while try statement.step() { ids.append(ObjectID(entityID: entityID, primaryKey: statement.int64(at: 0))) }
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
         return ids
     }
 
@@ -250,7 +250,7 @@ extension ManagedObjectContext {
             try statement.bind(query.bindings)
             while try statement.step() { try row(statement) }
         } catch let error as SQLiteError {
-            throw .sqlite(error)
+            throw StoreError(error, storePath: store.path)
         } catch {
             throw error as! StoreError
         }

@@ -31,7 +31,7 @@ extension ManagedObjectContext {
                     count += 1
                 }
             }
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
         let storage = ResultStorage()
         storage.values = values
         return (0..<count).map { ResultRow(keys: keys, storage: storage, row: $0) }
@@ -204,7 +204,7 @@ extension ManagedObjectContext {
                 depth[id] = level
                 plan.append(String(repeating: "  ", count: level) + (row[3].string ?? ""))
             }
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
         return FetchExplanation(sql: query.sql, bindings: query.bindings, plan: plan)
     }
 }
