@@ -30,15 +30,16 @@ extension Int: AttributeValue {
 }
 
 extension Int16: AttributeValue {
-    /// Reads what `Int(attributeValue:)` reads, truncated to 16 bits; `nil` for anything else.
-    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(truncatingIfNeeded: v) }
+    /// Reads what `Int(attributeValue:)` reads when it fits in 16 bits; `nil` for anything else
+    /// (70000 is `nil`, not a truncated 4464).
+    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(exactly: v) }
     /// The value as an `integer`.
     public var attributeValue: Value { .integer(Int64(self)) }
 }
 
 extension Int32: AttributeValue {
-    /// Reads what `Int(attributeValue:)` reads, truncated to 32 bits; `nil` for anything else.
-    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(truncatingIfNeeded: v) }
+    /// Reads what `Int(attributeValue:)` reads when it fits in 32 bits; `nil` for anything else.
+    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(exactly: v) }
     /// The value as an `integer`.
     public var attributeValue: Value { .integer(Int64(self)) }
 }

@@ -178,7 +178,11 @@ extension ManagedObjectContext {
                     if !optional { fail(.missingMandatoryProperty, entity.columns[i].name, "is a required value (\(type.rawValue)) and is nil") }
                 } else if !value.fits(type) {
                     let name = entity.columns[i].name
-                    if case .integer(let v) = value, let range = type.integerRange {
+                    if case .double(let v) = value, v.isNaN {
+                        fail(.invalidValue, name, "is NaN, which SQLite cannot store (it stores NaN as NULL, so the value would read back nil); set nil or a number")
+                    } else if case .integer(let v) = value, type == .boolean {
+                        fail(.invalidValue, name, "holds the integer \(v) where Boolean is expected: SQLite would keep \(v), which reads as YES but no '\(name) == YES' matches; set .bool(\(v != 0)) (or 0 or 1)")
+                    } else if case .integer(let v) = value, let range = type.integerRange {
                         fail(v > range.upperBound ? .numberTooLarge : .numberTooSmall, name,
                              "is \(v), outside \(type.rawValue)'s range \(range.lowerBound)...\(range.upperBound)")
                     } else if case .double(let v) = value, type == .float {
