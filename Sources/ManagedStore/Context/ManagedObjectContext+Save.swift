@@ -200,6 +200,10 @@ extension ManagedObjectContext {
                 case .object(let id):
                     if id.entityID != destination {
                         fail(.invalidValue, entity.columns[i].name, "points at a \(model.entity(id: id.entityID)?.name ?? "?") object where \(entity.columns[i].relationship!.destination) is expected")
+                    } else if id.isTemporary && !holdsInserted(id) {
+                        // Set by ordinal or at insert: the temporary key of another context's object would be written as a dangling key.
+                        fail(.invalidValue, entity.columns[i].name, "points at \(id), an unsaved object this context does not hold (inserted in another context, "
+                             + "rolled back or deleted); set it to an object of this context: fetch it here, or save its context and use existingObject(with:)")
                     }
                 default:
                     fail(.invalidValue, entity.columns[i].name, "holds a \(value.kindName) where a \(entity.columns[i].relationship!.destination) object is expected")
