@@ -259,7 +259,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// try playlist.insert(song, at: 0, intoKey: "songs")   // first in the playlist
     /// ```
     ///
-    /// - Throws: ``StoreError/invalidRequest(_:)`` when the relationship is not ordered;
+    /// - Throws: ``StoreError/invalidRequest(_:)`` when the relationship is not ordered, or when
+    ///   `position` is outside `0...count` (`count` puts it at the end; Core Data's `NSRangeException`);
     ///   ``StoreError/invalidProperty(entity:property:reason:)`` when `object` belongs to another
     ///   context or `key` is not a to-many relationship.
     public func insert(_ object: ManagedObject, at position: Int, intoKey key: String) throws(StoreError) {
@@ -269,6 +270,10 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
         try checkSameContext(object, key: key)
         guard let context else { return }
+        let count = try context.toManyIDs(of: self, index: index).count
+        guard position >= 0 && position <= count else {
+            throw .invalidRequest("\(entity.name).\(key) has \(count) members, so the positions are 0...\(count) (\(count): at the end), not \(position); nothing was changed")
+        }
         try context.addToMany(self, index: index, object, adding: true)
         try context.move(object.objectID, to: position, in: self, index: index)
     }
@@ -281,12 +286,15 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// try playlist.moveObject(at: 3, to: 0, forKey: "songs")
     /// ```
     ///
-    /// - Throws: ``StoreError/invalidRequest(_:)`` when `from` is not a position of the set or the
-    ///   relationship is not ordered.
+    /// - Throws: ``StoreError/invalidRequest(_:)`` when `from` or `to` is not a position of the set
+    ///   (`0..<count`, Core Data's `NSRangeException`) or the relationship is not ordered.
     public func moveObject(at from: Int, to: Int, forKey key: String) throws(StoreError) {
         let members = try objects(forKey: key)
         guard members.indices.contains(from) else {
             throw .invalidRequest("\(entity.name).\(key) has \(members.count) members; there is none at \(from)")
+        }
+        guard members.indices.contains(to) else {
+            throw .invalidRequest("\(entity.name).\(key) has \(members.count) members, so a member can move to positions 0...\(members.count - 1), not \(to); nothing was changed")
         }
         try insert(members[from], at: to, intoKey: key)
     }

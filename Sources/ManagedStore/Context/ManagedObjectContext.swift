@@ -153,6 +153,10 @@ public final class ManagedObjectContext {
     /// let task = context.insert(taskEntity, values: [.string("Go to the bank"), .integer(1), .bool(false)])
     /// ```
     ///
+    /// - Precondition: `values.count == entity.columns.count`. A loader builds its rows from the entity's
+    ///   columns, so another count is a programming error and stops the program with a message giving
+    ///   both counts (this fast path does not throw); values of the wrong kind are reported by the save's
+    ///   validation, as for any insert.
     /// - Complexity: O(1) apart from copying `values`.
     public func insert(_ entity: Entity, values: ContiguousArray<Value>) -> ManagedObject {
         precondition(values.count == entity.columns.count, "\(entity.name) has \(entity.columns.count) columns, \(values.count) values given")
