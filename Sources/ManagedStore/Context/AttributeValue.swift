@@ -220,7 +220,7 @@ extension ManagedObject {
 /// For example:
 ///
 /// ```swift
-/// struct Task: ManagedObjectType {
+/// struct TaskItem: ManagedObjectType {
 ///     static let entityName = "Task"
 ///     let object: ManagedObject
 ///     init(object: ManagedObject) { self.object = object }
@@ -229,7 +229,7 @@ extension ManagedObject {
 ///         nonmutating set { object.set("priority", newValue) }
 ///     }
 /// }
-/// let task = try context.insert(Task.self)
+/// let task = try context.insert(TaskItem.self)
 /// task.priority = 1
 /// ```
 public protocol ManagedObjectType {
