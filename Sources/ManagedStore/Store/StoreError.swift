@@ -30,9 +30,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case readOnly(path: String)
     /// A request is malformed (a predicate that cannot run, a bad combination of options).
     case invalidRequest(String)
-    /// A property a request names cannot be used the way it asks: a key neither grouped by nor
-    /// aggregated, `sum` of a string, an attribute to prefetch. `property` is the key path from
-    /// `entity`; `reason` says what is wrong and what to do instead.
+    /// A property a request or an object's accessor names cannot be used the way it asks: a key
+    /// neither grouped by nor aggregated, `sum` of a string, an attribute to prefetch; a to-many key
+    /// given to a to-one API (or the reverse); a relationship set to an object of another context.
+    /// `property` is the key path from `entity`; `reason` says what is wrong and what to do instead.
     case invalidProperty(entity: String, property: String, reason: String)
     /// Another connection or process held the store locked (writing it) for longer than the wait for
     /// it: 5 s, SQLite's busy timeout, which every connection sets. Opening a store, saving and
