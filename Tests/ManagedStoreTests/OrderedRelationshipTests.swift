@@ -218,6 +218,31 @@ struct OrderedRelationshipTests {
         #expect(try Self.titles(harness, prefetch: true) == expected, "seed \(seed), prefetched")
     }
 
+    /// A user trial: positions outside the set were clamped silently, where Core Data's ordered sets
+    /// raise NSRangeException.
+    @Test("positions outside the set throw and change nothing; count puts a member at the end")
+    func positionsOutsideTheSetThrow() throws {
+        let harness = try StoreHarness(model: Self.model)
+        let (playlist, songs) = try Self.songs(harness.context)
+        for title in ["a", "b", "c"] { try playlist.add(songs[title]!, toKey: "songs") }
+        func titles() throws -> [String] { try playlist.objects(forKey: "songs").map { $0["title"].description } }
+        for (move, message) in [
+            ({ try playlist.insert(songs["d"]!, at: 4, intoKey: "songs") }, "Playlist.songs has 3 members, so the positions are 0...3 (3: at the end), not 4; nothing was changed"),
+            ({ try playlist.insert(songs["d"]!, at: -5, intoKey: "songs") }, "Playlist.songs has 3 members, so the positions are 0...3 (3: at the end), not -5; nothing was changed"),
+            ({ try playlist.insert(songs["a"]!, at: 99, intoKey: "songs") }, "Playlist.songs has 3 members, so the positions are 0...3 (3: at the end), not 99; nothing was changed"),
+            ({ try playlist.moveObject(at: 0, to: 3, forKey: "songs") }, "Playlist.songs has 3 members, so a member can move to positions 0...2, not 3; nothing was changed"),
+            ({ try playlist.moveObject(at: 0, to: -1, forKey: "songs") }, "Playlist.songs has 3 members, so a member can move to positions 0...2, not -1; nothing was changed"),
+        ] as [(() throws -> Void, String)] {
+            let error = try #require(throws: StoreError.self) { try move() }
+            #expect("\(error)" == message)
+            #expect(try titles() == ["a", "b", "c"])
+            #expect(songs["d"]!["playlist"] == .null)
+        }
+        try playlist.insert(songs["d"]!, at: 3, intoKey: "songs")
+        try playlist.insert(songs["a"]!, at: 4, intoKey: "songs")
+        #expect(try titles() == ["b", "c", "d", "a"])
+    }
+
     @Test("insert(_:at:intoKey:) on an unordered relationship says to mark it ordered")
     func unorderedRefuses() throws {
         let harness = try StoreHarness(model: Self.model)

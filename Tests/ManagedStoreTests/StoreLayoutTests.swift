@@ -50,6 +50,27 @@ import Testing
         #expect("\(error)".contains("is in use: another process is writing it"), "\(error)")
     }
 
+    /// A user trial: a save blocked by another connection's write lock threw SQLite's raw "database is
+    /// locked" (134060), so a server could not catch `.inUse` to retry; the context keeps its changes.
+    @Test func aSaveBlockedByAnotherWriterIsInUse() throws {
+        let harness = try StoreHarness(model: try Fixtures.model("books"))
+        let writer = try Connection(path: harness.path)
+        try writer.execute("BEGIN IMMEDIATE")
+        let book = try harness.context.insert("Book")
+        book["title"] = .string("Leave it to Psmith")
+        book["author"] = .string("Wodehouse")
+        let error = try #require(throws: StoreError.self) { try harness.context.save() }
+        guard case .inUse(let path) = error else {
+            Issue.record("expected inUse, got \(error)")
+            return
+        }
+        #expect(path == harness.path && error.code == 134090)
+        #expect(harness.context.hasChanges && book.isInserted)
+        try writer.execute("ROLLBACK")
+        try harness.context.save()
+        #expect(try harness.store.count(of: harness.store.entity(named: "Book")) == 1)
+    }
+
     @Test func tablesColumnsAndPrimaryKeys() throws {
         let harness = try StoreHarness(model: try Fixtures.model("failedbank"))
         let db = harness.store.connection

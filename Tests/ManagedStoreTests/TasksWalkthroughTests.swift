@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func typedViewReadsAndWrites() throws {
-        struct Task: ManagedObjectType {
+        struct TaskItem: ManagedObjectType {
             static let entityName = "Task"
             let object: ManagedObject
             var text: String {
@@ -100,11 +100,11 @@ import Testing
             }
         }
         let harness = try StoreHarness(model: try Fixtures.model("tasks"))
-        let task = try harness.context.insert(Task.self)
+        let task = try harness.context.insert(TaskItem.self)
         task.text = "Typed"
         task.priority = 3
         try harness.context.save()
-        let read = Task(object: try ManagedObjectContext(store: try harness.reopen()).fetchAll("Task")[0])
+        let read = TaskItem(object: try ManagedObjectContext(store: try harness.reopen()).fetchAll("Task")[0])
         #expect(read.text == "Typed")
         #expect(read.priority == 3)
     }

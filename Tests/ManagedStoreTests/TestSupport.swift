@@ -89,3 +89,43 @@ final class StoreHarness {
         try PersistentStore(path: path, model: model)
     }
 }
+
+/// The ``StoreError`` `body` throws, or `nil` when it returns (an error of another type is recorded as an issue).
+///
+/// ```swift
+/// let error = thrown { try book.setObject(author, forKey: "author") }
+/// ```
+func thrown(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> StoreError? {
+    do {
+        try body()
+        return nil
+    } catch let error as StoreError {
+        return error
+    } catch {
+        Issue.record("expected a StoreError, got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// Authors and their books (to-one `author`, to-many `books`), tags on books (many-to-many) and
+/// chapters in order (ordered to-many): every kind of relationship, for tests of their rules.
+enum Library {
+    static let model = try! ObjectModel(json: Data("""
+        {"entities": [
+          {"name": "Author", "attributes": [{"name": "name", "type": "String"}],
+           "relationships": [{"name": "books", "destination": "Book", "inverse": "author", "toMany": true, "deleteRule": "Nullify"}]},
+          {"name": "Book", "attributes": [{"name": "title", "type": "String"}, {"name": "pages", "type": "Integer 16"},
+                                          {"name": "price", "type": "Double", "optional": false, "default": 0},
+                                          {"name": "weight", "type": "Float"}, {"name": "inPrint", "type": "Boolean"}],
+           "relationships": [
+             {"name": "author", "destination": "Author", "inverse": "books", "deleteRule": "Nullify"},
+             {"name": "tags", "destination": "Tag", "inverse": "books", "toMany": true, "deleteRule": "Nullify"},
+             {"name": "chapters", "destination": "Chapter", "inverse": "book", "toMany": true, "ordered": true, "deleteRule": "Cascade"}
+           ]},
+          {"name": "Tag", "attributes": [{"name": "name", "type": "String"}],
+           "relationships": [{"name": "books", "destination": "Book", "inverse": "tags", "toMany": true, "deleteRule": "Nullify"}]},
+          {"name": "Chapter", "attributes": [{"name": "title", "type": "String"}],
+           "relationships": [{"name": "book", "destination": "Book", "inverse": "chapters", "deleteRule": "Nullify"}]}
+        ]}
+        """.utf8))
+}

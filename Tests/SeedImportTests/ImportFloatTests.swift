@@ -50,4 +50,34 @@ struct ImportFloatTests {
         #expect(try stored(5).d == 0.1)
         #expect(try stored(6).f == Double(Float.greatestFiniteMagnitude))
     }
+
+    /// A user trial: SQLite stores NaN as NULL, so a "NaN" field is a reject with that reason, never a
+    /// silent null (or a null in a required attribute).
+    @Test("NaN in a Double or Float column is a reject saying SQLite stores NaN as NULL")
+    func nanIsARejectWithAReason() throws {
+        let scratch = ImportScratch()
+        try scratch.write("samples.csv", """
+            id,f,d
+            1,1.5,NaN
+            2,nan,2.5
+            3,-NaN,1
+            4,1,1
+
+            """)
+        try scratch.write("m.model.json", Self.model)
+        let objectModel = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping.inferred(sources: [("Sample", "samples.csv")], model: objectModel, baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: objectModel, mapping: mapping, options: scratch.skipping()).run(into: scratch.path("s.sqlite"))
+        #expect(summary.rejects == 3)
+        let rejects = try ImportRejectsTests.records(scratch.path("rejects.csv"))
+        let reasons = Dictionary(uniqueKeysWithValues: rejects.dropFirst().map { (Int($0[1])!, $0[6]) })
+        let reason = "NaN is not a number the store can hold (SQLite stores NaN as NULL, so it would read back nil): leave the field empty for no value "
+            + "(or make NaN a null token: the column's \"nullTokens\" in a mapping, or --null NaN), or write a number"
+        #expect(reasons[2] == "d: " + reason)
+        #expect(reasons[3] == "f: " + reason)
+        #expect(reasons[4] == "f: " + reason)
+        let rows = try StoreReader.open(scratch.path("s.sqlite")).connection.rows("SELECT ZID FROM ZSAMPLE")
+        #expect(rows == [[.integer(4)]])
+    }
 }
+

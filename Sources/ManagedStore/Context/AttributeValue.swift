@@ -30,15 +30,16 @@ extension Int: AttributeValue {
 }
 
 extension Int16: AttributeValue {
-    /// Reads what `Int(attributeValue:)` reads, truncated to 16 bits; `nil` for anything else.
-    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(truncatingIfNeeded: v) }
+    /// Reads what `Int(attributeValue:)` reads when it fits in 16 bits; `nil` for anything else
+    /// (70000 is `nil`, not a truncated 4464).
+    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(exactly: v) }
     /// The value as an `integer`.
     public var attributeValue: Value { .integer(Int64(self)) }
 }
 
 extension Int32: AttributeValue {
-    /// Reads what `Int(attributeValue:)` reads, truncated to 32 bits; `nil` for anything else.
-    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(truncatingIfNeeded: v) }
+    /// Reads what `Int(attributeValue:)` reads when it fits in 32 bits; `nil` for anything else.
+    public init?(attributeValue: Value) { guard let v = Int(attributeValue: attributeValue) else { return nil }; self.init(exactly: v) }
     /// The value as an `integer`.
     public var attributeValue: Value { .integer(Int64(self)) }
 }
@@ -141,8 +142,13 @@ extension ManagedObject {
     /// ```swift
     /// let title: String? = book.get("title")
     /// ```
+    ///
+    /// - Precondition: `key` is an attribute or to-one relationship of the entity. A key it lacks (a
+    ///   typo) or a to-many key is a programming error: it stops the program with the error
+    ///   ``value(forKey:as:)`` throws, which names the closest keys. For keys that come from input, or
+    ///   wherever a typo must not stop the process, use ``value(forKey:as:)``.
     public func get<T: AttributeValue>(_ key: String, as type: T.Type = T.self) -> T? {
-        T(attributeValue: self[key])
+        do { return try value(forKey: key, as: type) } catch { preconditionFailure(trapMessage(error, "get(_:as:)", throwing: "value(forKey:as:)")) }
     }
 
     /// Sets `key` from a Swift value; `nil` stores null.
@@ -152,8 +158,46 @@ extension ManagedObject {
     /// ```swift
     /// book.set("title", "Psmith in the City")
     /// ```
+    ///
+    /// - Precondition: `key` is an attribute or to-one relationship of the entity. A key it lacks (a
+    ///   typo) or a to-many key is a programming error: it stops the program with the error
+    ///   ``setValue(_:forKey:)`` (the generic one) throws, which names the closest keys; call that one to get the
+    ///   error thrown instead.
     public func set<T: AttributeValue>(_ key: String, _ value: T?) {
-        self[key] = value?.attributeValue ?? .null
+        do { try setValue(value, forKey: key) } catch { preconditionFailure(trapMessage(error, "set(_:_:)", throwing: "setValue(_:forKey:)")) }
+    }
+
+    /// The value of `key` as a Swift type, or an error for a key the entity lacks: ``get(_:as:)`` that
+    /// throws rather than stopping the program.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let title = try book.value(forKey: "title", as: String.self)   // nil when null or not a string
+    /// _ = try book.value(forKey: "titel", as: String.self)           // throws: … did you mean 'title'?
+    /// ```
+    ///
+    /// - Returns: the value, or `nil` when it is null or not of that type.
+    /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` naming the closest keys for a key
+    ///   the entity lacks; ``StoreError/invalidProperty(entity:property:reason:)`` for a to-many key.
+    public func value<T: AttributeValue>(forKey key: String, as type: T.Type) throws(StoreError) -> T? {
+        T(attributeValue: try value(forKey: key))
+    }
+
+    /// Sets `key` from a Swift value (`nil` stores null), or throws for a key the entity lacks:
+    /// ``set(_:_:)`` that throws rather than stopping the program.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try book.setValue("Emma", forKey: "title")
+    /// try book.setValue(nil as Date?, forKey: "published")
+    /// ```
+    ///
+    /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` naming the closest keys for a key
+    ///   the entity lacks; ``StoreError/invalidProperty(entity:property:reason:)`` for a to-many key.
+    public func setValue<T: AttributeValue>(_ value: T?, forKey key: String) throws(StoreError) {
+        try setValue(value?.attributeValue ?? .null, forKey: key)
     }
 
     /// A transformable attribute's value, turned back by its registered ``ValueTransformer``.
@@ -176,7 +220,7 @@ extension ManagedObject {
 /// For example:
 ///
 /// ```swift
-/// struct Task: ManagedObjectType {
+/// struct TaskItem: ManagedObjectType {
 ///     static let entityName = "Task"
 ///     let object: ManagedObject
 ///     init(object: ManagedObject) { self.object = object }
@@ -185,7 +229,7 @@ extension ManagedObject {
 ///         nonmutating set { object.set("priority", newValue) }
 ///     }
 /// }
-/// let task = try context.insert(Task.self)
+/// let task = try context.insert(TaskItem.self)
 /// task.priority = 1
 /// ```
 public protocol ManagedObjectType {

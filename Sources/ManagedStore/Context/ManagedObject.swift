@@ -112,33 +112,67 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
 
     /// The value of the attribute or to-one relationship `key`.
     ///
-    /// Reading or writing a key the entity lacks is a programming error and stops the program with
-    /// a message naming the entity's keys; use ``value(forKey:)`` to get a thrown error instead.
+    /// For example:
+    ///
+    /// ```swift
+    /// book["title"] = .string("Emma")
+    /// if case .string(let title) = book["title"] { print(title) }
+    /// ```
+    ///
+    /// - Precondition: `key` is an attribute or to-one relationship of the entity, and a value set is
+    ///   one ``setValue(_:forKey:)`` accepts. Anything else is a programming error and stops the
+    ///   program with the error ``value(forKey:)`` or ``setValue(_:forKey:)`` would throw (the
+    ///   entity's closest keys, or the API a to-many key needs); call those to get a thrown
+    ///   ``StoreError`` instead, for keys that come from input.
     public subscript(key: String) -> Value {
         get {
-            guard let index = entity.columnIndex(of: key) else { preconditionFailure(unknownKeyMessage(key)) }
-            return value(at: index)
+            do { return try value(forKey: key) } catch { preconditionFailure(trapMessage(error, "the subscript", throwing: "value(forKey:)")) }
         }
         set {
-            do { try setValue(newValue, forKey: key) } catch { preconditionFailure("\(error)") }
+            do { try setValue(newValue, forKey: key) } catch { preconditionFailure(trapMessage(error, "the subscript", throwing: "setValue(_:forKey:)")) }
         }
     }
 
-    /// The value of the attribute or to-one relationship `key`, or an error naming the closest keys.
+    /// The value of the attribute or to-one relationship `key`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let title = try book.value(forKey: "title")   // .string("Emma")
+    /// ```
+    ///
+    /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` naming the closest keys for a key
+    ///   the entity lacks; ``StoreError/invalidProperty(entity:property:reason:)`` for a to-many
+    ///   relationship, saying to read it with ``objects(forKey:)``.
     public func value(forKey key: String) throws(StoreError) -> Value {
-        guard let index = entity.columnIndex(of: key) else { throw unknownKey(key) }
-        return value(at: index)
+        value(at: try columnIndex(of: key, for: .value))
     }
 
     /// Sets the attribute or to-one relationship `key`; a to-one keeps its inverse in step.
     ///
-    /// The value's type is checked when the context saves (Core Data's 1550), not here.
+    /// The value's type is checked when the context saves (Core Data's 1550), not here; a to-one's
+    /// destination is checked here: it must be an object of this context (or, in a child context, one
+    /// its parent inserted), as in Core Data.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try book.setValue(.string("Emma"), forKey: "title")
+    /// try book.setValue(.object(author.objectID), forKey: "author")
+    /// ```
+    ///
+    /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` for a key the entity lacks;
+    ///   ``StoreError/invalidProperty(entity:property:reason:)`` for a to-many relationship, or for a
+    ///   to-one set to the ID of an unsaved object of another context or of an entity the model lacks.
     public func setValue(_ value: Value, forKey key: String) throws(StoreError) {
-        guard let index = entity.columnIndex(of: key) else { throw unknownKey(key) }
+        let index = try columnIndex(of: key, for: .value)
         if let relationship = entity.columns[index].relationship {
             switch value {
             case .null: context?.setToOne(self, relationship, column: index, to: nil)
-            case .object(let id): context?.setToOne(self, relationship, column: index, to: id)
+            case .object(let id):
+                guard let context else { return }
+                try context.checkDestination(id, of: self, key: key)
+                context.setToOne(self, relationship, column: index, to: id)
             default: setValue(value, at: index)   // a wrong kind: validation reports it on save
             }
         } else {
@@ -147,26 +181,72 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// The destination of the to-one relationship `key`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let author = try book.object(forKey: "author")
+    /// ```
+    ///
+    /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` for a key the entity lacks;
+    ///   ``StoreError/invalidProperty(entity:property:reason:)`` for an attribute or a to-many
+    ///   relationship, naming the API to use.
     public func object(forKey key: String) throws(StoreError) -> ManagedObject? {
-        guard case .object(let id) = try value(forKey: key) else { return nil }
+        guard case .object(let id) = value(at: try columnIndex(of: key, for: .toOne)) else { return nil }
         return context?.object(with: id)
     }
 
     /// Sets the destination of the to-one relationship `key` (and its inverse).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try book.setObject(author, forKey: "author")
+    /// ```
+    ///
+    /// - Throws: ``StoreError/invalidProperty(entity:property:reason:)`` when `object` belongs to
+    ///   another context (Core Data's "Illegal attempt to establish a relationship between objects in
+    ///   different contexts": fetch it in this context, or look it up with
+    ///   ``ManagedObjectContext/existingObject(with:)``), when `key` is an attribute or a to-many
+    ///   relationship; ``StoreError/unknownKey(entity:key:suggestions:)`` for a key the entity lacks.
     public func setObject(_ object: ManagedObject?, forKey key: String) throws(StoreError) {
+        _ = try columnIndex(of: key, for: .toOne)
+        if let object { try checkSameContext(object, key: key) }
         try setValue(object.map { .object($0.objectID) } ?? .null, forKey: key)
     }
 
     /// The destinations of the to-many relationship `key`, loading them on first use.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// for book in try author.objects(forKey: "books") { print(book["title"]) }
+    /// ```
+    ///
+    /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` for a key the entity lacks;
+    ///   ``StoreError/invalidProperty(entity:property:reason:)`` for an attribute or a to-one
+    ///   relationship, naming the API to use.
     public func objects(forKey key: String) throws(StoreError) -> [ManagedObject] {
-        guard case .toMany(let index)? = entity.slot(of: key) else { throw unknownKey(key) }
+        let index = try toManyIndex(of: key)
         guard let context else { return [] }
         return try context.toManyIDs(of: self, index: index).map { context.object(with: $0) }
     }
 
     /// Adds `object` to the to-many relationship `key` (and sets the inverse).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try author.add(book, toKey: "books")
+    /// ```
+    ///
+    /// - Throws: ``StoreError/invalidProperty(entity:property:reason:)`` when `object` belongs to
+    ///   another context (fetch it in this one, or use ``ManagedObjectContext/existingObject(with:)``),
+    ///   or when `key` is not a to-many relationship; ``StoreError/invalidRequest(_:)`` when `object`
+    ///   is of another entity than the relationship holds.
     public func add(_ object: ManagedObject, toKey key: String) throws(StoreError) {
-        guard case .toMany(let index)? = entity.slot(of: key) else { throw unknownKey(key) }
+        let index = try toManyIndex(of: key)
+        try checkSameContext(object, key: key)
         try context?.addToMany(self, index: index, object, adding: true)
     }
 
@@ -178,12 +258,22 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// ```swift
     /// try playlist.insert(song, at: 0, intoKey: "songs")   // first in the playlist
     /// ```
+    ///
+    /// - Throws: ``StoreError/invalidRequest(_:)`` when the relationship is not ordered, or when
+    ///   `position` is outside `0...count` (`count` puts it at the end; Core Data's `NSRangeException`);
+    ///   ``StoreError/invalidProperty(entity:property:reason:)`` when `object` belongs to another
+    ///   context or `key` is not a to-many relationship.
     public func insert(_ object: ManagedObject, at position: Int, intoKey key: String) throws(StoreError) {
-        guard case .toMany(let index)? = entity.slot(of: key) else { throw unknownKey(key) }
+        let index = try toManyIndex(of: key)
         guard entity.toManyRelationships[index].isOrdered else {
             throw .invalidRequest("\(entity.name).\(key) is not ordered: use add(_:toKey:), or mark the relationship ordered in the model")
         }
+        try checkSameContext(object, key: key)
         guard let context else { return }
+        let count = try context.toManyIDs(of: self, index: index).count
+        guard position >= 0 && position <= count else {
+            throw .invalidRequest("\(entity.name).\(key) has \(count) members, so the positions are 0...\(count) (\(count): at the end), not \(position); nothing was changed")
+        }
         try context.addToMany(self, index: index, object, adding: true)
         try context.move(object.objectID, to: position, in: self, index: index)
     }
@@ -195,17 +285,33 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// ```swift
     /// try playlist.moveObject(at: 3, to: 0, forKey: "songs")
     /// ```
+    ///
+    /// - Throws: ``StoreError/invalidRequest(_:)`` when `from` or `to` is not a position of the set
+    ///   (`0..<count`, Core Data's `NSRangeException`) or the relationship is not ordered.
     public func moveObject(at from: Int, to: Int, forKey key: String) throws(StoreError) {
         let members = try objects(forKey: key)
         guard members.indices.contains(from) else {
             throw .invalidRequest("\(entity.name).\(key) has \(members.count) members; there is none at \(from)")
         }
+        guard members.indices.contains(to) else {
+            throw .invalidRequest("\(entity.name).\(key) has \(members.count) members, so a member can move to positions 0...\(members.count - 1), not \(to); nothing was changed")
+        }
         try insert(members[from], at: to, intoKey: key)
     }
 
     /// Removes `object` from the to-many relationship `key` (and clears the inverse).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try author.remove(book, fromKey: "books")
+    /// ```
+    ///
+    /// - Throws: ``StoreError/invalidProperty(entity:property:reason:)`` when `object` belongs to
+    ///   another context or `key` is not a to-many relationship.
     public func remove(_ object: ManagedObject, fromKey key: String) throws(StoreError) {
-        guard case .toMany(let index)? = entity.slot(of: key) else { throw unknownKey(key) }
+        let index = try toManyIndex(of: key)
+        try checkSameContext(object, key: key)
         try context?.addToMany(self, index: index, object, adding: false)
     }
 
@@ -229,8 +335,76 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         entity.unknownKey(key)
     }
 
-    func unknownKeyMessage(_ key: String) -> String {
-        "entity \(entity.name) has no attribute or to-one relationship '\(key)'; its keys: " + entity.propertyNames.joined(separator: ", ")
+    /// What an accessor needs `key` to be.
+    enum KeyUse {
+        /// An attribute or to-one relationship (``value(forKey:)``, ``setValue(_:forKey:)``).
+        case value
+        /// A to-one relationship (``object(forKey:)``, ``setObject(_:forKey:)``).
+        case toOne
+    }
+
+    /// The column ordinal of `key`, or the error saying what `key` is and which API it needs.
+    func columnIndex(of key: String, for use: KeyUse) throws(StoreError) -> Int {
+        switch entity.slot(of: key) {
+        case .column(let index)?:
+            if use == .toOne, let attribute = entity.columns[index].attribute {
+                throw .invalidProperty(entity: entity.name, property: key, reason:
+                    "is an attribute (\(attribute.type.rawValue)), not a relationship: read it with value(forKey:) or get(_:), set it with setValue(_:forKey:) or set(_:_:)")
+            }
+            return index
+        case .toMany(let index)?:
+            let relationship = entity.toManyRelationships[index]
+            throw .invalidProperty(entity: entity.name, property: key, reason:
+                "is a to-many relationship (to \(relationship.destination)): read it with objects(forKey:), change it with add(_:toKey:) and remove(_:fromKey:)"
+                + (relationship.isOrdered ? ", or insert(_:at:intoKey:) and moveObject(at:to:forKey:)" : ""))
+        case nil:
+            throw unknownKey(key)
+        }
+    }
+
+    /// The to-many ordinal of `key`, or the error saying what `key` is and which API it needs.
+    func toManyIndex(of key: String) throws(StoreError) -> Int {
+        switch entity.slot(of: key) {
+        case .toMany(let index)?:
+            return index
+        case .column(let index)?:
+            let column = entity.columns[index]
+            let reason = if let relationship = column.relationship {
+                "is a to-one relationship (to \(relationship.destination)), not a to-many: read it with object(forKey:), set it with setObject(_:forKey:)"
+            } else {
+                "is an attribute (\(column.attribute.map(\.type.rawValue) ?? "?")), not a to-many relationship: read it with value(forKey:) or get(_:), set it with setValue(_:forKey:) or set(_:_:)"
+            }
+            throw .invalidProperty(entity: entity.name, property: key, reason: reason)
+        case nil:
+            throw unknownKey(key)
+        }
+    }
+
+    /// Refuses a destination that is not registered in this object's context: Core Data's "Illegal
+    /// attempt to establish a relationship between objects in different contexts". An object whose own
+    /// context is gone changes nothing anyway, so it is not checked.
+    func checkSameContext(_ destination: ManagedObject, key: String) throws(StoreError) {
+        guard let context, destination.context !== context else { return }
+        let other = destination.entity.name
+        let whose: String
+        if destination.context == nil {
+            whose = "is in no context (it was deleted and saved, rolled back, or its context was reset or released)"
+        } else if let owner = destination.context, context.hasAncestor(owner) {
+            whose = "belongs to this context's parent: a child context has its own copies; use context.object(with: \(other.lowercased()).objectID) to get this context's copy"
+        } else if let owner = destination.context, owner.hasAncestor(context) {
+            whose = "belongs to a child of this context: save the child first, then use context.object(with: \(other.lowercased()).objectID)"
+        } else {
+            whose = "belongs to another context"
+        }
+        throw .invalidProperty(entity: entity.name, property: key, reason:
+            "cannot point at \(other) \(destination.objectID): the \(other) object \(whose). Objects of different contexts cannot be related "
+            + "(the store would get a key of another context); fetch the \(other) in this context, or look it up with "
+            + "existingObject(with: objectID) once it is saved")
+    }
+
+    /// The message of a non-throwing accessor that stops the program, pointing at the throwing one.
+    func trapMessage(_ error: StoreError, _ accessor: String, throwing alternative: String) -> String {
+        "\(error) (\(accessor) stops the program on this; \(alternative) throws it instead)"
     }
 }
 

@@ -8,6 +8,43 @@ extension ManagedObjectContext {
         return (destination, inverse)
     }
 
+    /// Whether `context` is this context's parent, or its parent's, and so on.
+    func hasAncestor(_ context: ManagedObjectContext) -> Bool {
+        var current = parent
+        while let ancestor = current {
+            if ancestor === context { return true }
+            current = ancestor.parent
+        }
+        return false
+    }
+
+    /// Whether a temporary `id` is an object this context or one of its parents inserted and still holds:
+    /// the only temporary IDs a save can turn into keys.
+    func holdsInserted(_ id: ObjectID) -> Bool {
+        var current: ManagedObjectContext? = self
+        while let context = current {
+            if context.registered(id) != nil { return true }
+            current = context.parent
+        }
+        return false
+    }
+
+    /// Refuses `id` as the destination of `owner`'s to-one `key` when it names an entity the model
+    /// lacks, or an unsaved object of another context (whose temporary key would reach the store as a
+    /// dangling foreign key).
+    func checkDestination(_ id: ObjectID, of owner: ManagedObject, key: String) throws(StoreError) {
+        guard let destination = model.entity(id: id.entityID) else {
+            throw .invalidProperty(entity: owner.entity.name, property: key, reason:
+                "cannot point at \(id): the model has no entity number \(id.entityID) (it has 1...\(model.entities.count)); the ID comes from another model or store")
+        }
+        guard !id.isTemporary || holdsInserted(id) else {
+            throw .invalidProperty(entity: owner.entity.name, property: key, reason:
+                "cannot point at \(destination.name) \(id): it is the temporary ID of an object this context does not hold "
+                + "(inserted in another context and not saved, or rolled back or deleted). Objects of different contexts cannot be related; "
+                + "fetch the \(destination.name) in this context, or save its context and look it up with existingObject(with: objectID)")
+        }
+    }
+
     /// Sets the to-one `relationship` of `object` (at `column`) to `newID`, keeping inverses in step.
     func setToOne(_ object: ManagedObject, _ relationship: Relationship, column: Int, to newID: ObjectID?) {
         if object.isFault { object.fireFault() }
@@ -130,7 +167,7 @@ extension ManagedObjectContext {
                 let statement = try store.connection.cachedStatement(sql)
                 statement.bind(object.objectID.primaryKey, at: 1)
                 while try statement.step() { ids.append(ObjectID(entityID: destinationID, primaryKey: statement.int64(at: 0))) }
-            } catch { throw .sqlite(error) }
+            } catch { throw StoreError(error, storePath: store.path) }
         }
         return setToMany(of: object, index: index, storedIDs: ids)
     }

@@ -6,11 +6,16 @@ extension ManagedObjectContext {
     /// inserted and updated object is validated; all problems are reported together (Core Data's 1560).
     /// A failed save writes nothing and keeps the pending changes so the caller can fix and retry.
     ///
+    /// While another connection or process holds the store's write lock, the save waits for it up to
+    /// 5 s (SQLite's busy timeout), then throws ``StoreError/inUse(path:)``: nothing was written, and
+    /// the same save can be tried again.
+    ///
     /// For example:
     ///
     /// ```swift
     /// do { try context.save() }
     /// catch .validation(let failures) { failures.forEach { print($0) } }
+    /// catch .inUse { /* another writer: retry later */ }
     /// ```
     public func save() throws(StoreError) {
         guard hasChanges else { return }
@@ -117,7 +122,7 @@ extension ManagedObjectContext {
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {
-            throw .sqlite(error)
+            throw StoreError(error, storePath: store.path)
         } catch {
             throw .invalidRequest("save failed: \(error)")
         }
@@ -175,7 +180,11 @@ extension ManagedObjectContext {
                     fail(.invalidValue, entity.columns[i].name, "allows external storage and must stay nil: \(Attribute.externalStorageReason); leave it nil and let the app set it")
                 } else if !value.fits(type) {
                     let name = entity.columns[i].name
-                    if case .integer(let v) = value, let range = type.integerRange {
+                    if case .double(let v) = value, v.isNaN {
+                        fail(.invalidValue, name, "is NaN, which SQLite cannot store (it stores NaN as NULL, so the value would read back nil); set nil or a number")
+                    } else if case .integer(let v) = value, type == .boolean {
+                        fail(.invalidValue, name, "holds the integer \(v) where Boolean is expected: SQLite would keep \(v), which reads as YES but no '\(name) == YES' matches; set .bool(\(v != 0)) (or 0 or 1)")
+                    } else if case .integer(let v) = value, let range = type.integerRange {
                         fail(v > range.upperBound ? .numberTooLarge : .numberTooSmall, name,
                              "is \(v), outside \(type.rawValue)'s range \(range.lowerBound)...\(range.upperBound)")
                     } else if case .double(let v) = value, type == .float {
@@ -193,6 +202,10 @@ extension ManagedObjectContext {
                 case .object(let id):
                     if id.entityID != destination {
                         fail(.invalidValue, entity.columns[i].name, "points at a \(model.entity(id: id.entityID)?.name ?? "?") object where \(entity.columns[i].relationship!.destination) is expected")
+                    } else if id.isTemporary && !holdsInserted(id) {
+                        // Set by ordinal or at insert: the temporary key of another context's object would be written as a dangling key.
+                        fail(.invalidValue, entity.columns[i].name, "points at \(id), an unsaved object this context does not hold (inserted in another context, "
+                             + "rolled back or deleted); set it to an object of this context: fetch it here, or save its context and use existingObject(with:)")
                     }
                 default:
                     fail(.invalidValue, entity.columns[i].name, "holds a \(value.kindName) where a \(entity.columns[i].relationship!.destination) object is expected")

@@ -153,6 +153,10 @@ public final class ManagedObjectContext {
     /// let task = context.insert(taskEntity, values: [.string("Go to the bank"), .integer(1), .bool(false)])
     /// ```
     ///
+    /// - Precondition: `values.count == entity.columns.count`. A loader builds its rows from the entity's
+    ///   columns, so another count is a programming error and stops the program with a message giving
+    ///   both counts (this fast path does not throw); values of the wrong kind are reported by the save's
+    ///   validation, as for any insert.
     /// - Complexity: O(1) apart from copying `values`.
     public func insert(_ entity: Entity, values: ContiguousArray<Value>) -> ManagedObject {
         precondition(values.count == entity.columns.count, "\(entity.name) has \(entity.columns.count) columns, \(values.count) values given")
@@ -174,10 +178,21 @@ public final class ManagedObjectContext {
 
     /// The object with `id`: the registered one, or a fault that fires when a value is read.
     ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let book = context.object(with: bookID)   // a fault until a value is read
+    /// ```
+    ///
+    /// - Precondition: `id.entityID` is an entity of the model; an ID of another model stops the
+    ///   program, as Core Data's `object(with:)` raises. For IDs that come from outside (a request,
+    ///   a file), use ``existingObject(with:)``, which throws instead.
     /// - Complexity: O(1).
     public func object(with id: ObjectID) -> ManagedObject {
         if let object = registered(id) { return object }
-        let entity = model.entity(id: id.entityID)!
+        guard let entity = model.entity(id: id.entityID) else {
+            preconditionFailure("\(unknownEntity(id)) (object(with:) stops the program on this; existingObject(with:) throws it instead)")
+        }
         if let parent, let mirror = mirror(of: id, in: parent) { return mirror }
         // An unknown temporary ID (an object rolled back or deleted) gets a detached fault.
         let mine = id.isTemporary && (-id.primaryKey) >> 40 == serial
@@ -199,7 +214,23 @@ public final class ManagedObjectContext {
     }
 
     /// The object with `id`, read from the store now; throws when no such row exists.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let book = try context.existingObject(with: ObjectID(entityID: bookEntity.id, primaryKey: 42))
+    /// ```
+    ///
+    /// - Throws: ``StoreError/invalidRequest(_:)`` when the model has no entity `id.entityID` (an ID of
+    ///   another model or store), when `id` is the temporary ID of an object this context (and its
+    ///   parents) does not hold, or when the store has no such row; SQLite's error when reading fails.
     public func existingObject(with id: ObjectID) throws(StoreError) -> ManagedObject {
+        guard let entity = model.entity(id: id.entityID) else { throw unknownEntity(id) }
+        if id.isTemporary && !holdsInserted(id) {
+            throw .invalidRequest("\(entity.name) \(id) is the temporary ID of an object this context does not hold "
+                                  + "(inserted in another context and not saved yet, or rolled back or deleted); save the context that inserted it, "
+                                  + "then look it up by its permanent objectID")
+        }
         let object = object(with: id)
         if object.isFault {
             guard try loadRow(object) else {
@@ -212,6 +243,13 @@ public final class ManagedObjectContext {
 
     /// The object registered under `id`, without making a fault.
     public func registeredObject(for id: ObjectID) -> ManagedObject? { registered(id) }
+
+    /// The error for an ID whose entity number the model lacks.
+    func unknownEntity(_ id: ObjectID) -> StoreError {
+        .invalidRequest("the model has no entity number \(id.entityID) (it has 1...\(model.entities.count): "
+                        + model.entities.map(\.name).joined(separator: ", ") + "), so there is no object \(id): "
+                        + "the ID comes from another model or store; build IDs with the entity's id from this store's model (store.entity(named:).id)")
+    }
 
     // MARK: Faults
 
@@ -251,7 +289,7 @@ public final class ManagedObjectContext {
             guard try statement.step() else { return false }
             fill(object, from: statement, plan: plan, firstColumn: 0)
             return true
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
     }
 
     /// Fills `object` from the current row: `Z_OPT` at `firstColumn`, then the entity's columns.
@@ -399,7 +437,7 @@ public final class ManagedObjectContext {
                 let object = materialize(statement, plan: plan)
                 if !object.isDeleted { result.append(object) }
             }
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
         for object in insertedList where object.isInserted && object.entity === entity { result.append(object) }
         return result
     }

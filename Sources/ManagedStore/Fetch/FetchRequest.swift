@@ -32,12 +32,14 @@ public struct FetchRequest: Sendable, CustomStringConvertible {
     /// fetch may also sort by a fetched aggregate's name; a grouped one only by group-by keys and
     /// those names, a distinct one only by fetched properties.
     public var sortDescriptors: [FetchSort] = []
-    /// The most results to return (0: no limit).
+    /// The most results to return (0: no limit). A negative limit is refused when the request runs
+    /// (Core Data's is unsigned).
     public var fetchLimit = 0
-    /// Results to skip first.
+    /// Results to skip first. A negative offset is refused when the request runs.
     public var fetchOffset = 0
     /// With N > 0, the first statement selects only primary keys and objects load N at a time,
-    /// the first time an index in their batch is touched.
+    /// the first time an index in their batch is touched; 0 loads them all with the fetch. A negative
+    /// size is refused when the request runs.
     public var fetchBatchSize = 0
     /// Return objects as faults. With ``includesPropertyValues`` their row is read into the
     /// snapshot anyway, so firing them costs no statement; without it, each fires one SELECT.
@@ -79,6 +81,24 @@ public struct FetchRequest: Sendable, CustomStringConvertible {
     var countsRows: Bool {
         !propertiesToGroupBy.isEmpty || havingPredicate != nil || (returnsDistinctResults && !propertiesToFetch.isEmpty)
             || propertiesToFetch.contains { if case .expression = $0 { true } else { false } }
+    }
+
+    /// Refuses a negative ``fetchLimit``, ``fetchOffset`` or ``fetchBatchSize``: every way of running a
+    /// request checks them first, so a paging bug (`(page - 1) * size` with page 0) fails the same way
+    /// whether or not the context has unsaved changes.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "Book")
+    /// request.fetchOffset = -20
+    /// try request.checkPaging()   // throws: fetchOffset must be 0 or more (got -20)
+    /// ```
+    func checkPaging() throws(StoreError) {
+        for (name, value, meaning) in [("fetchLimit", fetchLimit, "0 for no limit"), ("fetchOffset", fetchOffset, "0 to skip none"),
+                                       ("fetchBatchSize", fetchBatchSize, "0 to load every object with the fetch")] where value < 0 {
+            throw .invalidRequest("\(name) must be 0 or more (got \(value); \(meaning)): check how the request's paging is computed")
+        }
     }
 
     public var description: String {

@@ -142,6 +142,7 @@ public final class FetchedResultsController {
 
     /// Runs the fetch, computes the sections, and starts following the context's changes.
     public func performFetch() throws(StoreError) {
+        try request.checkPaging()
         if let key = sectionNameKeyPath, request.sortDescriptors.first?.keyPath != key {
             throw .invalidRequest("the first sort descriptor must sort by the section key path '\(key)' (got \(request.sortDescriptors.first?.keyPath ?? "none")); add FetchSort(\"\(key)\") first")
         }

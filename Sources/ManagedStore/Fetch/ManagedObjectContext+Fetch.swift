@@ -5,7 +5,8 @@ extension ManagedObjectContext {
     /// Fetches the objects a request matches, sorted, with the context's unsaved changes taken in.
     ///
     /// With `fetchBatchSize` N > 0 the first statement selects only primary keys and the returned
-    /// collection loads N rows at a time; see ``FetchedObjects``.
+    /// collection loads N rows at a time; see ``FetchedObjects``. A negative `fetchLimit`,
+    /// `fetchOffset` or `fetchBatchSize` throws ``StoreError/invalidRequest(_:)``.
     ///
     /// For example:
     ///
@@ -15,6 +16,7 @@ extension ManagedObjectContext {
     /// let tasks = try context.fetch(request)
     /// ```
     public func fetch(_ request: FetchRequest) throws(StoreError) -> FetchedObjects {
+        try request.checkPaging()
         let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         let plan = rowPlan(for: entity)
@@ -53,6 +55,7 @@ extension ManagedObjectContext {
 
     /// Fetches the IDs of the objects a request matches, in order: one statement, nothing materialised.
     public func fetchObjectIDs(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
+        try request.checkPaging()
         let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         return try matchingIDs(request, entity: entity, pending: pendingChanges(of: entity, request))
@@ -74,6 +77,7 @@ extension ManagedObjectContext {
     /// let states = try context.count(for: request)   // distinct states, not banks
     /// ```
     public func count(for request: FetchRequest) throws(StoreError) -> Int {
+        try request.checkPaging()
         let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         if request.countsRows {
@@ -115,7 +119,7 @@ extension ManagedObjectContext {
             let statement = try store.connection.cachedStatement(query.sql)
             try statement.bind(query.bindings)
             while try statement.step() { ids.append(ObjectID(entityID: entityID, primaryKey: statement.int64(at: 0))) }
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
         return ids
     }
 
@@ -246,7 +250,7 @@ extension ManagedObjectContext {
             try statement.bind(query.bindings)
             while try statement.step() { try row(statement) }
         } catch let error as SQLiteError {
-            throw .sqlite(error)
+            throw StoreError(error, storePath: store.path)
         } catch {
             throw error as! StoreError
         }

@@ -119,6 +119,6 @@ extension ManagedObjectContext {
             let statement = try store.connection.cachedStatement(sql)
             statement.bind(json, at: 1)
             while try statement.step() { row(statement) }
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
     }
 }

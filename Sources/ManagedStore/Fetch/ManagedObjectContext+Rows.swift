@@ -16,6 +16,7 @@ extension ManagedObjectContext {
     /// let rows = try context.fetchRows(request)
     /// ```
     public func fetchRows(_ request: FetchRequest) throws(StoreError) -> [ResultRow] {
+        try request.checkPaging()
         let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         let (query, codecs, keys) = try compileRows(request, entity: entity)
@@ -30,7 +31,7 @@ extension ManagedObjectContext {
                     count += 1
                 }
             }
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
         let storage = ResultStorage()
         storage.values = values
         return (0..<count).map { ResultRow(keys: keys, storage: storage, row: $0) }
@@ -174,6 +175,7 @@ extension ManagedObjectContext {
     /// // plan: SCAN t0 USING INDEX ZWELL_ZWELL_NAME_INDEX
     /// ```
     public func explain(_ request: FetchRequest) throws(StoreError) -> FetchExplanation {
+        try request.checkPaging()
         let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         let query: CompiledQuery
@@ -202,7 +204,7 @@ extension ManagedObjectContext {
                 depth[id] = level
                 plan.append(String(repeating: "  ", count: level) + (row[3].string ?? ""))
             }
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: store.path) }
         return FetchExplanation(sql: query.sql, bindings: query.bindings, plan: plan)
     }
 }

@@ -78,18 +78,31 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the value can be stored in an attribute of `type` (`.null` fits every type).
+    ///
+    /// A number must be within the type's range; NaN fits no type, since SQLite stores NaN as NULL;
+    /// a Boolean takes `.bool`, or the integers 0 and 1 (what SQLite holds), and no other integer.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// Value.integer(70_000).fits(.integer16)   // false
+    /// Value.double(.nan).fits(.double)         // false
+    /// Value.integer(1).fits(.boolean)          // true; .integer(5) does not
+    /// ```
     public func fits(_ type: AttributeType) -> Bool {
         switch (self, type) {
         case (.null, _): true
+        case (.double(let v), _) where v.isNaN: false
         case (.integer(let v), .integer16), (.integer(let v), .integer32), (.integer(let v), .integer64):
             type.integerRange!.contains(v)
         case (.double(let v), .float):
-            // Infinity and NaN are Float values too; a finite number that rounds beyond Float's largest is not.
+            // Infinity is a Float value too; a finite number that rounds beyond Float's largest is not.
             !v.isFinite || Float(v).isFinite
         case (.integer, .double), (.integer, .float), (.integer, .decimal), (.double, .double),
              (.double, .decimal), (.decimal, .decimal), (.decimal, .double):
             true
-        case (.bool, .boolean), (.integer, .boolean): true
+        case (.bool, .boolean): true
+        case (.integer(let v), .boolean): v == 0 || v == 1
         case (.string, .string), (.date, .date), (.data, .binary), (.data, .transformable),
              (.uuid, .uuid), (.uri, .uri):
             true

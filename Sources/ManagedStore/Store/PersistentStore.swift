@@ -180,7 +180,7 @@ public final class PersistentStore {
         do {
             return Int(try connection.scalar("SELECT count(*) FROM \(entity.tableName) WHERE Z_ENT = ?",
                                               [.integer(Int64(entity.id))])?.int64 ?? 0)
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: path) }
     }
 
     /// One saved column of one row, read without registering an object in any context.
@@ -204,7 +204,7 @@ public final class PersistentStore {
             statement.bind(id.primaryKey, at: 1)
             guard try statement.step() else { return nil }
             return ColumnCodec(column, entity: entity).read(statement, 0)
-        } catch { throw .sqlite(error) }
+        } catch { throw StoreError(error, storePath: path) }
     }
 
     /// The entity named `name`, or ``StoreError/unknownEntity(_:suggestions:)`` naming the closest ones.
@@ -217,7 +217,7 @@ public final class PersistentStore {
 
     /// Writes the store's pages to disk and, in WAL mode, folds the log into the main file.
     public func checkpoint() throws(StoreError) {
-        do { _ = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)") } catch { throw .sqlite(error) }
+        do { _ = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)") } catch { throw StoreError(error, storePath: path) }
     }
 
     /// Keys of the metadata property list.

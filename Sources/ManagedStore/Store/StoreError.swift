@@ -30,11 +30,22 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case readOnly(path: String)
     /// A request is malformed (a predicate that cannot run, a bad combination of options).
     case invalidRequest(String)
-    /// A property a request names cannot be used the way it asks: a key neither grouped by nor
-    /// aggregated, `sum` of a string, an attribute to prefetch. `property` is the key path from
-    /// `entity`; `reason` says what is wrong and what to do instead.
+    /// A property a request or an object's accessor names cannot be used the way it asks: a key
+    /// neither grouped by nor aggregated, `sum` of a string, an attribute to prefetch; a to-many key
+    /// given to a to-one API (or the reverse); a relationship set to an object of another context.
+    /// `property` is the key path from `entity`; `reason` says what is wrong and what to do instead.
     case invalidProperty(entity: String, property: String, reason: String)
-    /// Another process held the store locked (writing it) for longer than the wait for it, 5 s.
+    /// Another connection or process held the store locked (writing it) for longer than the wait for
+    /// it: 5 s, SQLite's busy timeout, which every connection sets. Opening a store, saving and
+    /// fetching all report it so (SQLite's `SQLITE_BUSY`); nothing was written, and the same call can
+    /// be tried again once that writer is done.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// do { try context.save() }
+    /// catch .inUse { try context.save() }   // after a pause: the context keeps its changes
+    /// ```
     case inUse(path: String)
 
     /// Core Data's error code for the case, where it has one.
@@ -79,8 +90,20 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .invalidProperty(let entity, let property, let reason):
             return "\(entity).\(property): \(reason)"
         case .inUse(let path):
-            return "error 134090: \(path) is in use: another process is writing it and kept it locked for 5 s; try again when that process is done (an import replacing it, or an app or sqlite3 shell with a transaction open)"
+            return "error 134090: \(path) is in use: another process is writing it and kept it locked for 5 s; try again when that process is done (an import replacing it, or an app, another connection or an sqlite3 shell with a transaction open)"
         }
+    }
+
+    /// SQLite's `error` on the store at `path`: ``inUse(path:)`` when it is `SQLITE_BUSY` (another
+    /// writer kept its lock past the busy timeout), ``sqlite(_:)`` otherwise.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// do { try connection.execute("BEGIN IMMEDIATE") } catch { throw StoreError(error, storePath: path) }
+    /// ```
+    init(_ error: SQLiteError, storePath path: String) {
+        self = error.code == 5 ? .inUse(path: path) : .sqlite(error)   // SQLITE_BUSY
     }
 
     static func didYouMean(_ suggestions: [String]) -> String {

@@ -177,6 +177,11 @@ enum _NumberParser {
     /// Why `bytes` is not a number, for a reject or an error message.
     static func explain(_ bytes: UnsafeBufferPointer<UInt8>, integer: Bool) -> String {
         guard !bytes.isEmpty else { return "an empty value is not a number" }
+        // NaN: Double's own text for "not a number", which the store cannot hold (SQLite stores it as NULL).
+        if isNaNText(bytes) {
+            return "NaN is not a number the store can hold (SQLite stores NaN as NULL, so it would read back nil): "
+                + "leave the field empty for no value (or make NaN a null token: the column's \"nullTokens\" in a mapping, or --null NaN), or write a number"
+        }
         // Spaces or tabs kept around the value (the file does not trim): the number may be fine.
         let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         if let first = bytes.first, let last = bytes.last, blank(first) || blank(last) {
@@ -235,6 +240,12 @@ enum _NumberParser {
             run = 0
         }
         return groups > 0 && run == 3
+    }
+
+    /// Whether `bytes` are `NaN` in any case, with an optional sign.
+    static func isNaNText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let unsigned = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
+        return unsigned.count == 3 && unsigned[0] | 0x20 == UInt8(ascii: "n") && unsigned[1] | 0x20 == UInt8(ascii: "a") && unsigned[2] | 0x20 == UInt8(ascii: "n")
     }
 
     /// Whether `bytes` are an optional sign and at least one digit, nothing else.
