@@ -71,9 +71,10 @@ public enum BenchReporter {
         let suspect = report.results.filter(isSuspect)
         if !suspect.isEmpty {
             let names = suspect.map { "\($0.scenario) / \($0.label) (\(BenchFormat.ratio($0.ratioToRaw)))" }.joined(separator: ", ")
-            notes.append("ratio to raw below \(String(format: "%g", suspectRatio))x, marked ?, is suspect: the engine does the raw reference's "
-                         + "work and more, so a raw run was likely slowed (a cold cache, a busy machine): \(names). "
-                         + "Measure again, with more --runs or --warmup 1.")
+            notes.append("ratio to raw below \(String(format: "%g", suspectRatio))x, marked ?: the engine runs the raw reference's statements "
+                         + "and more, so either a raw run was slowed (a cold cache, a busy machine) or the engine reads these rows faster than "
+                         + "the raw reader, which turns every text column into a checked Swift String: \(names). "
+                         + "Measure again with more --runs or --warmup 1; a ratio that stays is the second.")
         }
         if report.results.contains(where: { $0.runs < 2 }) {
             notes.append("noise n/a: a single run has no spread to measure; run 3 or more (--runs) to know how stable a median is.")
