@@ -252,9 +252,15 @@ public struct ImportSpeed {
             // The whole mapping reads ahead, as on an idle machine: the larger footprint, the same every run.
             + (variant == .wellReadingAhead || variant == nil ? ["--read-ahead"] : [])
         process.standardOutput = FileHandle.nullDevice
+        // Its notes (no Core Data hashes, and the like) would repeat once a run; shown only when it fails.
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw _SpeedError(message: "the child import exited with \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw _SpeedError(message: "the child import exited with \(process.terminationStatus): \(String(decoding: said, as: UTF8.self))")
+        }
         let result = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: summary))
         return result.peakMemoryBytes ?? 0
     }
