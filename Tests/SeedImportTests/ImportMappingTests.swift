@@ -252,6 +252,16 @@ struct ImportMappingTests {
         #expect(text.contains("the key 'kode' is not an attribute of Team; did you mean 'code'?"))
         #expect(text.contains("people.csv → Person: name is required and has no default, so it cannot be left out"))
         #expect(text.contains("team: Team has no attribute 'cod'; did you mean 'code'?"))
+        // A user trial: a key without a column was reported, then again as what "relationships elsewhere" need.
+        let keyless = try #require(try Self.planError("""
+            {"format": 1, "files": [
+              {"path": "teams.csv", "targets": [{"entity": "Team", "key": "code", "columns": {"code": null}}]},
+              {"path": "people.csv", "targets": [{"entity": "Person", "relationships": {"team": {"column": "Team", "destinationKey": "code"}}}]}
+            ]}
+            """))
+        let keylessText = keyless.problems.joined(separator: "\n")
+        #expect(keylessText.contains("the key 'code' has no column in the file"), "\(keylessText)")
+        #expect(!keylessText.contains("relationships elsewhere"), "\(keylessText)")
     }
 
     @Test("to-many relationships, missing destinations and cycles are mapping errors")

@@ -507,7 +507,8 @@ struct _ImportPlanner {
                 }
             }
             // Other indexes this entity's objects must be findable by, later in this file or in later files.
-            for (indexKey, index) in indexes where indexKey.entity == entity.name && index !== plan.key
+            // The key's own index, when the key was refused above, is not reported again as another's.
+            for (indexKey, index) in indexes where indexKey.entity == entity.name && index !== plan.key && indexKey.attribute != target.key
                 && (lastUse[indexKey] ?? -1) >= file.position {
                 if mapped.contains(indexKey.attribute) {
                     plan.populates.append(index)
