@@ -17,7 +17,7 @@ import Testing
                 return reason
             }
         }
-        #expect(try reason("empty.sqlite") { FileManager.default.createFile(atPath: $0, contents: nil) }
+        #expect(try reason("empty.sqlite") { _ = FileManager.default.createFile(atPath: $0, contents: nil) }
                 == "it is an empty database (no tables, 0 bytes): make a store there with seedstore import, or check the path")
         // Read-only with a model (query, inspect --model): the same words, not advice on saving.
         do {
@@ -29,7 +29,7 @@ import Testing
         }
         #expect(try reason("other.sqlite") { try Connection(path: $0).execute("CREATE TABLE t (x)") }
                 == "it has no Z_PRIMARYKEY table, so it is not in Core Data's layout")
-        #expect(try reason("text.sqlite") { FileManager.default.createFile(atPath: $0, contents: Data("hello, not SQLite at all".utf8)) }?
+        #expect(try reason("text.sqlite") { _ = FileManager.default.createFile(atPath: $0, contents: Data("hello, not SQLite at all".utf8)) }?
                 .contains("SQLite cannot read it") == true)
     }
 
