@@ -70,7 +70,7 @@ struct ImportAbortTests {
         #expect {
             try SeedImporter(model: try ImportFixtures.model("import-basics"), mapping: mapping).run(into: scratch.path("Out.sqlite"))
         } throws: { error in
-            (error as? ImportError)?.description.hasPrefix("teams.csv:3: the record has 1 field; the header has 2") == true
+            (error as? ImportError)?.description.hasPrefix("teams.csv:3: Team: the record has 1 field; the header has 2") == true
         }
     }
 }

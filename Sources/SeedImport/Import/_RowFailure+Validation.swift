@@ -69,7 +69,9 @@ extension _RowFailure {
                 start = i + 1
             }
         }
-        self.init(reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); \(basis) has \(columns)", hint: hint)
+        // The row's entity when the file fills one: rejects name it, as for any other reject of its rows.
+        self.init(entity: file.targets.count == 1 ? file.targets[0].entity.name : nil,
+                  reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); \(basis) has \(columns)", hint: hint)
     }
 
     private init(recordError error: CSVError, record: CSVRawRecord, file: _FilePlan,
