@@ -258,25 +258,36 @@ struct QueryCommand: ParsableCommand {
                 guard case .key(let keyPath) = request.propertiesToFetch[i] else { return false }
                 return Self.attribute(at: keyPath, from: root, in: store.model).map(Self.holdsJSON) ?? false
             })
-            print(try Self.render(rows.map { Array($0.values) }, keys: keys, primaryKeys: nil, jsonValued: jsonValued, format: format),
+            // A to-one named as a property is its destination's Z_PK: CSV heads it so an import does not read it as a key.
+            let headers = format != .csv ? keys : request.propertiesToFetch.map { property in
+                if case .key(let keyPath) = property, Self.attribute(at: keyPath, from: root, in: store.model) == nil,
+                   Self.toOne(at: keyPath, from: root, in: store.model) { return property.name + ".Z_PK" }
+                return property.name
+            }
+            print(try Self.render(rows.map { Array($0.values) }, keys: headers, primaryKeys: nil, jsonValued: jsonValued, format: format),
                   terminator: "")
         case .managedObject, .managedObjectID:
             let objects = try context.fetch(request)
             let entity = try store.entity(named: self.entity)
-            let keys = entity.columns.map(\.name)
+            // CSV holds what imports back: an attribute that allows external storage is always empty, and
+            // an import refuses to fill one, so it is left out (a user trial's export would not import).
+            let shown = entity.columns.indices.filter { index in
+                format != .csv || entity.columns[index].attribute?.allowsExternalBinaryDataStorage != true
+            }
+            let keys = shown.map { entity.columns[$0].name }
             let toManyNames = toMany ? entity.toManyRelationships.map(\.name) : []
             var rows: [[Value]] = []
             var primaryKeys: [Int64] = []
             var destinations: [[[Int64]]] = []
             for object in objects {
-                rows.append(keys.indices.map { object.value(at: $0) })
+                rows.append(shown.map { object.value(at: $0) })
                 primaryKeys.append(object.objectID.primaryKey)
                 destinations.append(try toManyNames.map { name in try Self.destinationKeys(of: object, name, in: entity) })
             }
             let jsonValued = Set(keys.indices.filter { entity.attribute(named: keys[$0]).map(Self.holdsJSON) ?? false })
             // A to-one holds the destination's Z_PK, which an import cannot set: headed `boss` it would be
             // read back as the destination's key attribute and link the wrong objects (a user trial).
-            let headers = format == .csv ? entity.columns.map { $0.relationship == nil ? $0.name : $0.name + ".Z_PK" } : keys
+            let headers = format == .csv ? shown.map { entity.columns[$0].name + (entity.columns[$0].relationship == nil ? "" : ".Z_PK") } : keys
             print(try Self.render(rows, keys: headers, primaryKeys: primaryKeys, toMany: (toManyNames, destinations), jsonValued: jsonValued,
                                   format: format),
                   terminator: "")
@@ -294,6 +305,17 @@ struct QueryCommand: ParsableCommand {
     /// output shows as the JSON value rather than as bytes, and CSV writes as the text the importer reads.
     static func holdsJSON(_ attribute: Attribute) -> Bool {
         attribute.type == .transformable && attribute.valueTransformerName == JSONValueTransformer.name
+    }
+
+    /// Whether a key path through to-one relationships ends at a to-one relationship (`reportsTo`, `details.info`).
+    static func toOne(at keyPath: String, from entity: Entity, in model: ObjectModel) -> Bool {
+        var current = entity
+        for part in keyPath.split(separator: ".").map(String.init) {
+            guard let relationship = current.relationship(named: part), !relationship.isToMany,
+                  let next = model.entity(named: relationship.destination) else { return false }
+            current = next
+        }
+        return true
     }
 
     /// The attribute a key path through to-one relationships ends at (`details.closeDate`), if any.
