@@ -176,6 +176,22 @@ struct ImportCLITests {
         #expect(foreign.errors.contains("is not a Core Data-style store (it has no Z_PRIMARYKEY and Z_METADATA, and holds the table important)"),
                 "\(foreign.errors)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBefore)
+        // One of the store's two tables is not enough, and the message names the one missing.
+        let half = scratch.path("half.db")
+        do {
+            let connection = try Connection(path: half)
+            try connection.execute("CREATE TABLE Z_PRIMARYKEY (x)")
+            try connection.execute("CREATE TABLE important (x)")
+        }
+        let halfResult = try ImportCLI.run(["import", "--model", model, "--out", half, "--progress", "none"] + inputs)
+        #expect(halfResult.errors.contains("(it has no Z_METADATA, and holds the tables Z_PRIMARYKEY, important)"), "\(halfResult.errors)")
+        // A database whose schema cannot be read may be anything: kept, not replaced (a check of the fix).
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: other))
+        for i in 100..<min(4096, damaged.count) { damaged[i] = 0xAB }
+        try damaged.write(to: URL(fileURLWithPath: scratch.path("damaged.db")))
+        let damagedResult = try ImportCLI.run(["import", "--model", model, "--out", scratch.path("damaged.db"), "--progress", "none"] + inputs)
+        #expect(damagedResult.status != 0 && damagedResult.errors.contains("whose tables cannot be read"), "\(damagedResult.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("damaged.db"))) == damaged)
         // A store (and an empty file) is still replaced.
         try scratch.write("empty.sqlite", "")
         for out in [scratch.path("empty.sqlite"), scratch.path("new.sqlite"), scratch.path("new.sqlite")] {

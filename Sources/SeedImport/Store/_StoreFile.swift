@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import CSQLite
 
 /// The temporary file a store is built in, next to its target, and the move into place.
 ///
@@ -123,26 +124,49 @@ struct _StoreFile {
                 throw ImportError(.store, reason: "--out names a file that is not an SQLite store; the import would replace it", file: target.path,
                                   hint: "Give --out a new path, or remove \(target.path) first if it can go. Nothing was written.")
             }
-            if !header.isEmpty, let tables = Self.foreignTables(at: target.path) {
-                // Another program's database (a user trial's `important` table was replaced without a word).
-                let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? " and \(tables.count - 5) more" : "")
-                throw ImportError(.store, reason: "--out names an SQLite database that is not a Core Data-style store (it has no Z_PRIMARYKEY "
-                                  + "and Z_METADATA, and holds the table\(tables.count == 1 ? "" : "s") \(shown)); the import would replace it",
-                                  file: target.path, hint: "Give --out a new path, or remove \(target.path) first if it can go. Nothing was written.")
+            if !header.isEmpty {
+                switch Self.contents(at: target.path) {
+                case .storeOrEmpty:
+                    break
+                case .foreign(let tables, let missing):
+                    // Another program's database (a user trial's `important` table was replaced without a word).
+                    let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? " and \(tables.count - 5) more" : "")
+                    throw ImportError(.store, reason: "--out names an SQLite database that is not a Core Data-style store (it has no "
+                                      + "\(missing.joined(separator: " and ")), and holds the table\(tables.count == 1 ? "" : "s") \(shown)); the import would replace it",
+                                      file: target.path, hint: "Give --out a new path, or remove \(target.path) first if it can go. Nothing was written.")
+                case .unreadable(let reason):
+                    // Damaged, or another program's: what it held cannot be told, so it is not replaced unasked.
+                    throw ImportError(.store, reason: "--out names an SQLite file whose tables cannot be read (\(reason)), so whether it is a store cannot be told; the import would replace it",
+                                      file: target.path, hint: "If it is a damaged store, remove \(target.path) and import again; otherwise give --out a new path. Nothing was written.")
+                }
             }
         }
     }
 
-    /// The tables of the SQLite database at `path` when it holds tables but is not a Core Data-style store
-    /// (no `Z_PRIMARYKEY` and `Z_METADATA`); nil for a store, an empty database, or one that cannot be
-    /// read (a damaged store is what an import is run to replace).
-    static func foreignTables(at path: String) -> [String]? {
-        guard let connection = try? Connection(path: path, readOnly: true, create: false),
-              let rows = try? connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-        else { return nil }
+    /// What an SQLite file at `--out` holds, as far as replacing it goes.
+    enum Contents {
+        /// A Core Data-style store (`Z_PRIMARYKEY` and `Z_METADATA`), or no tables at all.
+        case storeOrEmpty
+        /// Tables, but not a store's: their names, and which of the store's two tables it lacks.
+        case foreign(tables: [String], missing: [String])
+        /// SQLite cannot list its tables (damaged, cut short, or locked).
+        case unreadable(String)
+    }
+
+    /// What the SQLite database at `path` holds.
+    static func contents(at path: String) -> Contents {
+        let rows: [[SQLValue]]
+        do {
+            let connection = try Connection(path: path, readOnly: true, create: false)
+            rows = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+        } catch {
+            // Held by another process: the check for a store in use says so, after this one.
+            if error.code == SQLITE_BUSY || error.code == SQLITE_LOCKED { return .storeOrEmpty }
+            return .unreadable(error.message)
+        }
         let tables = rows.compactMap { row -> String? in if case .text(let name)? = row.first { name } else { nil } }
-        guard !tables.isEmpty, !(tables.contains("Z_PRIMARYKEY") && tables.contains("Z_METADATA")) else { return nil }
-        return tables
+        let missing = ["Z_PRIMARYKEY", "Z_METADATA"].filter { !tables.contains($0) }
+        return tables.isEmpty || missing.isEmpty ? .storeOrEmpty : .foreign(tables: tables, missing: missing)
     }
 
     /// What an import that stops leaves at `path` (as the user gave it): `Wells.sqlite is unchanged`, or
