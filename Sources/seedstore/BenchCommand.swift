@@ -167,7 +167,8 @@ struct BenchCommand: ParsableCommand {
             throw Refusal(description: "\(store): \(missing). \(Self.fix(for: missing.key))")
         }
         let skipped = Self.skipped(built: built, chosen: chosen, config: config, model: opened.model)
-        for note in skipped { printError("note: " + note) }
+        // The results' notes repeat them under the table: said first only when the table goes elsewhere than a terminal.
+        if isatty(STDOUT_FILENO) == 0 { for note in skipped { printError("note: " + note) } }
         // Figures of an empty store time the harness, not fetching: worth a word before they are trusted.
         if let entity = opened.model.entity(named: config.entity), try opened.count(of: entity) == 0 {
             printError("warning: \(store) has no \(config.entity) rows, so every variant measures fetching nothing; bench a store with data (seedstore import)")

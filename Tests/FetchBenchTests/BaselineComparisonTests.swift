@@ -56,6 +56,16 @@ import Testing
         #expect(comparison.exitCode == 2)
     }
 
+    /// A check of this session's fixes: the engine 3% slower, its raw run slowed to make 0.54x, was an improvement.
+    @Test("a ratio either run marks suspect (below 0.9x) decides nothing: the medians compare")
+    func suspectRatiosFallBackToMedians() throws {
+        let comparison = compare([result(median: 0.0100, rawMedian: 0.0064)], [result(median: 0.0103, rawMedian: 0.0190)])
+        let entry = comparison.entries[0]
+        #expect(entry.timing?.metric == .medianSeconds)
+        #expect(entry.verdict == .unchanged, "\(entry.reasons)")
+        #expect(comparison.exitCode == 0)
+    }
+
     @Test func noiseBandFollowsTheDocumentedRule() throws {
         let old = result(median: 0.010, spread: 0.0003, rawMedian: 0.008, rawSpread: 0.0002)
         let new = result(median: 0.013, spread: 0.0004, rawMedian: 0.008, rawSpread: 0.0001)

@@ -59,7 +59,9 @@ extension BaselineComparison {
         let metric: TimingChange.Metric
         let before: Double, after: Double, spreadBefore: Double, spreadAfter: Double
         // A ratio to another raw reference (one query then, the engine's batches now) is another measurement.
-        if preferred == .ratioToRaw, old.rawReference == new.rawReference, let oldRatio = old.ratioToRaw, let newRatio = new.ratioToRaw, oldRatio > 0, newRatio > 0 {
+        // A ratio either run marks suspect (below 0.9x: a slowed raw run) decides nothing: the medians do.
+        if preferred == .ratioToRaw, old.rawReference == new.rawReference, let oldRatio = old.ratioToRaw, let newRatio = new.ratioToRaw, oldRatio > 0, newRatio > 0,
+           !BenchReporter.isSuspect(old), !BenchReporter.isSuspect(new) {
             metric = .ratioToRaw
             before = oldRatio
             after = newRatio

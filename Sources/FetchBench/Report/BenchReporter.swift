@@ -79,7 +79,8 @@ public enum BenchReporter {
         if report.results.contains(where: { $0.runs < 2 }) {
             notes.append("noise n/a: a single run has no spread to measure; run 3 or more (--runs) to know how stable a median is.")
         }
-        for skipped in report.settings.skipped ?? [] { notes.append("skipped: " + skipped) }
+        // Each says what was skipped ("decomposition skipped: …").
+        notes += report.settings.skipped ?? []
         return notes
     }
 }
