@@ -56,6 +56,19 @@ import Testing
         #expect(comparison.exitCode == 2)
     }
 
+    /// A check of the fixes: with one run, a run 5x slower was "15 unchanged (exit 0)" and the note said "rough".
+    @Test("timings from fewer than 3 runs are said to be not judged, so 'unchanged' is not read as a timing verdict")
+    func unjudgedTimingsAreSaidSo() {
+        func once(_ median: Double) -> BenchResult {
+            BenchResult(scenario: "faulting", variant: "faults (N+1)", timings: Statistics([median]), raw: Statistics([0.008]),
+                        statements: 2, rows: 100, objects: 100, faults: 0, peakMemoryBytes: nil)
+        }
+        let comparison = compare([once(0.010)], [once(0.050)])
+        #expect(comparison.exitCode == 0)
+        #expect(comparison.notes.contains { $0.hasPrefix("1 variant(s) have timings from fewer than 3 runs on one side: their timings are NOT judged") },
+                "\(comparison.notes)")
+    }
+
     /// A check of this session's fixes: the engine 3% slower, its raw run slowed to make 0.54x, was an improvement.
     @Test("a ratio either run marks suspect (below 0.9x) decides nothing: the medians compare")
     func suspectRatiosFallBackToMedians() throws {

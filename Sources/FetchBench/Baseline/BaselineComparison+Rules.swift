@@ -125,10 +125,17 @@ extension BaselineComparison {
                          + "(\(baseline.machine.hostname), \(baseline.machine.cores) cores, then \(current.machine.hostname), "
                          + "\(current.machine.cores) cores).")
         }
-        let rough = entries.filter { entry in
-            guard entry.timing != nil, let old = entry.old, let new = entry.new else { return false }
-            return min(old.runs, new.runs) < 5
-        }.count
+        func runs(_ entry: Entry) -> Int? {
+            guard entry.timing != nil, let old = entry.old, let new = entry.new else { return nil }
+            return min(old.runs, new.runs)
+        }
+        // Below three runs a timing is not judged at all: "unchanged" then speaks for the counters alone.
+        let unjudged = entries.filter { runs($0).map { $0 < minimumRunsToJudge } ?? false }.count
+        let rough = entries.filter { runs($0).map { $0 >= minimumRunsToJudge && $0 < 5 } ?? false }.count
+        if unjudged > 0 {
+            notes.append("\(unjudged) variant(s) have timings from fewer than \(minimumRunsToJudge) runs on one side: their timings are NOT judged, "
+                         + "only their counters gate; measure with --runs 3 or more (both the baseline and this run) to gate timings.")
+        }
         if rough > 0 {
             notes.append("\(rough) variant(s) compare timings measured in fewer than 5 runs: their noise estimates are rough.")
         }
