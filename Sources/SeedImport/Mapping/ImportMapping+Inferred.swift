@@ -154,6 +154,11 @@ extension ImportMapping {
                        let column = target.columns[taken.name]?.column {
                         return "\"\(header[index])\" (\(taken.name) reads \"\(column)\", which matches it too)"
                     }
+                    // seedstore query's CSV heads a to-one NAME.Z_PK: row numbers of this store, which no import can set.
+                    if header[index].hasSuffix(".Z_PK") {
+                        return "\"\(header[index])\" (the store's own row numbers, which an import cannot set: export the destination's key instead, "
+                            + "--properties ...,\(header[index].dropLast(5)).KEY)"
+                    }
                     return "\"\(header[index])\"" + (_NameSuggestion.closest(to: header[index], in: untaken).map { " (\($0)?)" } ?? "")
                 }
                 // A column may hold a related object's key under a name no rule links (reportsTo for manager).
