@@ -44,6 +44,15 @@ import Testing
         #expect {
             try CoreDataVersionHashes(contentsOf: short.path)
         } throws: { error in "\(error)".contains("the hash of 'Book' is 5 bytes, not the 32 of Core Data's entity version hashes") }
+        try write(["Book": Data()], to: short)
+        #expect {
+            try CoreDataVersionHashes(contentsOf: short.path)
+        } throws: { error in "\(error)".contains("the hash of 'Book' is 0 bytes, not the 32") }
+        let source = directory.appendingPathComponent("Books.xcdatamodeld")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        #expect {
+            try CoreDataVersionHashes(contentsOf: source.path)
+        } throws: { error in "\(error)".contains("the model's source in Xcode holds no version hashes; give the compiled model the app ships") }
         let missingVersion = directory.appendingPathComponent("missing.plist")
         try write(["NSManagedObjectModel_CurrentVersionName": "Books 3", "NSManagedObjectModel_VersionHashes": ["Books": v1, "Books 2": v2]],
                   to: missingVersion)

@@ -22,6 +22,12 @@ import Testing
             <attribute name="scratch" optional="YES" transient="YES" attributeType="Undefined"/></entity></model>
             """#.utf8))
         #expect(model.entity(named: "Place")?.attributes.map(\.name) == ["name"])
+        // Stored, Undefined is a type Xcode allows only for transient attributes: said so.
+        let stored = problems(#"""
+            <model><entity name="Place"><attribute name="scratch" optional="YES" attributeType="Undefined"/></entity></model>
+            """#)
+        #expect(stored == ["Place.scratch: the type is Undefined, which Xcode allows only for transient attributes (never stored): give it a type, or mark it transient"],
+                "\(stored)")
     }
 
     @Test("a composite attribute is refused with what to do, and the composite's own attributes go to no entity")

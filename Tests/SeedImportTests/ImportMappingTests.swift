@@ -128,6 +128,16 @@ struct ImportMappingTests {
                 + "Give the entity an attribute that joins them (\"10248-11\" for order 10248, product 11), fill it from a column made the same way, "
                 + "and name it as the key"], "\(error.problems)")
         }
+        for (key, expected) in [(#"["code"]"#, #"a key is one attribute, named as a string: write "key": "code""#),
+                                ("[]", #"a key is one attribute, named as a string ("key": "code"); leave "key" out for none"#)] {
+            do {
+                _ = try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "a.csv", "targets": [{"entity": "Line", "key": \#(key)}]}]}"#.utf8),
+                                      baseDirectory: "/tmp", source: "lines.mapping.json")
+                Issue.record("expected an error for \(key)")
+            } catch {
+                #expect(error.problems == ["files[0].targets[0].key: " + expected], "\(error.problems)")
+            }
+        }
     }
 
     @Test("ImportOptions.dateFormats and pivotYear read Date columns the mapping gives no format; a column's own wins")

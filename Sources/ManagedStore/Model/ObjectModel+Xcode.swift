@@ -135,6 +135,10 @@ private final class XcodeModelReader: NSObject, XMLParserDelegate {
                 problems.append(.init(entity: entity, property: name, message: "composite attributes (\(attributes["composite"] ?? "a composite")) are not supported: Core Data stores them in a layout of its own, which SeedStore does not write; in a copy of the model, replace it with plain attributes and import their values"))
                 return
             }
+            if attributes["attributeType"] == "Undefined" {
+                problems.append(.init(entity: entity, property: name, message: "the type is Undefined, which Xcode allows only for transient attributes (never stored): give it a type, or mark it transient"))
+                return
+            }
             guard let typeName = attributes["attributeType"], let type = AttributeType(name: typeName) else {
                 problems.append(.init(entity: entity, property: name, message: "unknown attribute type \(attributes["attributeType"] ?? "(none)")"))
                 return

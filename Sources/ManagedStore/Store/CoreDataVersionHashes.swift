@@ -46,6 +46,11 @@ public struct CoreDataVersionHashes: Sendable, Equatable {
             throw .invalidRequest("\(path): no such file; give the app's compiled model (Model.momd) or its VersionInfo.plist")
         }
         let file = isDirectory.boolValue ? (path as NSString).appendingPathComponent("VersionInfo.plist") : path
+        // Xcode's source of a model, not the app's compiled one: its hashes are made by compiling it.
+        if ["xcdatamodeld", "xcdatamodel"].contains((path as NSString).pathExtension.lowercased()) {
+            throw .invalidRequest("\(path): the model's source in Xcode holds no version hashes; give the compiled model the app ships "
+                                  + "(Model.momd in the app bundle or the build products), or \(Self.whatToGive)")
+        }
         if isDirectory.boolValue, !FileManager.default.fileExists(atPath: file) {
             throw .invalidRequest("\(path): there is no VersionInfo.plist in it (a model that is not versioned compiles to a "
                                   + ".mom without one); \(Self.whatToGive)")
@@ -96,7 +101,7 @@ public struct CoreDataVersionHashes: Sendable, Equatable {
     private init(entities: [String: Any], file: String, versionName: String?) throws(StoreError) {
         var hashes: [String: Data] = [:]
         for (name, value) in entities {
-            guard let hash = value as? Data, !hash.isEmpty else {
+            guard let hash = value as? Data else {
                 throw .invalidRequest("\(file): '\(name)' is not an entity's hash (data); the file should map entity names to their version hashes")
             }
             // Core Data's entity version hashes are SHA-256 digests: anything else is not from a compiled model.

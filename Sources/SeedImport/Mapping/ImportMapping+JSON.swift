@@ -219,9 +219,15 @@ struct _MappingReader {
         }
         // Keys of several attributes (an order line's order and product) are not supported: say so, with the way round it.
         if let parts = object["key"] as? [Any] {
-            problem("\(place).key", "a key is one attribute; keys of several (\(parts.map { "\($0)" }.joined(separator: " + "))) are not supported. "
-                    + "Give the entity an attribute that joins them (\"10248-11\" for order 10248, product 11), fill it from a column "
-                    + "made the same way, and name it as the key")
+            if parts.count == 1, let only = parts[0] as? String {
+                problem("\(place).key", "a key is one attribute, named as a string: write \"key\": \"\(only)\"")
+            } else if parts.count < 2 {
+                problem("\(place).key", "a key is one attribute, named as a string (\"key\": \"code\"); leave \"key\" out for none")
+            } else {
+                problem("\(place).key", "a key is one attribute; keys of several (\(parts.map { "\($0)" }.joined(separator: " + "))) are not supported. "
+                        + "Give the entity an attribute that joins them (\"10248-11\" for order 10248, product 11), fill it from a column "
+                        + "made the same way, and name it as the key")
+            }
         }
         var target = TargetMapping(entity: entity, key: object["key"] is [Any] ? nil : string(object["key"], at: "\(place).key"))
         if let columns = object["columns"] {
