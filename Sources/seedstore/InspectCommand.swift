@@ -61,7 +61,9 @@ struct InspectCommand: ParsableCommand {
                 table.append([attribute.name, "attribute", attribute.type.rawValue, flags.joined(separator: ", ")])
             }
             for relationship in entity.relationships {
-                var flags = ["inverse \(relationship.inverse ?? "-")", "delete \(relationship.deleteRule.rawValue)"]
+                // Optionality counts in the model check (134100), as in Core Data's version hashes: shown as for attributes.
+                var flags = [relationship.isOptional ? "optional" : "required", "inverse \(relationship.inverse ?? "-")",
+                             "delete \(relationship.deleteRule.rawValue)"]
                 if relationship.isOrdered { flags.append("ordered") }
                 if relationship.minCount > 0 || relationship.maxCount > 0 { flags.append("count \(relationship.minCount)...\(relationship.maxCount)") }
                 table.append([relationship.name, relationship.isToMany ? "to-many" : "to-one", relationship.destination, flags.joined(separator: ", ")])

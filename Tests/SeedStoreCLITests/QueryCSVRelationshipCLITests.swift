@@ -31,6 +31,8 @@ struct QueryCSVRelationshipCLITests {
         #expect(first.status == 0, "\(first.stderr)")
         let expected: [[SQLValue]] = [[.integer(1), .integer(3)], [.integer(2), .integer(3)], [.integer(3), .null]]
         #expect(try Self.bosses(path("A.sqlite")) == expected)
+        // inspect shows a relationship's optionality, which the model check compares (a check of the fixes).
+        #expect(try CLI.run(["inspect", path("A.sqlite")]).stdout.contains("optional, inverse reports, delete Nullify"))
 
         let whole = try CLI.run(["query", path("A.sqlite"), "--entity", "Emp", "--sort", "id", "--format", "csv"])
         #expect(whole.status == 0, "\(whole.stderr)")
