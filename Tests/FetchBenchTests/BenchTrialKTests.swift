@@ -118,44 +118,9 @@ struct BenchTrialKTests {
 
     // MARK: Raw references on a real store
 
-    /// Wells with operators (a to-one), summaries and details, `count` of each well.
+    /// Wells with 7 operators (a to-one), summaries and details, `count` of each well, names running down.
     static func store(in directory: URL, count: Int) throws -> PersistentStore {
-        let map = [Attribute("uwi", .string), Attribute("well_name", .string), Attribute("surface_latitude", .double),
-                   Attribute("surface_longitude", .double)]
-        let model = try ObjectModel([
-            EntityDescription("Operator", attributes: [Attribute("name", .string)],
-                              relationships: [Relationship("wells", to: "Well", inverse: "operator", toMany: true)]),
-            EntityDescription("Well", attributes: map + [Attribute("depth", .double)],
-                              relationships: [Relationship("operator", to: "Operator", inverse: "wells")]),
-            EntityDescription("WellSummary", attributes: map,
-                              relationships: [Relationship("details", to: "WellDetail", inverse: "summary")]),
-            EntityDescription("WellDetail", attributes: [Attribute("depth", .double)],
-                              relationships: [Relationship("summary", to: "WellSummary", inverse: "details")]),
-        ])
-        let store = try PersistentStore(path: directory.appendingPathComponent("wells.sqlite").path, model: model)
-        let context = ManagedObjectContext(store: store)
-        var operators: [ManagedObject] = []
-        for i in 0..<7 {
-            let op = try context.insert("Operator")
-            op["name"] = .string("Operator \(i)")
-            operators.append(op)
-        }
-        for i in 0..<count {
-            let values: [String: Value] = ["uwi": .string(String(format: "W%04d", i)), "well_name": .string("Well \(count - i)"),
-                                           "surface_latitude": .double(50 + Double(i) / 100), "surface_longitude": .double(-110)]
-            let well = try context.insert("Well")
-            let summary = try context.insert("WellSummary")
-            for (key, value) in values {
-                well[key] = value
-                summary[key] = value
-            }
-            try well.setObject(operators[i % operators.count], forKey: "operator")
-            let details = try context.insert("WellDetail")
-            details["depth"] = .double(Double(1000 + i))
-            try summary.setObject(details, forKey: "details")
-        }
-        try context.save()
-        return store
+        try wellsStore(in: directory, count: count, operators: 7, namesDescending: true)
     }
 
     /// Statements `body` runs on `raw`, counted by SQLite's own trace.

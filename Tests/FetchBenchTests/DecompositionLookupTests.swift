@@ -11,32 +11,7 @@ import Testing
 struct DecompositionLookupTests {
     /// A wells-shaped store of `count` wells, each with a summary and its details.
     static func store(in directory: URL, count: Int) throws -> PersistentStore {
-        let map = [Attribute("uwi", .string), Attribute("well_name", .string), Attribute("surface_latitude", .double),
-                   Attribute("surface_longitude", .double)]
-        let model = try ObjectModel([
-            EntityDescription("Well", attributes: map + [Attribute("depth", .double)]),
-            EntityDescription("WellSummary", attributes: map,
-                              relationships: [Relationship("details", to: "WellDetail", inverse: "summary")]),
-            EntityDescription("WellDetail", attributes: [Attribute("depth", .double)],
-                              relationships: [Relationship("summary", to: "WellSummary", inverse: "details")]),
-        ])
-        let store = try PersistentStore(path: directory.appendingPathComponent("wells.sqlite").path, model: model)
-        let context = ManagedObjectContext(store: store)
-        for i in 0..<count {
-            let values: [String: Value] = ["uwi": .string(String(format: "W%04d", i)), "well_name": .string("Well \(i)"),
-                                           "surface_latitude": .double(50 + Double(i) / 100), "surface_longitude": .double(-110)]
-            let well = try context.insert("Well")
-            let summary = try context.insert("WellSummary")
-            for (key, value) in values {
-                well[key] = value
-                summary[key] = value
-            }
-            let details = try context.insert("WellDetail")
-            details["depth"] = .double(Double(1000 + i))
-            try summary.setObject(details, forKey: "details")
-        }
-        try context.save()
-        return store
+        try wellsStore(in: directory, count: count)
     }
 
     /// The variant, run once in a fresh context: its counters and the SQL it ran with the values bound.

@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 import Measure
 @testable import FetchBench
 
@@ -72,4 +73,48 @@ extension ScenarioConfig {
         config.mapProperties = ["title", "author"]
         return config
     }
+}
+
+/// A wells-shaped store at `directory/wells.sqlite`: `count` wells, each with a summary and its details,
+/// and, with `operators` above 0, that many operators the wells take in turn (a to-one). Well names run
+/// up with the wells, or down when `namesDescending`, so a sort by name is not the insertion order.
+func wellsStore(in directory: URL, count: Int, operators: Int = 0, namesDescending: Bool = false) throws -> PersistentStore {
+    let map = [Attribute("uwi", .string), Attribute("well_name", .string), Attribute("surface_latitude", .double),
+               Attribute("surface_longitude", .double)]
+    let operatorEntities = operators > 0
+        ? [EntityDescription("Operator", attributes: [Attribute("name", .string)],
+                             relationships: [Relationship("wells", to: "Well", inverse: "operator", toMany: true)])]
+        : []
+    let model = try ObjectModel(operatorEntities + [
+        EntityDescription("Well", attributes: map + [Attribute("depth", .double)],
+                          relationships: operators > 0 ? [Relationship("operator", to: "Operator", inverse: "wells")] : []),
+        EntityDescription("WellSummary", attributes: map,
+                          relationships: [Relationship("details", to: "WellDetail", inverse: "summary")]),
+        EntityDescription("WellDetail", attributes: [Attribute("depth", .double)],
+                          relationships: [Relationship("summary", to: "WellSummary", inverse: "details")]),
+    ])
+    let store = try PersistentStore(path: directory.appendingPathComponent("wells.sqlite").path, model: model)
+    let context = ManagedObjectContext(store: store)
+    var owners: [ManagedObject] = []
+    for i in 0..<operators {
+        let owner = try context.insert("Operator")
+        owner["name"] = .string("Operator \(i)")
+        owners.append(owner)
+    }
+    for i in 0..<count {
+        let values: [String: Value] = ["uwi": .string(String(format: "W%04d", i)), "well_name": .string("Well \(namesDescending ? count - i : i)"),
+                                       "surface_latitude": .double(50 + Double(i) / 100), "surface_longitude": .double(-110)]
+        let well = try context.insert("Well")
+        let summary = try context.insert("WellSummary")
+        for (key, value) in values {
+            well[key] = value
+            summary[key] = value
+        }
+        if !owners.isEmpty { try well.setObject(owners[i % owners.count], forKey: "operator") }
+        let details = try context.insert("WellDetail")
+        details["depth"] = .double(Double(1000 + i))
+        try summary.setObject(details, forKey: "details")
+    }
+    try context.save()
+    return store
 }
