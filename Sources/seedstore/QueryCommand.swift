@@ -260,8 +260,7 @@ struct QueryCommand: ParsableCommand {
             })
             // A to-one named as a property is its destination's Z_PK: CSV heads it so an import does not read it as a key.
             let headers = format != .csv ? keys : request.propertiesToFetch.map { property in
-                if case .key(let keyPath) = property, Self.attribute(at: keyPath, from: root, in: store.model) == nil,
-                   Self.toOne(at: keyPath, from: root, in: store.model) { return property.name + ".Z_PK" }
+                if case .key(let keyPath) = property, Self.toOne(at: keyPath, from: root, in: store.model) { return property.name + ".Z_PK" }
                 return property.name
             }
             print(try Self.render(rows.map { Array($0.values) }, keys: headers, primaryKeys: nil, jsonValued: jsonValued, format: format),
@@ -307,27 +306,29 @@ struct QueryCommand: ParsableCommand {
         attribute.type == .transformable && attribute.valueTransformerName == JSONValueTransformer.name
     }
 
-    /// Whether a key path through to-one relationships ends at a to-one relationship (`reportsTo`, `details.info`).
-    static func toOne(at keyPath: String, from entity: Entity, in model: ObjectModel) -> Bool {
-        var current = entity
-        for part in keyPath.split(separator: ".").map(String.init) {
-            guard let relationship = current.relationship(named: part), !relationship.isToMany,
-                  let next = model.entity(named: relationship.destination) else { return false }
-            current = next
-        }
-        return true
-    }
-
-    /// The attribute a key path through to-one relationships ends at (`details.closeDate`), if any.
-    static func attribute(at keyPath: String, from entity: Entity, in model: ObjectModel) -> Attribute? {
+    /// The entity a key path's last name belongs to, walking its to-one relationships (`details.closeDate`
+    /// → FailedBankDetails, `closeDate`); nil when a step is not a to-one.
+    static func lastStep(of keyPath: String, from entity: Entity, in model: ObjectModel) -> (entity: Entity, name: String)? {
         var current = entity
         let parts = keyPath.split(separator: ".").map(String.init)
+        guard let last = parts.last else { return nil }
         for part in parts.dropLast() {
             guard let relationship = current.relationship(named: part), !relationship.isToMany,
                   let next = model.entity(named: relationship.destination) else { return nil }
             current = next
         }
-        return parts.last.flatMap(current.attribute(named:))
+        return (current, last)
+    }
+
+    /// Whether a key path through to-one relationships ends at a to-one relationship (`reportsTo`, `details.info`).
+    static func toOne(at keyPath: String, from entity: Entity, in model: ObjectModel) -> Bool {
+        guard let (owner, name) = lastStep(of: keyPath, from: entity, in: model) else { return false }
+        return owner.relationship(named: name).map { !$0.isToMany } ?? false
+    }
+
+    /// The attribute a key path through to-one relationships ends at (`details.closeDate`), if any.
+    static func attribute(at keyPath: String, from entity: Entity, in model: ObjectModel) -> Attribute? {
+        lastStep(of: keyPath, from: entity, in: model).flatMap { $0.entity.attribute(named: $0.name) }
     }
 
     /// Renders rows of values as a table, JSON or CSV; `toMany` adds, per row, the destination keys of
