@@ -37,7 +37,9 @@ func checkSQLDebugVariable(orOption: Bool) throws {
 }
 
 /// Writes a line to standard error, with invisible characters written out (a NUL or an escape sequence
-/// from a file's header must not act on the terminal); line breaks and tabs stay.
+/// from a file's header must not act on the terminal); line breaks and tabs stay. Standard output is
+/// flushed first, so a log that takes both streams (`2>&1 | tee log`) keeps the order they were written in.
 func printError(_ text: String) {
+    fflush(nil)
     FileHandle.standardError.write(Data((VisibleText.escaped(text, keepingLines: true) + "\n").utf8))
 }

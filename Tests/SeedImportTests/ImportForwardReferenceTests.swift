@@ -222,6 +222,34 @@ struct ImportForwardReferenceTests {
         #expect(steps.rejects.contains(#"employees.csv,4,2,Step,previous,S3,"previous: no Step has code ""S3"" but in rows set aside""#), "\(steps.rejects)")
     }
 
+    /// A user trial: a join row naming a book whose row was set aside was told only that no book has the key.
+    @Test("a join row naming a key only a row set aside made is told so; a key no row made is not", arguments: [1, 10_000])
+    func joinRowNamingSetAsideKey(batchSize: Int) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.json", """
+            {"entities":[{"name":"Book","attributes":[{"name":"code","type":"String"},{"name":"pages","type":"Integer32","optional":true}],
+              "relationships":[{"name":"tags","destination":"Tag","toMany":true,"inverse":"books","optional":true}]},
+             {"name":"Tag","attributes":[{"name":"name","type":"String"}],
+              "relationships":[{"name":"books","destination":"Book","toMany":true,"inverse":"tags","optional":true}]}]}
+            """)
+        try scratch.write("books.csv", "code,pages\nB1,10\nB2,xx\nB3,30\n")
+        try scratch.write("tags.csv", "name\nfun\nsad\n")
+        try scratch.write("book_tags.csv", "book,tag\nB1,fun\nB2,fun\nB3,sad\nB9,sad\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format":1,"model":"m.json","files":[
+             {"path":"books.csv","targets":[{"entity":"Book","key":"code"}]},
+             {"path":"tags.csv","targets":[{"entity":"Tag","key":"name"}]},
+             {"path":"book_tags.csv","join":{"entity":"Book","relationship":"tags","sourceColumn":"book","sourceKey":"code",
+              "destinationColumn":"tag","destinationKey":"name"}}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping, options: scratch.skipping(batchSize: batchSize))
+            .run(into: scratch.path("s.sqlite"))
+        #expect(summary.rejects == 3)
+        let rejects = scratch.rejects
+        #expect(rejects.contains(#"book_tags.csv,3,1,Book,code,B2,"book: no Book has code ""B2"" but in rows set aside""#), "\(rejects)")
+        #expect(rejects.contains(#"book_tags.csv,5,1,Book,code,B9,"book: no Book has code ""B9""","#), "\(rejects)")
+    }
+
     @Test("a required relationship naming its own row's key says so, and the rows naming that key are told it was set aside")
     func requiredSelfReference() throws {
         let scratch = ImportScratch()

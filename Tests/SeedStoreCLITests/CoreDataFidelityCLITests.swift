@@ -41,6 +41,28 @@ struct CoreDataFidelityCLITests {
         #expect(inspected.stdout.contains("allows external storage (left NULL)"), "\(inspected.stdout)")
     }
 
+    /// Standard output was flushed at exit, so a log of both streams (`2>&1 | tee`) put the closing note
+    /// before the summary it follows.
+    @Test("a log taking both streams has the summary before the closing note")
+    func noteFollowsSummaryInOneLog() throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = CLI.binary!
+        process.arguments = ["import", "--model", "m.model.json", "--progress", "none", "--out", "I.sqlite", "Item=items.csv"]
+        process.currentDirectoryURL = directory
+        let log = Pipe()
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let summary = try #require(text.range(of: "Imported I.sqlite"), "\(text)")
+        let note = try #require(text.range(of: "note: the store carries no Core Data version hashes"), "\(text)")
+        #expect(summary.lowerBound < note.lowerBound, "\(text)")
+    }
+
     @Test("with --core-data-hashes there is no such note, and inspect names the entities and the model version")
     func withHashes() throws {
         let directory = try directory()

@@ -447,9 +447,12 @@ final class _ImportSession {
                     return
                 }
                 guard let key, let entry = index.find(key) else {
+                    // Skip mode: a key only rows set aside held is said to be theirs, as for a to-one's key.
+                    let setAside = key.map { wasSetAside($0, in: index, upTo: file) } ?? false
                     try reject(file, record, _RowFailure(
                         field: field, entity: index.entity.name, attribute: index.attribute,
-                        reason: "no \(index.entity.name) has \(index.attribute) \(Self.describe(key ?? .null))", value: key?.description))
+                        reason: "no \(index.entity.name) has \(index.attribute) \(Self.describe(key ?? .null))"
+                            + (setAside ? " but in rows set aside" : ""), value: key?.description))
                     return
                 }
                 ids.append(index.objectID(entry))
