@@ -15,4 +15,8 @@ struct SeedStoreCommand: ParsableCommand {
         version: PersistentStore.version,
         subcommands: [GenerateCommand.self, ImportCommand.self, InspectCommand.self, QueryCommand.self, BenchCommand.self, SpeedCommand.self]
     )
+
+    /// Every error line starts `error:`, as the notes and warnings start `note:` and `warning:` (and as
+    /// swift's and the compiler's do): ArgumentParser's own `Error:` made two spellings in one tool.
+    static var _errorPrefix: String { "error: " }
 }
