@@ -160,11 +160,48 @@ struct ImportInferredMappingTests {
     }
 
     /// A user trial's `Price,PRICE` read the first silently as far as the warning said.
-    @Test("a column that folds to an attribute another column already fills says which one is read")
+    @Test("a column that folds to an attribute another column named exactly fills says which one is read")
     func foldedDuplicateColumn() throws {
-        let (_, _, mapping) = try Self.teams("code,Name,NAME\nENG,Engines,Other\n")
-        #expect(mapping.warnings.first?.hasPrefix("teams.csv → Team: no attribute takes the column \"NAME\" (name reads \"Name\", which matches it too) (Team has:") == true,
+        let (_, _, mapping) = try Self.teams("code,name,NAME\nENG,Engines,Other\n")
+        #expect(mapping.warnings.first?.hasPrefix("teams.csv → Team: no attribute takes the column \"NAME\" (name reads \"name\", which matches it too) (Team has:") == true,
                 "\(mapping.warnings)")
+    }
+
+    /// A user trial: `Menge_;MENGE` (neither named exactly like `menge`) read the first column and only warned
+    /// about the second, while two columns named exactly alike stop the import.
+    @Test("columns that all fold to an attribute, none named exactly like it, stop the import: which one is meant is a guess")
+    func foldedColumnsWithoutExactName() throws {
+        do {
+            _ = try Self.teams("code,Name,NAME\nENG,Engines,Other\n")
+            Issue.record("two columns folding to name, neither exact, should stop the import")
+        } catch let error as ImportError {
+            #expect(error.kind == .mapping)
+            let expected = #"teams.csv → Team.name: "Name" (column 2) and "NAME" (column 3) both match "name" once case, spaces and '_' are set aside, so which one to read is unclear; rename or drop all but one, or write a mapping file that names the column exactly (docs/mapping.md)"#
+            #expect(error.problems == [expected], "\(error.problems)")
+        }
+    }
+
+    @Test("a mapping file reading an attribute that several columns fold to is refused, and told how to name the column")
+    func foldedColumnsInMapping() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "code,first_name,FirstName\nENG,a,b\n")
+        let model = try ObjectModel(json: Data(#"{"entities":[{"name":"Team","attributes":[{"name":"code","type":"String"},{"name":"firstName","type":"String","optional":true}]}]}"#.utf8))
+        let mapping = try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "teams.csv", "targets": [{"entity": "Team"}]}]}"#.utf8),
+                                        baseDirectory: scratch.url.path)
+        let error = try #require(throws: ImportError.self) {
+            try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Teams.sqlite"))
+        }
+        let expected = #"teams.csv: "first_name" (column 2) and "FirstName" (column 3) both match "firstName" once case, spaces and '_' are set aside, so which one to read is unclear; rename or drop all but one, or name the column exactly in the mapping ("columns": {"firstName": "first_name"})"#
+        #expect(error.problems == [expected], "\(error.problems)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Teams.sqlite")))
+        // Named exactly, the column is read.
+        let named = try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "teams.csv", "targets": [{"entity": "Team", "columns": {"firstName": "FirstName"}}]}]}"#.utf8),
+                                      baseDirectory: scratch.url.path)
+        _ = try SeedImporter(model: model, mapping: named).run(into: scratch.path("Teams.sqlite"))
+        let (context, teams) = try StoreReader.objects(scratch.path("Teams.sqlite"), "Team")
+        let names = teams.map { $0.get("firstName", as: String.self) }
+        withExtendedLifetime(context) {}
+        #expect(names == ["b"])
     }
 
     /// Northwind's employees name their manager in `reportsTo`, which no rule links to `manager`: the

@@ -128,6 +128,11 @@ extension ImportMapping {
             let lookup = HeaderName.Lookup(header: header, columnCount: header.count)
             for attribute in entity.attributes {
                 guard let index = lookup.index(of: attribute.name) else { continue }
+                if let same = lookup.ambiguity(of: attribute.name), lookup.count(of: attribute.name) == 0 {
+                    // Several columns fold to the name (Menge_, MENGE): reading the first would drop the others.
+                    problems.append("\(source.path) → \(entity.name).\(attribute.name): " + HeaderName.ambiguityProblem(attribute.name, header: header, columns: same, inMapping: false))
+                    continue
+                }
                 used.insert(index)
                 // Named, so a saved mapping (--save-mapping) shows where each attribute comes from.
                 target.columns[attribute.name] = ColumnMapping(header[index].trimmingCharacters(in: .whitespaces))

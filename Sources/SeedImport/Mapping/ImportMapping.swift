@@ -445,6 +445,17 @@ public enum HeaderName {
         return scalar.properties.generalCategory == .control && !["\t", "\n", "\r"].contains(scalar)
     }
 
+    /// Says that `columns` of `header` all match `name` once case, spaces and `_` are set aside, and what
+    /// to do: the import would read the first and drop the others' values.
+    /// `inMapping`: the name comes from a mapping file, which can name the column exactly.
+    static func ambiguityProblem(_ name: String, header: [String], columns: [Int], inMapping: Bool) -> String {
+        let listed = columns.map { "\"\(header[$0])\" (column \($0 + 1))" }
+        return "\(listed.dropLast().joined(separator: ", ")) and \(listed.last!) \(columns.count == 2 ? "both" : "all") match \"\(name)\" once case, spaces and '_' are set aside, "
+            + "so which one to read is unclear; rename or drop all but one, or "
+            + (inMapping ? "name the column exactly in the mapping (\"columns\": {\"\(name)\": \"\(header[columns[0]].trimmingCharacters(in: .whitespaces))\"})"
+                         : "write a mapping file that names the column exactly (docs/mapping.md)")
+    }
+
     /// The index of the header matching `name`: exactly (after trimming) first, then folded;
     /// without a header, `name` is a 1-based position.
     public static func index(of name: String, in header: [String]?, columnCount: Int) -> Int? {
@@ -466,18 +477,23 @@ public enum HeaderName {
         private var exact: [String: Int] = [:]
         private var folded: [String: Int] = [:]
         private var exactCounts: [String: Int] = [:]
+        private var foldedCounts: [String: Int] = [:]
+        private var header: [String] = []
 
         /// The lookup for `header`, or, without one, for 1-based positions up to `columnCount`.
         public init(header: [String]?, columnCount: Int) {
             self.columnCount = columnCount
             hasHeader = header != nil
             guard let header else { return }
+            self.header = header
             // The first column of a name wins, as in a pass from the left.
             for (index, name) in header.enumerated().reversed() {
                 let trimmed = name.trimmingCharacters(in: .whitespaces)
                 exact[trimmed] = index
                 exactCounts[trimmed, default: 0] += 1
-                folded[HeaderName.fold(name)] = index
+                let key = HeaderName.fold(name)
+                folded[key] = index
+                foldedCounts[key, default: 0] += 1
             }
         }
 
@@ -498,6 +514,27 @@ public enum HeaderName {
         /// How many columns the header names `name` exactly (after trimming).
         public func count(of name: String) -> Int {
             exactCounts[name.trimmingCharacters(in: .whitespaces)] ?? 0
+        }
+
+        /// The columns `name` could mean when it means more than one, else `nil`: the columns named
+        /// exactly `name` when there are several, or, with none named exactly, the columns whose names
+        /// fold to it (`Menge_` and `MENGE` for `menge`). ``index(of:)`` picks the first; which one the
+        /// user meant is a guess.
+        ///
+        /// ```swift
+        /// HeaderName.Lookup(header: ["id", "Menge_", "MENGE"], columnCount: 3).ambiguity(of: "menge")   // [1, 2]
+        /// HeaderName.Lookup(header: ["menge", "MENGE"], columnCount: 2).ambiguity(of: "menge")          // nil: one exact
+        /// ```
+        public func ambiguity(of name: String) -> [Int]? {
+            guard hasHeader else { return nil }
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            if let count = exactCounts[trimmed] {
+                guard count > 1 else { return nil }
+                return header.indices.filter { header[$0].trimmingCharacters(in: .whitespaces) == trimmed }
+            }
+            let key = HeaderName.fold(name)
+            guard !key.isEmpty, (foldedCounts[key] ?? 0) > 1 else { return nil }
+            return header.indices.filter { HeaderName.fold(header[$0]) == key }
         }
     }
 }

@@ -351,15 +351,18 @@ struct _ImportPlanner {
         return packed
     }
 
-    /// The field a column name means; a name the header holds more than once is a problem (which one
-    /// would be meant is a guess).
+    /// The field a column name means; a name the header holds more than once, or that several columns
+    /// match once case, spaces and `_` are set aside, is a problem (which one would be meant is a guess).
     private mutating func field(_ column: String, in file: _FilePlan) -> Int? {
         guard let index = file.columns.index(of: column) else { return nil }
-        if let header = file.header, file.columns.count(of: header[index]) > 1 {
+        if let header = file.header, let same = file.columns.ambiguity(of: column) {
             let name = header[index].trimmingCharacters(in: .whitespaces)
-            let same = header.indices.filter { header[$0].trimmingCharacters(in: .whitespaces) == name }
             if ambiguousColumns.insert("\(file.position)/\(name)").inserted {
-                problem(file.displayPath, "the header names \"\(name)\" \(same.count) times (columns \(same.map { String($0 + 1) }.joined(separator: ", "))), so which one to read is unclear; give the columns distinct names")
+                if file.columns.count(of: column) > 1 {
+                    problem(file.displayPath, "the header names \"\(name)\" \(same.count) times (columns \(same.map { String($0 + 1) }.joined(separator: ", "))), so which one to read is unclear; give the columns distinct names")
+                } else {
+                    problem(file.displayPath, HeaderName.ambiguityProblem(column, header: header, columns: same, inMapping: true))
+                }
             }
         }
         return index
