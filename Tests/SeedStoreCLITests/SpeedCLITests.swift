@@ -14,9 +14,11 @@ struct SpeedCLITests {
                      "peak memory, demo mapping, 2000 wells (4x the rows)", "500 wells"] {
             #expect(result.stdout.contains(line), "\(line)\n\(result.stdout)")
         }
-        // The memory check prints megabytes, not seconds.
+        // The memory check prints megabytes, not seconds. 500 wells fill no batch: a user trial's healthy
+        // build missed the target at --rows 20000, so a quarter under two batches is not judged, and says so.
         let memoryLine = result.stdout.split(separator: "\n").first { $0.hasPrefix("peak memory, demo mapping") }
-        #expect(memoryLine?.contains(" MB ") == true && memoryLine?.contains("≤ 1.20x") == true, "\(memoryLine ?? "")")
+        #expect(memoryLine?.contains(" MB ") == true && memoryLine?.contains("≤ 1.20x") == false, "\(memoryLine ?? "")")
+        #expect(result.stdout.contains("not judged: 500 wells fill less than two batches of 10,000; judge with --rows 80,000 or more"), "\(result.stdout)")
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
             #expect(result.stdout.contains("sqlite3 .import + indexes"), "\(result.stdout)")
             #expect(result.stdout.contains("the same without building indexes"))

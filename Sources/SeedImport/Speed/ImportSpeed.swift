@@ -184,9 +184,17 @@ public struct ImportSpeed {
                 small.append(Double(try Self.childPeak(executable, mapping: quarter.mappingFile.url, variant: nil, batchSize: batchSize, directory: directory)))
                 large.append(Double(try Self.childPeak(executable, mapping: generated.mappingFile.url, variant: nil, batchSize: batchSize, directory: directory)))
             }
+            // Flat means flat across batches: a quarter that fills less than two batches measures start-up
+            // and one batch against several, which says nothing about streaming, so it is not judged.
+            let judged = rows / 4 >= 2 * batchSize
+            var notes = ["every shape (Well, WellSummary + WellDetail), reading ahead, default batch size and key memory, in child seedstore imports"]
+            if !judged {
+                notes.append("not judged: \((rows / 4).formatted()) wells fill less than two batches of \(batchSize.formatted()); "
+                    + "judge with --rows \((8 * batchSize).formatted()) or more")
+            }
             var check = SpeedCheck(name: "peak memory, demo mapping, \(rows) wells (4x the rows)", measured: Statistics(large),
-                                   reference: Statistics(small), referenceName: "\(rows / 4) wells", target: .atMost(1.2),
-                                   notes: ["every shape (Well, WellSummary + WellDetail), reading ahead, default batch size and key memory, in child seedstore imports"])
+                                   reference: Statistics(small), referenceName: "\(rows / 4) wells", target: judged ? .atMost(1.2) : nil,
+                                   notes: notes)
             check.unit = .bytes
             checks.append(check)
         }
