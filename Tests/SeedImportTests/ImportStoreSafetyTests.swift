@@ -187,15 +187,36 @@ struct ImportStoreSafetyTests {
         try scratch.write("emp.csv", "code,age\nA,1\n")
         #expect(try Self.importing(["--out", "E.sqlite"], in: scratch).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("E.sqlite")))
-        let reader = try Connection(path: scratch.path("E.sqlite"))
-        try reader.execute("BEGIN")
-        _ = try reader.rows("SELECT count(*) FROM ZEMP")
+        var reader: Connection? = try Connection(path: scratch.path("E.sqlite"))
+        try reader?.execute("BEGIN")
+        _ = try reader?.rows("SELECT count(*) FROM ZEMP")
         let refused = try Self.importing(["--out", "E.sqlite"], in: scratch)
         #expect(refused.status == 1)
-        #expect(refused.errors.contains("the store at --out is in use by another process"), "\(refused.errors)")
+        #expect(refused.errors.contains("the store at --out is open in another process"), "\(refused.errors)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("E.sqlite"))) == before)
         #expect(!scratch.files.contains { $0.contains(".importing-") }, "no new store kept for the next import to remove: \(scratch.files)")
-        try reader.execute("COMMIT")
+        try reader?.execute("COMMIT")
+        reader = nil
+        #expect(try Self.importing(["--out", "E.sqlite"], in: scratch).status == 0, "once closed, it is replaced")
+    }
+
+    /// A user trial: a store an idle process had open (an app, a sqlite3 shell, no transaction) was
+    /// replaced under it, though the README said a store another process holds open is not.
+    @Test("a previous store another process has open, idle, is not replaced, and the refusal comes before the import works")
+    func previousStoreOpenIdle() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("emp.csv", "code,age\nA,1\n")
+        #expect(try Self.importing(["--out", "E.sqlite"], in: scratch).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("E.sqlite")))
+        var holder: Connection? = try Connection(path: scratch.path("E.sqlite"))
+        _ = try holder?.rows("SELECT count(*) FROM ZEMP")
+        let refused = try Self.importing(["--out", "E.sqlite"], in: scratch)
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("the store at --out is open in another process (") && refused.errors.contains(", pid \(getpid()))"),
+                "\(refused.errors)")
+        #expect(!refused.output.contains("Imported"), "refused before the import: \(refused.output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("E.sqlite"))) == before)
+        holder = nil
         #expect(try Self.importing(["--out", "E.sqlite"], in: scratch).status == 0, "once closed, it is replaced")
     }
 

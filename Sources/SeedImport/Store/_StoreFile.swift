@@ -195,6 +195,8 @@ struct _StoreFile {
     func prepare() throws(ImportError) {
         try checkTarget()
         try checkNoOtherImporter()
+        // Before any work: found again at the end, the refusal would cost the whole import.
+        try checkPreviousNotOpen()
         discard()
         let directory = target.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -221,6 +223,7 @@ struct _StoreFile {
             // A store kept private stays private (the new file has the umask's mode, this user as owner).
             _ = chmod(temporary.path, previous.st_mode & 0o7777)
             if previous.st_uid != getuid() || previous.st_gid != getgid() { _ = chown(temporary.path, previous.st_uid, previous.st_gid) }
+            try checkPreviousNotOpen()
             try checkpointPreviousLog()
             try checkPreviousNotInUse()
         }
@@ -261,6 +264,52 @@ struct _StoreFile {
             throw ImportError(.store, reason: "the store at --out is open in another process, which holds changes in its WAL (\(target.lastPathComponent)-wal)",
                               file: target.path, hint: "Close what has it open and run the import again; the store there is unchanged.")
         }
+    }
+
+    /// Refuses to replace a previous store another process has open, in a transaction or not (found
+    /// through `/proc`): replaced, the file it holds would be unlinked under it, its later reads would show
+    /// the old store and its writes would go where no one reads them; in WAL mode, its `-wal` would pair
+    /// with the new store. A process of another user whose descriptors cannot be read is not seen, so
+    /// ``checkPreviousNotInUse()`` still tries the lock.
+    func checkPreviousNotOpen() throws(ImportError) {
+        let holders = Self.processesHolding([target.path] + Self.sideFileSuffixes.map { target.path + $0 })
+        guard !holders.isEmpty else { return }
+        let named = holders.prefix(3).map { "\($0.name), pid \($0.pid)" }.joined(separator: "; ") + (holders.count > 3 ? "; …" : "")
+        throw ImportError(.store, reason: "the store at --out is open in another process (\(named))",
+                          file: target.path,
+                          hint: "Replaced under it, that process would go on reading the old file, and its writes would be lost. Close the store there (quit the app or the sqlite3 shell) and run the import again; the store there is unchanged.")
+    }
+
+    /// The processes other than this one that have any of `paths` open, from `/proc/<pid>/fd`: each pid
+    /// and its command name. Empty when none does, or where `/proc` cannot be read.
+    static func processesHolding(_ paths: [String]) -> [(pid: Int32, name: String)] {
+        var files = Set<FileID>()
+        for path in paths {
+            var info = stat()
+            if stat(path, &info) == 0 { files.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))) }
+        }
+        guard !files.isEmpty, let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        let me = getpid()
+        var holders: [(pid: Int32, name: String)] = []
+        for entry in entries {
+            guard let pid = Int32(entry), pid != me,
+                  let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
+            let holds = descriptors.contains { descriptor in
+                var info = stat()
+                return stat("/proc/\(pid)/fd/\(descriptor)", &info) == 0
+                    && files.contains(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+            }
+            guard holds else { continue }
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            holders.append((pid, name.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown"))
+        }
+        return holders.sorted { $0.pid < $1.pid }
+    }
+
+    /// A file as the kernel names it, whatever path reaches it.
+    struct FileID: Hashable {
+        let device: UInt64
+        let inode: UInt64
     }
 
     /// Refuses to replace a previous store another process is using: one in a transaction (reading, in
