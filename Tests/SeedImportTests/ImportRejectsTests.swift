@@ -157,6 +157,25 @@ struct ImportRejectsTests {
         #expect(clean.files == ["People.sqlite"])
     }
 
+    /// A user trial: a skip run's People.rejects.csv stayed next to the store a later abort-mode import
+    /// (which writes no rejects) replaced, passing for that import's.
+    @Test("an abort-mode import removes an earlier run's default rejects file, and keeps a file that is not one")
+    func abortRemovesEarlierDefaultRejects() throws {
+        let scratch = ImportScratch()
+        _ = try Self.skipping(into: scratch)
+        #expect(FileManager.default.fileExists(atPath: scratch.path("People.rejects.csv")))
+        let mapping = try ImportFixtures.mapping("people")
+        let summary = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: scratch.path("People.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("People.rejects.csv")))
+        #expect(summary.warnings.contains("removed \(scratch.path("People.rejects.csv")), the rejected rows of an earlier import of this store, which no longer go with it"),
+                "\(summary.warnings)")
+        // Not a rejects file (the user's own notes under that name): kept, without a word.
+        try scratch.write("People.rejects.csv", "my notes\n")
+        let again = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: scratch.path("People.sqlite"))
+        #expect(try String(contentsOfFile: scratch.path("People.rejects.csv"), encoding: .utf8) == "my notes\n")
+        #expect(!again.warnings.contains { $0.contains("rejects") }, "\(again.warnings)")
+    }
+
     @Test("bytes the encoding does not define are a reject, with a hint")
     func encoding() throws {
         let scratch = ImportScratch()

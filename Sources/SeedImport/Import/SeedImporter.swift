@@ -196,6 +196,12 @@ public final class SeedImporter {
         }
         progress.finish()
         if let failure = rejects?.commit() { warnings.append(failure) }
+        // Abort mode writes no rejects: an earlier skip run's file at the default place described the store
+        // just replaced, and would pass for this one's (a user trial found one next to a clean import).
+        if options.onError == .abort, options.rejectsPath == nil, _RejectsWriter.holdsEarlierRejects(rejectsPath) {
+            _RejectsWriter.removeEarlier(rejectsPath)
+            warnings.append("removed \(rejectsPath), the rejected rows of an earlier import of this store, which no longer go with it")
+        }
 
         var duplicates: [ImportSummary.DuplicateReport] = []
         for file in plan.files {

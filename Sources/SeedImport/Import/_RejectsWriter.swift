@@ -201,6 +201,15 @@ final class _RejectsWriter {
         }
     }
 
+    /// Whether `path` is a regular file (not a link) that starts with the rejects header: one an earlier
+    /// import wrote, which may be removed.
+    static func holdsEarlierRejects(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: header.utf8.count)) == Data(header.utf8)
+    }
+
     /// Removes the rejects file of an earlier run at `path` so it cannot pass for this run's: only a
     /// regular file (never a directory, a device such as `/dev/null`, or the file a symbolic link names).
     static func removeEarlier(_ path: String) {
