@@ -149,10 +149,10 @@ struct ImportCommand: ParsableCommand {
             throw ValidationError("Unknown --encoding '\(encoding)'; use utf-8, windows-1252 or latin1.")
         }
         if let delimiter, CSVOptions.byte(delimiter) == nil {
-            throw ValidationError("--delimiter takes one ASCII character, \\t or \\xHH (\\x01), not '\(delimiter)'.")
+            throw ValidationError("--delimiter takes one ASCII character, \\t or \\xHH (\\x01), not '\(Self.visible(delimiter))'.")
         }
         if let quote, CSVOptions.byte(quote) == nil {
-            throw ValidationError("--quote takes one ASCII character or \\xHH, not '\(quote)'.")
+            throw ValidationError("--quote takes one ASCII character or \\xHH, not '\(Self.visible(quote))'.")
         }
         if let delimiter, let byte = CSVOptions.byte(delimiter), byte == quote.flatMap(CSVOptions.byte) ?? UInt8(ascii: "\"") {
             throw ValidationError("--delimiter and the quote are both '\(delimiter)'; they must differ (choose another --quote).")
@@ -171,6 +171,19 @@ struct ImportCommand: ParsableCommand {
         for source in sources where Self.split(source) == nil {
             throw ValidationError("'\(source)' is not Entity=path.csv.")
         }
+    }
+
+    /// An option's value with line breaks, tabs and other controls written out (`\n`), as a message quotes it.
+    static func visible(_ value: String) -> String {
+        value.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
+    }
+
+    /// A path for an output of `kind` (`mapping`, `summary`) next to `path`, which is taken:
+    /// `bank.csv` gives `bank.mapping.json`, and `bank.mapping.json` gives `bank.new.mapping.json`.
+    static func ownPath(besides path: String, kind: String) -> String {
+        var base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        if base.hasSuffix("." + kind) { base = String(base.dropLast(kind.count + 1)) + ".new" }
+        return base + "." + kind + ".json"
     }
 
     func run() throws {
@@ -291,7 +304,7 @@ struct ImportCommand: ParsableCommand {
         }
         if let role = role(of: path, mapping: mapping, besides: "--summary-json") {
             throw ImportError(.mapping, reason: "--summary-json \(path) is \(role); the summary would replace it", file: path,
-                              hint: "Give --summary-json a path of its own, such as \(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent).summary.json. Nothing was imported.")
+                              hint: "Give --summary-json a path of its own, such as \(Self.ownPath(besides: path, kind: "summary")). Nothing was imported.")
         }
         switch OutputPath.problem(writing: path) {
         case nil:
@@ -329,7 +342,7 @@ struct ImportCommand: ParsableCommand {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         if let role = role(of: path, mapping: mapping, besides: "--save-mapping") {
             throw ImportError(.mapping, reason: "--save-mapping \(path) is \(role); the mapping would replace it", file: path,
-                              hint: "Give --save-mapping a path of its own, such as \(url.deletingPathExtension().lastPathComponent).mapping.json. Nothing was imported.")
+                              hint: "Give --save-mapping a path of its own, such as \(Self.ownPath(besides: path, kind: "mapping")). Nothing was imported.")
         }
         // Paths relative to where the file lands (the kernel's place: a link's file, `link/..` resolved);
         // a stream gets them relative to the current directory.

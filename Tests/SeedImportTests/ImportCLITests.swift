@@ -294,10 +294,13 @@ struct ImportCLITests {
         let read = try ImportCLI.run(base + ["--date-format", "d-MMM-yy", "--pivot-year", "2000", banklist], directory: scratch.url)
         #expect(read.status == 0, "\(read.errors)")
         #expect(read.output.contains("Bank: 567 objects"))
-        let (context, banks) = try StoreReader.objects(scratch.path("B.sqlite"), "Bank")
-        let honolulu = banks.first { $0["bankName"] == .string("Bank of Honolulu") }
-        #expect(honolulu?["closingDate"] == .date(Date.utc(2000, 10, 13)), "13-Oct-00 is 2000 with --pivot-year 2000")
-        withExtendedLifetime(context) {}
+        do {
+            // Closed before the next import replaces the store (one this process holds open is not replaced).
+            let (context, banks) = try StoreReader.objects(scratch.path("B.sqlite"), "Bank")
+            let honolulu = banks.first { $0["bankName"] == .string("Bank of Honolulu") }
+            #expect(honolulu?["closingDate"] == .date(Date.utc(2000, 10, 13)), "13-Oct-00 is 2000 with --pivot-year 2000")
+            withExtendedLifetime(context) {}
+        }
 
         // Saved with the options, the mapping reads the same without them.
         let saving = try ImportCLI.run(base + ["--date-format", "d-MMM-yy", "--pivot-year", "2000", "--save-mapping", "bank.mapping.json", banklist],
@@ -322,6 +325,8 @@ struct ImportCLITests {
         let over = try ImportCLI.run(["import", "--mapping", "bank.mapping.json", "--out", "D.sqlite", "--save-mapping", "bank.mapping.json"],
                                      directory: scratch.url)
         #expect(over.status == 2 && over.errors.contains("--save-mapping bank.mapping.json is the mapping given; the mapping would replace it"), "\(over.errors)")
+        // A user trial was offered bank.mapping.mapping.json.
+        #expect(over.errors.contains("such as bank.new.mapping.json."), "\(over.errors)")
         let nowhere = try ImportCLI.run(["import", "--model", "bank.model.json", "--out", "E.sqlite", "--encoding", "windows-1252",
                                          "--save-mapping", "missing/dir/bank.mapping.json", banklist], directory: scratch.url)
         #expect(nowhere.status == 2 && nowhere.errors.contains("cannot write the mapping"), "\(nowhere.errors)")
@@ -419,6 +424,15 @@ struct ImportCLITests {
             #expect(result.errors.contains("iconv -f UTF-16 -t UTF-8"), "\(result.errors)")
             #expect(!FileManager.default.fileExists(atPath: scratch.path("x.sqlite")))
         }
+    }
+
+    /// A user trial's `--delimiter $'\n'` printed the line break itself inside the quotes.
+    @Test("a --delimiter or --quote that is a control character is written out in the message", arguments: ["--delimiter", "--quote"])
+    func controlCharacterOptionShown(option: String) throws {
+        let scratch = ImportScratch()
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", option, "\n\u{1B}", "R=q.csv"], directory: scratch.url)
+        #expect(result.status == 64)
+        #expect(result.errors.contains(#"not '\n\u{1B}'."#), "\(result.errors)")
     }
 
     @Test("Entity=file.csv with --quote reads the header with that quote too")
