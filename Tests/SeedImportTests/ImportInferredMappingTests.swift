@@ -181,6 +181,26 @@ struct ImportInferredMappingTests {
         }
     }
 
+    /// A user trial: `Team=teams.csv Team=teams.csv` made every team twice without a word.
+    @Test("a file listed twice for an entity without a key warns that its rows are added twice; with a key it updates, silently")
+    func fileListedTwice() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "code,name\nENG,Engines\n")
+        let model = try ImportFixtures.model("import-basics")
+        let twice = try ImportMapping.inferred(sources: [("Team", "teams.csv"), ("Team", "./teams.csv")], model: model, baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: model, mapping: twice).run(into: scratch.path("Teams.sqlite"))
+        #expect(summary.objects["Team"]?.stored == 2)
+        #expect(summary.warnings.contains("teams.csv fills Team 2 times, and Team has no key: each listing adds every row again; list the file once, or give Team a key (\"key\" in a mapping) so a later listing updates the same objects"),
+                "\(summary.warnings)")
+        let keyed = try ImportMapping(json: Data("""
+            {"format": 1, "files": [{"path": "teams.csv", "targets": [{"entity": "Team", "key": "code"}]},
+             {"path": "teams.csv", "targets": [{"entity": "Team", "key": "code"}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let updated = try SeedImporter(model: model, mapping: keyed).run(into: scratch.path("Keyed.sqlite"))
+        #expect(updated.objects["Team"]?.stored == 1)
+        #expect(!updated.warnings.contains { $0.contains("times, and Team has no key") }, "\(updated.warnings)")
+    }
+
     @Test("a mapping file reading an attribute that several columns fold to is refused, and told how to name the column")
     func foldedColumnsInMapping() throws {
         let scratch = ImportScratch()

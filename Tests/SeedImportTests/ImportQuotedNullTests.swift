@@ -60,6 +60,31 @@ struct ImportQuotedNullTests {
         #expect(rows["3"]?["c"] == .null && rows["3"]?["n"] == .null)
     }
 
+    /// A user trial: Namibia's code NA and a name NULL became null without a word (NA and NULL are null
+    /// tokens by default). A number column's NA is not text, and an empty field is null as expected.
+    @Test("text that a null word made null is counted in a warning per attribute, read ahead or not", arguments: [true, false])
+    func textMadeNullWarns(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        try scratch.write("rows.csv", "a,b,c,n\nx,NA,,NA\ny,NULL,\"NA\",1\nz,ok,NA,2\n")
+        try scratch.write("m.model.json", Self.model)
+        let objectModel = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping.inferred(sources: [("Row", "rows.csv")], model: objectModel, baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: objectModel, mapping: mapping, options: options).run(into: scratch.path("rows.sqlite"))
+        let warnings = summary.warnings.filter { $0.contains("matched a null token") }
+        #expect(warnings == [
+            #"rows.csv → Row.b: 2 text values matched a null token and became null (the first "NA", line 2, column b); if they are text, quote them in the file, or make only empty fields null (--null '', or "nullTokens": [""] in a mapping)"#,
+            #"rows.csv → Row.c: 1 text value matched a null token and became null (the first "NA", line 4, column c); if it is text, quote it in the file, or make only empty fields null (--null '', or "nullTokens": [""] in a mapping)"#,
+        ], "\(summary.warnings)")
+        // Only empty fields null: no warning, and the words are kept (n's NA is then no number: set aside).
+        options.nullTokens = [""]
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let kept = try SeedImporter(model: objectModel, mapping: mapping, options: options).run(into: scratch.path("kept.sqlite"))
+        #expect(!kept.warnings.contains { $0.contains("matched a null token") }, "\(kept.warnings)")
+    }
+
     @Test("a quoted empty value in a number attribute is a reject that says why")
     func quotedEmptyNumber() throws {
         let scratch = ImportScratch()

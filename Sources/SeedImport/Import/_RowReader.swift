@@ -38,6 +38,21 @@ struct _RowChunk: Sendable {
     var unnamedValueRows = 0
     var firstUnnamedValueLine: Int?
     var unnamedValueColumns: Set<Int> = []
+    /// Text values a non-empty null token made null (`NA`, `NULL`), by target and field (`t << 16 | f`).
+    var textNulls: [Int: _TextNulls] = [:]
+}
+
+/// Values of a String attribute that a non-empty null token made null: how many, and the first. Such
+/// tokens are words a text may be (Namibia's code is NA), so the summary says how many became null.
+struct _TextNulls: Sendable {
+    var count = 0
+    var firstLine = 0
+    var firstValue = ""
+
+    mutating func merge(_ other: _TextNulls) {
+        if count == 0 { (firstLine, firstValue) = (other.firstLine, other.firstValue) }
+        count += other.count
+    }
 }
 
 /// A bounded hand-over between the reading thread and the writing one.
@@ -223,6 +238,12 @@ final class _RowReader: @unchecked Sendable {
         chunk.values.reserveCapacity(Self.chunkRows * targetCount)
     }
 
+    /// Counts a String attribute's value that a non-empty null token made null (rare: off the common path).
+    private func noteTextNull(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
+        if chunk.textNulls[slot] == nil { chunk.textNulls[slot] = _TextNulls(count: 0, firstLine: line, firstValue: display(bytes)) }
+        chunk.textNulls[slot]!.count += 1
+    }
+
     private func display(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         _ImportSession.display(bytes, encoding: encoding)
     }
@@ -281,6 +302,7 @@ final class _RowReader: @unchecked Sendable {
                     if field.nulls.matches(bytes) && !record.isQuoted(at: field.field) {
                         guard field.nullValue >= 0 else { return false }
                         values[field.ordinal] = nulls[field.nullValue]
+                        if !bytes.isEmpty, case .string = field.converter { noteTextNull(t << 16 | f, bytes, line: record.lineNumber) }
                         return true
                     }
                     guard let value = field.converter.convert(bytes) else { return false }

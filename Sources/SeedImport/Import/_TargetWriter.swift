@@ -362,6 +362,7 @@ final class _TargetWriter {
             if file.firstUnnamedValueLine == nil { file.firstUnnamedValueLine = chunk.firstUnnamedValueLine }
             file.unnamedValueColumns.formUnion(chunk.unnamedValueColumns)
         }
+        for (slot, nulls) in chunk.textNulls { file.textNulls[slot, default: _TextNulls()].merge(nulls) }
         if let error = chunk.error { throw error }
     }
 

@@ -262,7 +262,30 @@ struct _ImportPlanner {
             file.releases = lastUse.filter { $0.value == position }.map(\.key).sorted()
             files.append(file)
         }
+        warnings += Self.repeatedListings(files)
         return _ImportPlan(files: files, indexes: indexes, totalBytes: total, warnings: warnings)
+    }
+
+    /// Warnings for a file listed more than once to fill an entity without a key: each listing adds every
+    /// row again (a user trial's `R=ok.csv R=ok.csv` doubled the objects without a word). With a key the
+    /// later listing updates the same objects, which is how a file is listed again on purpose.
+    static func repeatedListings(_ files: [_FilePlan]) -> [String] {
+        var warnings: [String] = []
+        var seen: [(path: String, entity: String)] = []
+        for file in files {
+            for target in file.targets where target.keyAttribute == nil {
+                let name = target.entity.name
+                guard !seen.contains(where: { $0.entity == name && _StoreFile.samePath($0.path, file.path) }) else { continue }
+                seen.append((file.path, name))
+                let listings = files.filter { other in
+                    _StoreFile.samePath(other.path, file.path) && other.targets.contains { $0.entity.name == name && $0.keyAttribute == nil }
+                }.count
+                guard listings > 1 else { continue }
+                warnings.append("\(file.displayPath) fills \(name) \(listings) times, and \(name) has no key: each listing adds every row again; "
+                    + "list the file once, or give \(name) a key (\"key\" in a mapping) so a later listing updates the same objects")
+            }
+        }
+        return warnings
     }
 
     /// Opens the file for its header and size.

@@ -241,6 +241,8 @@ final class _FilePlan {
     /// columns (targets only).
     var unnamedValueRows = 0
     var firstUnnamedValueLine: Int?
+    /// String values non-empty null tokens made null, by target and field (`t << 16 | f`).
+    var textNulls: [Int: _TextNulls] = [:]
     var unnamedValueColumns: Set<Int> = []
     var columnCount = 0 {
         didSet { headerLookup = nil }
@@ -306,6 +308,18 @@ final class _FilePlan {
         let rows = unnamedValueRows == 1 ? "1 row (line \(line))" : "\(_ProgressReporter.grouped(unnamedValueRows)) rows (the first on line \(line))"
         let remedy = columns.count == 1 ? "name the column in the header and map it to an attribute" : "name the columns in the header and map them to attributes"
         return "\(displayPath): \(which) no name in the header but values in \(rows), which are not imported: \(remedy)"
+    }
+
+    /// Notes, once the file has been read, text that a null token other than the empty one made null:
+    /// `NA` is a null token by default, and Namibia's country code too. One warning per attribute.
+    var textNullsWarnings: [String] {
+        textNulls.sorted { $0.key < $1.key }.map { slot, nulls in
+            let target = targets[slot >> 16], field = target.fields[slot & 0xFFFF]
+            let text = nulls.count == 1 ? "1 text value" : "\(_ProgressReporter.grouped(nulls.count)) text values"
+            return "\(displayPath) → \(target.entity.name).\(target.attributeNames[slot & 0xFFFF]): \(text) matched a null token and became null "
+                + "(the first \"\(nulls.firstValue)\", line \(nulls.firstLine), column \(columnName(field.field))); if \(nulls.count == 1 ? "it is" : "they are") text, "
+                + "quote \(nulls.count == 1 ? "it" : "them") in the file, or make only empty fields null (--null '', or \"nullTokens\": [\"\"] in a mapping)"
+        }
     }
 
     /// The header name of field `index` (or its 1-based position without a header).
