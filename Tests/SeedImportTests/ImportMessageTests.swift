@@ -31,6 +31,24 @@ struct ImportMessageTests {
         #expect(rejects.contains("e.csv,4,,E,,,\"the record has 3 fields; the header has 2. A value holding a \"\",\"\" must be in quotes"), "\(rejects)")
     }
 
+    /// A user trial: `w2,47,5,-102.6,` was told to remove the empty last field, which imported 5 as the
+    /// longitude and -102.6 as the note.
+    @Test("a number split at its decimal comma is named as such, before an empty last field", arguments: [false, true])
+    func decimalCommaSplit(decimalComma: Bool) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", #"{"entities":[{"name":"W","attributes":[{"name":"id","type":"String"},{"name":"lat","type":"Double","optional":true},{"name":"lon","type":"Double","optional":true},{"name":"note","type":"String","optional":true}]}]}"#)
+        try scratch.write("g.csv", "id,lat,lon,note\nw1,47.5,-102.6,\nw2,47,5,-102.6,\nw3,a,5,x,\n")
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none", "--on-error", "skip",
+                                        "--rejects", "r.csv", "W=g.csv"] + (decimalComma ? ["--decimal-comma"] : []), directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let rejects = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8)
+        let advice = decimalComma ? "" : " and import with --decimal-comma (or the mapping's \"\"decimalComma\"\")"
+        #expect(rejects.contains("g.csv,3,,W,,,\"the record has 5 fields; the header has 4. Fields 2 (lat) and 3 look like one number written with a decimal comma, \"\"47,5\"\": quote it\(advice), or export the file with another delimiter.\""),
+                "\(rejects)")
+        // Not digits on both sides: the empty last field is what is named.
+        #expect(rejects.contains("g.csv,4,,W,,,\"the record has 5 fields; the header has 4. The field past the header's is empty"), "\(rejects)")
+    }
+
     /// A user trial: with --null replacing the defaults, NULL was only "not a whole number"; digits grouped
     /// with spaces (1 234) said nothing of the decimal-comma reading that takes them.
     @Test("a null word that is not a token, and digits grouped with spaces, say what reads them")

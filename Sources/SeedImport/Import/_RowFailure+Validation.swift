@@ -46,7 +46,11 @@ extension _RowFailure {
         var hint = "A field is missing, or a value runs over lines without quotes."
         let extraFieldsEmpty = record.count > columns
             && (columns..<record.count).allSatisfy { field in record.withBytes(at: field) { _trimmed($0).isEmpty } }
-        if extraFieldsEmpty {
+        if let split = Self.decimalCommaSplit(record, columns: columns, file: file) {
+            // `47,5` in a comma file: one number written with a decimal comma, split in two; a hint to
+            // remove an empty last field would import what follows into the wrong columns.
+            hint = split
+        } else if extraFieldsEmpty {
             let extra = record.count - columns
             let remedy = file.header != nil ? ", or add \(extra == 1 ? "a column" : "columns") to the header" : ""
             hint = "The \(extra == 1 ? "field" : "\(extra) fields") past \(basis)'s \(extra == 1 ? "is" : "are") empty: the line ends with \(extra == 1 ? "one" : "\(extra)") \(shown) more than \(basis) has. Remove \(extra == 1 ? "it" : "them")\(remedy)."
@@ -72,6 +76,37 @@ extension _RowFailure {
         // The row's entity when the file fills one: rejects name it, as for any other reject of its rows.
         self.init(entity: file.targets.count == 1 ? file.targets[0].entity.name : nil,
                   reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); \(basis) has \(columns)", hint: hint)
+    }
+
+    /// For a comma file's record with too many fields: the first field read as a fractional number
+    /// (Double, Float, Decimal) that holds digits and is followed by a field of digits alone, named as one
+    /// number split at its decimal comma (`47,5`), or `nil`.
+    static func decimalCommaSplit(_ record: CSVRawRecord, columns: Int, file: _FilePlan) -> String? {
+        guard file.options.delimiter == UInt8(ascii: ","), record.count > columns else { return nil }
+        func digits(_ bytes: UnsafeBufferPointer<UInt8>, signed: Bool) -> Bool {
+            var body = bytes[...]
+            if signed, let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { body = body.dropFirst() }
+            return !body.isEmpty && body.allSatisfy { (0x30...0x39).contains($0) }
+        }
+        for target in file.targets {
+            for field in target.fields where field.field + 1 < record.count && !record.isQuoted(at: field.field) {
+                let readsDecimalComma: Bool
+                switch field.converter {
+                case .double, .float, .decimal: readsDecimalComma = false
+                case .decimalComma: readsDecimalComma = true
+                default: continue
+                }
+                let whole = record.withBytes(at: field.field) { digits(_trimmed($0), signed: true) }
+                let fraction = record.withBytes(at: field.field + 1) { digits(_trimmed($0), signed: false) }
+                guard whole && fraction else { continue }
+                let number = record.withBytes(at: field.field) { a in record.withBytes(at: field.field + 1) { b in
+                    _ImportSession.display(_trimmed(a), file) + "," + _ImportSession.display(_trimmed(b), file) } }
+                return "Fields \(field.field + 1) (\(file.columnName(field.field))) and \(field.field + 2) look like one number written with a decimal comma, "
+                    + "\"\(number)\": quote it" + (readsDecimalComma ? "" : " and import with --decimal-comma (or the mapping's \"decimalComma\")")
+                    + ", or export the file with another delimiter."
+            }
+        }
+        return nil
     }
 
     private init(recordError error: CSVError, record: CSVRawRecord, file: _FilePlan,
