@@ -121,6 +121,19 @@ import Testing
         #expect(row["mean"] == .double(Double(10001 + 94111 + 95054 + 67059) / 4))
     }
 
+    /// A user trial: `sum(flag)` was refused in dictionary results while `books.@sum.flag` ran in a
+    /// predicate; Core Data's `sum:` adds a Boolean's stored 0s and 1s (how many are true).
+    @Test func sumAndAverageOfABooleanCountTheTrueOnes() throws {
+        let tasks = try SQLTestStore.tasks()
+        var request = FetchRequest(entityName: "Task")
+        request.resultType = .dictionary
+        request.propertiesToFetch = [.expression("done", .sum, of: "completed"), .expression("share", .average, of: "completed")]
+        let row = try #require(try tasks.context.fetchRows(request).first)
+        let count = SQLTestStore.taskDescriptions.indices.filter { $0 % 3 == 0 }.count
+        #expect(row["done"] == .integer(Int64(count)))
+        #expect(row["share"] == .double(Double(count) / Double(SQLTestStore.taskDescriptions.count)))
+    }
+
     @Test func minAndMaxKeepTheAttributeTypeAndCountTakesAnything() throws {
         var request = FetchRequest(entityName: "FailedBankInfo")
         request.propertiesToFetch = [

@@ -85,16 +85,18 @@ extension ManagedObjectContext {
                     selects.append("count(\(sql))")
                     codecs.append(.integer)
                 case .sum, .average:
-                    guard let type = column.attribute?.type, type.isAddable else {
+                    // A Boolean adds as the 0 and 1 it is stored as (how many are true), as `@sum` in a
+                    // predicate and Core Data's `sum:` over an SQLite store do.
+                    guard let type = column.attribute?.type, type.isAddable || type == .boolean else {
                         throw .invalidProperty(entity: entity.name, property: keyPath, reason: """
                             \(function.displayName)(\(keyPath)) adds numbers, but '\(keyPath)' is \(column.kindDescription(of: owner)); \
-                            use \(function.displayName) on an Integer 16, Integer 32, Integer 64, Decimal, Double or Float attribute, \
+                            use \(function.displayName) on an Integer 16, Integer 32, Integer 64, Decimal, Double, Float or Boolean attribute, \
                             or count, min or max for other types
                             """)
                     }
                     if function == .sum {
                         selects.append("sum(\(sql))")
-                        codecs.append(codec == .integer ? .integer : .real)
+                        codecs.append(codec == .integer || codec == .boolean ? .integer : .real)
                     } else {
                         selects.append("avg(\(sql))")
                         codecs.append(.real)
