@@ -163,11 +163,13 @@ enum _NumberParser {
     }
 
     /// The exact conversion for long or extreme numbers: separators dropped, then the standard library.
+    /// Called only for digits that are not all zero, so a 0 here is an underflow (`1e-400`): `nil`, as
+    /// for an overflow, never a silent 0. Subnormals (`5e-324`) are numbers and convert.
     private static func slowDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var text = ""
         text.reserveCapacity(bytes.count)
         for byte in bytes where byte != UInt8(ascii: ",") { text.unicodeScalars.append(Unicode.Scalar(byte)) }
-        guard let value = Double(text), value.isFinite else { return nil }
+        guard let value = Double(text), value.isFinite, value != 0 else { return nil }
         return value
     }
 
@@ -257,9 +259,21 @@ enum _NumberParser {
     /// Whether `bytes` are a well-formed decimal number too large for a Double (`1e400`): the reason is
     /// then its range, not its form. Only for messages (it builds a String).
     static func overflowsDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        wellFormedDouble(bytes)?.isInfinite ?? false
+    }
+
+    /// Whether `bytes` are a well-formed decimal number with a digit other than 0 that a Double reads as 0
+    /// (`1e-400`): too small, which ``double(_:)`` refuses rather than store 0. Only for messages.
+    static func underflowsDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard wellFormedDouble(bytes) == 0 else { return false }
+        return bytes.prefix { $0 | 0x20 != UInt8(ascii: "e") }.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// What the standard library reads from `bytes` when they hold only digits, signs, `.` and an
+    /// exponent, whatever its range; `nil` otherwise.
+    private static func wellFormedDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard !bytes.contains(where: { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: ".")
-                                       && $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") && ($0 &- UInt8(ascii: "0")) >= 10 }),
-              let value = Double(String(decoding: bytes, as: UTF8.self)) else { return false }
-        return value.isInfinite
+                                       && $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") && ($0 &- UInt8(ascii: "0")) >= 10 }) else { return nil }
+        return Double(String(decoding: bytes, as: UTF8.self))
     }
 }
