@@ -63,6 +63,46 @@ struct ImportDecimalCommaTests {
                 "1,5 is no whole number either way: no hint")
     }
 
+    /// A user trial: `0,500` in a `;` file stored 500.0 with exit 0, quoted "0,001" stored 1 in an
+    /// Integer 64, and with --decimal-comma `0.500` stored 500.0 and `-0.001` stored -1.
+    @Test("a first thousands group that starts with 0 is no grouping, in either way of writing numbers, for every number type")
+    func zeroLedGroups() throws {
+        let types: [AttributeType] = [.integer16, .integer32, .integer64, .double, .float, .decimal]
+        for type in types {
+            for text in ["0,500", "00,500", "-0,001", "0,001", "000,250", "0,500,000", "+0,250.5"] {
+                #expect(try Self.convert(text, type, decimalComma: false) == nil, "\(type.rawValue) \(text)")
+                #expect(try Self.reason(text, type, decimalComma: false).hasPrefix(_NumberParser.zeroGroupReason), "\(type.rawValue) \(text)")
+            }
+            for text in ["0.500", "00.500", "-0.001", "0.500.000"] {
+                #expect(try Self.convert(text, type) == nil, "\(type.rawValue) \(text), --decimal-comma")
+                #expect(try Self.reason(text, type).hasPrefix("not a number with a decimal comma ('.' is read only as a thousands separator after a first group of 1 to 3 digits that does not start with 0"),
+                        "\(type.rawValue) \(text)")
+            }
+            // What is valid still reads.
+            #expect(try Self.convert("1,000", type, decimalComma: false) != nil, "\(type.rawValue)")
+            #expect(try Self.convert("0", type, decimalComma: false) != nil && Self.convert("0", type) != nil, "\(type.rawValue)")
+            #expect(try Self.convert("1.000", type) != nil, "\(type.rawValue)")
+        }
+        #expect(try Self.convert("1,234,567.5", .double, decimalComma: false) == .double(1_234_567.5))
+        #expect(try Self.convert("0.5", .double, decimalComma: false) == .double(0.5))
+        #expect(try Self.convert("-0,5", .double) == .double(-0.5))
+        #expect(try Self.convert("0,5", .decimal) == .decimal(Decimal(string: "0.5")!))
+        #expect(try Self.convert("999,999", .integer32, decimalComma: false) == .integer(999_999))
+        #expect(try Self.convert("0 500", .double) == nil, "space grouping follows the same rule")
+
+        // The reason names the likely cause and what to do, reusing the decimal-comma hint.
+        #expect(try Self.reason("0,500", .double, decimalComma: false) == _NumberParser.zeroGroupReason
+                + "; it reads as a number with a decimal comma: if the file writes numbers so (1.234,5), pass --decimal-comma, or \"decimalComma\": true for the file in a mapping")
+        #expect(try Self.reason("0,001", .integer64, decimalComma: false).hasSuffix(
+            "; it reads as a number with a decimal comma, 0.001, which has a fraction: an Integer attribute takes whole numbers "
+                + "(if the file writes numbers so, pass --decimal-comma, or \"decimalComma\": true for the file in a mapping, and make the attribute Double or Decimal)"))
+        #expect(try Self.reason("0.500", .double).hasSuffix(
+            "; it reads as a number with a decimal point: if the file writes numbers so (1,234.5), leave out --decimal-comma, or set \"decimalComma\": false for the file in a mapping"))
+        #expect(try Self.reason("-0.001", .integer64).hasSuffix(
+            "; it reads as a number with a decimal point, -0.001, which has a fraction: an Integer attribute takes whole numbers "
+                + "(if the file writes numbers so, leave out --decimal-comma, or set \"decimalComma\": false for the file in a mapping, and make the attribute Double or Decimal)"))
+    }
+
     @Test("other types are left alone")
     func otherTypes() throws {
         #expect(try Self.convert("1,5", .string) == .string("1,5"))

@@ -194,8 +194,24 @@ enum _FieldConverter: Sendable {
         let reason = plainReason(bytes)
         switch self {
         case .integer, .double, .float, .decimal:
-            guard bytes.contains(UInt8(ascii: ",")), Self.swappingMarks(bytes, { convert($0) }) != nil else { return reason }
-            return reason + "; it reads as a number with a decimal comma: if the file writes numbers so (1.234,5), pass --decimal-comma, or \"decimalComma\": true for the file in a mapping"
+            guard bytes.contains(UInt8(ascii: ",")) else { return reason }
+            if Self.swappingMarks(bytes, { convert($0) }) != nil {
+                return reason + "; it reads as a number with a decimal comma: if the file writes numbers so (1.234,5), pass --decimal-comma, or \"decimalComma\": true for the file in a mapping"
+            }
+            // `0,001` in an Integer column: a decimal comma too, whose fraction the column would refuse anyway.
+            guard _NumberParser.isZeroLedGrouping(bytes), let value = Self.swappingMarks(bytes, _NumberParser.double) else { return reason }
+            return reason + "; it reads as a number with a decimal comma, \(value), which has a fraction: an Integer attribute takes whole numbers "
+                + "(if the file writes numbers so, pass --decimal-comma, or \"decimalComma\": true for the file in a mapping, and make the attribute Double or Decimal)"
+        case .decimalComma(let box):
+            // `0.500` with a decimal comma: likely a file that writes a decimal point after all.
+            guard Self.swappingMarks(bytes, _NumberParser.isZeroLedGrouping), let value = _NumberParser.double(bytes) else { return reason }
+            let inner = box.takeUnretainedValue().converter
+            let advice = "leave out --decimal-comma, or set \"decimalComma\": false for the file in a mapping"
+            if inner.convert(bytes) != nil {
+                return reason + "; it reads as a number with a decimal point: if the file writes numbers so (1,234.5), \(advice)"
+            }
+            return reason + "; it reads as a number with a decimal point, \(value), which has a fraction: an Integer attribute takes whole numbers "
+                + "(if the file writes numbers so, \(advice), and make the attribute Double or Decimal)"
         default:
             return reason
         }
@@ -278,6 +294,10 @@ enum _FieldConverter: Sendable {
             let swapped = Self.swappingMarks(bytes, Self.written)
             if reason.hasPrefix(swapped + " ") { reason = Self.written(bytes) + reason.dropFirst(swapped.count) }
             // The reason was worded for `,` grouping thousands; the file writes `.` for that.
+            if reason.hasPrefix(_NumberParser.zeroGroupReason) {
+                return "not a number with a decimal comma ('.' is read only as a thousands separator after a first group of 1 to 3 digits that does not start with 0, "
+                    + "',' as the decimal mark, as in 2.500,75: 0.500 is not five hundred)"
+            }
             return reason.hasPrefix(_NumberParser.groupingReason)
                 ? "not a number with a decimal comma ('.' is read only as a thousands separator between groups of three digits, ',' as the decimal mark, as in 2.500,75)"
                 : reason
