@@ -103,6 +103,37 @@ struct ImportDecimalCommaTests {
                 + "(if the file writes numbers so, leave out --decimal-comma, or set \"decimalComma\": false for the file in a mapping, and make the attribute Double or Decimal)"))
     }
 
+    /// A user trial: `1,250` in a `;` file without --decimal-comma stored 1250 without a word. It is valid
+    /// grouping, so it reads, but the summary says it once per file and attribute.
+    @Test("numbers read with ',' grouping thousands in a ';' file are counted in one warning per attribute")
+    func commaGroupingWarning() throws {
+        let scratch = ImportScratch()
+        try scratch.write("wells.model.json", """
+            {"entities": [{"name": "W", "attributes": [{"name": "id", "type": "String", "optional": false},
+              {"name": "lat", "type": "Double"}, {"name": "depth", "type": "Integer 32"}, {"name": "note", "type": "String"}]}]}
+            """)
+        try scratch.write("wells.csv", "id;lat;depth;note\nk1;1,250;12;a,b\nk2;3;1,000;x\nk3;2,500;7;y\nk4;4,125,000;8;z\n")
+        func run(_ delimiter: String, _ file: String) throws -> ImportSummary {
+            let mapping = try ImportMapping(json: Data("""
+                {"format": 1, "model": "wells.model.json",
+                 "files": [{"path": "\(file)", "delimiter": "\(delimiter)", "targets": [{"entity": "W", "key": "id"}]}]}
+                """.utf8), baseDirectory: scratch.url.path)
+            return try SeedImporter(model: mapping.loadModel(), mapping: mapping, options: scratch.skipping()).run(into: scratch.path("\(file).sqlite"))
+        }
+        let summary = try run(";", "wells.csv")
+        #expect(summary.rejects == 0)
+        let grouped = summary.warnings.filter { $0.contains("thousands separator") }
+        #expect(grouped == [
+            "wells.csv → W.lat: 3 values read with ',' as a thousands separator in a ';'-separated file (first at line 2: \"1,250\" → 1250); "
+                + "if ',' is the decimal mark there, re-run with --decimal-comma (or \"decimalComma\": true for the file in a mapping)",
+            "wells.csv → W.depth: 1 value read with ',' as a thousands separator in a ';'-separated file (first at line 3: \"1,000\" → 1000); "
+                + "if ',' is the decimal mark there, re-run with --decimal-comma (or \"decimalComma\": true for the file in a mapping)",
+        ], "\(summary.warnings)")
+        // A ',' file groups thousands with ',' as a matter of course: no warning.
+        try scratch.write("wells2.csv", "id,lat\nk1,\"1,250\"\n")
+        #expect(try run(",", "wells2.csv").warnings.allSatisfy { !$0.contains("thousands separator") })
+    }
+
     @Test("other types are left alone")
     func otherTypes() throws {
         #expect(try Self.convert("1,5", .string) == .string("1,5"))

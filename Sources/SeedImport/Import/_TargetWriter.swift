@@ -362,6 +362,7 @@ final class _TargetWriter {
             if file.firstUnnamedValueLine == nil { file.firstUnnamedValueLine = chunk.firstUnnamedValueLine }
             file.unnamedValueColumns.formUnion(chunk.unnamedValueColumns)
         }
+        if !chunk.commaGrouped.isEmpty { _CommaGrouping.merge(chunk.commaGrouped, into: &file.commaGrouped) }
         if let error = chunk.error { throw error }
     }
 

@@ -242,6 +242,8 @@ final class _FilePlan {
     var unnamedValueRows = 0
     var firstUnnamedValueLine: Int?
     var unnamedValueColumns: Set<Int> = []
+    /// Numbers read with `,` as a thousands separator in a `;`-separated file, per attribute (targets only).
+    var commaGrouped: [_CommaGrouping] = []
     var columnCount = 0 {
         didSet { headerLookup = nil }
     }
