@@ -303,6 +303,39 @@ struct ImportConversionTests {
         #expect(explain(.double, "1e400x") == "not a number" && explain(.double, "inf") == "not a number")
     }
 
+    /// A user trial: 1e-400 into a Double stored 0.0 without a word while 1e309 was refused; a Decimal's
+    /// 1e-400 was refused as "0.0 is outside what Decimal holds", and so was 0e999999999999, which is 0.
+    @Test("a number that is not 0 but would be stored as 0 is refused as too small; zero with any exponent is 0")
+    func underflow() {
+        func convert(_ converter: _FieldConverter, _ text: String) -> Value? { Array(text.utf8).withUnsafeBufferPointer { converter.convert($0) } }
+        func explain(_ converter: _FieldConverter, _ text: String) -> String { Array(text.utf8).withUnsafeBufferPointer { converter.explain($0) } }
+        for text in ["1e-400", "-1e-400", "2e-324", "0.000001e-320", "123456789012345678901234e-400"] {
+            #expect(convert(.double, text) == nil, "\(text)")
+            #expect(explain(.double, text) == "\(text) is too small for Double: it would be stored as 0 (the smallest is 5e-324); write 0 if zero is meant",
+                    "\(text): \(explain(.double, text))")
+        }
+        #expect(convert(.double, "5e-324") == .double(5e-324) && convert(.double, "1e-310") == .double(1e-310), "subnormals are numbers")
+        #expect(convert(.double, "0e-400") == .double(0) && convert(.double, "0.000e999999") == .double(0))
+        for text in ["1e-50", "1e-400"] {
+            #expect(convert(.float, text) == nil, "\(text)")
+            #expect(explain(.float, text).hasPrefix("\(text) is too small for Float: it would be stored as 0"), "\(text): \(explain(.float, text))")
+        }
+        #expect(convert(.float, "1e-40") != nil && convert(.float, "0e-50") == Value.double(0).stored(as: .float))
+        let decimal = _FieldConverter.decimal(.utf8)
+        #expect(convert(decimal, "1e-400") == nil)
+        #expect(explain(decimal, "1e-400") == "1e-400 is outside what Decimal holds: \(_FieldConverter.decimalRange)", "\(explain(decimal, "1e-400"))")
+        #expect(explain(decimal, "1e-200") == "1e-200 is outside what Decimal holds: \(_FieldConverter.decimalRange)")
+        for text in ["0e999999999999", "-0e999", "0.00e-500"] {
+            #expect(convert(decimal, text) == .decimal(0), "\(text): \(explain(decimal, text))")
+        }
+        // With a decimal comma, the value is quoted as the file writes it.
+        var keepAlive: [AnyObject] = []
+        if let comma = try? _FieldConverter.make(for: Attribute("n", .decimal), format: nil, encoding: .utf8, decimalComma: true, keepAlive: &keepAlive).get() {
+            #expect(explain(comma, "1,5e-200").hasPrefix("1,5e-200 is outside what Decimal holds"), "\(explain(comma, "1,5e-200"))")
+        }
+        withExtendedLifetime(keepAlive) {}
+    }
+
     /// A user trial read "not a whole number" for 1e5, a complaint about the comma for 1,234.50, and
     /// "not a whole number" for "  12  " in a file that keeps spaces.
     @Test("an integer column says what keeps a number from being one: an exponent, a fraction, spaces kept")

@@ -63,6 +63,77 @@ struct ImportDecimalCommaTests {
                 "1,5 is no whole number either way: no hint")
     }
 
+    /// A user trial: `0,500` in a `;` file stored 500.0 with exit 0, quoted "0,001" stored 1 in an
+    /// Integer 64, and with --decimal-comma `0.500` stored 500.0 and `-0.001` stored -1.
+    @Test("a first thousands group that starts with 0 is no grouping, in either way of writing numbers, for every number type")
+    func zeroLedGroups() throws {
+        let types: [AttributeType] = [.integer16, .integer32, .integer64, .double, .float, .decimal]
+        for type in types {
+            for text in ["0,500", "00,500", "-0,001", "0,001", "000,250", "0,500,000", "+0,250.5"] {
+                #expect(try Self.convert(text, type, decimalComma: false) == nil, "\(type.rawValue) \(text)")
+                #expect(try Self.reason(text, type, decimalComma: false).hasPrefix(_NumberParser.zeroGroupReason), "\(type.rawValue) \(text)")
+            }
+            for text in ["0.500", "00.500", "-0.001", "0.500.000"] {
+                #expect(try Self.convert(text, type) == nil, "\(type.rawValue) \(text), --decimal-comma")
+                #expect(try Self.reason(text, type).hasPrefix("not a number with a decimal comma ('.' is read only as a thousands separator after a first group of 1 to 3 digits that does not start with 0"),
+                        "\(type.rawValue) \(text)")
+            }
+            // What is valid still reads.
+            #expect(try Self.convert("1,000", type, decimalComma: false) != nil, "\(type.rawValue)")
+            #expect(try Self.convert("0", type, decimalComma: false) != nil && Self.convert("0", type) != nil, "\(type.rawValue)")
+            #expect(try Self.convert("1.000", type) != nil, "\(type.rawValue)")
+        }
+        #expect(try Self.convert("1,234,567.5", .double, decimalComma: false) == .double(1_234_567.5))
+        #expect(try Self.convert("0.5", .double, decimalComma: false) == .double(0.5))
+        #expect(try Self.convert("-0,5", .double) == .double(-0.5))
+        #expect(try Self.convert("0,5", .decimal) == .decimal(Decimal(string: "0.5")!))
+        #expect(try Self.convert("999,999", .integer32, decimalComma: false) == .integer(999_999))
+        #expect(try Self.convert("0 500", .double) == nil, "space grouping follows the same rule")
+
+        // The reason names the likely cause and what to do, reusing the decimal-comma hint.
+        #expect(try Self.reason("0,500", .double, decimalComma: false) == _NumberParser.zeroGroupReason
+                + "; it reads as a number with a decimal comma: if the file writes numbers so (1.234,5), pass --decimal-comma, or \"decimalComma\": true for the file in a mapping")
+        #expect(try Self.reason("0,001", .integer64, decimalComma: false).hasSuffix(
+            "; it reads as a number with a decimal comma, 0.001, which has a fraction: an Integer attribute takes whole numbers "
+                + "(if the file writes numbers so, pass --decimal-comma, or \"decimalComma\": true for the file in a mapping, and make the attribute Double or Decimal)"))
+        #expect(try Self.reason("0.500", .double).hasSuffix(
+            "; it reads as a number with a decimal point: if the file writes numbers so (1,234.5), leave out --decimal-comma, or set \"decimalComma\": false for the file in a mapping"))
+        #expect(try Self.reason("-0.001", .integer64).hasSuffix(
+            "; it reads as a number with a decimal point, -0.001, which has a fraction: an Integer attribute takes whole numbers "
+                + "(if the file writes numbers so, leave out --decimal-comma, or set \"decimalComma\": false for the file in a mapping, and make the attribute Double or Decimal)"))
+    }
+
+    /// A user trial: `1,250` in a `;` file without --decimal-comma stored 1250 without a word. It is valid
+    /// grouping, so it reads, but the summary says it once per file and attribute.
+    @Test("numbers read with ',' grouping thousands in a ';' file are counted in one warning per attribute")
+    func commaGroupingWarning() throws {
+        let scratch = ImportScratch()
+        try scratch.write("wells.model.json", """
+            {"entities": [{"name": "W", "attributes": [{"name": "id", "type": "String", "optional": false},
+              {"name": "lat", "type": "Double"}, {"name": "depth", "type": "Integer 32"}, {"name": "note", "type": "String"}]}]}
+            """)
+        try scratch.write("wells.csv", "id;lat;depth;note\nk1;1,250;12;a,b\nk2;3;1,000;x\nk3;2,500;7;y\nk4;4,125,000;8;z\n")
+        func run(_ delimiter: String, _ file: String) throws -> ImportSummary {
+            let mapping = try ImportMapping(json: Data("""
+                {"format": 1, "model": "wells.model.json",
+                 "files": [{"path": "\(file)", "delimiter": "\(delimiter)", "targets": [{"entity": "W", "key": "id"}]}]}
+                """.utf8), baseDirectory: scratch.url.path)
+            return try SeedImporter(model: mapping.loadModel(), mapping: mapping, options: scratch.skipping()).run(into: scratch.path("\(file).sqlite"))
+        }
+        let summary = try run(";", "wells.csv")
+        #expect(summary.rejects == 0)
+        let grouped = summary.warnings.filter { $0.contains("thousands separator") }
+        #expect(grouped == [
+            "wells.csv → W.lat: 3 values read with ',' as a thousands separator in a ';'-separated file (first at line 2: \"1,250\" → 1250); "
+                + "if ',' is the decimal mark there, re-run with --decimal-comma (or \"decimalComma\": true for the file in a mapping)",
+            "wells.csv → W.depth: 1 value read with ',' as a thousands separator in a ';'-separated file (first at line 3: \"1,000\" → 1000); "
+                + "if ',' is the decimal mark there, re-run with --decimal-comma (or \"decimalComma\": true for the file in a mapping)",
+        ], "\(summary.warnings)")
+        // A ',' file groups thousands with ',' as a matter of course: no warning.
+        try scratch.write("wells2.csv", "id,lat\nk1,\"1,250\"\n")
+        #expect(try run(",", "wells2.csv").warnings.allSatisfy { !$0.contains("thousands separator") })
+    }
+
     @Test("other types are left alone")
     func otherTypes() throws {
         #expect(try Self.convert("1,5", .string) == .string("1,5"))

@@ -29,4 +29,13 @@ extension _FieldConverter {
         case .transformable(_, let box): "a value for \(box.takeUnretainedValue().name)"
         }
     }
+
+    /// Whether the converter reads `,` as a thousands separator: a number attribute read without a decimal
+    /// comma. In a `;`-separated file such values are counted for a warning (``_CommaGrouping``).
+    var readsCommaGrouping: Bool {
+        switch self {
+        case .integer, .double, .float, .decimal: true
+        default: false
+        }
+    }
 }

@@ -108,7 +108,10 @@ enum _FieldConverter: Sendable {
             guard let value = _NumberParser.double(bytes) else { return nil }
             return .double(value)
         case .float:
-            guard let value = _NumberParser.double(bytes).map(Value.double), value.fits(.float) else { return nil }
+            // A number that is not 0 but rounds to a Float of 0 (`1e-50`) is refused, as beyond Float's range is.
+            guard let double = _NumberParser.double(bytes), double == 0 || Float(double) != 0 else { return nil }
+            let value = Value.double(double)
+            guard value.fits(.float) else { return nil }
             return value.stored(as: .float)
         case .boolean:
             guard let value = _BooleanParser.parse(bytes) else { return nil }
@@ -121,9 +124,13 @@ enum _FieldConverter: Sendable {
             guard let seconds = box._withUnsafeGuaranteedRef({ $0.format.parse(bytes, failure: &failure) }) else { return nil }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .decimal(let encoding):
-            guard let text = try? encoding.decode(bytes),
-                  let decimal = Decimal(string: text.replacingOccurrences(of: ",", with: ""), locale: Locale(identifier: "en_US_POSIX")),
-                  _NumberParser.double(bytes) != nil, Self.storesExactly(decimal, bytes) else { return nil }
+            guard let double = _NumberParser.double(bytes), let text = try? encoding.decode(bytes) else { return nil }
+            guard let decimal = Decimal(string: text.replacingOccurrences(of: ",", with: ""), locale: Locale(identifier: "en_US_POSIX")) else {
+                // Zero with an exponent beyond Decimal's (`0e999`) is zero all the same; Foundation refuses it.
+                // ``_NumberParser/double(_:)`` reads 0 only when every digit is 0 (it refuses an underflow).
+                return double == 0 ? .decimal(0) : nil
+            }
+            guard Self.storesExactly(decimal, bytes) else { return nil }
             return .decimal(decimal)
         case .uuid(let encoding):
             guard let text = try? encoding.decode(bytes), let uuid = UUID(uuidString: text) else { return nil }
@@ -187,8 +194,24 @@ enum _FieldConverter: Sendable {
         let reason = plainReason(bytes)
         switch self {
         case .integer, .double, .float, .decimal:
-            guard bytes.contains(UInt8(ascii: ",")), Self.swappingMarks(bytes, { convert($0) }) != nil else { return reason }
-            return reason + "; it reads as a number with a decimal comma: if the file writes numbers so (1.234,5), pass --decimal-comma, or \"decimalComma\": true for the file in a mapping"
+            guard bytes.contains(UInt8(ascii: ",")) else { return reason }
+            if Self.swappingMarks(bytes, { convert($0) }) != nil {
+                return reason + "; it reads as a number with a decimal comma: if the file writes numbers so (1.234,5), pass --decimal-comma, or \"decimalComma\": true for the file in a mapping"
+            }
+            // `0,001` in an Integer column: a decimal comma too, whose fraction the column would refuse anyway.
+            guard _NumberParser.isZeroLedGrouping(bytes), let value = Self.swappingMarks(bytes, _NumberParser.double) else { return reason }
+            return reason + "; it reads as a number with a decimal comma, \(value), which has a fraction: an Integer attribute takes whole numbers "
+                + "(if the file writes numbers so, pass --decimal-comma, or \"decimalComma\": true for the file in a mapping, and make the attribute Double or Decimal)"
+        case .decimalComma(let box):
+            // `0.500` with a decimal comma: likely a file that writes a decimal point after all.
+            guard Self.swappingMarks(bytes, _NumberParser.isZeroLedGrouping), let value = _NumberParser.double(bytes) else { return reason }
+            let inner = box.takeUnretainedValue().converter
+            let advice = "leave out --decimal-comma, or set \"decimalComma\": false for the file in a mapping"
+            if inner.convert(bytes) != nil {
+                return reason + "; it reads as a number with a decimal point: if the file writes numbers so (1,234.5), \(advice)"
+            }
+            return reason + "; it reads as a number with a decimal point, \(value), which has a fraction: an Integer attribute takes whole numbers "
+                + "(if the file writes numbers so, \(advice), and make the attribute Double or Decimal)"
         default:
             return reason
         }
@@ -212,10 +235,14 @@ enum _FieldConverter: Sendable {
             return _NumberParser.explain(bytes, integer: true)
         case .float:
             let largest = Float.greatestFiniteMagnitude
+            let tooSmall = "\(Self.written(bytes)) is too small for Float: it would be stored as 0 (the smallest is \(Float.leastNonzeroMagnitude)); "
+                + "write 0 if zero is meant, or make the attribute Double"
             if let value = _NumberParser.double(bytes) {
+                if value != 0 && Float(value) == 0 { return tooSmall }
                 return "\(value) is outside Float's range \(-largest)...\(largest)"
             }
             if _NumberParser.overflowsDouble(bytes) { return "the value is outside Float's range \(-largest)...\(largest)" }
+            if _NumberParser.underflowsDouble(bytes) { return tooSmall }
             return _NumberParser.explain(bytes, integer: false)
         case .decimal:
             if let value = _NumberParser.double(bytes) {
@@ -225,13 +252,19 @@ enum _FieldConverter: Sendable {
                         + "number within 64 bits: SQLite holds it as a double, as in Core Data's stores (about 15 digits; \(value) here). "
                         + "Round the value, or map the column to a String attribute to keep every digit"
                 }
-                return "\(value) is outside what Decimal holds: \(Self.decimalRange)"
+                // As written: the Double read of `1e-400` is 0.0, which says nothing.
+                return "\(Self.written(bytes)) is outside what Decimal holds: \(Self.decimalRange)"
             }
-            if _NumberParser.overflowsDouble(bytes) { return "the value is outside what Decimal holds: \(Self.decimalRange)" }
+            if _NumberParser.overflowsDouble(bytes) || _NumberParser.underflowsDouble(bytes) {
+                return "\(Self.written(bytes)) is outside what Decimal holds: \(Self.decimalRange)"
+            }
             return _NumberParser.explain(bytes, integer: false)
         case .double:
             if _NumberParser.overflowsDouble(bytes) {
                 return "the value is outside Double's range \(-Double.greatestFiniteMagnitude)...\(Double.greatestFiniteMagnitude)"
+            }
+            if _NumberParser.underflowsDouble(bytes) {
+                return "\(Self.written(bytes)) is too small for Double: it would be stored as 0 (the smallest is \(Double.leastNonzeroMagnitude)); write 0 if zero is meant"
             }
             return _NumberParser.explain(bytes, integer: false)
         case .boolean:
@@ -256,8 +289,15 @@ enum _FieldConverter: Sendable {
             return "not a value for \(box.name)"
         case .decimalComma(let box):
             let converter = box.takeUnretainedValue().converter
-            let reason = Self.swappingMarks(bytes) { converter.plainReason($0) }
+            var reason = Self.swappingMarks(bytes) { converter.plainReason($0) }
+            // A reason that quotes the value quotes it with the marks swapped back, as the file writes it.
+            let swapped = Self.swappingMarks(bytes, Self.written)
+            if reason.hasPrefix(swapped + " ") { reason = Self.written(bytes) + reason.dropFirst(swapped.count) }
             // The reason was worded for `,` grouping thousands; the file writes `.` for that.
+            if reason.hasPrefix(_NumberParser.zeroGroupReason) {
+                return "not a number with a decimal comma ('.' is read only as a thousands separator after a first group of 1 to 3 digits that does not start with 0, "
+                    + "',' as the decimal mark, as in 2.500,75: 0.500 is not five hundred)"
+            }
             return reason.hasPrefix(_NumberParser.groupingReason)
                 ? "not a number with a decimal comma ('.' is read only as a thousands separator between groups of three digits, ',' as the decimal mark, as in 2.500,75)"
                 : reason
@@ -478,6 +518,11 @@ extension _FieldConverter {
             }
         }
         return true
+    }
+
+    /// A number's bytes as written, for a message that quotes it (numbers are ASCII in every encoding read).
+    static func written(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
     }
 
     /// What a Decimal holds, for messages: Foundation's `Decimal` keeps at most 38 significant digits

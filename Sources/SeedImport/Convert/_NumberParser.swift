@@ -1,7 +1,8 @@
 /// Integer and floating-point parsing straight from a field's UTF-8 bytes: no Strings, no locale.
 ///
 /// Accepted: an optional sign, digits with optional `,` thousands separators in groups of three
-/// (`2,500`, `1,234,567`), for floating point an optional fraction after `.` and an exponent
+/// (`2,500`, `1,234,567`) after a first group of one to three digits that does not start with `0`
+/// (`0,500` is no thousands-grouped number: it is a decimal comma, read wrongly as 500), for floating point an optional fraction after `.` and an exponent
 /// (`1.5e-3`). An integer may carry a fraction of zeros only (`133856.0`), as spreadsheets and pandas write
 /// whole numbers. Spaces are not skipped here: the importer trims fields before converting them.
 ///
@@ -29,6 +30,7 @@ enum _NumberParser {
         var digits = 0
         var groupDigits = 0
         var grouped = false
+        let start = i
         while i < count {
             let byte = base[i]
             let digit = byte &- UInt8(ascii: "0")
@@ -40,7 +42,7 @@ enum _NumberParser {
                 digits += 1
                 groupDigits += 1
             } else if byte == UInt8(ascii: ",") {
-                if grouped ? groupDigits != 3 : (groupDigits == 0 || groupDigits > 3) { return nil }
+                if grouped ? groupDigits != 3 : (groupDigits == 0 || groupDigits > 3 || base[start] == UInt8(ascii: "0")) { return nil }
                 grouped = true
                 groupDigits = 0
             } else if byte == UInt8(ascii: ".") {
@@ -82,6 +84,7 @@ enum _NumberParser {
         var truncated = false
         var groupDigits = 0
         var grouped = false
+        let start = i
         // Integer part.
         while i < count {
             let byte = base[i]
@@ -99,7 +102,7 @@ enum _NumberParser {
                     if digit != 0 { truncated = true }
                 }
             } else if byte == UInt8(ascii: ",") {
-                if grouped ? groupDigits != 3 : (groupDigits == 0 || groupDigits > 3) { return nil }
+                if grouped ? groupDigits != 3 : (groupDigits == 0 || groupDigits > 3 || base[start] == UInt8(ascii: "0")) { return nil }
                 grouped = true
                 groupDigits = 0
             } else {
@@ -163,16 +166,47 @@ enum _NumberParser {
     }
 
     /// The exact conversion for long or extreme numbers: separators dropped, then the standard library.
+    /// Called only for digits that are not all zero, so a 0 here is an underflow (`1e-400`): `nil`, as
+    /// for an overflow, never a silent 0. Subnormals (`5e-324`) are numbers and convert.
     private static func slowDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var text = ""
         text.reserveCapacity(bytes.count)
         for byte in bytes where byte != UInt8(ascii: ",") { text.unicodeScalars.append(Unicode.Scalar(byte)) }
-        guard let value = Double(text), value.isFinite else { return nil }
+        guard let value = Double(text), value.isFinite, value != 0 else { return nil }
         return value
     }
 
     /// The reason for a number whose `,` does not group thousands in threes.
     static let groupingReason = "not a number (',' is read only as a thousands separator between groups of three digits, as in 2,500)"
+
+    /// The reason for a number whose first thousands group starts with `0` (`0,500`, `-00,001`): no one
+    /// groups thousands so, while a decimal comma writes half so. Read as grouped it would be 500.
+    static let zeroGroupReason = "not a number (',' is read only as a thousands separator after a first group of 1 to 3 digits that does not start with 0, "
+        + "as in 2,500: 0,500 is not five hundred)"
+
+    /// Whether `bytes` are digits grouped in threes by `,` but for a first group that starts with `0`
+    /// (`0,500`, `-00,001.5`, `0,250e3`): the shape of a decimal comma read as a thousands separator.
+    /// Only for messages.
+    static func isZeroLedGrouping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? 1 : 0
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "0") else { return false }
+        var run = 0, groups = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if (byte &- UInt8(ascii: "0")) < 10 {
+                run += 1
+            } else if byte == UInt8(ascii: ",") {
+                guard groups == 0 ? run <= 3 : run == 3 else { return false }
+                groups += 1
+                run = 0
+            } else {
+                break
+            }
+            i += 1
+        }
+        guard groups > 0, run == 3 else { return false }
+        return i == bytes.count || bytes[i] == UInt8(ascii: ".") || bytes[i] | 0x20 == UInt8(ascii: "e")
+    }
 
     /// Why `bytes` is not a number, for a reject or an error message.
     static func explain(_ bytes: UnsafeBufferPointer<UInt8>, integer: Bool) -> String {
@@ -200,6 +234,7 @@ enum _NumberParser {
                 return "the value has a fraction: an Integer attribute takes whole numbers (round the values, or make the attribute Double or Decimal)"
             }
         }
+        if isZeroLedGrouping(bytes) { return zeroGroupReason }
         if bytes.contains(UInt8(ascii: ",")) { return groupingReason }
         if isSpaceGrouped(bytes) {
             return "its digits are grouped with spaces, which are read only as thousands separators of numbers with a decimal comma "
@@ -225,8 +260,8 @@ enum _NumberParser {
                 i += 1
                 continue
             }
-            // A separator: after a first group of 1 to 3 digits, or a later one of exactly 3.
-            guard run > 0, groups == 0 ? run <= 3 : run == 3 else { return false }
+            // A separator: after a first group of 1 to 3 digits that does not start with 0, or a later one of exactly 3.
+            guard run > 0, groups == 0 ? run <= 3 && bytes[i - run] != UInt8(ascii: "0") : run == 3 else { return false }
             if byte == 0x20 {
                 i += 1
             } else if byte == 0xC2, i + 1 < bytes.count, bytes[i + 1] == 0xA0 {
@@ -257,9 +292,21 @@ enum _NumberParser {
     /// Whether `bytes` are a well-formed decimal number too large for a Double (`1e400`): the reason is
     /// then its range, not its form. Only for messages (it builds a String).
     static func overflowsDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        wellFormedDouble(bytes)?.isInfinite ?? false
+    }
+
+    /// Whether `bytes` are a well-formed decimal number with a digit other than 0 that a Double reads as 0
+    /// (`1e-400`): too small, which ``double(_:)`` refuses rather than store 0. Only for messages.
+    static func underflowsDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard wellFormedDouble(bytes) == 0 else { return false }
+        return bytes.prefix { $0 | 0x20 != UInt8(ascii: "e") }.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// What the standard library reads from `bytes` when they hold only digits, signs, `.` and an
+    /// exponent, whatever its range; `nil` otherwise.
+    private static func wellFormedDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard !bytes.contains(where: { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: ".")
-                                       && $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") && ($0 &- UInt8(ascii: "0")) >= 10 }),
-              let value = Double(String(decoding: bytes, as: UTF8.self)) else { return false }
-        return value.isInfinite
+                                       && $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") && ($0 &- UInt8(ascii: "0")) >= 10 }) else { return nil }
+        return Double(String(decoding: bytes, as: UTF8.self))
     }
 }

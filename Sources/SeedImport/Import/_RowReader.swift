@@ -40,6 +40,8 @@ struct _RowChunk: Sendable {
     var unnamedValueColumns: Set<Int> = []
     /// Text values a non-empty null token made null (`NA`, `NULL`), by target and field (`t << 16 | f`).
     var textNulls: [Int: _TextNulls] = [:]
+    /// Numbers read with `,` as a thousands separator in a `;`-separated file, per attribute (rarely any).
+    var commaGrouped: [_CommaGrouping] = []
 }
 
 /// Values of a String attribute that a non-empty null token made null: how many, and the first. Such
@@ -52,6 +54,48 @@ struct _TextNulls: Sendable {
     mutating func merge(_ other: _TextNulls) {
         if count == 0 { (firstLine, firstValue) = (other.firstLine, other.firstValue) }
         count += other.count
+    }
+}
+
+/// Values of one attribute read with `,` as a thousands separator in a `;`-separated file read without a
+/// decimal comma (`1,250` → 1250): valid grouping, but the usual sign of a decimal comma read as something
+/// else, so the summary warns. Counted as rows are read; only the first value is kept, as text.
+struct _CommaGrouping: Sendable {
+    /// The target and the field (by position in its ``_TargetPlan/fields``), to find the entry cheaply.
+    let target: Int
+    let field: Int
+    let entity: String
+    let attribute: String
+    var count: Int
+    /// The first such value: its line, as written, and as read.
+    let line: Int
+    let text: String
+    let value: Value
+
+    /// Adds `other`'s values to the entries of `list`, keeping each attribute's first value.
+    static func merge(_ other: [_CommaGrouping], into list: inout [_CommaGrouping]) {
+        for entry in other {
+            if let i = list.firstIndex(where: { $0.target == entry.target && $0.field == entry.field }) {
+                list[i].count += entry.count
+            } else {
+                list.append(entry)
+            }
+        }
+    }
+
+    /// The summary's warning, for the file `path`.
+    func warning(path: String) -> String {
+        let values = count == 1 ? "1 value" : "\(_ProgressReporter.grouped(count)) values"
+        let read: String
+        switch value {
+        case .double(let number) where number == number.rounded() && abs(number) < 1e15: read = String(Int64(number))
+        case .double(let number): read = String(number)
+        case .integer(let number): read = String(number)
+        default: read = value.description
+        }
+        return "\(path) → \(entity).\(attribute): \(values) read with ',' as a thousands separator in a ';'-separated file "
+            + "(first at line \(line): \"\(text)\" → \(read)); if ',' is the decimal mark there, re-run with --decimal-comma "
+            + "(or \"decimalComma\": true for the file in a mapping)"
     }
 }
 
@@ -148,6 +192,9 @@ final class _RowReader: @unchecked Sendable {
     private let headerEcho: _HeaderEcho?
     /// Columns the header leaves unnamed and nothing reads: a value in one is not imported, so it is counted.
     private let unnamedColumns: [Int]
+    /// Per target and field, whether a number read with `,` grouping thousands is counted (``_CommaGrouping``):
+    /// numeric attributes of a `;`-separated file read without a decimal comma.
+    private let commaWatched: [[Bool]]
     /// The chunk being filled.
     @exclusivity(unchecked) private var chunk = _RowChunk()
 
@@ -188,6 +235,8 @@ final class _RowReader: @unchecked Sendable {
         excluded = file.excluded
         headerEcho = _HeaderEcho(file.header)
         unnamedColumns = file.unnamedColumns
+        let semicolons = file.options.delimiter == UInt8(ascii: ";")
+        commaWatched = targets.map { $0.fields.map { semicolons && $0.converter.readsCommaGrouping } }
     }
 
     /// Reads on a thread of its own, handing chunks to the queue; ``waitUntilDone()`` waits for its end.
@@ -262,6 +311,17 @@ final class _RowReader: @unchecked Sendable {
         return keys
     }
 
+    /// Counts a number read with `,` as a thousands separator (``commaWatched``): a String only for the
+    /// first of an attribute in a chunk.
+    private func noteCommaGrouping(target: Int, field: Int, line: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ value: Value) {
+        if let i = chunk.commaGrouped.firstIndex(where: { $0.target == target && $0.field == field }) {
+            chunk.commaGrouped[i].count += 1
+            return
+        }
+        chunk.commaGrouped.append(_CommaGrouping(target: target, field: field, entity: entityNames[target], attribute: attributeNames[target][field],
+                                                 count: 1, line: line, text: String(decoding: bytes, as: UTF8.self), value: value))
+    }
+
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
     private func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
         if record.isEmptyRow(trimming: trim, delimiter: delimiter) { return .blank }
@@ -294,6 +354,7 @@ final class _RowReader: @unchecked Sendable {
             for (ordinal, value) in presets[t] { values[ordinal] = value }
             let fields = fieldPlans[t]
             let nulls = nullValues[t]
+            let watched = commaWatched[t]
             for f in fields.indices {
                 let field = fields[f]
                 let ok = record.withBytes(at: field.field) { raw -> Bool in
@@ -307,6 +368,9 @@ final class _RowReader: @unchecked Sendable {
                     }
                     guard let value = field.converter.convert(bytes) else { return false }
                     values[field.ordinal] = value
+                    if watched[f], let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: ",")), bytes.count) != nil {
+                        noteCommaGrouping(target: t, field: f, line: record.lineNumber, bytes, value)
+                    }
                     return true
                 }
                 if !ok {

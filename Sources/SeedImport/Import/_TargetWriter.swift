@@ -363,6 +363,7 @@ final class _TargetWriter {
             file.unnamedValueColumns.formUnion(chunk.unnamedValueColumns)
         }
         for (slot, nulls) in chunk.textNulls { file.textNulls[slot, default: _TextNulls()].merge(nulls) }
+        if !chunk.commaGrouped.isEmpty { _CommaGrouping.merge(chunk.commaGrouped, into: &file.commaGrouped) }
         if let error = chunk.error { throw error }
     }
 

@@ -244,6 +244,8 @@ final class _FilePlan {
     /// String values non-empty null tokens made null, by target and field (`t << 16 | f`).
     var textNulls: [Int: _TextNulls] = [:]
     var unnamedValueColumns: Set<Int> = []
+    /// Numbers read with `,` as a thousands separator in a `;`-separated file, per attribute (targets only).
+    var commaGrouped: [_CommaGrouping] = []
     var columnCount = 0 {
         didSet { headerLookup = nil }
     }
