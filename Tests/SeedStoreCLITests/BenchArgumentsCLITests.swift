@@ -101,6 +101,19 @@ struct BenchArgumentsCLITests {
         #expect(typo.status == 1 && typo.stderr.contains("unknown key 'fault_atribute'") && typo.stderr.contains("fault_attribute"), "\(typo.stderr)")
     }
 
+    /// A user trial: `IDs only (includesPropertyValues false): N+1 (2…`, the count cut off at 80 columns.
+    @Test("the terminal table shows the count of a variant that stops at --fault-limit, however long its name")
+    func faultLimitCountIsShown() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["bench", "W.sqlite", "--scenarios", "faulting"] + Self.quick, directory: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let name = try #require(lines.firstIndex { $0.contains("IDs only (includesPropertyValues false): N+1") }, "\(result.stdout)")
+        #expect(lines[name + 1].contains("(20 of 500 objects)"), "\(result.stdout)")
+        #expect(!result.stdout.contains("N+1 (2…"), "\(result.stdout)")
+    }
+
     @Test("speed fetch on a store that is not the wells store says what store it expects, not bench's flags")
     func speedFetchSaysWhatStoreItExpects() throws {
         let dir = try Self.stores()
