@@ -66,7 +66,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("fault-attribute"), help: "The attribute the faulting scenario reads from each object (default: the sort key).")
     var faultAttribute: String?
 
-    @Option(name: .customLong("fault-limit"), parsing: .unconditional, help: "At most this many objects in the N+1 variants.")
+    @Option(name: .customLong("fault-limit"), parsing: .unconditional, help: "At most this many objects in the faulting variants but the to-one prefetching ones (N+1, returnsObjectsAsFaults false, object IDs only) and in dictionary's N+1 (default 20000).")
     var faultLimit: Int?
 
     @Option(help: "Write the report as JSON.")
