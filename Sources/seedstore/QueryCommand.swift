@@ -266,6 +266,63 @@ struct QueryCommand: ParsableCommand {
         word.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
     }
 
+    /// Why a predicate compares a to-one relationship with a number or text written into it, or nil.
+    ///
+    /// `operator == 102` compares the destination's `Z_PK`, the store's own row key, which the user
+    /// rarely means and the store may number differently after the next import: it is refused with the
+    /// destination's key to compare instead (`operator.operator_id == 102`). In code a `%@` argument that
+    /// stands for an object (its primary key) still compares, as Core Data compares an object or its ID;
+    /// a command line has no such arguments. `== nil` tests whether there is a destination, and stays.
+    static func toOneLiteralProblem(_ predicate: FetchPredicate, from entity: Entity, in model: ObjectModel) -> String? {
+        switch predicate {
+        case .truePredicate, .falsePredicate:
+            return nil
+        case .and(let operands), .or(let operands):
+            return operands.lazy.compactMap { toOneLiteralProblem($0, from: entity, in: model) }.first
+        case .not(let operand):
+            return toOneLiteralProblem(operand, from: entity, in: model)
+        case .comparison(let comparison):
+            for (side, other) in [(comparison.left, comparison.right), (comparison.right, comparison.left)] {
+                guard case .keyPath(let path) = side, case .constant(let constant) = other, isLiteralKey(constant),
+                      let (owner, name) = lastStep(of: path.joined(separator: "."), from: entity, in: model),
+                      let relationship = owner.relationship(named: name), !relationship.isToMany,
+                      let destination = model.entity(named: relationship.destination) else { continue }
+                let keyPath = path.joined(separator: ".")
+                let value = constant.description
+                let key = likelyKey(of: destination)
+                let instead = key.map { "compare the destination's key: \(keyPath).\($0.name) \(comparison.op) \(value)" }
+                    ?? "compare one of \(destination.name)'s attributes: \(keyPath).NAME \(comparison.op) \(value)"
+                return "\(owner.name).\(name) is a to-one relationship to \(destination.name): compared with \(value), it would match "
+                    + "the \(destination.name) whose Z_PK (the store's own row number) is \(value), which a new import may number "
+                    + "differently; \(instead) (\(keyPath) == nil tests for no \(destination.name))"
+            }
+            return nil
+        }
+    }
+
+    /// Whether `constant` is a number or text (or a list of them) written where an object belongs.
+    static func isLiteralKey(_ constant: PredicateConstant) -> Bool {
+        switch constant {
+        case .int, .double, .string: true
+        case .array(let items): !items.isEmpty && items.allSatisfy(isLiteralKey)
+        default: false
+        }
+    }
+
+    /// The attribute of `entity` most likely its key, for a suggestion: one named like an ID, code or
+    /// key (`operator_id`, `uwi_code`, `isbn_key`), else the first indexed one, else the first.
+    static func likelyKey(of entity: Entity) -> Attribute? {
+        // `id`, `operator_id`, `operatorID`, `zipCode`; not `valid` or `monkey`.
+        let named = entity.attributes.first { attribute in
+            let name = attribute.name
+            return ["id", "code", "key"].contains { word in
+                name.lowercased() == word || name.lowercased().hasSuffix("_" + word)
+                    || name.hasSuffix(word.prefix(1).uppercased() + word.dropFirst()) || name.hasSuffix(word.uppercased())
+            }
+        }
+        return named ?? entity.attributes.first(where: \.isIndexed) ?? entity.attributes.first
+    }
+
     /// Splits a comma-separated list, keeping commas inside parentheses.
     static func list(_ text: String?) -> [String] {
         guard let text else { return [] }
@@ -299,6 +356,9 @@ struct QueryCommand: ParsableCommand {
         if let problem = Self.sortComparisonProblem(request.sortDescriptors, from: root, in: store.model) {
             printError("error: " + problem)
             throw ExitCode.validationFailure
+        }
+        if let predicate = request.predicate, let problem = Self.toOneLiteralProblem(predicate, from: root, in: store.model) {
+            throw StoreError.invalidRequest(problem)
         }
         let before = store.connection.stats
         let started = Clock.now()

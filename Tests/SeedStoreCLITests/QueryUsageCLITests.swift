@@ -4,7 +4,7 @@ import Testing
 
 /// `seedstore query` arguments a user trial found answered wrongly: sort keys that exit 1 where other
 /// usage errors exit 64, a string comparison on a number silently ignored, a `%@` with no way to give
-/// its argument.
+/// its argument, and a to-one relationship compared with its destination's row number.
 @Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
 final class QueryUsageCLITests {
     let directory = CLI.temporaryDirectory()
@@ -66,6 +66,21 @@ final class QueryUsageCLITests {
         let having = try query("FailedBankDetails", ["--properties", "fund,count(cert) as n", "--group-by", "fund", "--having", "n > %d"])
         #expect(having.status == 64 && having.stderr.contains("--having \"n > %d\" has the format specifier %d"), "\(having.stderr)")
         #expect(try query("FailedBankDetails", ["--where", "cert == $CERT"]).status == 64, "the $variable refusal it matches")
+    }
+
+    @Test("a to-one relationship compared with a number or text is refused, suggesting the destination's key; == nil still tests for none")
+    func toOneComparedWithALiteralIsRefused() throws {
+        for predicate in ["details == 1", "details != 'x'", "details IN {1, 2}", "NOT (2 == details)"] {
+            let result = try query("FailedBankInfo", ["--where", predicate, "--properties", "name"])
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(predicate): exit \(result.status) \(result.stdout)")
+            #expect(result.stderr.contains("FailedBankInfo.details is a to-one relationship to FailedBankDetails"), "\(result.stderr)")
+            // cert is the indexed attribute: the likely key.
+            #expect(result.stderr.contains("details.cert "), "\(predicate): \(result.stderr)")
+        }
+        let none = try query("FailedBankInfo", ["--where", "details == nil", "--properties", "name"])
+        #expect(none.status == 0 && none.stdout == "name\r\n", "\(none.stderr)")
+        let byKey = try query("FailedBankInfo", ["--where", "details.cert == 57053", "--properties", "name"])
+        #expect(byKey.status == 0 && byKey.stdout == "name\r\nState Bank\r\n", "\(byKey.stderr)")
     }
 
     @Test("--limit help says 0 means no limit, as the error for -1 does")
