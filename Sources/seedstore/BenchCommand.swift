@@ -21,6 +21,8 @@ struct BenchCommand: ParsableCommand {
 
             Only the names the chosen scenarios use must exist in the store: batch-size needs --sort-key, \
             faulting --fault-attribute (by default the sort key), dictionary and decomposition --properties. \
+            Unless --scenarios names it, decomposition is skipped with a note when its summary entity (WellSummary \
+            by default) lacks a name of --properties, as with --entity Operator --properties name,country. \
             A scenario file sets the same names and more (docs/bench-schema.md, Scenario files).
 
             Outputs are checked before anything is measured: a --json, --markdown or --html path that is the \
@@ -66,7 +68,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("fault-attribute"), help: "The attribute the faulting scenario reads from each object (default: the sort key).")
     var faultAttribute: String?
 
-    @Option(name: .customLong("fault-limit"), parsing: .unconditional, help: "At most this many objects in the N+1 variants.")
+    @Option(name: .customLong("fault-limit"), parsing: .unconditional, help: "At most this many objects in the faulting variants but the to-one prefetching ones (N+1, returnsObjectsAsFaults false, object IDs only) and in dictionary's N+1 (default 20000).")
     var faultLimit: Int?
 
     @Option(help: "Write the report as JSON.")
@@ -164,7 +166,7 @@ struct BenchCommand: ParsableCommand {
         do {
             built = try ScenarioCatalog.make(for: opened, config: config, only: chosen)
         } catch BenchError.storeLacks(let missing) {
-            throw Refusal(description: "\(store): \(missing). \(Self.fix(for: missing.key))")
+            throw Refusal(description: "\(store): \(missing). \(Self.fix(for: missing, config: config))")
         }
         let skipped = Self.skipped(built: built, chosen: chosen, config: config, model: opened.model)
         // The results' notes repeat them under the table: said first only when the table goes elsewhere than a terminal.
@@ -223,6 +225,22 @@ struct BenchCommand: ParsableCommand {
     /// A run refused before it measures, or an output it could not write: what is wrong and what to do.
     struct Refusal: Error, CustomStringConvertible {
         let description: String
+    }
+
+    /// What to pass to name another entity or property than the scenario setting `missing.key` gave.
+    ///
+    /// The decomposition reads ``ScenarioConfig/mapProperties`` through the summary entity as well as the
+    /// entity, and the dictionary scenario through the entity alone: when the summary lacks them, no
+    /// `--properties` may suit both, so the way out is to leave the decomposition out or name another summary.
+    static func fix(for missing: BenchError.MissingName, config: ScenarioConfig) -> String {
+        if missing.scenario == "decomposition", missing.key == "map_properties", missing.entity == config.summaryEntity,
+           let summary = config.summaryEntity {
+            let others = ScenarioCatalog.names.filter { $0 != "decomposition" }.joined(separator: ",")
+            return "The decomposition reads --properties through both \(config.entity) and \(summary): name properties both have, "
+                + "leave the decomposition out (--scenarios \(others)), or name a summary entity of \(config.entity) that has them "
+                + "in a scenario file (summary_entity, details_relationship, lookup_key; docs/bench-schema.md, Scenario files)."
+        }
+        return fix(for: missing.key)
     }
 
     /// What to pass to name another entity or property than the scenario setting `key` gave.
@@ -375,7 +393,15 @@ struct BenchCommand: ParsableCommand {
     static func skipped(built: [BenchScenario], chosen: [String], config: ScenarioConfig, model: ObjectModel) -> [String] {
         var notes: [String] = []
         let wanted = chosen.isEmpty ? ScenarioCatalog.names : chosen
-        if wanted.contains("decomposition"), !built.contains(where: { $0.name == "decomposition" }) {
+        let lacks = ScenarioCatalog.decompositionLacks(in: model, config: config)
+        if wanted.contains("decomposition"), !built.contains(where: { $0.name == "decomposition" }), !lacks.isEmpty,
+           let summary = config.summaryEntity {
+            let others = ScenarioCatalog.names.filter { $0 != "decomposition" }.joined(separator: ",")
+            notes.append("decomposition skipped: \(summary) (summary_entity) has no \(lacks.joined(separator: ", ")) (--properties), which it would "
+                         + "read through both \(config.entity) and \(summary); to run it, name properties both have, or a summary entity of "
+                         + "\(config.entity) in a scenario file (summary_entity, details_relationship, lookup_key). "
+                         + "--scenarios \(others) leaves it out without this note")
+        } else if wanted.contains("decomposition"), !built.contains(where: { $0.name == "decomposition" }) {
             notes.append("decomposition skipped: the store has no entity \(config.summaryEntity ?? "(none named)") with a to-one "
                          + "\(config.detailsRelationship ?? "(none named)") to its details; name them in a scenario file (summary_entity, details_relationship, lookup_key)")
         }

@@ -49,7 +49,7 @@ struct QueryCommand: ParsableCommand {
     var sort: String?
 
     // Unconditional, like --sort: --limit -1 is a value validate() refuses, not a missing one.
-    @Option(parsing: .unconditional, help: "Return at most N objects.")
+    @Option(parsing: .unconditional, help: "Return at most N objects (0: no limit).")
     var limit: Int?
 
     @Option(parsing: .unconditional, help: "Skip the first N objects.")
@@ -127,10 +127,39 @@ struct QueryCommand: ParsableCommand {
         if toMany && format == .csv {
             throw ValidationError("--to-many goes with --format table or json: CSV holds what imports back (attributes, and to-one keys as NAME.Z_PK columns); a join CSV fills a to-many")
         }
+        // A malformed sort key is a usage error like the others (exit 64), not a failed fetch.
+        if let sort {
+            do { _ = try FetchSort.parseList(sort) } catch { throw ValidationError("--sort \(error)") }
+        }
         if let having { _ = try Self.havingPredicate(having, fetched: Self.list(properties).compactMap { try? FetchProperty.parse($0) }) }
         // Here rather than when the request is made, so the usage line printed is this command's.
-        if let predicate, let name = (try? FetchPredicate(format: predicate))?.variableNames.sorted().first {
+        if let predicate, let name = try Self.commandLinePredicate(predicate, option: "--where")?.variableNames.sorted().first {
             throw ValidationError(Self.variableMessage(name))
+        }
+    }
+
+    /// Parses a predicate given on the command line; nil when it does not parse (``run()`` reports that,
+    /// naming the store's properties). A format specifier (`%@`, `%K`, `%d`) is a usage error: in code
+    /// it takes an argument, and the command line has none to give.
+    static func commandLinePredicate(_ text: String, option: String) throws -> FetchPredicate? {
+        do {
+            return try FetchPredicate(format: text)
+        } catch where error.kind == .missingArgument {
+            // The specifier as written (`%@`, `%K`, `%1$@`), where the parser stopped.
+            let characters = Array(text)
+            let start = min(max(error.offset, 0), characters.count)
+            var end = start + 1
+            while end < characters.count, characters[end].isLetter || characters[end].isNumber || characters[end] == "@" || characters[end] == "$" {
+                end += 1
+            }
+            let specifier = start < characters.count && characters[start] == "%" ? " " + String(characters[start..<end]) : ""
+            throw ValidationError("""
+                \(option) "\(text)" has the format specifier\(specifier), which takes an argument in code; a command line \
+                has no format arguments: write the value into the predicate in its place, as in rid == 5, \
+                name == 'Strata' or completed == YES (for %K, the key path itself)
+                """)
+        } catch {
+            return nil
         }
     }
 
@@ -169,7 +198,11 @@ struct QueryCommand: ParsableCommand {
     /// it with one.
     static func havingPredicate(_ text: String, fetched: [FetchProperty] = []) throws -> FetchPredicate {
         do {
+            // A format specifier is refused as in --where; another error may be an aggregate called by name.
+            if let parsed = try commandLinePredicate(text, option: "--having") { return parsed }
             return try FetchPredicate(format: text)
+        } catch let error as ValidationError {
+            throw error
         } catch {
             let call = /(?i)\b(count|sum|min|max|avg)\s*\(([^)]*)\)/
             guard let match = text.firstMatch(of: call) else { throw error }
@@ -199,6 +232,97 @@ struct QueryCommand: ParsableCommand {
         "--where uses $\(name), a variable the query command has no value for: write the value itself in its place, as in title == 'Strata', priority > 2 or completed == YES"
     }
 
+    /// Why a sort key's string comparison cannot apply, or nil: `[c]`, `[d]`, `[cd]` and `[l]` are
+    /// `caseInsensitiveCompare:`, diacritic-insensitive and `localizedStandardCompare:` comparisons, which
+    /// Foundation has for strings only (a sort descriptor with one on a number raises). The engine would
+    /// ignore it and sort as plain `--sort price` does, so the flag the user asked for would silently do nothing.
+    static func sortComparisonProblem(_ sorts: [FetchSort], from entity: Entity, in model: ObjectModel) -> String? {
+        for sort in sorts where sort.comparison != .binary {
+            guard let (owner, name) = lastStep(of: sort.keyPath, from: entity, in: model) else { continue }
+            let kind: String
+            if let attribute = owner.attribute(named: name) {
+                guard attribute.type != .string else { continue }
+                kind = "\(article(attribute.type.rawValue)) \(attribute.type.rawValue) attribute"
+            } else if let relationship = owner.relationship(named: name) {
+                kind = "a \(relationship.isToMany ? "to-many" : "to-one") relationship"
+            } else {
+                continue
+            }
+            let (flag, method) = switch sort.comparison {
+            case .localized: ("l", "localizedStandardCompare:")
+            case .caseInsensitive: ("c", "caseInsensitiveCompare:")
+            case .diacriticInsensitive: ("d", "a diacritic-insensitive comparison")
+            case .caseDiacriticInsensitive, .binary: ("cd", "a case- and diacritic-insensitive comparison")
+            }
+            let plain = (sort.ascending ? "" : "-") + sort.keyPath
+            return "--sort \(sort): \(owner.name).\(name) is \(kind), and [\(flag)] (\(method)) compares strings only; "
+                + "sort it without [\(flag)] (--sort \(plain)), or put [\(flag)] on a String attribute"
+        }
+        return nil
+    }
+
+    /// "a" or "an" before an attribute type's name: `an Integer 32`, `a Decimal`.
+    static func article(_ word: String) -> String {
+        word.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
+    }
+
+    /// Why a predicate compares a to-one relationship with a number or text written into it, or nil.
+    ///
+    /// `operator == 102` compares the destination's `Z_PK`, the store's own row key, which the user
+    /// rarely means and the store may number differently after the next import: it is refused with the
+    /// destination's key to compare instead (`operator.operator_id == 102`). In code a `%@` argument that
+    /// stands for an object (its primary key) still compares, as Core Data compares an object or its ID;
+    /// a command line has no such arguments. `== nil` tests whether there is a destination, and stays.
+    static func toOneLiteralProblem(_ predicate: FetchPredicate, from entity: Entity, in model: ObjectModel) -> String? {
+        switch predicate {
+        case .truePredicate, .falsePredicate:
+            return nil
+        case .and(let operands), .or(let operands):
+            return operands.lazy.compactMap { toOneLiteralProblem($0, from: entity, in: model) }.first
+        case .not(let operand):
+            return toOneLiteralProblem(operand, from: entity, in: model)
+        case .comparison(let comparison):
+            for (side, other) in [(comparison.left, comparison.right), (comparison.right, comparison.left)] {
+                guard case .keyPath(let path) = side, case .constant(let constant) = other, isLiteralKey(constant),
+                      let (owner, name) = lastStep(of: path.joined(separator: "."), from: entity, in: model),
+                      let relationship = owner.relationship(named: name), !relationship.isToMany,
+                      let destination = model.entity(named: relationship.destination) else { continue }
+                let keyPath = path.joined(separator: ".")
+                let value = constant.description
+                let key = likelyKey(of: destination)
+                let instead = key.map { "compare the destination's key: \(keyPath).\($0.name) \(comparison.op) \(value)" }
+                    ?? "compare one of \(destination.name)'s attributes: \(keyPath).NAME \(comparison.op) \(value)"
+                return "\(owner.name).\(name) is a to-one relationship to \(destination.name): compared with \(value), it would match "
+                    + "the \(destination.name) whose Z_PK (the store's own row number) is \(value), which a new import may number "
+                    + "differently; \(instead) (\(keyPath) == nil tests for no \(destination.name))"
+            }
+            return nil
+        }
+    }
+
+    /// Whether `constant` is a number or text (or a list of them) written where an object belongs.
+    static func isLiteralKey(_ constant: PredicateConstant) -> Bool {
+        switch constant {
+        case .int, .double, .string: true
+        case .array(let items): !items.isEmpty && items.allSatisfy(isLiteralKey)
+        default: false
+        }
+    }
+
+    /// The attribute of `entity` most likely its key, for a suggestion: one named like an ID, code or
+    /// key (`operator_id`, `uwi_code`, `isbn_key`), else the first indexed one, else the first.
+    static func likelyKey(of entity: Entity) -> Attribute? {
+        // `id`, `operator_id`, `operatorID`, `zipCode`; not `valid` or `monkey`.
+        let named = entity.attributes.first { attribute in
+            let name = attribute.name
+            return ["id", "code", "key"].contains { word in
+                name.lowercased() == word || name.lowercased().hasSuffix("_" + word)
+                    || name.hasSuffix(word.prefix(1).uppercased() + word.dropFirst()) || name.hasSuffix(word.uppercased())
+            }
+        }
+        return named ?? entity.attributes.first(where: \.isIndexed) ?? entity.attributes.first
+    }
+
     /// Splits a comma-separated list, keeping commas inside parentheses.
     static func list(_ text: String?) -> [String] {
         guard let text else { return [] }
@@ -226,6 +350,16 @@ struct QueryCommand: ParsableCommand {
         }
         let context = ManagedObjectContext(store: store)
         let request = try makeRequest(model: store.model)
+        let root = try store.entity(named: entity)
+        // A usage error (exit 64) found only with the model: a ValidationError thrown here would print the
+        // root command's usage line, not this one's.
+        if let problem = Self.sortComparisonProblem(request.sortDescriptors, from: root, in: store.model) {
+            printError("error: " + problem)
+            throw ExitCode.validationFailure
+        }
+        if let predicate = request.predicate, let problem = Self.toOneLiteralProblem(predicate, from: root, in: store.model) {
+            throw StoreError.invalidRequest(problem)
+        }
         let before = store.connection.stats
         let started = Clock.now()
         defer {

@@ -10,7 +10,8 @@ struct SeedStoreCommand: ParsableCommand {
             Stores follow Core Data's SQLite layout (Z-tables, Z_PRIMARYKEY, Z_METADATA), so a seed store made \
             here looks like one Core Data made, and stores Core Data wrote open here.
 
-            Set SEEDSTORE_SQL_DEBUG=1..3 (or pass --sql-debug) to see the SQL, like Core Data's SQLDebug.
+            Set SEEDSTORE_SQL_DEBUG=1..3 to see the SQL of any command that opens a store, like Core Data's SQLDebug; query and \
+            inspect also take --sql-debug 1..3.
             """,
         version: PersistentStore.version,
         subcommands: [GenerateCommand.self, ImportCommand.self, InspectCommand.self, QueryCommand.self, BenchCommand.self, SpeedCommand.self]

@@ -184,6 +184,24 @@ struct BenchTrialKTests {
         #expect(try BenchReport.decode(try made.jsonData(), source: "x") == made)
     }
 
+    /// A user trial: `IDs only (includesPropertyValues false): N+1 (2…`, cut at the column's width, hid the count.
+    @Test("a label too long for the terminal table keeps its count on a line of its own, the column no wider")
+    func longLabelsKeepTheirCountInTheTable() throws {
+        var long = result("faulting", "faults, then read one attribute (N+1)", median: 0.0217)
+        long.covers = .init(objects: 2_000, of: 20_000)
+        var short = result("faulting", "object IDs only", median: 0.001)
+        short.covers = .init(objects: 2_000, of: 20_000)
+        let table = BenchReporter.table(FetchBenchTests.report([long, short, result("faulting", "whole", median: 0.2)]))
+        let lines = table.split(separator: "\n").map(String.init)
+        let name = try #require(lines.firstIndex { $0.contains("IDs only (includesPropertyValues false): N+1") }, "\(table)")
+        #expect(lines[name + 1].trimmingCharacters(in: .whitespaces) == "(2,000 of 20,000 objects)", "\(table)")
+        #expect(!table.contains("…"), "nothing is cut: \(table)")
+        #expect(table.contains("object IDs only (2,000 of 20,000 objects)"), "a label that fits stays on one line: \(table)")
+        let header = try #require(lines.first { $0.hasPrefix("scenario") })
+        let width = try #require(header.range(of: "median")).lowerBound.utf16Offset(in: header)
+        #expect(width <= "scenario  ".count + 48 + 2 + 8, "the variant column stays at most 48 wide: \(header)")
+    }
+
     @Test("peak memory does not depend on the warm-up: it is taken on a steady-state run, not the one paying one-time costs")
     func peakMemoryIgnoresTheWarmup() throws {
         let directory = try temporaryDirectory()

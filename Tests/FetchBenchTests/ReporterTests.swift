@@ -37,10 +37,19 @@ import Testing
         config.mapProperties = ["title", "author"]
         let recorded = FetchBenchTests.report([], config: config)
         let file = #"{"entity": "Book", "sort_key": "title", "map_properties": ["title", "author"], "fault_attribute": "title""#
-        #expect(BenchReporter.markdown(recorded).contains("- **Scenario settings**: " + BenchReporter.escape(file)), "\(BenchReporter.markdown(recorded))")
+        // As code, so it copies into a scenario file as it is: escaped, it read sort\_key and \[ (a user trial).
+        #expect(BenchReporter.markdown(recorded).contains("- **Scenario settings**: `" + file), "\(BenchReporter.markdown(recorded))")
         #expect(BenchReporter.html(recorded).contains("<dt>Scenario settings</dt><dd>" + HTMLText.escape(file)))
         // A version 1 report recorded none: the line is left out rather than guessed.
         #expect(!BenchReporter.markdown(versionOne(recorded)).contains("Scenario settings"))
+    }
+
+    @Test("a code span shows any text as written: its fence outgrows the text's backticks, padded where the text starts or ends with one")
+    func codeSpansHoldBackticks() {
+        #expect(BenchReporter.code(#"{"sort_key": "a_b", "x": ["c"]}"#) == #"`{"sort_key": "a_b", "x": ["c"]}`"#)
+        #expect(BenchReporter.code(#"{"entity": "a`b``c"}"#) == #"```{"entity": "a`b``c"}```"#)
+        #expect(BenchReporter.code("`x") == "`` `x ``")
+        #expect(BenchReporter.code("a\nb") == "`a b`")
     }
 
     @Test func markdownShowsTheComparison() {

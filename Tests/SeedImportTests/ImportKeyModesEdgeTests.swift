@@ -305,6 +305,8 @@ struct ImportKeyModesEdgePopulatesTests {
                                                              files: files, options: ImportOptions(onError: .skip), check: Self.linksHoldTheirKeys)
         #expect(differing.isEmpty, "modes that differ: \(differing)")
         #expect(outcome.error == nil)
+        // One repeat is one value, not "1 repeated values" (a user trial).
+        #expect(outcome.warnings.contains { $0.contains("Item.sku is not unique (1 repeated value):") }, "\(outcome.warnings)")
     }
 
     @Test("hand-computed: upserting an item with its sku unchanged is not a repeated sku")

@@ -118,6 +118,15 @@ struct ImportMappingTests {
             #expect(problems.contains("columns.f.format: unknown date format 'dd.QQ.yyyy'"), "\(problems)")
             #expect(error.problems.count == 3)
         }
+        // A user trial: "format": 5 was "expected a string", though a list of formats is allowed too.
+        do {
+            _ = try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "a.csv", "targets": [{"entity": "A", "columns": {"d": {"column": "D", "format": 5}}}]}]}"#.utf8),
+                                  baseDirectory: "/tmp", source: "number.mapping.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.problems.count == 1 && error.problems[0].hasPrefix("files[0].targets[0].columns.d.format: expected a string or a list of strings"),
+                    "\(error.problems)")
+        }
         // A user trial: a key of two attributes was "expected a string".
         do {
             _ = try ImportMapping(json: Data(#"{"format": 1, "files": [{"path": "a.csv", "targets": [{"entity": "Line", "key": ["order", "product"]}]}]}"#.utf8),

@@ -101,6 +101,39 @@ struct BenchArgumentsCLITests {
         #expect(typo.status == 1 && typo.stderr.contains("unknown key 'fault_atribute'") && typo.stderr.contains("fault_attribute"), "\(typo.stderr)")
     }
 
+    /// A user trial: every --properties failed, as the dictionary scenario reads them on Operator and the
+    /// decomposition on WellSummary too, and the message said only "Name them with --properties".
+    @Test("--entity Operator with its own --properties runs, the decomposition skipped with a note; named in --scenarios, the error says what works")
+    func decompositionOnAnotherEntity() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let operators = ["bench", "W.sqlite", "--entity", "Operator", "--sort-key", "name", "--properties", "name,country"] + Self.quick
+        let all = try CLI.run(operators, directory: dir)
+        #expect(all.status == 0 && all.stdout.contains("2 properties as dictionaries"), "\(all.stderr)")
+        #expect(all.stderr.contains("note: decomposition skipped: WellSummary (summary_entity) has no name, country (--properties)"), "\(all.stderr)")
+        #expect(all.stdout.contains("note: decomposition skipped"), "under the table too: \(all.stdout)")
+        let named = try CLI.run(operators + ["--scenarios", "decomposition"], directory: dir)
+        #expect(named.status == 1 && named.stderr.contains("WellSummary has no property 'name' (map_properties)"), "\(named.stderr)")
+        #expect(named.stderr.contains("--scenarios batch-size,faulting,dictionary") && named.stderr.contains("summary_entity, details_relationship, lookup_key"),
+                "\(named.stderr)")
+        // The wells' own properties, which WellSummary has, still run the decomposition.
+        let wells = try CLI.run(["bench", "W.sqlite", "--scenarios", "dictionary,decomposition"] + Self.quick, directory: dir)
+        #expect(wells.status == 0 && wells.stdout.contains("decomposition") && !wells.stderr.contains("note:"), "\(wells.stderr)")
+    }
+
+    /// A user trial: `IDs only (includesPropertyValues false): N+1 (2…`, the count cut off at 80 columns.
+    @Test("the terminal table shows the count of a variant that stops at --fault-limit, however long its name")
+    func faultLimitCountIsShown() throws {
+        let dir = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["bench", "W.sqlite", "--scenarios", "faulting"] + Self.quick, directory: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let name = try #require(lines.firstIndex { $0.contains("IDs only (includesPropertyValues false): N+1") }, "\(result.stdout)")
+        #expect(lines[name + 1].contains("(20 of 500 objects)"), "\(result.stdout)")
+        #expect(!result.stdout.contains("N+1 (2…"), "\(result.stdout)")
+    }
+
     @Test("speed fetch on a store that is not the wells store says what store it expects, not bench's flags")
     func speedFetchSaysWhatStoreItExpects() throws {
         let dir = try Self.stores()

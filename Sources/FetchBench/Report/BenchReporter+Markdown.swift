@@ -15,7 +15,8 @@ extension BenchReporter {
     /// ```
     public static func markdown(_ report: BenchReport, comparison: BaselineComparison? = nil) -> String {
         var out: [String] = ["# SeedStore fetch benchmark", ""]
-        out += context(report).map { "- **\($0.0)**: \(escape($0.1))" }
+        // The scenario settings are a scenario file to copy: escaped, `sort\_key` and `\[` would not rerun.
+        out += context(report).map { "- **\($0.0)**: " + ($0.0 == scenarioSettingsLabel ? code($0.1) : escape($0.1)) }
         if let comparison {
             out += ["", "## Compared with the baseline", "", escape(comparison.headline), ""]
             out += ["| verdict | scenario | variant | " + BaselineComparison.figureColumns.joined(separator: " | ") + " | reasons |",
@@ -58,7 +59,34 @@ extension BenchReporter {
             ("Store", "\(report.store.path) (\(BenchFormat.bytes(report.store.sizeBytes))): \(BenchFormat.entities(report.store))"),
             ("Settings", settings),
             ("Scenarios", s.scenarios.joined(separator: ", ")),
-        ] + (s.scenarioConfig.map { [("Scenario settings", $0.scenarioFile(keys: ScenarioConfig.keys))] } ?? [])
+        ] + (s.scenarioConfig.map { [(scenarioSettingsLabel, $0.scenarioFile(keys: ScenarioConfig.keys))] } ?? [])
+    }
+
+    /// The context line whose text is a scenario file, which Markdown shows as code to copy as it is.
+    static let scenarioSettingsLabel = "Scenario settings"
+
+    /// `text` as a Markdown code span, which shows it as written: no character needs escaping there.
+    ///
+    /// The fence is one backtick longer than the longest run of backticks in `text`, and a space pads
+    /// each side when `text` starts or ends with a backtick (or a space on both sides), as CommonMark
+    /// strips one such space. Line breaks, which would end a list item, become spaces.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// BenchReporter.code(#"{"sort_key": "a`b"}"#)   // ``{"sort_key": "a`b"}``
+    /// ```
+    static func code(_ text: String) -> String {
+        let flat = String(text.map { $0.isNewline ? " " : $0 })
+        var longest = 0, run = 0
+        for character in flat {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let padded = flat.hasPrefix("`") || flat.hasSuffix("`")
+            || (flat.hasPrefix(" ") && flat.hasSuffix(" ") && flat.contains { $0 != " " })
+        return fence + (padded ? " " + flat + " " : flat) + fence
     }
 
     /// Text made safe for a Markdown table cell.

@@ -21,11 +21,17 @@ public enum ScenarioCatalog {
     /// when nil); `dictionary` and `decomposition` the entity and ``ScenarioConfig/mapProperties``. A name
     /// the store lacks throws ``BenchError/storeLacks(_:)``, naming the scenario and the setting; a setting out
     /// of range throws ``BenchError/invalidSetting(_:)`` (``ScenarioConfig/validate()``).
+    ///
+    /// Run with the others (`only` empty), `decomposition` is skipped when the store has no summary entity,
+    /// or one that lacks a name of ``ScenarioConfig/mapProperties`` (``decompositionLacks(in:config:)``):
+    /// `--entity Operator --properties name,country` names what the dictionary scenario reads on
+    /// Operator, which no summary of wells has, and must not stop the run. Named in `only`, it throws.
     public static func make(for store: PersistentStore, config: ScenarioConfig, only: [String] = []) throws -> [BenchScenario] {
         for name in only where !names.contains(name) { throw BenchError.unknownScenario(name, known: names) }
         try config.validate()
         let wanted = only.isEmpty ? names : names.filter(only.contains)
         return try wanted.compactMap { name -> BenchScenario? in
+            if name == "decomposition", only.isEmpty, !decompositionLacks(in: store.model, config: config).isEmpty { return nil }
             let s = try Names(store: store, config: config, scenario: name)
             return switch name {
             case "batch-size": try batchSize(s)
@@ -35,6 +41,22 @@ public enum ScenarioCatalog {
             default: nil
             }
         }
+    }
+
+    /// The names of ``ScenarioConfig/mapProperties`` that the decomposition's summary entity lacks, which it
+    /// would read through both it and the entity: empty when it has them all, or when the model has no
+    /// summary entity (the decomposition is skipped for that alone).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var config = ScenarioConfig()
+    /// config.entity = "Operator"; config.mapProperties = ["name", "country"]
+    /// ScenarioCatalog.decompositionLacks(in: wells.model, config: config)   // ["name", "country"]
+    /// ```
+    public static func decompositionLacks(in model: ObjectModel, config: ScenarioConfig) -> [String] {
+        guard let name = config.summaryEntity, let summary = model.entity(named: name) else { return [] }
+        return config.mapProperties.filter { summary.columnIndex(of: $0) == nil }
     }
 
     /// Resolved names for one scenario family: the entity and its table; columns are looked up as the

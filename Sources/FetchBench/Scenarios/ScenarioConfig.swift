@@ -36,7 +36,10 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
     public var screen = 20
     /// Batch sizes to compare (0 means none); each 0 or more, at least one.
     public var batchSizes = [0, 20, 100, 1000]
-    /// At most this many objects in the N+1 variants, which cost one statement per object: 1 or more.
+    /// At most this many objects in the variants that fetch with a limit: 1 or more. The N+1 variants cost one
+    /// statement per object; the faulting family's `returnsObjectsAsFaults false` and `object IDs only`
+    /// stop at the same limit so they compare like with like; the to-one prefetching variants and the
+    /// other dictionary variants read every row.
     public var faultLimit = 20_000
 
     /// The defaults, which fit the generated wells store.
@@ -131,7 +134,7 @@ public struct ScenarioConfig: Codable, Sendable, Equatable {
         }
         if let problem = Self.sortKeyProblem(sortKey) { throw refuse("sort_key", "\"\(sortKey)\"", problem) }
         if screen < 1 { throw refuse("screen", "\(screen)", "1 or more (the objects one screen shows)") }
-        if faultLimit < 1 { throw refuse("fault_limit", "\(faultLimit)", "1 or more (at most this many objects in the N+1 variants)") }
+        if faultLimit < 1 { throw refuse("fault_limit", "\(faultLimit)", "1 or more (at most this many objects in the faulting variants and dictionary's N+1)") }
         if batchSizes.isEmpty { throw refuse("batch_sizes", "[]", "a list of at least one batch size, such as [0, 20, 100]") }
         let sizes = "[\(batchSizes.map(String.init).joined(separator: ", "))]"
         if let bad = batchSizes.first(where: { $0 < 0 }) {

@@ -215,7 +215,7 @@ public final class SeedImporter {
             }
         }
         for index in plan.indexes.values where index.collisions > 0 {
-            warnings.append("\(index.entity.name).\(index.attribute) is not unique (\(index.collisions) repeated values): relationship columns find the first object with each value")
+            warnings.append("\(index.entity.name).\(index.attribute) is not unique (\(index.collisions) repeated value\(index.collisions == 1 ? "" : "s")): relationship columns find the first object with each value")
         }
         // A row a file listed again rejects again for the file's own reasons is one reject (written once).
         let rejectCount = plan.files.reduce(0) { $0 + $1.rejects } - (rejects?.repeats ?? 0)

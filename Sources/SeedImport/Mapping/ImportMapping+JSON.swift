@@ -303,6 +303,9 @@ struct _MappingReader {
             } else {
                 problem("\(place).format", "expected a format, or a non-empty array of formats tried in order (such as [\"d-MMM-yy\", \"d-MMM-yyyy\"])")
             }
+        } else if let raw = object["format"], !(raw is NSNull), !(raw is String) {
+            // A list is allowed too: "expected a string" alone sent a user looking for the one string to write.
+            problem("\(place).format", "expected a string or a list of strings: one date format, or a non-empty list tried in order (such as [\"d-MMM-yy\", \"d-MMM-yyyy\"])")
         } else if let format = string(object["format"], at: "\(place).format") {
             formats = [format]
         }

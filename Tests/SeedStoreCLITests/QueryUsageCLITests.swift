@@ -1,0 +1,91 @@
+import Foundation
+import ManagedStore
+import Testing
+
+/// `seedstore query` arguments a user trial found answered wrongly: sort keys that exit 1 where other
+/// usage errors exit 64, a string comparison on a number silently ignored, a `%@` with no way to give
+/// its argument, and a to-one relationship compared with its destination's row number.
+@Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
+final class QueryUsageCLITests {
+    let directory = CLI.temporaryDirectory()
+    let store: String
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    init() throws {
+        store = directory.appendingPathComponent("FDIC.sqlite").path
+        let context = try CLI.store(at: store, model: "fdic")
+        for (cert, name) in [(15741, "First Bank"), (57053, "State Bank")] {
+            let details = try context.insert("FailedBankDetails")
+            details["cert"] = .integer(Int64(cert))
+            let info = try context.insert("FailedBankInfo")
+            info["name"] = .string(name)
+            try info.setObject(details, forKey: "details")
+        }
+        try context.save()
+    }
+
+    func query(_ entity: String, _ arguments: [String]) throws -> CLI.Result {
+        try CLI.run(["query", store, "--entity", entity, "--format", "csv"] + arguments)
+    }
+
+    @Test("a sort key that does not parse is a usage error: exit 64, as --limit -1 is")
+    func malformedSortKeysExit64() throws {
+        for sort in ["cert:up", "-cert:asc", "cert[x]", "ce rt"] {
+            let result = try query("FailedBankDetails", ["--sort", sort, "--properties", "cert"])
+            #expect(result.status == 64 && result.stdout.isEmpty, "--sort \(sort): exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("--sort '"), "--sort \(sort): \(result.stderr)")
+        }
+        #expect(try query("FailedBankDetails", ["--limit", "-1"]).status == 64)
+    }
+
+    @Test("[c], [d], [cd] and [l] on an attribute that is no String are refused, naming its type, as Foundation has them for strings only")
+    func stringComparisonsOnOtherTypesAreRefused() throws {
+        for (sort, flag, type) in [("cert[c]", "[c]", "an Integer 32 attribute"), ("-closeDate[l]", "[l]", "a Date attribute"),
+                                   ("fund[cd]", "[cd]", "an Integer 32 attribute")] {
+            let result = try query("FailedBankDetails", ["--sort", sort, "--properties", "cert"])
+            #expect(result.status == 64 && result.stdout.isEmpty, "--sort \(sort): exit \(result.status)")
+            #expect(result.stderr.contains("is \(type), and \(flag)") && result.stderr.contains("compares strings only"), "\(result.stderr)")
+        }
+        let through = try query("FailedBankInfo", ["--sort", "details.cert[l]"])
+        #expect(through.status == 64 && through.stderr.contains("FailedBankDetails.cert is an Integer 32 attribute"), "\(through.stderr)")
+        // On a String it still sorts.
+        let text = try query("FailedBankInfo", ["--sort", "name[c]", "--properties", "name"])
+        #expect(text.status == 0 && text.stdout == "name\r\nFirst Bank\r\nState Bank\r\n", "\(text.stderr)")
+    }
+
+    @Test("a format specifier in --where or --having says the command line has no arguments: write the value in, exit 64 like $variable")
+    func formatSpecifiersSayToWriteTheValue() throws {
+        let specifier = try query("FailedBankDetails", ["--where", "cert == %@", "--properties", "cert"])
+        #expect(specifier.status == 64 && specifier.stdout.isEmpty, "exit \(specifier.status)")
+        #expect(specifier.stderr.contains("format specifier %@") && specifier.stderr.contains("write the value into the predicate"),
+                "\(specifier.stderr)")
+        #expect(!specifier.stderr.contains("0 were given"), "\(specifier.stderr)")
+        let key = try query("FailedBankDetails", ["--where", "%K == 5", "--properties", "cert"])
+        #expect(key.status == 64 && key.stderr.contains("format specifier %K"), "\(key.stderr)")
+        let having = try query("FailedBankDetails", ["--properties", "fund,count(cert) as n", "--group-by", "fund", "--having", "n > %d"])
+        #expect(having.status == 64 && having.stderr.contains("--having \"n > %d\" has the format specifier %d"), "\(having.stderr)")
+        #expect(try query("FailedBankDetails", ["--where", "cert == $CERT"]).status == 64, "the $variable refusal it matches")
+    }
+
+    @Test("a to-one relationship compared with a number or text is refused, suggesting the destination's key; == nil still tests for none")
+    func toOneComparedWithALiteralIsRefused() throws {
+        for predicate in ["details == 1", "details != 'x'", "details IN {1, 2}", "NOT (2 == details)"] {
+            let result = try query("FailedBankInfo", ["--where", predicate, "--properties", "name"])
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(predicate): exit \(result.status) \(result.stdout)")
+            #expect(result.stderr.contains("FailedBankInfo.details is a to-one relationship to FailedBankDetails"), "\(result.stderr)")
+            // cert is the indexed attribute: the likely key.
+            #expect(result.stderr.contains("details.cert "), "\(predicate): \(result.stderr)")
+        }
+        let none = try query("FailedBankInfo", ["--where", "details == nil", "--properties", "name"])
+        #expect(none.status == 0 && none.stdout == "name\r\n", "\(none.stderr)")
+        let byKey = try query("FailedBankInfo", ["--where", "details.cert == 57053", "--properties", "name"])
+        #expect(byKey.status == 0 && byKey.stdout == "name\r\nState Bank\r\n", "\(byKey.stderr)")
+    }
+
+    @Test("--limit help says 0 means no limit, as the error for -1 does")
+    func limitHelpSaysZeroIsNoLimit() throws {
+        let help = try CLI.run(["query", "--help"])
+        #expect(help.stdout.contains("(0: no limit)"), "\(help.stdout)")
+    }
+}
