@@ -54,7 +54,7 @@ struct ImportConversionTests {
         #expect(built.seconds(from: "31-Jun-1933") == nil)
         #expect(built.description == "d-MMM-yy or d-MMM-yyyy or epoch")
         #expect(built.failureReason(for: "12-Jan-1933") == nil)
-        #expect(built.failureReason(for: "31-Jun-1933") == "not a date in any of its formats (d-MMM-yy: unexpected text after the date; d-MMM-yyyy: June 1933 has no day 31; epoch: not a number)",
+        #expect(built.failureReason(for: "31-Jun-1933") == "not a date in any of its formats (d-MMM-yy: expected the two-digit year as exactly 2 digits; d-MMM-yyyy: June 1933 has no day 31; epoch: not a number)",
                 "\(built.failureReason(for: "31-Jun-1933") ?? "")")
         #expect(try DateFormat(anyOf: ["M/d/yyyy"]) == DateFormat("M/d/yyyy"), "one format is that format")
         #expect(throws: DateFormatError.self) { try DateFormat(anyOf: []) }
@@ -84,6 +84,22 @@ struct ImportConversionTests {
         #expect(try DateFormat("M/d/yyyy h:mm a").seconds(from: "8/17/2020 1:05 PM") == Self.seconds(2020, 8, 17, 13, 5))
         #expect(try DateFormat("M/d/yyyy h:mm a").seconds(from: "8/17/2020 12:05 am") == Self.seconds(2020, 8, 17, 0, 5))
         #expect(try DateFormat("yyyy-MM-dd'T'HH:mm:ssXXX").seconds(from: "2020-08-17T10:30:00+00:00") == Self.seconds(2020, 8, 17, 10, 30))
+    }
+
+    @Test("numbers with no separator between them take their exact width; separated ones stay lenient")
+    func compactWidths() throws {
+        let compact = try DateFormat("yyyyMMdd")
+        #expect(compact.seconds(from: "20231203") == Self.seconds(2023, 12, 3))
+        #expect(compact.seconds(from: "2023123") == nil, "2023-12-03 or 2023-01-23?")
+        #expect(compact.failureReason(for: "2023123") == "not a date in the format yyyyMMdd: expected the day as exactly 2 digits, zero-padded (03, not 3)")
+        #expect(compact.failureReason(for: "202312031") == "not a date in the format yyyyMMdd: expected the day as exactly 2 digits, zero-padded (03, not 3)")
+        let time = try DateFormat("yyyyMMdd'T'HHmmss")
+        #expect(time.seconds(from: "20231203T101112") == Self.seconds(2023, 12, 3, 10, 11, 12))
+        #expect(time.seconds(from: "20231203T10111") == nil)
+        #expect(time.failureReason(for: "20231203T10111") == "not a date in the format yyyyMMdd'T'HHmmss: expected the second as exactly 2 digits, zero-padded (03, not 3)")
+        #expect(try DateFormat("HHmm dd.MM.yyyy").seconds(from: "0930 1.5.2023") == Self.seconds(2023, 5, 1, 9, 30))
+        #expect(try DateFormat("M/d/yyyy").seconds(from: "1/5/2023") == Self.seconds(2023, 1, 5))
+        #expect(try DateFormat("M/d/yyyy").failureReason(for: "1/5/20234") == "not a date in the format M/d/yyyy: expected the year as exactly 4 digits")
     }
 
     @Test("an unknown format is a clear error")

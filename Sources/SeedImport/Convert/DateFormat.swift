@@ -11,8 +11,8 @@
 /// `MMMM` English month name; `d`/`dd` day; `H`/`HH` hour 0–23; `h`/`hh` hour 1–12 with `a` (AM/PM);
 /// `m`/`mm` minute; `s`/`ss` second; `S…` fraction of a second; `X`, `XX`, `XXX`, `Z` a zone offset
 /// (`Z`, `+02`, `+0200`, `+02:00`); `'T'` quoted literal text; any other non-letter is literal. A one- or
-/// two-letter number takes one or two digits unless another number follows directly (`yyyyMMdd`), which
-/// makes widths exact. So `d-MMM-yy` reads `13-Oct-00` and `3-Mar-23`, and `M/d/yyyy` reads `9/6/1977`
+/// two-letter number takes one or two digits unless another number is right beside it (`yyyyMMdd`,
+/// `HHmm`): then it takes exactly two, as `2023123` could be 2023-12-03 or 2023-01-23. So `d-MMM-yy` reads `13-Oct-00` and `3-Mar-23`, and `M/d/yyyy` reads `9/6/1977`
 /// and `11/27/2002`. Dates without a zone are UTC. Day and month are checked (`30-Feb-23` is refused).
 ///
 /// For example:
@@ -222,6 +222,8 @@ public struct DateFormatError: Error, Sendable, Hashable, CustomStringConvertibl
 /// Why a field is not a date: small, so the hot path allocates nothing.
 enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
     case expectedDigits(field: _DateToken.Field)
+    /// A number of fixed width (`yyyy`, or one with no separator beside it, as in `yyyyMMdd`) written shorter or longer.
+    case expectedWidth(field: _DateToken.Field, digits: Int)
     case expectedLiteral(UInt8)
     case unknownMonthName
     case expectedAMPM
@@ -236,6 +238,8 @@ enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
     var description: String {
         switch self {
         case .expectedDigits(let field): "expected the \(field.name) as digits"
+        case .expectedWidth(let field, let digits):
+            "expected the \(field.name) as exactly \(digits) digits" + (field == .year || field == .twoDigitYear ? "" : ", zero-padded (03, not 3)")
         case .expectedLiteral(let byte): "expected '\(Character(Unicode.Scalar(byte)))'"
         case .unknownMonthName: "unknown month name (expected Jan, Feb, … or January, …)"
         case .expectedAMPM: "expected AM or PM"
@@ -274,6 +278,8 @@ struct _DateToken: Sendable, Hashable {
     }
 
     var field: Field
+    /// Whether this is a number that takes one width only: `yyyy`, `yy`, or one beside another (`yyyyMMdd`).
+    var isFixedWidthNumber: Bool { minWidth == maxWidth && field != .monthName && field != .literal && minWidth > 0 }
     /// Digits: the fewest and most a number takes.
     var minWidth = 0
     var maxWidth = 0
@@ -335,11 +341,14 @@ struct _DateToken: Sendable, Hashable {
             tokens.append(token)
             i += run
         }
-        // Numbers followed directly by another number take their exact width (yyyyMMdd).
+        // Numbers with no separator on one side or the other take their exact width (yyyyMMdd): where
+        // digits run on, a short field would shift the next (`2023123` could be 2023-12-03 or
+        // 2023-01-23), and a short last field would take the end of the one before.
         let numeric: Set<Field> = [.year, .twoDigitYear, .month, .day, .hour, .hour12, .minute, .second]
-        for index in tokens.indices.dropLast() where numeric.contains(tokens[index].field) {
-            let next = tokens[index + 1].field
-            if numeric.contains(next) || next == .fraction {
+        for index in tokens.indices where numeric.contains(tokens[index].field) {
+            let next = index + 1 < tokens.count ? tokens[index + 1].field : nil
+            let previous = index > 0 ? tokens[index - 1].field : nil
+            if next.map({ numeric.contains($0) || $0 == .fraction }) ?? false || previous.map(numeric.contains) ?? false {
                 let width = tokens[index].field == .year ? 4 : 2
                 tokens[index].minWidth = width
                 tokens[index].maxWidth = width
@@ -509,7 +518,8 @@ enum _DateParser {
                 i += 2
             case .year, .twoDigitYear, .month, .day, .hour, .hour12, .minute, .second:
                 guard let value = digits(base, count, &i, min: token.minWidth, max: token.maxWidth) else {
-                    failure = .expectedDigits(field: token.field)
+                    failure = token.isFixedWidthNumber
+                        ? .expectedWidth(field: token.field, digits: token.maxWidth) : .expectedDigits(field: token.field)
                     return nil
                 }
                 switch token.field {
@@ -525,7 +535,15 @@ enum _DateParser {
                 }
             }
         }
-        guard i == count else { failure = .trailingText; return nil }
+        guard i == count else {
+            // A digit right after a number of fixed width is that number written too long (`202312031`).
+            if let last = tokens.last, last.isFixedWidthNumber, (base[i] &- UInt8(ascii: "0")) < 10 {
+                failure = .expectedWidth(field: last.field, digits: last.maxWidth)
+            } else {
+                failure = .trailingText
+            }
+            return nil
+        }
         if let pm {
             guard hour >= 1 && hour <= 12 else { failure = .timeOutOfRange; return nil }
             hour = hour % 12 + (pm ? 12 : 0)
