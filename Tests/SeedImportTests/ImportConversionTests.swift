@@ -76,6 +76,26 @@ struct ImportConversionTests {
         #expect(try DateFormat("epochMilliseconds").seconds(from: "1597622400000") == Self.seconds(2020, 8, 17))
     }
 
+    @Test("epoch numbers name dates of years 0001 to 9999; milliseconds given as seconds say so")
+    func epochRange() throws {
+        let epoch = try DateFormat("epoch"), milliseconds = try DateFormat("epochMilliseconds")
+        #expect(epoch.seconds(from: "253402300799.999") == Self.seconds(9999, 12, 31, 23, 59, 59) + 0.999)
+        #expect(epoch.seconds(from: "-62135596800") == -63_113_904_000, "0001-01-01, proleptic Gregorian")
+        #expect(milliseconds.seconds(from: "253402300799999") == Self.seconds(9999, 12, 31, 23, 59, 59) + 0.999)
+        #expect(milliseconds.seconds(from: "-62135596800000") == -63_113_904_000)
+        #expect(epoch.seconds(from: "1700000000123") == nil, "milliseconds as seconds: year 55840")
+        #expect(epoch.failureReason(for: "1700000000123") == "not a number of seconds since 1970: it falls after year 9999 "
+            + "(epoch seconds run from -62135596800 to 253402300799); as milliseconds it is 2023-11-14T22:13:20.123Z: use the format epochMilliseconds")
+        #expect(epoch.seconds(from: "253402300800") == nil)
+        #expect(epoch.failureReason(for: "-62135596801") == "not a number of seconds since 1970: it falls before year 0001 "
+            + "(epoch seconds run from -62135596800 to 253402300799); as milliseconds it is 1968-01-12T20:06:43.199Z: use the format epochMilliseconds")
+        #expect(epoch.failureReason(for: "1e300")?.hasPrefix("not a number of seconds since 1970: it falls after year 9999") == true)
+        #expect(milliseconds.seconds(from: "253402300800000") == nil)
+        #expect(milliseconds.failureReason(for: "1700000000123000") == "not a number of milliseconds since 1970: it falls after year 9999 "
+            + "(epoch milliseconds run from -62135596800000 to 253402300799999)")
+        #expect(milliseconds.seconds(from: "-62135596800001") == nil)
+    }
+
     @Test("other patterns: compact, names, 12-hour clocks, quoted literals")
     func patterns() throws {
         #expect(try DateFormat("yyyyMMdd").seconds(from: "20200817") == Self.seconds(2020, 8, 17))

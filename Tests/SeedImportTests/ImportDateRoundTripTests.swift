@@ -41,6 +41,45 @@ struct ImportDateRoundTripTests {
         #expect(read == Double(date.seconds)!, "\(date.text) read as \(read.map { "\($0)" } ?? "nil")")
     }
 
+    @Test("an epoch number converts once, correctly rounded, to the Double its ISO 8601 form gives")
+    func epochCorrectlyRounded() throws {
+        let seconds = try DateFormat("epoch"), milliseconds = try DateFormat("epochMilliseconds")
+        let iso = try #require(Self.read("2023-11-14T22:13:20.123Z"))
+        #expect(iso == 721_692_800.123)
+        #expect(milliseconds.seconds(from: "1700000000123") == iso, "not 721692800.1229999")
+        #expect(seconds.seconds(from: "1700000000.123") == iso)
+        #expect(seconds.seconds(from: "1.700000000123e9") == iso)
+        #expect(milliseconds.seconds(from: "1,700,000,000,123") == iso)
+        #expect(milliseconds.seconds(from: "1700000000123.0") == iso)
+        #expect(seconds.seconds(from: "-1.5") == Self.read("1969-12-31T23:59:58.5Z"))
+        #expect(milliseconds.seconds(from: "-1") == Self.read("1969-12-31T23:59:59.999Z"))
+        #expect(seconds.seconds(from: "978307200") == 0)
+        #expect(seconds.seconds(from: "978307200.0000000000000000000000001") == 1e-25)
+        #expect(seconds.seconds(from: "978307199.9999999999999999999999999") == -1e-25)
+        #expect(seconds.seconds(from: "1597622400.1234567890123456789") == Self.read("2020-08-17T00:00:00.1234567890123456789Z"))
+        #expect(milliseconds.seconds(from: "1597622400123.4567890123456789") == Self.read("2020-08-17T00:00:00.1234567890123456789Z"))
+    }
+
+    /// Epoch numbers of years 0001 to 9999: whole milliseconds, and seconds with 0 to 9 decimal places.
+    static let epochNumbers = zip(Gen.int64(in: -62_135_596_800 ... 253_402_300_799), Gen.int(in: 0...9), Gen.uint64(in: 0...999_999_999))
+        .map { whole, places, digits -> String in
+            let fraction = String(String(digits).prefix(places))
+            return "\(whole)" + (places == 0 ? "" : "." + String(repeating: "0", count: places - fraction.count) + fraction)
+        }
+
+    @Test("an epoch number in seconds or milliseconds is the Double nearest the decimal seconds since 2001 it writes")
+    func epochRoundsOnce() async throws {
+        let seconds = try DateFormat("epoch"), milliseconds = try DateFormat("epochMilliseconds")
+        await propertyCheck(count: 3000, input: Self.epochNumbers) { text in
+            // Decimal holds these exactly; the standard library rounds its text once.
+            let exact = Decimal(string: text)! - Decimal(978_307_200)
+            let expected = Double("\(exact)")!
+            #expect(seconds.seconds(from: text) == expected, "\(text) s")
+            let shifted = Decimal(string: text)! * 1000
+            #expect(milliseconds.seconds(from: "\(shifted)") == expected, "\(shifted) ms")
+        }
+    }
+
     @Test("a pattern's fraction converts the same way")
     func patterns() throws {
         let format = try DateFormat("yyyy-MM-dd HH:mm:ss.SSSSSS")

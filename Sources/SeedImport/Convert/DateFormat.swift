@@ -6,6 +6,9 @@
 /// - `epoch` (`epochSeconds`, `unix`): seconds since 1970-01-01 UTC, fractions and signs allowed.
 /// - `epochMilliseconds`: milliseconds since 1970-01-01 UTC.
 ///
+/// Epoch numbers name dates of years 0001 to 9999 only (so milliseconds read as seconds are refused, not
+/// stored as year 55840), and convert from their exact digits (see ``_EpochSeconds``).
+///
 /// Patterns use the Unicode (`DateFormatter`) letters: `yyyy` four-digit year; `yy` two-digit year (read
 /// with ``pivotYear``); `M`/`MM` month number; `MMM` English month abbreviation (`Oct`, any case);
 /// `MMMM` English month name; `d`/`dd` day; `H`/`HH` hour 0–23; `h`/`hh` hour 1–12 with `a` (AM/PM);
@@ -153,12 +156,8 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .pattern(let tokens): return _DateParser.pattern(tokens, bytes, pivotYear: pivotYear, failure: &failure)
         case .iso8601: return _DateParser.iso8601(bytes, failure: &failure)
-        case .epochSeconds:
-            guard let seconds = _NumberParser.double(bytes) else { failure = .notANumber; return nil }
-            return seconds - _DateParser.referenceDateOffset
-        case .epochMilliseconds:
-            guard let milliseconds = _NumberParser.double(bytes) else { failure = .notANumber; return nil }
-            return milliseconds / 1000 - _DateParser.referenceDateOffset
+        case .epochSeconds: return _EpochSeconds.value(bytes, milliseconds: false, failure: &failure)
+        case .epochMilliseconds: return _EpochSeconds.value(bytes, milliseconds: true, failure: &failure)
         }
     }
 
@@ -233,6 +232,9 @@ enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
     case badZone
     case trailingText
     case notANumber
+    /// An epoch number (in seconds or milliseconds, as read) beyond years 0001 to 9999, and for seconds
+    /// the seconds since 2001 it names as milliseconds, when that is a date of those years.
+    case epochOutOfRange(sinceEpoch: Double, milliseconds: Bool, asMilliseconds: Double?)
     case empty
 
     var description: String {
@@ -249,6 +251,8 @@ enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
         case .badZone: "expected a zone offset (Z, +02, +0200 or +02:00)"
         case .trailingText: "unexpected text after the date"
         case .notANumber: "not a number"
+        case .epochOutOfRange(let sinceEpoch, let milliseconds, let asMilliseconds):
+            _EpochSeconds.outOfRangeReason(sinceEpoch: sinceEpoch, milliseconds: milliseconds, asMilliseconds: asMilliseconds)
         case .empty: "the value is empty"
         }
     }
