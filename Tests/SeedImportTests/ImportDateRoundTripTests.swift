@@ -128,6 +128,49 @@ struct ImportDateRoundTripTests {
         }
     }
 
+    @Test("years past 9999 and before 0001 read in ISO 8601's expanded form, as query prints them")
+    func expandedYears() throws {
+        // The trial's date: the Double nearest it is 10000-01-01, which query prints with a sign.
+        let last = try #require(Self.read("9999-12-31T23:59:59.999999Z"))
+        #expect(Self.printed(last) == "+10000-01-01T00:00:00Z")
+        #expect(Self.read("+10000-01-01T00:00:00Z") == last)
+        #expect(Self.read("+10000-01-01") == 252_423_993_600)
+        #expect(Self.read("+2020-01-01") == Self.read("2020-01-01"))
+        #expect(Self.read("0000-03-01") == -63_113_904_000.0 - 306 * 86_400, "year 0000, a leap year, is the year before 0001")
+        #expect(Self.printed(-63_113_904_000 - 86_400) == "0000-12-31T00:00:00Z")
+        #expect(Self.read("-0001-12-31T23:59:59.5Z") == -63_113_904_000 - 366 * 86_400 - 0.5)
+        #expect(Self.printed(-63_113_904_000 - 366 * 86_400 - 0.5) == "-0001-12-31T23:59:59.5Z")
+        #expect(Self.read("-12345-06-07T08:09:10+01:00").map(Self.printed) == "-12345-06-07T07:09:10Z")
+        let far = 0x1p62.nextDown
+        #expect(Self.read(Self.printed(far)) == far && Self.read(Self.printed(-far)) == -far, "\(Self.printed(far))")
+        #expect(DateFormat.iso8601.failureReason(for: "10000-01-01") == "not an ISO 8601 date (yyyy-MM-dd or yyyy-MM-ddTHH:mm:ssZ): "
+            + "a year of more than four digits takes a sign, as ISO 8601 writes it (+10000-01-01)")
+        #expect(Self.read("+999999999999-01-01") == nil)
+        #expect(Self.read("+123-01-01") == nil)
+    }
+
+    /// Seconds query prints as ISO 8601 dates: every magnitude below 2⁶², either sign, and whole seconds
+    /// (and their neighbours) within some four thousand years of 2001, years 0000 and before included.
+    static let anySeconds = zip(Gen.int(in: 0...2), Gen.int(in: -40...61), Gen.uint64(in: 0...(1 << 52 - 1)), Gen.bool,
+                                Gen.int64(in: -(1 << 37) ... (1 << 37)))
+        .map { kind, exponent, significand, negative, whole -> Double in
+            switch kind {
+            case 0: return Double(sign: negative ? .minus : .plus, exponent: exponent,
+                                  significand: 1 + Double(significand) / 0x1p52)
+            case 1: return -63_113_904_000 + Double(whole)
+            default: return negative ? Double(whole).nextDown : Double(whole).nextUp
+            }
+        }
+
+    @Test("any date query prints as ISO 8601, of any year, reads back as the same Double")
+    func roundTripAnyYear() async {
+        await propertyCheck(count: 3000, input: Self.anySeconds) { seconds in
+            let text = Self.printed(seconds)
+            let read = Self.read(text)
+            #expect(read?.bitPattern == seconds.bitPattern, "\(seconds) printed as \(text), read as \(read.map { "\($0)" } ?? "nil")")
+        }
+    }
+
     @Test("the printed fraction is the shortest that reads back: one digit fewer, either way, does not")
     func shortest() async {
         await propertyCheck(count: 3000, input: Self.seconds) { seconds in

@@ -231,6 +231,10 @@ enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
     case timeOutOfRange
     case badZone
     case trailingText
+    /// A year of five digits or more without the sign ISO 8601 puts before it.
+    case unsignedLongYear
+    /// An expanded year beyond ``_DateParser/expandedYearLimit``.
+    case yearOutOfRange
     case notANumber
     /// An epoch number (in seconds or milliseconds, as read) beyond years 0001 to 9999, and for seconds
     /// the seconds since 2001 it names as milliseconds, when that is a date of those years.
@@ -250,6 +254,8 @@ enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
         case .timeOutOfRange: "the time of day is out of range"
         case .badZone: "expected a zone offset (Z, +02, +0200 or +02:00)"
         case .trailingText: "unexpected text after the date"
+        case .unsignedLongYear: "a year of more than four digits takes a sign, as ISO 8601 writes it (+10000-01-01)"
+        case .yearOutOfRange: "the year is beyond ±\(_DateParser.expandedYearLimit)"
         case .notANumber: "not a number"
         case .epochOutOfRange(let sinceEpoch, let milliseconds, let asMilliseconds):
             _EpochSeconds.outOfRangeReason(sinceEpoch: sinceEpoch, milliseconds: milliseconds, asMilliseconds: asMilliseconds)
@@ -446,13 +452,32 @@ enum _DateParser {
         return sign * (hours * 3600 + minutes * 60)
     }
 
+    /// The largest year an ISO 8601 date may give with a sign (`+146000000000-01-01`): beyond every date
+    /// ``ISO8601/string(from:)`` writes (±2⁶² seconds, about 146 billion years), and small enough that
+    /// its seconds fit an `Int`.
+    static let expandedYearLimit = 200_000_000_000
+
     /// ISO 8601: `yyyy-MM-dd`, optionally `T` or a space and `HH:mm[:ss[.SSS]]`, optionally a zone.
+    ///
+    /// The year is four digits, or ISO 8601's expanded form: a sign and four digits or more (`+10000`,
+    /// `-0001`, the year before 0001 being `0000`). `seedstore query` writes years past 9999 and before
+    /// 0000 so, and what it writes must read back as the Double it came from.
     @inline(__always)
     static func iso8601(_ bytes: UnsafeBufferPointer<UInt8>, failure: inout _DateFailure?) -> Double? {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { failure = .empty; return nil }
         var i = 0
-        guard let year = digits(base, count, &i, min: 4, max: 4) else { failure = .expectedDigits(field: .year); return nil }
+        let year: Int
+        if base[0] == UInt8(ascii: "+") || base[0] == UInt8(ascii: "-") {
+            i = 1
+            guard let magnitude = digits(base, count, &i, min: 4, max: 12) else { failure = .expectedDigits(field: .year); return nil }
+            guard magnitude <= expandedYearLimit else { failure = .yearOutOfRange; return nil }
+            year = base[0] == UInt8(ascii: "-") ? -magnitude : magnitude
+        } else {
+            guard let digits = digits(base, count, &i, min: 4, max: 4) else { failure = .expectedDigits(field: .year); return nil }
+            guard i == count || (base[i] &- UInt8(ascii: "0")) >= 10 else { failure = .unsignedLongYear; return nil }
+            year = digits
+        }
         guard i < count, base[i] == UInt8(ascii: "-") else { failure = .expectedLiteral(UInt8(ascii: "-")); return nil }
         i += 1
         guard let month = digits(base, count, &i, min: 2, max: 2) else { failure = .expectedDigits(field: .month); return nil }
