@@ -54,7 +54,7 @@ struct ImportConversionTests {
         #expect(built.seconds(from: "31-Jun-1933") == nil)
         #expect(built.description == "d-MMM-yy or d-MMM-yyyy or epoch")
         #expect(built.failureReason(for: "12-Jan-1933") == nil)
-        #expect(built.failureReason(for: "31-Jun-1933") == "not a date in any of its formats (d-MMM-yy: unexpected text after the date; d-MMM-yyyy: June 1933 has no day 31; epoch: not a number)",
+        #expect(built.failureReason(for: "31-Jun-1933") == "not a date in any of its formats (d-MMM-yy: expected the two-digit year as exactly 2 digits; d-MMM-yyyy: June 1933 has no day 31; epoch: not a number)",
                 "\(built.failureReason(for: "31-Jun-1933") ?? "")")
         #expect(try DateFormat(anyOf: ["M/d/yyyy"]) == DateFormat("M/d/yyyy"), "one format is that format")
         #expect(throws: DateFormatError.self) { try DateFormat(anyOf: []) }
@@ -76,6 +76,26 @@ struct ImportConversionTests {
         #expect(try DateFormat("epochMilliseconds").seconds(from: "1597622400000") == Self.seconds(2020, 8, 17))
     }
 
+    @Test("epoch numbers name dates of years 0001 to 9999; milliseconds given as seconds say so")
+    func epochRange() throws {
+        let epoch = try DateFormat("epoch"), milliseconds = try DateFormat("epochMilliseconds")
+        #expect(epoch.seconds(from: "253402300799.999") == Self.seconds(9999, 12, 31, 23, 59, 59) + 0.999)
+        #expect(epoch.seconds(from: "-62135596800") == -63_113_904_000, "0001-01-01, proleptic Gregorian")
+        #expect(milliseconds.seconds(from: "253402300799999") == Self.seconds(9999, 12, 31, 23, 59, 59) + 0.999)
+        #expect(milliseconds.seconds(from: "-62135596800000") == -63_113_904_000)
+        #expect(epoch.seconds(from: "1700000000123") == nil, "milliseconds as seconds: year 55840")
+        #expect(epoch.failureReason(for: "1700000000123") == "not a number of seconds since 1970: it falls after year 9999 "
+            + "(epoch seconds run from -62135596800 to 253402300799); as milliseconds it is 2023-11-14T22:13:20.123Z: use the format epochMilliseconds")
+        #expect(epoch.seconds(from: "253402300800") == nil)
+        #expect(epoch.failureReason(for: "-62135596801") == "not a number of seconds since 1970: it falls before year 0001 "
+            + "(epoch seconds run from -62135596800 to 253402300799); as milliseconds it is 1968-01-12T20:06:43.199Z: use the format epochMilliseconds")
+        #expect(epoch.failureReason(for: "1e300")?.hasPrefix("not a number of seconds since 1970: it falls after year 9999") == true)
+        #expect(milliseconds.seconds(from: "253402300800000") == nil)
+        #expect(milliseconds.failureReason(for: "1700000000123000") == "not a number of milliseconds since 1970: it falls after year 9999 "
+            + "(epoch milliseconds run from -62135596800000 to 253402300799999)")
+        #expect(milliseconds.seconds(from: "-62135596800001") == nil)
+    }
+
     @Test("other patterns: compact, names, 12-hour clocks, quoted literals")
     func patterns() throws {
         #expect(try DateFormat("yyyyMMdd").seconds(from: "20200817") == Self.seconds(2020, 8, 17))
@@ -84,6 +104,22 @@ struct ImportConversionTests {
         #expect(try DateFormat("M/d/yyyy h:mm a").seconds(from: "8/17/2020 1:05 PM") == Self.seconds(2020, 8, 17, 13, 5))
         #expect(try DateFormat("M/d/yyyy h:mm a").seconds(from: "8/17/2020 12:05 am") == Self.seconds(2020, 8, 17, 0, 5))
         #expect(try DateFormat("yyyy-MM-dd'T'HH:mm:ssXXX").seconds(from: "2020-08-17T10:30:00+00:00") == Self.seconds(2020, 8, 17, 10, 30))
+    }
+
+    @Test("numbers with no separator between them take their exact width; separated ones stay lenient")
+    func compactWidths() throws {
+        let compact = try DateFormat("yyyyMMdd")
+        #expect(compact.seconds(from: "20231203") == Self.seconds(2023, 12, 3))
+        #expect(compact.seconds(from: "2023123") == nil, "2023-12-03 or 2023-01-23?")
+        #expect(compact.failureReason(for: "2023123") == "not a date in the format yyyyMMdd: expected the day as exactly 2 digits, zero-padded (03, not 3)")
+        #expect(compact.failureReason(for: "202312031") == "not a date in the format yyyyMMdd: expected the day as exactly 2 digits, zero-padded (03, not 3)")
+        let time = try DateFormat("yyyyMMdd'T'HHmmss")
+        #expect(time.seconds(from: "20231203T101112") == Self.seconds(2023, 12, 3, 10, 11, 12))
+        #expect(time.seconds(from: "20231203T10111") == nil)
+        #expect(time.failureReason(for: "20231203T10111") == "not a date in the format yyyyMMdd'T'HHmmss: expected the second as exactly 2 digits, zero-padded (03, not 3)")
+        #expect(try DateFormat("HHmm dd.MM.yyyy").seconds(from: "0930 1.5.2023") == Self.seconds(2023, 5, 1, 9, 30))
+        #expect(try DateFormat("M/d/yyyy").seconds(from: "1/5/2023") == Self.seconds(2023, 1, 5))
+        #expect(try DateFormat("M/d/yyyy").failureReason(for: "1/5/20234") == "not a date in the format M/d/yyyy: expected the year as exactly 4 digits")
     }
 
     @Test("an unknown format is a clear error")

@@ -41,6 +41,45 @@ struct ImportDateRoundTripTests {
         #expect(read == Double(date.seconds)!, "\(date.text) read as \(read.map { "\($0)" } ?? "nil")")
     }
 
+    @Test("an epoch number converts once, correctly rounded, to the Double its ISO 8601 form gives")
+    func epochCorrectlyRounded() throws {
+        let seconds = try DateFormat("epoch"), milliseconds = try DateFormat("epochMilliseconds")
+        let iso = try #require(Self.read("2023-11-14T22:13:20.123Z"))
+        #expect(iso == 721_692_800.123)
+        #expect(milliseconds.seconds(from: "1700000000123") == iso, "not 721692800.1229999")
+        #expect(seconds.seconds(from: "1700000000.123") == iso)
+        #expect(seconds.seconds(from: "1.700000000123e9") == iso)
+        #expect(milliseconds.seconds(from: "1,700,000,000,123") == iso)
+        #expect(milliseconds.seconds(from: "1700000000123.0") == iso)
+        #expect(seconds.seconds(from: "-1.5") == Self.read("1969-12-31T23:59:58.5Z"))
+        #expect(milliseconds.seconds(from: "-1") == Self.read("1969-12-31T23:59:59.999Z"))
+        #expect(seconds.seconds(from: "978307200") == 0)
+        #expect(seconds.seconds(from: "978307200.0000000000000000000000001") == 1e-25)
+        #expect(seconds.seconds(from: "978307199.9999999999999999999999999") == -1e-25)
+        #expect(seconds.seconds(from: "1597622400.1234567890123456789") == Self.read("2020-08-17T00:00:00.1234567890123456789Z"))
+        #expect(milliseconds.seconds(from: "1597622400123.4567890123456789") == Self.read("2020-08-17T00:00:00.1234567890123456789Z"))
+    }
+
+    /// Epoch numbers of years 0001 to 9999: whole milliseconds, and seconds with 0 to 9 decimal places.
+    static let epochNumbers = zip(Gen.int64(in: -62_135_596_800 ... 253_402_300_799), Gen.int(in: 0...9), Gen.uint64(in: 0...999_999_999))
+        .map { whole, places, digits -> String in
+            let fraction = String(String(digits).prefix(places))
+            return "\(whole)" + (places == 0 ? "" : "." + String(repeating: "0", count: places - fraction.count) + fraction)
+        }
+
+    @Test("an epoch number in seconds or milliseconds is the Double nearest the decimal seconds since 2001 it writes")
+    func epochRoundsOnce() async throws {
+        let seconds = try DateFormat("epoch"), milliseconds = try DateFormat("epochMilliseconds")
+        await propertyCheck(count: 3000, input: Self.epochNumbers) { text in
+            // Decimal holds these exactly; the standard library rounds its text once.
+            let exact = Decimal(string: text)! - Decimal(978_307_200)
+            let expected = Double("\(exact)")!
+            #expect(seconds.seconds(from: text) == expected, "\(text) s")
+            let shifted = Decimal(string: text)! * 1000
+            #expect(milliseconds.seconds(from: "\(shifted)") == expected, "\(shifted) ms")
+        }
+    }
+
     @Test("a pattern's fraction converts the same way")
     func patterns() throws {
         let format = try DateFormat("yyyy-MM-dd HH:mm:ss.SSSSSS")
@@ -86,6 +125,49 @@ struct ImportDateRoundTripTests {
             let text = Self.printed(seconds)
             let read = Self.read(text)
             #expect(read?.bitPattern == seconds.bitPattern || (read == 0 && seconds == 0), "\(seconds) printed as \(text), read as \(read.map { "\($0)" } ?? "nil")")
+        }
+    }
+
+    @Test("years past 9999 and before 0001 read in ISO 8601's expanded form, as query prints them")
+    func expandedYears() throws {
+        // The trial's date: the Double nearest it is 10000-01-01, which query prints with a sign.
+        let last = try #require(Self.read("9999-12-31T23:59:59.999999Z"))
+        #expect(Self.printed(last) == "+10000-01-01T00:00:00Z")
+        #expect(Self.read("+10000-01-01T00:00:00Z") == last)
+        #expect(Self.read("+10000-01-01") == 252_423_993_600)
+        #expect(Self.read("+2020-01-01") == Self.read("2020-01-01"))
+        #expect(Self.read("0000-03-01") == -63_113_904_000.0 - 306 * 86_400, "year 0000, a leap year, is the year before 0001")
+        #expect(Self.printed(-63_113_904_000 - 86_400) == "0000-12-31T00:00:00Z")
+        #expect(Self.read("-0001-12-31T23:59:59.5Z") == -63_113_904_000 - 366 * 86_400 - 0.5)
+        #expect(Self.printed(-63_113_904_000 - 366 * 86_400 - 0.5) == "-0001-12-31T23:59:59.5Z")
+        #expect(Self.read("-12345-06-07T08:09:10+01:00").map(Self.printed) == "-12345-06-07T07:09:10Z")
+        let far = 0x1p62.nextDown
+        #expect(Self.read(Self.printed(far)) == far && Self.read(Self.printed(-far)) == -far, "\(Self.printed(far))")
+        #expect(DateFormat.iso8601.failureReason(for: "10000-01-01") == "not an ISO 8601 date (yyyy-MM-dd or yyyy-MM-ddTHH:mm:ssZ): "
+            + "a year of more than four digits takes a sign, as ISO 8601 writes it (+10000-01-01)")
+        #expect(Self.read("+999999999999-01-01") == nil)
+        #expect(Self.read("+123-01-01") == nil)
+    }
+
+    /// Seconds query prints as ISO 8601 dates: every magnitude below 2⁶², either sign, and whole seconds
+    /// (and their neighbours) within some four thousand years of 2001, years 0000 and before included.
+    static let anySeconds = zip(Gen.int(in: 0...2), Gen.int(in: -40...61), Gen.uint64(in: 0...(1 << 52 - 1)), Gen.bool,
+                                Gen.int64(in: -(1 << 37) ... (1 << 37)))
+        .map { kind, exponent, significand, negative, whole -> Double in
+            switch kind {
+            case 0: return Double(sign: negative ? .minus : .plus, exponent: exponent,
+                                  significand: 1 + Double(significand) / 0x1p52)
+            case 1: return -63_113_904_000 + Double(whole)
+            default: return negative ? Double(whole).nextDown : Double(whole).nextUp
+            }
+        }
+
+    @Test("any date query prints as ISO 8601, of any year, reads back as the same Double")
+    func roundTripAnyYear() async {
+        await propertyCheck(count: 3000, input: Self.anySeconds) { seconds in
+            let text = Self.printed(seconds)
+            let read = Self.read(text)
+            #expect(read?.bitPattern == seconds.bitPattern, "\(seconds) printed as \(text), read as \(read.map { "\($0)" } ?? "nil")")
         }
     }
 

@@ -6,13 +6,16 @@
 /// - `epoch` (`epochSeconds`, `unix`): seconds since 1970-01-01 UTC, fractions and signs allowed.
 /// - `epochMilliseconds`: milliseconds since 1970-01-01 UTC.
 ///
+/// Epoch numbers name dates of years 0001 to 9999 only (so milliseconds read as seconds are refused, not
+/// stored as year 55840), and convert from their exact digits (see ``_EpochSeconds``).
+///
 /// Patterns use the Unicode (`DateFormatter`) letters: `yyyy` four-digit year; `yy` two-digit year (read
 /// with ``pivotYear``); `M`/`MM` month number; `MMM` English month abbreviation (`Oct`, any case);
 /// `MMMM` English month name; `d`/`dd` day; `H`/`HH` hour 0–23; `h`/`hh` hour 1–12 with `a` (AM/PM);
 /// `m`/`mm` minute; `s`/`ss` second; `S…` fraction of a second; `X`, `XX`, `XXX`, `Z` a zone offset
 /// (`Z`, `+02`, `+0200`, `+02:00`); `'T'` quoted literal text; any other non-letter is literal. A one- or
-/// two-letter number takes one or two digits unless another number follows directly (`yyyyMMdd`), which
-/// makes widths exact. So `d-MMM-yy` reads `13-Oct-00` and `3-Mar-23`, and `M/d/yyyy` reads `9/6/1977`
+/// two-letter number takes one or two digits unless another number is right beside it (`yyyyMMdd`,
+/// `HHmm`): then it takes exactly two, as `2023123` could be 2023-12-03 or 2023-01-23. So `d-MMM-yy` reads `13-Oct-00` and `3-Mar-23`, and `M/d/yyyy` reads `9/6/1977`
 /// and `11/27/2002`. Dates without a zone are UTC. Day and month are checked (`30-Feb-23` is refused).
 ///
 /// For example:
@@ -153,12 +156,8 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .pattern(let tokens): return _DateParser.pattern(tokens, bytes, pivotYear: pivotYear, failure: &failure)
         case .iso8601: return _DateParser.iso8601(bytes, failure: &failure)
-        case .epochSeconds:
-            guard let seconds = _NumberParser.double(bytes) else { failure = .notANumber; return nil }
-            return seconds - _DateParser.referenceDateOffset
-        case .epochMilliseconds:
-            guard let milliseconds = _NumberParser.double(bytes) else { failure = .notANumber; return nil }
-            return milliseconds / 1000 - _DateParser.referenceDateOffset
+        case .epochSeconds: return _EpochSeconds.value(bytes, milliseconds: false, failure: &failure)
+        case .epochMilliseconds: return _EpochSeconds.value(bytes, milliseconds: true, failure: &failure)
         }
     }
 
@@ -222,6 +221,8 @@ public struct DateFormatError: Error, Sendable, Hashable, CustomStringConvertibl
 /// Why a field is not a date: small, so the hot path allocates nothing.
 enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
     case expectedDigits(field: _DateToken.Field)
+    /// A number of fixed width (`yyyy`, or one with no separator beside it, as in `yyyyMMdd`) written shorter or longer.
+    case expectedWidth(field: _DateToken.Field, digits: Int)
     case expectedLiteral(UInt8)
     case unknownMonthName
     case expectedAMPM
@@ -230,12 +231,21 @@ enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
     case timeOutOfRange
     case badZone
     case trailingText
+    /// A year of five digits or more without the sign ISO 8601 puts before it.
+    case unsignedLongYear
+    /// An expanded year beyond ``_DateParser/expandedYearLimit``.
+    case yearOutOfRange
     case notANumber
+    /// An epoch number (in seconds or milliseconds, as read) beyond years 0001 to 9999, and for seconds
+    /// the seconds since 2001 it names as milliseconds, when that is a date of those years.
+    case epochOutOfRange(sinceEpoch: Double, milliseconds: Bool, asMilliseconds: Double?)
     case empty
 
     var description: String {
         switch self {
         case .expectedDigits(let field): "expected the \(field.name) as digits"
+        case .expectedWidth(let field, let digits):
+            "expected the \(field.name) as exactly \(digits) digits" + (field == .year || field == .twoDigitYear ? "" : ", zero-padded (03, not 3)")
         case .expectedLiteral(let byte): "expected '\(Character(Unicode.Scalar(byte)))'"
         case .unknownMonthName: "unknown month name (expected Jan, Feb, … or January, …)"
         case .expectedAMPM: "expected AM or PM"
@@ -244,7 +254,11 @@ enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
         case .timeOutOfRange: "the time of day is out of range"
         case .badZone: "expected a zone offset (Z, +02, +0200 or +02:00)"
         case .trailingText: "unexpected text after the date"
+        case .unsignedLongYear: "a year of more than four digits takes a sign, as ISO 8601 writes it (+10000-01-01)"
+        case .yearOutOfRange: "the year is beyond ±\(_DateParser.expandedYearLimit)"
         case .notANumber: "not a number"
+        case .epochOutOfRange(let sinceEpoch, let milliseconds, let asMilliseconds):
+            _EpochSeconds.outOfRangeReason(sinceEpoch: sinceEpoch, milliseconds: milliseconds, asMilliseconds: asMilliseconds)
         case .empty: "the value is empty"
         }
     }
@@ -274,6 +288,8 @@ struct _DateToken: Sendable, Hashable {
     }
 
     var field: Field
+    /// Whether this is a number that takes one width only: `yyyy`, `yy`, or one beside another (`yyyyMMdd`).
+    var isFixedWidthNumber: Bool { minWidth == maxWidth && field != .monthName && field != .literal && minWidth > 0 }
     /// Digits: the fewest and most a number takes.
     var minWidth = 0
     var maxWidth = 0
@@ -335,11 +351,14 @@ struct _DateToken: Sendable, Hashable {
             tokens.append(token)
             i += run
         }
-        // Numbers followed directly by another number take their exact width (yyyyMMdd).
+        // Numbers with no separator on one side or the other take their exact width (yyyyMMdd): where
+        // digits run on, a short field would shift the next (`2023123` could be 2023-12-03 or
+        // 2023-01-23), and a short last field would take the end of the one before.
         let numeric: Set<Field> = [.year, .twoDigitYear, .month, .day, .hour, .hour12, .minute, .second]
-        for index in tokens.indices.dropLast() where numeric.contains(tokens[index].field) {
-            let next = tokens[index + 1].field
-            if numeric.contains(next) || next == .fraction {
+        for index in tokens.indices where numeric.contains(tokens[index].field) {
+            let next = index + 1 < tokens.count ? tokens[index + 1].field : nil
+            let previous = index > 0 ? tokens[index - 1].field : nil
+            if next.map({ numeric.contains($0) || $0 == .fraction }) ?? false || previous.map(numeric.contains) ?? false {
                 let width = tokens[index].field == .year ? 4 : 2
                 tokens[index].minWidth = width
                 tokens[index].maxWidth = width
@@ -433,13 +452,32 @@ enum _DateParser {
         return sign * (hours * 3600 + minutes * 60)
     }
 
+    /// The largest year an ISO 8601 date may give with a sign (`+146000000000-01-01`): beyond every date
+    /// ``ISO8601/string(from:)`` writes (±2⁶² seconds, about 146 billion years), and small enough that
+    /// its seconds fit an `Int`.
+    static let expandedYearLimit = 200_000_000_000
+
     /// ISO 8601: `yyyy-MM-dd`, optionally `T` or a space and `HH:mm[:ss[.SSS]]`, optionally a zone.
+    ///
+    /// The year is four digits, or ISO 8601's expanded form: a sign and four digits or more (`+10000`,
+    /// `-0001`, the year before 0001 being `0000`). `seedstore query` writes years past 9999 and before
+    /// 0000 so, and what it writes must read back as the Double it came from.
     @inline(__always)
     static func iso8601(_ bytes: UnsafeBufferPointer<UInt8>, failure: inout _DateFailure?) -> Double? {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { failure = .empty; return nil }
         var i = 0
-        guard let year = digits(base, count, &i, min: 4, max: 4) else { failure = .expectedDigits(field: .year); return nil }
+        let year: Int
+        if base[0] == UInt8(ascii: "+") || base[0] == UInt8(ascii: "-") {
+            i = 1
+            guard let magnitude = digits(base, count, &i, min: 4, max: 12) else { failure = .expectedDigits(field: .year); return nil }
+            guard magnitude <= expandedYearLimit else { failure = .yearOutOfRange; return nil }
+            year = base[0] == UInt8(ascii: "-") ? -magnitude : magnitude
+        } else {
+            guard let digits = digits(base, count, &i, min: 4, max: 4) else { failure = .expectedDigits(field: .year); return nil }
+            guard i == count || (base[i] &- UInt8(ascii: "0")) >= 10 else { failure = .unsignedLongYear; return nil }
+            year = digits
+        }
         guard i < count, base[i] == UInt8(ascii: "-") else { failure = .expectedLiteral(UInt8(ascii: "-")); return nil }
         i += 1
         guard let month = digits(base, count, &i, min: 2, max: 2) else { failure = .expectedDigits(field: .month); return nil }
@@ -509,7 +547,8 @@ enum _DateParser {
                 i += 2
             case .year, .twoDigitYear, .month, .day, .hour, .hour12, .minute, .second:
                 guard let value = digits(base, count, &i, min: token.minWidth, max: token.maxWidth) else {
-                    failure = .expectedDigits(field: token.field)
+                    failure = token.isFixedWidthNumber
+                        ? .expectedWidth(field: token.field, digits: token.maxWidth) : .expectedDigits(field: token.field)
                     return nil
                 }
                 switch token.field {
@@ -525,7 +564,15 @@ enum _DateParser {
                 }
             }
         }
-        guard i == count else { failure = .trailingText; return nil }
+        guard i == count else {
+            // A digit right after a number of fixed width is that number written too long (`202312031`).
+            if let last = tokens.last, last.isFixedWidthNumber, (base[i] &- UInt8(ascii: "0")) < 10 {
+                failure = .expectedWidth(field: last.field, digits: last.maxWidth)
+            } else {
+                failure = .trailingText
+            }
+            return nil
+        }
         if let pm {
             guard hour >= 1 && hour <= 12 else { failure = .timeOutOfRange; return nil }
             hour = hour % 12 + (pm ? 12 : 0)

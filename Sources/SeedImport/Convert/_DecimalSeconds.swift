@@ -40,20 +40,30 @@ enum _DecimalSeconds {
     /// Seconds since 2001 of `whole` seconds and `fraction`, whose digits are in `base` where it says.
     @inline(__always)
     static func value(whole: Int, fraction: _SecondFraction, in base: UnsafePointer<UInt8>) -> Double {
+        value(whole: whole, fraction: fraction) {
+            Array(UnsafeBufferPointer(start: base + fraction.start, count: fraction.end - fraction.start))
+        }
+    }
+
+    /// Seconds since 2001 of `whole` seconds and `fraction`; `writtenDigits` gives the fraction's digits
+    /// as ASCII, called only for the rare fraction the fast paths cannot take (for digits that are not
+    /// together in the field, as an epoch number's are once its point has moved).
+    @inline(__always)
+    static func value(whole: Int, fraction: _SecondFraction, writtenDigits: () -> [UInt8]) -> Double {
         if fraction.digits == 0 { return Double(whole) }
-        guard !fraction.truncated else { return fromText(whole: whole, fraction: fraction, in: base) }
+        guard !fraction.truncated else { return fromText(whole: whole, digits: writtenDigits()) }
         let places = fraction.places
         // The number is ±magnitude / 10^places.
         var magnitude = fraction.digits
         if whole != 0 {
-            guard places < powersOfTen.count else { return fromText(whole: whole, fraction: fraction, in: base) }
+            guard places < powersOfTen.count else { return fromText(whole: whole, digits: writtenDigits()) }
             let (scaled, overflow) = UInt64(whole.magnitude).multipliedReportingOverflow(by: powersOfTen[places])
-            guard !overflow else { return fromText(whole: whole, fraction: fraction, in: base) }
+            guard !overflow else { return fromText(whole: whole, digits: writtenDigits()) }
             if whole < 0 {
                 magnitude = scaled - fraction.digits   // the digits are below 10^places ≤ scaled
             } else {
                 let (sum, carry) = scaled.addingReportingOverflow(fraction.digits)
-                guard !carry else { return fromText(whole: whole, fraction: fraction, in: base) }
+                guard !carry else { return fromText(whole: whole, digits: writtenDigits()) }
                 magnitude = sum
             }
         }
@@ -64,7 +74,7 @@ enum _DecimalSeconds {
         } else if places < powersOfFive.count {
             value = quotient(magnitude, overPowerOfTen: places)
         } else {
-            return fromText(whole: whole, fraction: fraction, in: base)
+            return fromText(whole: whole, digits: writtenDigits())
         }
         return whole < 0 ? -value : value
     }
@@ -89,8 +99,8 @@ enum _DecimalSeconds {
     /// The decimal number's text read by the standard library, which rounds once: for fractions of
     /// more than 19 significant digits or 27 places.
     @inline(never)
-    static func fromText(whole: Int, fraction: _SecondFraction, in base: UnsafePointer<UInt8>) -> Double {
-        var digits = Array(UnsafeBufferPointer(start: base + fraction.start, count: fraction.end - fraction.start))
+    static func fromText(whole: Int, digits: [UInt8]) -> Double {
+        var digits = digits
         while digits.last == UInt8(ascii: "0") { digits.removeLast() }
         guard !digits.isEmpty else { return Double(whole) }
         guard whole < 0 else { return Double("\(whole)." + String(decoding: digits, as: UTF8.self))! }
