@@ -29,6 +29,11 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         /// on to the next quote in the file; the reader ends the record with the line the text is on instead,
         /// so the lines after it are records of their own, and ``CSVRawRecord/validateQuotes()`` finds it.
         case textAfterClosingQuote
+        /// A carriage return (CR) not followed by a line feed, in an unquoted field of a file whose records
+        /// end with LF or CRLF. Taken as a line end it would split the record (and make up one from the text
+        /// after it); the reader runs the record on to the file's next line end instead, reports it (the
+        /// record is skipped, ``CSVError/isRecoverable``), and counts no line for the CR.
+        case loneCarriageReturn
         /// The file could not be opened, read or re-read.
         case io
         /// A field grew beyond what memory allows (libcsv `CSV_ENOMEM`/`CSV_ETOOBIG`).
@@ -108,6 +113,9 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         case .unterminatedQuote:
             return
                 "Close the quote, or double it if it is data (\"5'10\"\"\"); a file cut short ends inside its last record."
+        case .loneCarriageReturn:
+            return
+                "Quote the field to keep the carriage return as data, or remove the CR (in a file of LF lines, tr -d '\\r' < in.csv > out.csv removes them all). The record's raw text holds the part after the CR."
         case .io:
             return "Check that the path exists and is a readable file."
         case .fieldTooLarge:

@@ -219,6 +219,7 @@ public final class CSVReader {
 
     /// Decodes the scanner's completed record.
     func makeRecord() throws(CSVError) -> CSVRecord {
+        if scanner.loneCarriageReturn >= 0, let error = loneCarriageReturnError() { throw error }
         let buffer = scanner.record
         let length = scanner.recordLength
         if scanner.isBlank {
@@ -299,6 +300,26 @@ public final class CSVReader {
             line: line, byteOffset: scanner.recordStart + Int64(opened.index))
         error.path = path
         error.column = opened.field + 1
+        error.recordLine = scanner.recordLine
+        error.isRecoverable = true
+        return error
+    }
+
+    /// When a bare CR in an unquoted field of the current record would have ended it in a file of LF or CRLF
+    /// lines (the scanner ran the record on to the next line end), the error naming that CR's line and
+    /// field; `nil` otherwise.
+    func loneCarriageReturnError() -> CSVError? {
+        let index = scanner.loneCarriageReturn
+        guard index >= 0 else { return nil }
+        let raw = scanner.record.rawBytes(count: scanner.recordLength)
+        let line = scanner.line(ofRecordByte: index, in: raw)
+        let ending = scanner.lineEnding == .carriageReturnLineFeed ? "CRLF" : "LF"
+        var error = CSVError(
+            kind: .loneCarriageReturn,
+            message: "field \(scanner.loneCarriageReturnField + 1) on line \(line) holds a lone carriage return (CR, byte 0x0D, not followed by a line feed) outside quotes, in a file whose lines end with \(ending): it is not a line end here, so the record runs on to the next \(ending)",
+            line: line, byteOffset: scanner.recordStart + Int64(index))
+        error.path = path
+        error.column = scanner.loneCarriageReturnField + 1
         error.recordLine = scanner.recordLine
         error.isRecoverable = true
         return error
