@@ -40,6 +40,10 @@ public final class CSVReader {
     /// The header row as written in the file (spaces kept), or `nil` when the dialect has no header or the
     /// input is empty.
     public private(set) var header: [String]?
+    /// The header row's bytes as in the input (quotes and spaces kept, no terminator, no byte-order mark), or
+    /// `nil` without a header: a caller can tell a row that repeats the header byte for byte (files
+    /// concatenated with their headers) from data that merely reads the same (`"name"` under `name`).
+    public private(set) var headerRawBytes: [UInt8]?
 
     let scanner: _RecordScanner
     /// Whether the delimiter and quote are ASCII, which lets ``makeRecord()`` validate a record at once.
@@ -100,6 +104,7 @@ public final class CSVReader {
         if dialect.hasHeader, try scanner.advance() {
             do throws(CSVError) {
                 header = try makeRecord().fields
+                headerRawBytes = lastRecordRawBytes
                 // A header with a malformed quote has garbled names (`"a"b,c` is one name): no column can
                 // be found by name.
                 if !scanner.isBlank, let error = closingQuoteError() ?? unterminatedQuoteError() { throw error }

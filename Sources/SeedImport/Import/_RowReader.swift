@@ -171,7 +171,7 @@ final class _RowReader: @unchecked Sendable {
         }
         fieldOwners = owners
         excluded = file.excluded
-        headerEcho = _HeaderEcho(file.header)
+        headerEcho = _HeaderEcho(file.header, raw: reader.headerRawBytes)
         unnamedColumns = file.unnamedColumns
     }
 
