@@ -62,6 +62,9 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
     public var byteOffset: Int64?
     /// The 1-based line where the offending record starts (differs from ``line`` inside multi-line quoted fields).
     public var recordLine: Int?
+    /// For ``Kind/textAfterClosingQuote`` in a quoted field over several lines: the line of the quote that
+    /// opens the field, probably never closed there (``line`` is where the text after a later quote gave it away).
+    public var openingQuoteLine: Int?
     /// The encoding the bytes were decoded with, for ``Kind/invalidEncoding``.
     public var encoding: TextEncoding?
     /// Whether the reader has skipped the offending record and ``CSVReader/next()`` can go on with the
@@ -108,6 +111,10 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
             return
                 "Quote fields that contain quotes and double the inner quotes (\"say \"\"hi\"\"\"), or read without strict mode to keep stray quotes as data."
         case .textAfterClosingQuote:
+            if let openingQuoteLine {
+                return
+                    "Close the quote on line \(openingQuoteLine), or double it if it is data (\"5'10\"\"\"): the lines up to this one are in the record's raw text. The record ends with this line; the lines after it are read as records of their own."
+            }
             return
                 "Nothing may stand between a closing quote and the delimiter: quote the whole value and double its inner quotes (\"x\"\"y\"), or remove what follows the quote. The record ends with this line; the lines after it are read as records of their own."
         case .unterminatedQuote:

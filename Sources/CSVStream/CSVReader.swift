@@ -340,10 +340,24 @@ public final class CSVReader {
         else { return nil }
         let line = scanner.line(ofRecordByte: i, in: raw)
         let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
+        var message = "\(shown) follows the closing quote of field \(scan.field + 1) instead of the delimiter or a line end"
+        // A quoted field over several lines whose "closing" quote has text after it: most likely its opening
+        // quote was never closed, and a later quote of the file (one opening another field) was taken for it.
+        let opened = scanner.line(ofRecordByte: scan.openingQuote, in: raw)
+        if opened < line {
+            var lineStart = scan.openingQuote
+            while lineStart > 0 && raw[lineStart - 1] != 0x0A && raw[lineStart - 1] != 0x0D { lineStart -= 1 }
+            // Characters, not bytes: UTF-8 continuation bytes do not count.
+            let character = 1 + raw[lineStart..<scan.openingQuote].count { $0 & 0xC0 != 0x80 }
+            let later = line - opened
+            message =
+                "the quote that opens field \(scan.field + 1) on line \(opened) (character \(character)) is probably never closed there: "
+                + "\(_RecordScanner.grouped(later)) line\(later == 1 ? "" : "s") later, on line \(line), \(shown) follows the quote taken as its closing one "
+                + "instead of the delimiter or a line end, so lines \(opened) to \(line) were read as one record"
+        }
         var error = CSVError(
-            kind: .textAfterClosingQuote,
-            message: "\(shown) follows the closing quote of field \(scan.field + 1) instead of the delimiter or a line end",
-            line: line, byteOffset: scanner.recordStart + Int64(i))
+            kind: .textAfterClosingQuote, message: message, line: line, byteOffset: scanner.recordStart + Int64(i))
+        if opened < line { error.openingQuoteLine = opened }
         error.path = path
         error.column = scan.field + 1
         error.recordLine = scanner.recordLine
