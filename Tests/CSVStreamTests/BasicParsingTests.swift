@@ -39,6 +39,12 @@ struct BasicParsingTests {
         #expect(reader.lastRecordRawText == "c\rd")
         let last = try #require(try reader.next())
         #expect(last.fields == ["e"] && last.lineNumber == 4 && last.byteOffset == 9)
+        // At the end of the input, after only spaces a trimming libcsv drops, the record is still there.
+        let trimming = try CSVReader(string: "a\nb\r ", dialect: CSVDialect(hasHeader: false, trimsSpaces: true))
+        #expect(try trimming.next()?.fields == ["a"])
+        #expect(throws: CSVError.self) { try trimming.next() }
+        #expect(trimming.lastRecordRawText == "b\r ")
+        #expect(try trimming.next() == nil)
     }
 
     @Test func quotedLineBreaksAreKeptAsWritten() throws {

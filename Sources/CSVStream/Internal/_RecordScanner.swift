@@ -320,7 +320,8 @@ final class _RecordScanner {
                     path: source.path, line: line, column: record.fieldCount + 1, byteOffset: bytesConsumed,
                     recordLine: recordLine))
         }
-        guard record.rowEnded else { return false }
+        // After a lone CR the record is complete even when libcsv holds no row (only spaces it trims).
+        guard record.rowEnded || loneCarriageReturn >= 0 else { return false }
         atBoundary = true
         isBlank = false
         recordLength = record.rawCount
