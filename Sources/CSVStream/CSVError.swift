@@ -29,6 +29,11 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         /// on to the next quote in the file; the reader ends the record with the line the text is on instead,
         /// so the lines after it are records of their own, and ``CSVRawRecord/validateQuotes()`` finds it.
         case textAfterClosingQuote
+        /// A carriage return (CR) not followed by a line feed, in an unquoted field of a file whose records
+        /// end with LF or CRLF. Taken as a line end it would split the record (and make up one from the text
+        /// after it); the reader runs the record on to the file's next line end instead, reports it (the
+        /// record is skipped, ``CSVError/isRecoverable``), and counts no line for the CR.
+        case loneCarriageReturn
         /// The file could not be opened, read or re-read.
         case io
         /// A field grew beyond what memory allows (libcsv `CSV_ENOMEM`/`CSV_ETOOBIG`).
@@ -57,6 +62,9 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
     public var byteOffset: Int64?
     /// The 1-based line where the offending record starts (differs from ``line`` inside multi-line quoted fields).
     public var recordLine: Int?
+    /// For ``Kind/textAfterClosingQuote`` in a quoted field over several lines: the line of the quote that
+    /// opens the field, probably never closed there (``line`` is where the text after a later quote gave it away).
+    public var openingQuoteLine: Int?
     /// The encoding the bytes were decoded with, for ``Kind/invalidEncoding``.
     public var encoding: TextEncoding?
     /// Whether the reader has skipped the offending record and ``CSVReader/next()`` can go on with the
@@ -103,11 +111,18 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
             return
                 "Quote fields that contain quotes and double the inner quotes (\"say \"\"hi\"\"\"), or read without strict mode to keep stray quotes as data."
         case .textAfterClosingQuote:
+            if let openingQuoteLine {
+                return
+                    "Close the quote on line \(openingQuoteLine), or double it if it is data (\"5'10\"\"\"): the lines up to this one are in the record's raw text. The record ends with this line; the lines after it are read as records of their own."
+            }
             return
                 "Nothing may stand between a closing quote and the delimiter: quote the whole value and double its inner quotes (\"x\"\"y\"), or remove what follows the quote. The record ends with this line; the lines after it are read as records of their own."
         case .unterminatedQuote:
             return
                 "Close the quote, or double it if it is data (\"5'10\"\"\"); a file cut short ends inside its last record."
+        case .loneCarriageReturn:
+            return
+                "Quote the field to keep the carriage return as data, or remove the CR (in a file of LF lines, tr -d '\\r' < in.csv > out.csv removes them all). The record's raw text holds the part after the CR."
         case .io:
             return "Check that the path exists and is a readable file."
         case .fieldTooLarge:

@@ -134,6 +134,30 @@ public struct CSVRawRecord {
         if let error = reader.unterminatedQuoteError() { throw error }
     }
 
+    /// Checks that no carriage return (CR) outside quotes stands alone in a file whose lines end with LF or
+    /// CRLF. Such a CR is not taken as a line end (it would split the record silently and make a record
+    /// of the text after it): the record runs on to the file's next line end, and this check reports it.
+    /// Files whose lines all end with a bare CR are read as usual. ``CSVReader/next()`` throws the same
+    /// error (recoverable).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// // "a,b\nx1,Muster\rstr. 5\nx2,ok\n": the record on line 2 is `x1,Muster\rstr. 5`
+    /// try reader.forEachRawRecord { record in
+    ///     do { try record.validateLineEnds() } catch { print(error.line ?? 0, error.column ?? 0); return }  // 2 2
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``CSVError`` (``CSVError/Kind/loneCarriageReturn``) with the CR's line, field
+    ///   (``CSVError/column``) and byte offset.
+    /// - Complexity: O(1) for a record without such a CR.
+    @inline(__always)
+    public func validateLineEnds() throws(CSVError) {
+        checkValid()
+        if reader.scanner.loneCarriageReturn >= 0, let error = reader.loneCarriageReturnError() { throw error }
+    }
+
     /// Calls `body` with the record's raw bytes as in the input, without the terminator.
     public func withRawBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         checkValid()

@@ -40,6 +40,10 @@ public final class CSVReader {
     /// The header row as written in the file (spaces kept), or `nil` when the dialect has no header or the
     /// input is empty.
     public private(set) var header: [String]?
+    /// The header row's bytes as in the input (quotes and spaces kept, no terminator, no byte-order mark), or
+    /// `nil` without a header: a caller can tell a row that repeats the header byte for byte (files
+    /// concatenated with their headers) from data that merely reads the same (`"name"` under `name`).
+    public private(set) var headerRawBytes: [UInt8]?
 
     let scanner: _RecordScanner
     /// Whether the delimiter and quote are ASCII, which lets ``makeRecord()`` validate a record at once.
@@ -100,6 +104,7 @@ public final class CSVReader {
         if dialect.hasHeader, try scanner.advance() {
             do throws(CSVError) {
                 header = try makeRecord().fields
+                headerRawBytes = lastRecordRawBytes
                 // A header with a malformed quote has garbled names (`"a"b,c` is one name): no column can
                 // be found by name.
                 if !scanner.isBlank, let error = closingQuoteError() ?? unterminatedQuoteError() { throw error }
@@ -219,6 +224,7 @@ public final class CSVReader {
 
     /// Decodes the scanner's completed record.
     func makeRecord() throws(CSVError) -> CSVRecord {
+        if scanner.loneCarriageReturn >= 0, let error = loneCarriageReturnError() { throw error }
         let buffer = scanner.record
         let length = scanner.recordLength
         if scanner.isBlank {
@@ -304,6 +310,26 @@ public final class CSVReader {
         return error
     }
 
+    /// When a bare CR in an unquoted field of the current record would have ended it in a file of LF or CRLF
+    /// lines (the scanner ran the record on to the next line end), the error naming that CR's line and
+    /// field; `nil` otherwise.
+    func loneCarriageReturnError() -> CSVError? {
+        let index = scanner.loneCarriageReturn
+        guard index >= 0 else { return nil }
+        let raw = scanner.record.rawBytes(count: scanner.recordLength)
+        let line = scanner.line(ofRecordByte: index, in: raw)
+        let ending = scanner.lineEnding == .carriageReturnLineFeed ? "CRLF" : "LF"
+        var error = CSVError(
+            kind: .loneCarriageReturn,
+            message: "field \(scanner.loneCarriageReturnField + 1) on line \(line) holds a lone carriage return (CR, byte 0x0D, not followed by a line feed) outside quotes, in a file whose lines end with \(ending): it is not a line end here, so the record runs on to the next \(ending)",
+            line: line, byteOffset: scanner.recordStart + Int64(index))
+        error.path = path
+        error.column = scanner.loneCarriageReturnField + 1
+        error.recordLine = scanner.recordLine
+        error.isRecoverable = true
+        return error
+    }
+
     /// The first closing quote of the current record followed by text other than the delimiter or a line
     /// end (see ``CSVRawRecord/validateQuotes()``), as an error; `nil` when there is none.
     func closingQuoteError() -> CSVError? {
@@ -314,10 +340,24 @@ public final class CSVReader {
         else { return nil }
         let line = scanner.line(ofRecordByte: i, in: raw)
         let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
+        var message = "\(shown) follows the closing quote of field \(scan.field + 1) instead of the delimiter or a line end"
+        // A quoted field over several lines whose "closing" quote has text after it: most likely its opening
+        // quote was never closed, and a later quote of the file (one opening another field) was taken for it.
+        let opened = scanner.line(ofRecordByte: scan.openingQuote, in: raw)
+        if opened < line {
+            var lineStart = scan.openingQuote
+            while lineStart > 0 && raw[lineStart - 1] != 0x0A && raw[lineStart - 1] != 0x0D { lineStart -= 1 }
+            // Characters, not bytes: UTF-8 continuation bytes do not count.
+            let character = 1 + raw[lineStart..<scan.openingQuote].count { $0 & 0xC0 != 0x80 }
+            let later = line - opened
+            message =
+                "the quote that opens field \(scan.field + 1) on line \(opened) (character \(character)) is probably never closed there: "
+                + "\(_RecordScanner.grouped(later)) line\(later == 1 ? "" : "s") later, on line \(line), \(shown) follows the quote taken as its closing one "
+                + "instead of the delimiter or a line end, so lines \(opened) to \(line) were read as one record"
+        }
         var error = CSVError(
-            kind: .textAfterClosingQuote,
-            message: "\(shown) follows the closing quote of field \(scan.field + 1) instead of the delimiter or a line end",
-            line: line, byteOffset: scanner.recordStart + Int64(i))
+            kind: .textAfterClosingQuote, message: message, line: line, byteOffset: scanner.recordStart + Int64(i))
+        if opened < line { error.openingQuoteLine = opened }
         error.path = path
         error.column = scan.field + 1
         error.recordLine = scanner.recordLine

@@ -18,8 +18,33 @@ struct BasicParsingTests {
         #expect(try parse(text) == [["a,b", "say \"hi\"", "line1\nline2"], ["", "x"]])
     }
 
-    @Test func lineEndingsLFCRLFAndBareCRMixed() throws {
-        #expect(try parse("a\nb\r\nc\rd") == [["a"], ["b"], ["c"], ["d"]])
+    @Test func lineEndingsLFCRLFAndBareCR() throws {
+        #expect(try parse("a\nb\nc") == [["a"], ["b"], ["c"]])
+        #expect(try parse("a\r\nb\r\nc") == [["a"], ["b"], ["c"]])
+        #expect(try parse("a\rb\rc") == [["a"], ["b"], ["c"]])
+        // CRLF and LF mix freely; a file that starts with bare CRs takes LF too, as before.
+        #expect(try parse("a\nb\r\nc\n") == [["a"], ["b"], ["c"]])
+        #expect(try parse("a\rb\nc\r\nd") == [["a"], ["b"], ["c"], ["d"]])
+    }
+
+    /// The user trial: in a file of LF lines, `x1,Muster\rstr. 5` was read as the record `x1,Muster` and a
+    /// record `str. 5` (and `x1,Muster\rx9,str. 5` made up a row x9).
+    @Test func aLoneCarriageReturnInAFileOfLFLinesIsNotARecordEnd() throws {
+        let reader = try CSVReader(string: "a\nb\r\nc\rd\ne\n", dialect: CSVDialect(hasHeader: false))
+        #expect(try reader.next()?.fields == ["a"])
+        #expect(try reader.next()?.fields == ["b"])
+        let error = try #require(throws: CSVError.self) { try reader.next() }
+        #expect(error.kind == .loneCarriageReturn && error.isRecoverable)
+        #expect(error.line == 3 && error.column == 1 && error.byteOffset == 6 && error.recordLine == 3)
+        #expect(reader.lastRecordRawText == "c\rd")
+        let last = try #require(try reader.next())
+        #expect(last.fields == ["e"] && last.lineNumber == 4 && last.byteOffset == 9)
+        // At the end of the input, after only spaces a trimming libcsv drops, the record is still there.
+        let trimming = try CSVReader(string: "a\nb\r ", dialect: CSVDialect(hasHeader: false, trimsSpaces: true))
+        #expect(try trimming.next()?.fields == ["a"])
+        #expect(throws: CSVError.self) { try trimming.next() }
+        #expect(trimming.lastRecordRawText == "b\r ")
+        #expect(try trimming.next() == nil)
     }
 
     @Test func quotedLineBreaksAreKeptAsWritten() throws {
@@ -27,11 +52,14 @@ struct BasicParsingTests {
     }
 
     @Test func blankLinesAreRecordsWithOneEmptyField() throws {
-        let reader = try CSVReader(string: "a\n\nb\r\n\r\nc\r\rd\n", dialect: CSVDialect(hasHeader: false))
+        let reader = try CSVReader(string: "a\n\nb\r\n\r\nc\n\nd\n", dialect: CSVDialect(hasHeader: false))
         let records = try reader.readAll()
         #expect(records.map(\.fields) == [["a"], [""], ["b"], [""], ["c"], [""], ["d"]])
         #expect(records.map(\.isBlank) == [false, true, false, true, false, true, false])
         #expect(records.map(\.lineNumber) == [1, 2, 3, 4, 5, 6, 7])
+        // In a file of bare-CR lines, CR CR is a blank line too.
+        let bare = try CSVReader(string: "c\r\rd\r", dialect: CSVDialect(hasHeader: false)).readAll()
+        #expect(bare.map(\.fields) == [["c"], [""], ["d"]] && bare.map(\.lineNumber) == [1, 2, 3])
     }
 
     @Test func raggedRecordsAreReportedAsTheyAre() throws {

@@ -136,4 +136,58 @@ struct RoundTripPropertyTests {
             }
         }
     }
+
+    /// Documents of LF or CRLF lines whose chosen records (not the first, which tells the line ending) get
+    /// an unquoted field with a lone CR in it (`u\rv`): such a record runs on to the next line end and is
+    /// reported at its CR, with the CR's line and field; the CR counts as no line, so every other record
+    /// reads back as written, on its line and at its offset, whatever the chunk size.
+    @Test func aLoneCarriageReturnCostsOnlyItsRecord() async {
+        await propertyCheck(input: Self.document, Gen.int(in: 0...63), pick(["\n", "\r\n"]), Self.chunkSize, Gen.bool) {
+            records, spoilt, lineEnding, chunkSize, finalLineEnding in
+            recordingErrors {
+                var pieces: [(text: String, fields: [String], loneCR: Int?)] = []
+                for (index, record) in records.enumerated() {
+                    let good = writeCSV([record], finalLineEnding: false)
+                    if index > 0 && spoilt & (1 << index) != 0 {
+                        pieces.append((good + ",u\rv", record + ["u", "v"], good.utf8.count + 2))
+                    } else {
+                        pieces.append((good, record, nil))
+                    }
+                }
+                var text = ""
+                var starts: [Int] = []
+                for (index, piece) in pieces.enumerated() {
+                    starts.append(text.utf8.count)
+                    text += piece.text + (index < pieces.count - 1 || finalLineEnding ? lineEnding : "")
+                }
+                let bytes = Array(text.utf8)
+                let loneCRs = pieces.indices.compactMap { index in pieces[index].loneCR.map { starts[index] + $0 } }
+                /// Lines as counted before, less the lone CRs before `offset`.
+                func line(at offset: Int) -> Int {
+                    Self.line(at: offset, in: bytes) - loneCRs.count { $0 < offset }
+                }
+                let reader = try CSVReader(bytes: bytes, dialect: CSVDialect(hasHeader: false), chunkSize: chunkSize)
+                var index = 0
+                try reader.forEachRawRecord { (record: CSVRawRecord) throws in
+                    defer { index += 1 }
+                    guard index < pieces.count else { return }
+                    let piece = pieces[index]
+                    #expect(record.byteOffset == Int64(starts[index]), "record \(index) of \(text.debugDescription)")
+                    #expect(record.lineNumber == line(at: starts[index]), "record \(index) of \(text.debugDescription)")
+                    #expect(reader.lastRecordRawText == piece.text, "record \(index) of \(text.debugDescription)")
+                    do throws(CSVError) {
+                        try record.validateLineEnds()
+                        #expect(piece.loneCR == nil, "record \(index) of \(text.debugDescription) passes")
+                        #expect(try record.makeRecord().fields == piece.fields, "record \(index) of \(text.debugDescription)")
+                    } catch {
+                        let cr = starts[index] + (piece.loneCR ?? -1)
+                        #expect(error.kind == .loneCarriageReturn && error.byteOffset == Int64(cr), "\(error) in \(text.debugDescription)")
+                        #expect(error.line == line(at: cr) && error.column == records[index].count + 1, "\(error) in \(text.debugDescription)")
+                        #expect(record.count == piece.fields.count)
+                    }
+                }
+                #expect(index == pieces.count, "\(text.debugDescription)")
+            }
+        }
+    }
 }

@@ -50,8 +50,9 @@ struct ImportEmptyRowTests {
         let scratch = ImportScratch()
         var options = ImportOptions()
         options.readsAhead = readsAhead
-        // A header with a trailing space in one name, repeated without it; a value equal to the first name alone is data.
-        let csv = "code,amount ,note\nA,1,x\ncode,amount,note\nB,2,y\n code , amount,note\ncode,3,z\n"
+        // The header line repeated byte for byte (once after a byte-order mark, as `cat` leaves a second
+        // UTF-8 export's); a value equal to the first name alone is data.
+        let csv = "code,amount ,note\nA,1,x\ncode,amount ,note\nB,2,y\n\u{FEFF}code,amount ,note\ncode,3,z\n"
         let model = """
             {"entities": [{"name": "R", "attributes": [
               {"name": "code", "type": "String"}, {"name": "amount", "type": "String"}, {"name": "note", "type": "String"}]}]}
@@ -65,6 +66,30 @@ struct ImportEmptyRowTests {
         #expect(summary.description.contains("r.csv → R: 5 rows read, 3 imported, 2 repeating the header skipped (lines 3, 5)"), "\(summary)")
         let decoded = try JSONDecoder().decode(ImportSummary.self, from: JSONEncoder().encode(summary))
         #expect(decoded.files.first?.repeatedHeaderLines == [3, 5])
+    }
+
+    /// The user trial: in a file of one column `name`, rows `name` and `"name"` (tags called "name") were
+    /// dropped as repeated headers.
+    @Test("a one-column file keeps rows equal to its header; a row repeats the header only byte for byte", arguments: [true, false])
+    func rowsThatOnlyReadLikeTheHeader(readsAhead: Bool) throws {
+        let model = #"{"entities":[{"name":"R","attributes":[{"name":"name","type":"String"}]}]}"#
+        let twoColumns = #"{"entities":[{"name":"R","attributes":[{"name":"code","type":"String"},{"name":"note","type":"String"}]}]}"#
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        let scratch = ImportScratch()
+        let summary = try ImportEncodingErrorTests.run(Array("name\nred\nname\n\"name\"\nblue\n".utf8), name: "tg.csv", in: scratch,
+                                                       options: options, model: model)
+        let file = try #require(summary.files.first)
+        #expect(file.repeatedHeaders == nil && file.rowsImported == 4, "\(summary)")
+        #expect(summary.objects["R"]?.stored == 4)
+
+        // Several columns: the quoted spelling and a spaced one are data; the exact line is a header.
+        let multi = ImportScratch()
+        let csv = "code,note\nA,x\n\"code\",note\ncode , note\ncode,note\nB,y\n"
+        let second = try ImportEncodingErrorTests.run(Array(csv.utf8), name: "r.csv", in: multi, options: options, model: twoColumns)
+        let rows = try #require(second.files.first)
+        #expect(rows.repeatedHeaders == 1 && rows.repeatedHeaderLines == [5] && rows.rowsImported == 4, "\(second)")
+        #expect(second.description.contains("1 repeating the header skipped (line 5)"), "\(second)")
     }
 
     @Test("a join file's repeated header is skipped too")

@@ -56,6 +56,42 @@ struct ImportQuoteTests {
         #expect(rejects.hasSuffix(",\"A,1,\"\"x\"\"y\"\n"), "the raw text is the record's line alone: \(rejects)")
     }
 
+    /// The user trial: a quote never closed on line 2 took lines 3 and 4 with it up to the quote opening a
+    /// field on line 5, and the message named only the text after that quote ("The record ends with this line").
+    @Test("a quote left open over lines is named where it opens, and where the error showed")
+    func quoteLeftOpenOverLines() throws {
+        let csv = Array("a,b\nx1,\"unterminated\nx2,plain\nx3,plain\nx4,\"Junked, fish\"\nx5,ok\n".utf8)
+        let model = #"{"entities":[{"name":"R","attributes":[{"name":"a","type":"String"},{"name":"b","type":"String"}]}]}"#
+        let error = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run(csv, name: "uq.csv", in: ImportScratch(), model: model)
+        }
+        #expect(error.file == "uq.csv" && error.line == 2 && error.column == 2, "\(error)")
+        #expect(error.description.contains(
+            "the quote that opens field 2 on line 2 (character 4) is probably never closed there: 3 lines later, on line 5, 'J' follows the quote taken as its closing one instead of the delimiter or a line end, so lines 2 to 5 were read as one record"),
+                "\(error)")
+        #expect(error.description.contains("Close the quote on line 2, or double it if it is data"), "\(error)")
+
+        // Skip mode: 2 rows read from 5 lines, explained by the reject's raw text holding lines 2 to 5.
+        let scratch = ImportScratch()
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = scratch.path("rejects.csv")
+        let summary = try ImportEncodingErrorTests.run(csv, name: "uq.csv", in: scratch, options: options, model: model)
+        #expect(summary.rowsRead == 2 && summary.rejects == 1, "\(summary)")
+        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.hasSuffix(",\"x1,\"\"unterminated\nx2,plain\nx3,plain\nx4,\"\"Junked, fish\"\"\"\n"), "\(rejects)")
+    }
+
+    /// A quoted field over one line with text after its closing quote keeps the short message.
+    @Test("text after a closing quote on the quote's own line is named as before")
+    func textAfterQuoteOnItsLine() throws {
+        let error = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run(Array("code,amount,note\nA,1,\"x\ny\"\nB,2,\"z\"w\n".utf8), name: "q.csv",
+                                             in: ImportScratch(), model: Self.model)
+        }
+        #expect(error.description.contains("'w' follows the closing quote of field 3 instead of the delimiter or a line end"), "\(error)")
+    }
+
     /// The user trial: `1,"ab"cd` took rows 2 to 4 of the file with it (3 rows read, 2 imported).
     @Test("skip mode: a stray quote costs its own row only", arguments: [true, false])
     func strayQuoteCostsOneRow(readsAhead: Bool) throws {

@@ -14,6 +14,13 @@
 /// before the end of the input ends its record with the quote's line, and the bytes after that line are
 /// parsed again from the record's raw capture. Records that end on their first line never pay for this.
 ///
+/// A file's line ends are told by its first record end: LF, CRLF or a bare CR. In a file of LF or CRLF
+/// lines, a bare CR that libcsv takes as a record end (one in an unquoted field; quoted, it is data) is not
+/// a line end: the record runs on to the file's next line end, so nothing after the CR becomes a record of
+/// its own, the CR is not counted as a line, and ``loneCarriageReturn`` says where it is (the reader reports
+/// it as an error). Records that end with LF pay one byte test for this; those that end with a CR, a look
+/// at the next byte.
+///
 /// - Complexity: O(n) in the input; one `csv_parse` call per line, one byte test per input byte. A record
 ///   of several lines is also scanned once for its quotes; after a quote never closed, the bytes after its
 ///   line are parsed a second time (at most ``CSVDialect/maximumRecordBytes``, once per input: the text a
@@ -60,6 +67,8 @@ final class _RecordScanner {
     @exclusivity(unchecked) private var quoteScan = _QuoteScan()
     /// The ``recordStart`` of the record ``quoteScan`` belongs to (-1: none yet).
     private var quoteScanRecord: Int64 = -1
+    /// How the input's records end, told by the first record end; `nil` until then.
+    private(set) var lineEnding: LineEnding?
 
     /// The completed record's 1-based first line.
     private(set) var recordLine = 1
@@ -78,6 +87,12 @@ final class _RecordScanner {
     /// The ``generation`` of the record that ended with the input inside a quoted field, if any (a record
     /// that starts sets nothing, so that the per-record path stays as it was).
     private var insideQuotesGeneration = -1
+    /// The raw index of the first bare CR in the completed record that libcsv took as a record end in a file
+    /// of LF or CRLF lines (see the type's notes), or -1.
+    private(set) var loneCarriageReturn = -1
+    /// The 0-based field that bare CR ends (libcsv's fields before it, less one).
+    private(set) var loneCarriageReturnField = 0
+
     /// When the completed record holds a quote never closed and was ended with the quote's line: how many
     /// lines after that quote the input ends (the bytes after the line are read as records again); 0 otherwise.
     private(set) var linesAfterUnclosedQuote = 0
@@ -166,6 +181,7 @@ final class _RecordScanner {
                 return false
             }
             record.reset()
+            loneCarriageReturn = -1
             recordStart = offset
             recordLine = line
             atBoundary = false
@@ -186,6 +202,7 @@ final class _RecordScanner {
             if stop != nil && resynchronizes && lineHasStrayByte() { return endRecordAtLineEnd() }
             return false
         }
+        if stop == 0x0D || lineEnding == nil, try continuesPastCarriageReturn(stop) { return false }
         atBoundary = true
         if stop == 0x02 { skipsNewline = true }
         if record.fieldCount == 0 {
@@ -197,6 +214,54 @@ final class _RecordScanner {
         }
         recordLength = record.rawCount - 1  // without the stop byte that ended the row
         return true
+    }
+
+    /// How a file's records end.
+    enum LineEnding {
+        case lineFeed, carriageReturnLineFeed, carriageReturn
+    }
+
+    /// At a row end, before the record is complete: learns the file's line ending from its first record
+    /// end, and when a bare CR (`stop`, not followed by LF) ended the row in a file of LF or CRLF lines, keeps
+    /// the record going to the next line end (libcsv goes on appending fields), takes back the line the CR
+    /// was counted as, and remembers the CR. Returns whether the record goes on.
+    ///
+    /// - Complexity: O(1); may read the next chunk to see the byte after a CR (which ``advance()`` would read next).
+    private func continuesPastCarriageReturn(_ stop: UInt8?) throws(CSVError) -> Bool {
+        guard dialect.recordTerminator == .newline else { return false }
+        guard stop == 0x0D else {
+            if stop == 0x0A && lineEnding == nil { lineEnding = .lineFeed }
+            return false
+        }
+        guard let next = try peekByte() else { return false }  // a CR at the end of the input ends the record
+        if next == 0x0A {
+            if lineEnding == nil { lineEnding = .carriageReturnLineFeed }
+            return false
+        }
+        guard let lineEnding else {
+            lineEnding = .carriageReturn
+            return false
+        }
+        guard lineEnding != .carriageReturn else { return false }
+        if loneCarriageReturn < 0 {
+            loneCarriageReturn = record.rawCount - 1
+            loneCarriageReturnField = Swift.max(0, record.fieldCount - 1)
+        }
+        line -= 1
+        record.rowEnded = false
+        return true
+    }
+
+    /// The next input byte, without consuming it; reads the next chunk when this one is used up. `nil` at
+    /// the end of the input.
+    private func peekByte() throws(CSVError) -> UInt8? {
+        if chunkPosition == chunkCount {
+            chunkOffset += Int64(chunkCount)
+            chunkPosition = 0
+            chunkCount = try refill()
+            if chunkCount == 0 { return nil }
+        }
+        return chunk[chunkPosition]
     }
 
     /// Counts a line break: LF (unless it ends a CRLF) and CR each start a new line.
@@ -255,7 +320,8 @@ final class _RecordScanner {
                     path: source.path, line: line, column: record.fieldCount + 1, byteOffset: bytesConsumed,
                     recordLine: recordLine))
         }
-        guard record.rowEnded else { return false }
+        // After a lone CR the record is complete even when libcsv holds no row (only spaces it trims).
+        guard record.rowEnded || loneCarriageReturn >= 0 else { return false }
         atBoundary = true
         isBlank = false
         recordLength = record.rawCount
@@ -398,6 +464,8 @@ final class _RecordScanner {
             if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
             previous = byte
         }
+        // The bare CR the record runs on past is not a line end (see the type's notes).
+        if loneCarriageReturn >= 0 && loneCarriageReturn < offset { line -= 1 }
         return line
     }
 

@@ -22,37 +22,43 @@ extension CSVRawRecord {
     }
 }
 
-/// A file's header, to spot it again among the rows: files concatenated with their headers repeat it.
+/// A file's header line, to spot it again among the rows: files concatenated with their headers repeat it.
+///
+/// A row repeats the header only when its bytes are the header line's bytes exactly (a UTF-8 byte-order
+/// mark before them allowed: the second file's own), and only in a file of several columns: in a file of
+/// one column, a value equal to the column name is plausible data (a tag called `name`), and a quoted
+/// `"name"` under `name` is data in any file.
 ///
 /// ```swift
-/// let echo = _HeaderEcho(file.header)
+/// let echo = _HeaderEcho(file.header, raw: reader.headerRawBytes)
 /// if let echo, record.repeats(echo) { file.noteRepeatedHeader(line: record.lineNumber, reporting: 5) }
 /// ```
 struct _HeaderEcho: Sendable {
-    /// The first name's UTF-8 bytes, trimmed: most rows differ from it in their first byte.
-    let first: [UInt8]
-    /// Every name, trimmed of whitespace.
-    let names: [String]
+    /// The header line's bytes, without its terminator.
+    let raw: [UInt8]
 
-    /// `nil` for a file without a header, or one whose names are all empty.
-    init?(_ header: [String]?) {
-        guard let header, header.contains(where: { !$0.isEmpty }) else { return nil }
-        // As header names are matched elsewhere (the planner, the mapping).
-        names = header.map { $0.trimmingCharacters(in: .whitespaces) }
-        first = Array(names[0].utf8)
+    /// `nil` for a file without a header, of one column, or whose names are all empty.
+    init?(_ header: [String]?, raw: [UInt8]?) {
+        guard let header, header.count > 1, header.contains(where: { !$0.isEmpty }), let raw else { return nil }
+        self.raw = raw
     }
 }
 
 extension CSVRawRecord {
-    /// Whether the record repeats the header, name for name once trimmed.
+    /// Whether the record's bytes are the header line's (after a UTF-8 byte-order mark, if any).
     ///
-    /// - Complexity: one comparison of the first field for most rows; all fields decoded only when the
-    ///   first one matches.
+    /// - Complexity: O(1) for a row whose length differs from the header's (most rows); one comparison of
+    ///   the bytes otherwise.
     @inline(__always)
     func repeats(_ header: _HeaderEcho) -> Bool {
-        guard count == header.names.count else { return false }
-        let first = withBytes(at: 0) { raw in _trimmed(raw).elementsEqual(header.first) }
-        guard first else { return false }
-        return (0..<count).allSatisfy { index in (try? string(at: index))?.trimmingCharacters(in: .whitespaces) == header.names[index] }
+        let length = header.raw.count
+        guard byteCount == length || byteCount == length + 3 else { return false }
+        return withRawBytes { raw in
+            let marked = raw.count == length + 3
+            if marked && !(raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF) { return false }
+            return header.raw.withUnsafeBufferPointer { header in
+                length == 0 || memcmp(header.baseAddress!, raw.baseAddress! + (marked ? 3 : 0), length) == 0
+            }
+        }
     }
 }

@@ -402,7 +402,7 @@ final class _ImportSession {
     private func runJoin(_ file: _FilePlan, _ join: _JoinPlan, reader: CSVReader) throws {
         let trim = file.options.trim
         let columnCount = file.columnCount
-        let headerEcho = _HeaderEcho(file.header)
+        let headerEcho = _HeaderEcho(file.header, raw: reader.headerRawBytes)
         // Pairs of saved objects go straight to the join table in batches (``linkSaved``), when the
         // relationship needs no object loaded or validated to take them; else through the context.
         let inBulk = join.sourceIndex.entity === join.entity && context.canLinkSaved(by: join.relationship, of: join.entity)

@@ -1,8 +1,8 @@
 import CSVStream
 
 extension _RowFailure {
-    /// The failure of a record holding a byte its file's encoding does not define, in any column (mapped or
-    /// not), text after a closing quote or a quote never closed (the reader ended the record with that
+    /// The failure of a record holding a lone CR outside quotes in a file of LF or CRLF lines, a byte its
+    /// file's encoding does not define, in any column (mapped or not), text after a closing quote or a quote never closed (the reader ended the record with that
     /// line), or `nil` when every field is valid: the field, the byte's offset in the file, the encoding's
     /// hint, and the entity and attribute `owner` says the field fills (none for a column nothing reads).
     ///
@@ -18,6 +18,8 @@ extension _RowFailure {
     init?(validating record: CSVRawRecord, file: _FilePlan,
           owner: (Int) -> (entity: String, attribute: String)? = { _ in nil }) {
         do {
+            // A lone CR first: the record it runs on explains any other finding (a field count, say).
+            try record.validateLineEnds()
             try record.validateEncoding()
             try record.validateQuotes()
             return nil

@@ -233,7 +233,7 @@ final class _RowReader: @unchecked Sendable {
         }
         fieldOwners = owners
         excluded = file.excluded
-        headerEcho = _HeaderEcho(file.header)
+        headerEcho = _HeaderEcho(file.header, raw: reader.headerRawBytes)
         unnamedColumns = file.unnamedColumns
         let semicolons = file.options.delimiter == UInt8(ascii: ";")
         commaWatched = targets.map { $0.fields.map { semicolons && $0.converter.readsCommaGrouping } }
