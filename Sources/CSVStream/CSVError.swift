@@ -103,7 +103,7 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
                     "The file is probably Windows-1252 or Latin-1: re-run with --encoding \(TextEncoding.windows1252.rawValue) (or \(TextEncoding.latin1.rawValue); CSVDialect.encoding from Swift), or re-save it as UTF-8."
             case .windows1252:
                 return
-                    "Windows-1252 leaves 0x81, 0x8D, 0x8F, 0x90 and 0x9D undefined: re-run with --encoding \(TextEncoding.latin1.rawValue) (CSVDialect.encoding from Swift), which accepts every byte, or check whether the file is UTF-8."
+                    "Windows-1252 leaves 0x81, 0x8D, 0x8F, 0x90 and 0x9D undefined, so the file is probably in another encoding: check whether it is UTF-8 or Latin-1. --encoding \(TextEncoding.latin1.rawValue) (CSVDialect.encoding from Swift) accepts every byte, but reads 0x80–0x9F as invisible control characters, not as Windows-1252's € and quotes."
             case .latin1:
                 return "Latin-1 accepts every byte, so this should not happen; please report it."
             }

@@ -25,7 +25,8 @@ struct QueryCommand: ParsableCommand {
             that read back as the stored seconds (none when whole), and decimals print as stored. In a \
             table, null is NULL and text that could pass for it or for nothing is in double quotes ("", \
             "NULL"). CSV writes null as an empty field and quotes empty text and the texts NULL and NA, \
-            so seedstore import reads it back the same. --stats prints statements run, rows stepped and \
+            so seedstore import reads it back the same (for an import with other null tokens, give them with \
+            --null). --stats prints statements run, rows stepped and \
             faults fired on stderr.
 
             --to-many adds each to-many relationship as the primary keys of its destinations, in the \
@@ -85,6 +86,10 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "table, json or csv.")
     var format: OutputFormat = .table
 
+    @Option(name: .customLong("null"),
+            help: "CSV: the null tokens the import that reads it back uses (repeat for several, as import's --null): null is written as the first, and text equal to any of them is quoted. Default: \"\", NULL and NA.")
+    var nullTokens: [String] = []
+
     @Flag(help: "Print the SQL, its bound values and SQLite's query plan instead of results.")
     var explain = false
 
@@ -92,6 +97,12 @@ struct QueryCommand: ParsableCommand {
     var stats = false
 
     func validate() throws {
+        if !nullTokens.isEmpty && format != .csv {
+            throw ValidationError("--null goes with --format csv: only CSV is read back by an import with null tokens")
+        }
+        for token in nullTokens where token.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) || token.hasPrefix(" ") || token.hasSuffix(" ") {
+            throw ValidationError("--null '\(token)' could never be read as null: an import compares its null tokens with unquoted, trimmed values, which hold no comma, quote or line break")
+        }
         for (name, value, zero) in [("--limit", limit, "no limit"), ("--offset", offset, "skip none"), ("--batch-size", batchSize, "load all at once")]
         where (value ?? 0) < 0 {
             throw ValidationError("\(name) \(value!) is negative: give a number of 0 or more (0: \(zero))")
@@ -397,7 +408,8 @@ struct QueryCommand: ParsableCommand {
                 if case .key(let keyPath) = property, Self.toOne(at: keyPath, from: root, in: store.model) { return property.name + ".Z_PK" }
                 return property.name
             }
-            print(try Self.render(rows.map { Array($0.values) }, keys: headers, primaryKeys: nil, jsonValued: jsonValued, format: format),
+            print(try Self.render(rows.map { Array($0.values) }, keys: headers, primaryKeys: nil, jsonValued: jsonValued, format: format,
+                                  nullTokens: nullTokens),
                   terminator: "")
         case .managedObject, .managedObjectID:
             let objects = try context.fetch(request)
@@ -422,7 +434,7 @@ struct QueryCommand: ParsableCommand {
             // read back as the destination's key attribute and link the wrong objects (a user trial).
             let headers = format == .csv ? shown.map { entity.columns[$0].name + (entity.columns[$0].relationship == nil ? "" : ".Z_PK") } : keys
             print(try Self.render(rows, keys: headers, primaryKeys: primaryKeys, toMany: (toManyNames, destinations), jsonValued: jsonValued,
-                                  format: format),
+                                  format: format, nullTokens: nullTokens),
                   terminator: "")
         }
     }
@@ -470,7 +482,7 @@ struct QueryCommand: ParsableCommand {
     /// (``holdsJSON(_:)``): JSON output embeds the value, a table and CSV show the text.
     static func render(_ rows: [[Value]], keys: [String], primaryKeys: [Int64]?,
                        toMany: (names: [String], keys: [[[Int64]]]) = ([], []), jsonValued: Set<Int> = [],
-                       format: OutputFormat) throws -> String {
+                       format: OutputFormat, nullTokens: [String] = []) throws -> String {
         // JSON text stored as data, as text; anything that is not (a value a transformer in code wrote) stays data.
         let rows = jsonValued.isEmpty ? rows : rows.map { row in
             row.enumerated().map { i, value in
@@ -500,8 +512,8 @@ struct QueryCommand: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             return String(decoding: data, as: UTF8.self) + "\n"
         case .csv:
-            var lines = [keys.map { csvField(.string($0)) }.joined(separator: ",")]
-            lines += rows.map { $0.map(csvField).joined(separator: ",") }
+            var lines = [keys.map { csvField(.string($0), nullTokens: nullTokens) }.joined(separator: ",")]
+            lines += rows.map { $0.map { csvField($0, nullTokens: nullTokens) }.joined(separator: ",") }
             return lines.joined(separator: "\r\n") + "\r\n"
         case .table:
             let withKeys = primaryKeys != nil
@@ -515,21 +527,22 @@ struct QueryCommand: ParsableCommand {
     }
 
     /// A value as a CSV field that `seedstore import` reads back as the same value: null as an
-    /// empty unquoted field, and text quoted when it is empty or equal to a null token (`""`,
-    /// `"NULL"`, `"NA"`: the importer's null tokens apply to unquoted fields only), as well as when
-    /// it holds a comma, a quote or a line break. Binary data is hexadecimal after `0x` (`0x` alone when
-    /// empty).
+    /// empty unquoted field (or, given `nullTokens`, the first of them), and text quoted when it is
+    /// empty or equal to a null token (`""`, `"NULL"`, `"NA"` and any of `nullTokens`: the importer's
+    /// null tokens apply to unquoted fields only), as well as when it holds a comma, a quote or a line
+    /// break. Binary data is hexadecimal after `0x` (`0x` alone when empty).
     ///
     /// For example:
     ///
     /// ```swift
-    /// [Value.null, .string(""), .string("NULL"), .string("a,b")].map(QueryCommand.csvField)   // ["", "\"\"", "\"NULL\"", "\"a,b\""]
+    /// [Value.null, .string(""), .string("NULL"), .string("a,b")].map { QueryCommand.csvField($0) }   // ["", "\"\"", "\"NULL\"", "\"a,b\""]
+    /// QueryCommand.csvField(.string("-"), nullTokens: ["-"])   // "\"-\""
     /// ```
-    static func csvField(_ value: Value) -> String {
+    static func csvField(_ value: Value, nullTokens: [String] = []) -> String {
         let text = value.cellText
         switch value {
         case .null:
-            return ""
+            return nullTokens.first ?? ""
         case .data(let data):
             // Hexadecimal after 0x, which the importer reads first: Base64 such as "0x12" (the bytes D3 1D 76)
             // would read back as hex, and empty data, written as nothing, as null.
@@ -537,7 +550,7 @@ struct QueryCommand: ParsableCommand {
         case .string(let string):
             // The importer trims spaces and tabs before it compares a field with its null tokens.
             let trimmed = string.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            if CSVOptions.defaultNullTokens.contains(trimmed) { return quoted(string) }
+            if CSVOptions.defaultNullTokens.contains(trimmed) || nullTokens.contains(trimmed) { return quoted(string) }
         default:
             break
         }
