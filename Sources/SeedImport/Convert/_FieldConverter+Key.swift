@@ -31,7 +31,7 @@ extension _FieldConverter {
     }
 
     /// Whether the converter reads `,` as a thousands separator: a number attribute read without a decimal
-    /// comma. In a `;`-separated file such values are counted for a warning (``_CommaGrouping``).
+    /// comma. In a `;`-separated file such values are counted for a warning (``_FieldTally``).
     var readsCommaGrouping: Bool {
         switch self {
         case .integer, .double, .float, .decimal: true

@@ -174,11 +174,7 @@ final class _ImportSession {
             try flush()
             if file.join != nil { file.joinsAdded = context.joinRowsInserted - joinRowsBefore }
             if let warning = file.unnamedValuesWarning, !warnings.contains(warning) { warnings.append(warning) }
-            for warning in file.textNullsWarnings where !warnings.contains(warning) { warnings.append(warning) }
-            for grouping in file.commaGrouped {
-                let warning = grouping.warning(path: file.displayPath)
-                if !warnings.contains(warning) { warnings.append(warning) }
-            }
+            for warning in file.tallyWarnings where !warnings.contains(warning) { warnings.append(warning) }
             for key in file.releases { plan.indexes[key]?.release() }
             bytesDone += file.size
             rowsDone += file.rowsRead

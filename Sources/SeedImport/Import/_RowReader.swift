@@ -38,64 +38,44 @@ struct _RowChunk: Sendable {
     var unnamedValueRows = 0
     var firstUnnamedValueLine: Int?
     var unnamedValueColumns: Set<Int> = []
-    /// Text values a non-empty null token made null (`NA`, `NULL`), by target and field (`t << 16 | f`).
-    var textNulls: [Int: _TextNulls] = [:]
-    /// Numbers read with `,` as a thousands separator in a `;`-separated file, per attribute (rarely any).
-    var commaGrouped: [_CommaGrouping] = []
+    /// Text values a non-empty null token made null (`NA`, `NULL`), by target and field (``_FieldTally/slot(_:_:)``).
+    var textNulls: [Int: _FieldTally] = [:]
+    /// Numbers read with `,` as a thousands separator in a `;`-separated file, by target and field (rarely any).
+    var commaGrouped: [Int: _FieldTally] = [:]
 }
 
-/// Values of a String attribute that a non-empty null token made null: how many, and the first. Such
-/// tokens are words a text may be (Namibia's code is NA), so the summary says how many became null.
-struct _TextNulls: Sendable {
-    var count = 0
-    var firstLine = 0
-    var firstValue = ""
-
-    mutating func merge(_ other: _TextNulls) {
-        if count == 0 { (firstLine, firstValue) = (other.firstLine, other.firstValue) }
-        count += other.count
-    }
-}
-
-/// Values of one attribute read with `,` as a thousands separator in a `;`-separated file read without a
-/// decimal comma (`1,250` → 1250): valid grouping, but the usual sign of a decimal comma read as something
-/// else, so the summary warns. Counted as rows are read; only the first value is kept, as text.
-struct _CommaGrouping: Sendable {
-    /// The target and the field (by position in its ``_TargetPlan/fields``), to find the entry cheaply.
-    let target: Int
-    let field: Int
-    let entity: String
-    let attribute: String
+/// Values of one attribute that the summary warns about (rarely any): how many, and the first one's line,
+/// its text as written and the value it was read as. Counted per chunk as rows are read, then per file.
+///
+/// - Text that a null token other than `""` made null: such tokens are words a text may be (Namibia's code
+///   is NA).
+/// - Numbers read with `,` as a thousands separator in a `;`-separated file read without a decimal comma
+///   (`1,250` → 1250): valid grouping, but the usual sign of a decimal comma read as something else.
+struct _FieldTally: Sendable {
     var count: Int
-    /// The first such value: its line, as written, and as read.
     let line: Int
     let text: String
     let value: Value
 
-    /// Adds `other`'s values to the entries of `list`, keeping each attribute's first value.
-    static func merge(_ other: [_CommaGrouping], into list: inout [_CommaGrouping]) {
-        for entry in other {
-            if let i = list.firstIndex(where: { $0.target == entry.target && $0.field == entry.field }) {
-                list[i].count += entry.count
-            } else {
-                list.append(entry)
-            }
+    /// The key of target `t`'s field `f` (by position in its ``_TargetPlan/fields``).
+    static func slot(_ t: Int, _ f: Int) -> Int { t << 16 | f }
+    /// The target and field of `slot`.
+    static func place(_ slot: Int) -> (target: Int, field: Int) { (slot >> 16, slot & 0xFFFF) }
+
+    /// Counts one value in `tallies`: its text is made only for an attribute's first.
+    static func note(_ tallies: inout [Int: _FieldTally], _ slot: Int, line: Int, text: () -> String, value: Value) {
+        if tallies[slot] != nil {
+            tallies[slot]!.count += 1
+        } else {
+            tallies[slot] = _FieldTally(count: 1, line: line, text: text(), value: value)
         }
     }
 
-    /// The summary's warning, for the file `path`.
-    func warning(path: String) -> String {
-        let values = count == 1 ? "1 value" : "\(_ProgressReporter.grouped(count)) values"
-        let read: String
-        switch value {
-        case .double(let number) where number == number.rounded() && abs(number) < 1e15: read = String(Int64(number))
-        case .double(let number): read = String(number)
-        case .integer(let number): read = String(number)
-        default: read = value.description
+    /// Adds `other`'s counts to `tallies`, keeping each attribute's first value.
+    static func merge(_ other: [Int: _FieldTally], into tallies: inout [Int: _FieldTally]) {
+        for (slot, tally) in other {
+            if tallies[slot] != nil { tallies[slot]!.count += tally.count } else { tallies[slot] = tally }
         }
-        return "\(path) → \(entity).\(attribute): \(values) read with ',' as a thousands separator in a ';'-separated file "
-            + "(first at line \(line): \"\(text)\" → \(read)); if ',' is the decimal mark there, re-run with --decimal-comma "
-            + "(or \"decimalComma\": true for the file in a mapping)"
     }
 }
 
@@ -192,7 +172,7 @@ final class _RowReader: @unchecked Sendable {
     private let headerEcho: _HeaderEcho?
     /// Columns the header leaves unnamed and nothing reads: a value in one is not imported, so it is counted.
     private let unnamedColumns: [Int]
-    /// Per target and field, whether a number read with `,` grouping thousands is counted (``_CommaGrouping``):
+    /// Per target and field, whether a number read with `,` grouping thousands is counted (``_FieldTally``):
     /// numeric attributes of a `;`-separated file read without a decimal comma.
     private let commaWatched: [[Bool]]
     /// The chunk being filled.
@@ -287,12 +267,6 @@ final class _RowReader: @unchecked Sendable {
         chunk.values.reserveCapacity(Self.chunkRows * targetCount)
     }
 
-    /// Counts a String attribute's value that a non-empty null token made null (rare: off the common path).
-    private func noteTextNull(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
-        if chunk.textNulls[slot] == nil { chunk.textNulls[slot] = _TextNulls(count: 0, firstLine: line, firstValue: display(bytes)) }
-        chunk.textNulls[slot]!.count += 1
-    }
-
     private func display(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         _ImportSession.display(bytes, encoding: encoding)
     }
@@ -309,17 +283,6 @@ final class _RowReader: @unchecked Sendable {
             }
         }
         return keys
-    }
-
-    /// Counts a number read with `,` as a thousands separator (``commaWatched``): a String only for the
-    /// first of an attribute in a chunk.
-    private func noteCommaGrouping(target: Int, field: Int, line: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ value: Value) {
-        if let i = chunk.commaGrouped.firstIndex(where: { $0.target == target && $0.field == field }) {
-            chunk.commaGrouped[i].count += 1
-            return
-        }
-        chunk.commaGrouped.append(_CommaGrouping(target: target, field: field, entity: entityNames[target], attribute: attributeNames[target][field],
-                                                 count: 1, line: line, text: String(decoding: bytes, as: UTF8.self), value: value))
     }
 
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
@@ -363,13 +326,16 @@ final class _RowReader: @unchecked Sendable {
                     if field.nulls.matches(bytes) && !record.isQuoted(at: field.field) {
                         guard field.nullValue >= 0 else { return false }
                         values[field.ordinal] = nulls[field.nullValue]
-                        if !bytes.isEmpty, case .string = field.converter { noteTextNull(t << 16 | f, bytes, line: record.lineNumber) }
+                        if !bytes.isEmpty, case .string = field.converter {
+                            _FieldTally.note(&chunk.textNulls, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: .null)
+                        }
                         return true
                     }
                     guard let value = field.converter.convert(bytes) else { return false }
                     values[field.ordinal] = value
                     if watched[f], let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: ",")), bytes.count) != nil {
-                        noteCommaGrouping(target: t, field: f, line: record.lineNumber, bytes, value)
+                        _FieldTally.note(&chunk.commaGrouped, _FieldTally.slot(t, f), line: record.lineNumber,
+                                         text: { String(decoding: bytes, as: UTF8.self) }, value: value)
                     }
                     return true
                 }

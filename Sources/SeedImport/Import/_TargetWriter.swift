@@ -362,8 +362,8 @@ final class _TargetWriter {
             if file.firstUnnamedValueLine == nil { file.firstUnnamedValueLine = chunk.firstUnnamedValueLine }
             file.unnamedValueColumns.formUnion(chunk.unnamedValueColumns)
         }
-        for (slot, nulls) in chunk.textNulls { file.textNulls[slot, default: _TextNulls()].merge(nulls) }
-        if !chunk.commaGrouped.isEmpty { _CommaGrouping.merge(chunk.commaGrouped, into: &file.commaGrouped) }
+        if !chunk.textNulls.isEmpty { _FieldTally.merge(chunk.textNulls, into: &file.textNulls) }
+        if !chunk.commaGrouped.isEmpty { _FieldTally.merge(chunk.commaGrouped, into: &file.commaGrouped) }
         if let error = chunk.error { throw error }
     }
 

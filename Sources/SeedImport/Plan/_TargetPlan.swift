@@ -241,11 +241,11 @@ final class _FilePlan {
     /// columns (targets only).
     var unnamedValueRows = 0
     var firstUnnamedValueLine: Int?
-    /// String values non-empty null tokens made null, by target and field (`t << 16 | f`).
-    var textNulls: [Int: _TextNulls] = [:]
+    /// String values non-empty null tokens made null, by target and field (``_FieldTally/slot(_:_:)``).
+    var textNulls: [Int: _FieldTally] = [:]
     var unnamedValueColumns: Set<Int> = []
     /// Numbers read with `,` as a thousands separator in a `;`-separated file, per attribute (targets only).
-    var commaGrouped: [_CommaGrouping] = []
+    var commaGrouped: [Int: _FieldTally] = [:]
     var columnCount = 0 {
         didSet { headerLookup = nil }
     }
@@ -312,16 +312,35 @@ final class _FilePlan {
         return "\(displayPath): \(which) no name in the header but values in \(rows), which are not imported: \(remedy)"
     }
 
-    /// Notes, once the file has been read, text that a null token other than the empty one made null:
-    /// `NA` is a null token by default, and Namibia's country code too. One warning per attribute.
-    var textNullsWarnings: [String] {
-        textNulls.sorted { $0.key < $1.key }.map { slot, nulls in
-            let target = targets[slot >> 16], field = target.fields[slot & 0xFFFF]
-            let text = nulls.count == 1 ? "1 text value" : "\(_ProgressReporter.grouped(nulls.count)) text values"
-            return "\(displayPath) → \(target.entity.name).\(target.attributeNames[slot & 0xFFFF]): \(text) matched a null token and became null "
-                + "(the first \"\(nulls.firstValue)\", line \(nulls.firstLine), column \(columnName(field.field))); if \(nulls.count == 1 ? "it is" : "they are") text, "
-                + "quote \(nulls.count == 1 ? "it" : "them") in the file, or make only empty fields null (--null '', or \"nullTokens\": [\"\"] in a mapping)"
+    /// The warnings of the file's ``_FieldTally`` counts, once it has been read, one per attribute and kind:
+    /// text that a null token other than the empty one made null (`NA` is a null token by default, and
+    /// Namibia's country code too), then numbers read with `,` grouping thousands in a `;`-separated file.
+    var tallyWarnings: [String] {
+        func name(_ slot: Int) -> (String, _FieldPlan) {
+            let (t, f) = _FieldTally.place(slot)
+            return ("\(displayPath) → \(targets[t].entity.name).\(targets[t].attributeNames[f])", targets[t].fields[f])
         }
+        let nulls = textNulls.sorted { $0.key < $1.key }.map { slot, tally in
+            let (place, field) = name(slot)
+            let text = tally.count == 1 ? "1 text value" : "\(_ProgressReporter.grouped(tally.count)) text values"
+            return "\(place): \(text) matched a null token and became null "
+                + "(the first \"\(tally.text)\", line \(tally.line), column \(columnName(field.field))); if \(tally.count == 1 ? "it is" : "they are") text, "
+                + "quote \(tally.count == 1 ? "it" : "them") in the file, or make only empty fields null (--null '', or \"nullTokens\": [\"\"] in a mapping)"
+        }
+        let grouped = commaGrouped.sorted { $0.key < $1.key }.map { slot, tally in
+            let values = tally.count == 1 ? "1 value" : "\(_ProgressReporter.grouped(tally.count)) values"
+            let read: String
+            switch tally.value {
+            case .double(let number) where number == number.rounded() && abs(number) < 1e15: read = String(Int64(number))
+            case .double(let number): read = String(number)
+            case .integer(let number): read = String(number)
+            default: read = tally.value.description
+            }
+            return "\(name(slot).0): \(values) read with ',' as a thousands separator in a ';'-separated file "
+                + "(first at line \(tally.line): \"\(tally.text)\" → \(read)); if ',' is the decimal mark there, re-run with --decimal-comma "
+                + "(or \"decimalComma\": true for the file in a mapping)"
+        }
+        return nulls + grouped
     }
 
     /// The header name of field `index` (or its 1-based position without a header).
