@@ -169,6 +169,10 @@ struct ImportRejectsTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("People.rejects.csv")))
         #expect(summary.warnings.contains("removed \(scratch.path("People.rejects.csv")), the rejected rows of an earlier import of this store, which no longer go with it"),
                 "\(summary.warnings)")
+        // A new store beside it (People.db) does not own People.rejects.csv: kept (a user trial lost another store's).
+        _ = try Self.skipping(into: scratch)
+        _ = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: scratch.path("People.db"))
+        #expect(FileManager.default.fileExists(atPath: scratch.path("People.rejects.csv")))
         // Not a rejects file (the user's own notes under that name): kept, without a word.
         try scratch.write("People.rejects.csv", "my notes\n")
         let again = try SeedImporter(model: try mapping.loadModel(), mapping: mapping).run(into: scratch.path("People.sqlite"))

@@ -100,6 +100,9 @@ public final class SeedImporter {
             warnings.append("removed \(path), left by an import that did not finish")
         }
         try storeFile.prepare()
+        // Only a store this import replaces can own the rejects file at the default place (T.db is new,
+        // while T.rejects.csv may be T.sqlite's).
+        let replacesStore = FileManager.default.fileExists(atPath: storePath)
         let progress = _ProgressReporter(mode: options.progress, totalBytes: plan.totalBytes, output: options.progressOutput)
         let rejects = options.onError == .skip ? _RejectsWriter(path: rejectsPath) : nil
         for (order, file) in plan.files.enumerated() {
@@ -198,7 +201,7 @@ public final class SeedImporter {
         if let failure = rejects?.commit() { warnings.append(failure) }
         // Abort mode writes no rejects: an earlier skip run's file at the default place described the store
         // just replaced, and would pass for this one's (a user trial found one next to a clean import).
-        if options.onError == .abort, options.rejectsPath == nil, _RejectsWriter.holdsEarlierRejects(rejectsPath) {
+        if options.onError == .abort, options.rejectsPath == nil, replacesStore, _RejectsWriter.holdsEarlierRejects(rejectsPath) {
             _RejectsWriter.removeEarlier(rejectsPath)
             warnings.append("removed \(rejectsPath), the rejected rows of an earlier import of this store, which no longer go with it")
         }
