@@ -339,7 +339,6 @@ struct ImportCommand: ParsableCommand {
     /// Writes `mapping` to `path`, its paths relative to the file's directory (``ImportMapping/jsonData(relativeTo:model:)``);
     /// never over a file the import reads or writes.
     func save(_ mapping: ImportMapping, model: ObjectModel, to path: String) throws(ImportError) {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
         if let role = role(of: path, mapping: mapping, besides: "--save-mapping") {
             throw ImportError(.mapping, reason: "--save-mapping \(path) is \(role); the mapping would replace it", file: path,
                               hint: "Give --save-mapping a path of its own, such as \(Self.ownPath(besides: path, kind: "mapping")). Nothing was imported.")
