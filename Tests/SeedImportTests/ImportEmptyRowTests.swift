@@ -13,7 +13,7 @@ struct ImportEmptyRowTests {
         options.readsAhead = readsAhead
         let csv = "code,amount,note\nA,1,x\n   ,  ,\t\n,,\nB,2,y\n\"\",,\n"
         let summary = try ImportEncodingErrorTests.run(Array(csv.utf8), name: "e.csv", in: scratch, options: options,
-                                                       model: ImportQuoteTests.model)
+                                                       model: ImportQuoteTests.model, defaults: ImportQuoteTests.trimming)
         #expect(summary.files.first?.blankRows == 2)
         #expect(summary.objects["R"]?.stored == 3, "a quoted empty code is a value, so its record is not empty")
         #expect(try ImportQuoteTests.notes(scratch) == ["A": "x", "B": "y", "": ""])

@@ -17,11 +17,11 @@ struct ImportEncodingErrorTests {
 
     /// Writes `bytes` as `name` and the model, and imports `R=name` without a mapping file.
     static func run(_ bytes: [UInt8], name: String = "enc.csv", in scratch: ImportScratch, options: ImportOptions = ImportOptions(),
-                    model json: String = modelJSON) throws -> ImportSummary {
+                    model json: String = modelJSON, defaults: CSVOptions = CSVOptions()) throws -> ImportSummary {
         try Data(bytes).write(to: URL(fileURLWithPath: scratch.path(name)))
         try scratch.write("m.model.json", json)
         let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
-        let mapping = try ImportMapping.inferred(sources: [("R", name)], model: model, baseDirectory: scratch.url.path)
+        let mapping = try ImportMapping.inferred(sources: [("R", name)], model: model, defaults: defaults, baseDirectory: scratch.url.path)
         return try SeedImporter(model: model, mapping: mapping, options: options).run(into: scratch.path("x.sqlite"))
     }
 

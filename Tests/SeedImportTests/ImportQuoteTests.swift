@@ -24,13 +24,20 @@ struct ImportQuoteTests {
         return notes
     }
 
-    @Test("a space after a closing quote ends the field, as trimming promises", arguments: [true, false])
+    /// Defaults that trim (`--trim`, `"trim": true`).
+    static var trimming: CSVOptions {
+        var defaults = CSVOptions()
+        defaults.trim = true
+        return defaults
+    }
+
+    @Test("with trimming, a space after a closing quote ends the field", arguments: [true, false])
     func spaceAfterQuote(readsAhead: Bool) throws {
         let scratch = ImportScratch()
         var options = ImportOptions()
         options.readsAhead = readsAhead
         let summary = try ImportEncodingErrorTests.run(Array("code,amount,note\nA,1,\"x\" \nB,2,c\nC,3,d\n".utf8), name: "q.csv",
-                                                       in: scratch, options: options, model: Self.model)
+                                                       in: scratch, options: options, model: Self.model, defaults: Self.trimming)
         #expect(summary.objects["R"]?.stored == 3)
         #expect(try Self.notes(scratch) == ["A": "x", "B": "c", "C": "d"])
     }
@@ -140,7 +147,8 @@ struct ImportQuoteTests {
         #expect(error.description.contains("'y' follows the closing quote of field 2"), "\(error)")
         // Trimming lets a value start with spaces before its opening quote; text after the quote is then located too.
         let lead = try #require(throws: ImportError.self) {
-            try ImportEncodingErrorTests.run(Array("code,amount,note\nA, \"Acme\" Inc,x\n".utf8), name: "q.csv", in: ImportScratch(), model: Self.model)
+            try ImportEncodingErrorTests.run(Array("code,amount,note\nA, \"Acme\" Inc,x\n".utf8), name: "q.csv", in: ImportScratch(), model: Self.model,
+                                             defaults: Self.trimming)
         }
         #expect(lead.line == 2 && lead.column == 2 && lead.description.contains("'I' follows the closing quote"), "\(lead)")
     }

@@ -15,11 +15,13 @@ struct ImportQuotedNullTests {
         """
 
     /// Imports `text` as `Row` and returns its rows' values by `a`.
-    static func rows(_ text: String, in scratch: ImportScratch, options: ImportOptions = ImportOptions()) throws -> [String: [String: Value]] {
+    static func rows(_ text: String, in scratch: ImportScratch, options: ImportOptions = ImportOptions(),
+                     defaults: CSVOptions = CSVOptions()) throws -> [String: [String: Value]] {
         try scratch.write("rows.csv", text)
         try scratch.write("m.model.json", model)
         let objectModel = try ObjectModel(contentsOf: scratch.path("m.model.json"))
-        let mapping = try ImportMapping.inferred(sources: [("Row", "rows.csv")], model: objectModel, baseDirectory: scratch.url.path)
+        let mapping = try ImportMapping.inferred(sources: [("Row", "rows.csv")], model: objectModel, defaults: defaults,
+                                                 baseDirectory: scratch.url.path)
         _ = try SeedImporter(model: objectModel, mapping: mapping, options: options).run(into: scratch.path("rows.sqlite"))
         let (context, rows) = try StoreReader.objects(scratch.path("rows.sqlite"), "Row")
         defer { withExtendedLifetime(context) {} }
@@ -49,6 +51,24 @@ struct ImportQuotedNullTests {
         #expect(rows["5"]?["b"] == .null)
     }
 
+    @Test("text keeps its spaces by default (PostgreSQL's COPY writes a lone space unquoted); numbers drop them", arguments: [true, false])
+    func spacesKeptByDefault(readsAhead: Bool) throws {
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        let csv = "a,b,c,n\n1, ,\t tab\t, 7 \n2,\" lead\",  ,\t\n3,  padded  ,NA ,\n"
+        let rows = try Self.rows(csv, in: ImportScratch(), options: options)
+        #expect(rows["1"]?["b"] == .string(" ") && rows["1"]?["c"] == .string("\t tab\t") && rows["1"]?["n"] == .integer(7))
+        #expect(rows["2"]?["b"] == .string(" lead") && rows["2"]?["c"] == .string("  ") && rows["2"]?["n"] == .null,
+                "spaces alone are text in a String attribute, and no value in an Integer one")
+        #expect(rows["3"]?["b"] == .string("  padded  ") && rows["3"]?["c"] == .string("NA "), "'NA ' is not the null token NA")
+
+        // With trimming, unquoted text loses its spaces (spaces alone make it empty, so null), quoted text keeps them.
+        let trimmed = try Self.rows(csv, in: ImportScratch(), options: options, defaults: ImportQuoteTests.trimming)
+        #expect(trimmed["1"]?["b"] == .null && trimmed["1"]?["c"] == .string("tab") && trimmed["1"]?["n"] == .integer(7))
+        #expect(trimmed["2"]?["b"] == .string(" lead") && trimmed["2"]?["c"] == .null)
+        #expect(trimmed["3"]?["b"] == .string("padded") && trimmed["3"]?["c"] == .null)
+    }
+
     @Test("\"\" is an empty string, an empty field is null; both when read ahead or not", arguments: [true, false])
     func emptyQuoted(readsAhead: Bool) throws {
         var options = ImportOptions()
@@ -56,7 +76,7 @@ struct ImportQuotedNullTests {
         let rows = try Self.rows("a,b,c,n\n1,\"\",,\n2,,\"\",7\n3,\" NA \",NA,NULL\n", in: ImportScratch(), options: options)
         #expect(rows["1"]?["b"] == .string("") && rows["1"]?["c"] == .null && rows["1"]?["n"] == .null)
         #expect(rows["2"]?["b"] == .null && rows["2"]?["c"] == .string("") && rows["2"]?["n"] == .integer(7))
-        #expect(rows["3"]?["b"] == .string("NA"), "quoted, then trimmed: still text")
+        #expect(rows["3"]?["b"] == .string(" NA "), "quoted: text as written, spaces and all")
         #expect(rows["3"]?["c"] == .null && rows["3"]?["n"] == .null)
     }
 

@@ -48,7 +48,7 @@ extension _ImportSession {
                     let index = relationship.index
                     // A destination found by a value that is not a target's key: no row "makes" it here.
                     guard let number = indexNumbers[_IndexKey(entity: index.entity.name, attribute: index.attribute)],
-                          let value = Self.relationshipKey(relationship, in: record, trim: file.options.trim) else { continue }
+                          let value = Self.relationshipKey(relationship, in: record) else { continue }
                     let key = _NamedKey(index: number, bytes: _KeyBytes.with(value) { Array($0) })
                     let keyNumber = keyNumbers[key] ?? Int32(keyNumbers.count)
                     if keyNumber == keyNumbers.count { keyNumbers[key] = keyNumber }
@@ -87,7 +87,7 @@ extension _ImportSession {
                     guard let attribute = target.keyAttribute, let ordinal = target.entity.columnIndex(of: attribute),
                           let number = indexNumbers[_IndexKey(entity: target.entity.name, attribute: attribute)],
                           let field = target.fields.first(where: { $0.ordinal == ordinal }),
-                          let value = _TargetWriter.key(field, of: target, in: record, trim: file.options.trim) else { continue }
+                          let value = _TargetWriter.key(field, of: target, in: record) else { continue }
                     guard let key = keyNumbers[_NamedKey(index: number, bytes: _KeyBytes.with(value) { Array($0) })],
                           !rowKeys.contains(key) else { continue }
                     rowKeys.append(key)
@@ -165,10 +165,10 @@ extension _ImportSession {
     }
 
     /// The destination key a record names in a relationship column (nil: empty, or not a key).
-    static func relationshipKey(_ relationship: _RelationshipPlan, in record: CSVRawRecord, trim: Bool) -> Value? {
+    static func relationshipKey(_ relationship: _RelationshipPlan, in record: CSVRawRecord) -> Value? {
         guard relationship.field < record.count else { return nil }
         return record.withBytes(at: relationship.field) { raw in
-            let bytes = trim ? _trimmed(raw) : raw
+            let bytes = relationship.converter.fieldBytes(raw)
             if relationship.nulls.matches(bytes) && !record.isQuoted(at: relationship.field) { return nil }
             return relationship.converter.convert(bytes)
         }

@@ -37,11 +37,10 @@ extension _ImportSession {
                 return (target, field)
             }
             guard !keyed.isEmpty else { continue }
-            let trim = plan.options.trim
             try? CSVReader(path: plan.path, dialect: plan.options.dialect).forEachRawRecord { record in
                 guard plan.rejectedLines.contains(record.lineNumber) else { return }
                 for (target, field) in keyed {
-                    guard let value = _TargetWriter.key(field, of: target, in: record, trim: trim) else { continue }
+                    guard let value = _TargetWriter.key(field, of: target, in: record) else { continue }
                     hashes.insert(_KeyBytes.with(value) { _KeyIndex.hash64($0) })
                 }
             }

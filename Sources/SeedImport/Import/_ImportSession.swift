@@ -430,7 +430,7 @@ final class _ImportSession {
                                               (join.destinationField, join.destinationConverter, join.destinationIndex)] {
                 var failure: _RowFailure?
                 let key: Value? = record.withBytes(at: field) { raw in
-                    let bytes = trim ? _trimmed(raw) : raw
+                    let bytes = converter.fieldBytes(raw)
                     if join.nulls.matches(bytes) && !record.isQuoted(at: field) {
                         failure = _RowFailure(field: field, entity: index.entity.name, attribute: index.attribute,
                                               reason: "a join row needs both keys; this one is empty", value: Self.display(bytes, file))

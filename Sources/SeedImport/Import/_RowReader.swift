@@ -278,7 +278,7 @@ final class _RowReader: @unchecked Sendable {
         for target in file.targets {
             for index in [target.key].compactMap({ $0 }) + target.populates {
                 guard let field = target.fields.first(where: { $0.ordinal == index.ordinal }),
-                      let value = _TargetWriter.key(field, of: target, in: record, trim: trim) else { continue }
+                      let value = _TargetWriter.key(field, of: target, in: record) else { continue }
                 keys.append(_SetAsideKey(index, value))
             }
         }
@@ -321,7 +321,7 @@ final class _RowReader: @unchecked Sendable {
             for f in fields.indices {
                 let field = fields[f]
                 let ok = record.withBytes(at: field.field) { raw -> Bool in
-                    let bytes = trim ? _trimmed(raw) : raw
+                    let bytes = field.converter.fieldBytes(raw)
                     // Null tokens, the empty one included, apply to unquoted fields only: "NULL" and "" are text.
                     if field.nulls.matches(bytes) && !record.isQuoted(at: field.field) {
                         guard field.nullValue >= 0 else { return false }
@@ -341,7 +341,7 @@ final class _RowReader: @unchecked Sendable {
                 }
                 if !ok {
                     let failure = record.withBytes(at: field.field) { raw in
-                        let bytes = trim ? _trimmed(raw) : raw
+                        let bytes = field.converter.fieldBytes(raw)
                         let reason: String
                         var hint: String?
                         if !field.nulls.matches(bytes) {
@@ -367,7 +367,7 @@ final class _RowReader: @unchecked Sendable {
             for r in relationships.indices {
                 let relationship = relationships[r]
                 let failure: _RowFailure? = record.withBytes(at: relationship.field) { raw in
-                    let bytes = trim ? _trimmed(raw) : raw
+                    let bytes = relationship.converter.fieldBytes(raw)
                     if relationship.nulls.matches(bytes) && !record.isQuoted(at: relationship.field) {
                         guard !relationship.isOptional else { return nil }
                         return _RowFailure(field: relationship.field, entity: entityNames[t], attribute: relationshipNames[t][r],

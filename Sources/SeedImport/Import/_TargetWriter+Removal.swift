@@ -267,13 +267,12 @@ extension _TargetWriter {
                 wanted.append((target, field, attribute))
             }
             guard !wanted.isEmpty else { continue }
-            let trim = plan.options.trim
             do {
                 let reader = try CSVReader(path: plan.path, dialect: plan.options.dialect)
                 try reader.forEachRawRecord { record in
                     guard !plan.rejectedLines.contains(record.lineNumber) else { return }
                     for wanted in wanted {
-                        guard let key = Self.key(wanted.field, of: wanted.target, in: record, trim: trim) else { continue }
+                        guard let key = Self.key(wanted.field, of: wanted.target, in: record) else { continue }
                         if try body(plan, wanted.target, wanted.field, wanted.attribute, record, reader, key, _KeyBytes.with(key) { Array($0) }) {
                             return
                         }
@@ -341,10 +340,10 @@ extension _TargetWriter {
 
     /// The key a record holds in `field`, as the import made it: a null token becomes the target's
     /// default for the attribute, or no key.
-    static func key(_ field: _FieldPlan, of target: _TargetPlan, in record: CSVRawRecord, trim: Bool) -> Value? {
+    static func key(_ field: _FieldPlan, of target: _TargetPlan, in record: CSVRawRecord) -> Value? {
         guard field.field < record.count else { return nil }
         return record.withBytes(at: field.field) { raw in
-            let bytes = trim ? _trimmed(raw) : raw
+            let bytes = field.converter.fieldBytes(raw)
             if field.nulls.matches(bytes) && !record.isQuoted(at: field.field) {
                 return field.nullValue >= 0 ? target.nullValues[field.nullValue] : nil
             }
@@ -354,7 +353,7 @@ extension _TargetWriter {
 
     /// Of `target`'s relationships into `destination`, the one whose column comes first in `record` and
     /// holds `value`: a row naming a removed key in two columns (manager and buddy) is reported at the first.
-    static func firstColumn(naming value: Value, in destination: _KeyIndex, of target: _TargetPlan, record: CSVRawRecord, trim: Bool) -> Int? {
+    static func firstColumn(naming value: Value, in destination: _KeyIndex, of target: _TargetPlan, record: CSVRawRecord) -> Int? {
         let wanted = _KeyBytes.with(value) { Array($0) }
         return target.relationships.indices
             .filter { target.relationships[$0].index === destination && target.relationships[$0].field < record.count }
@@ -362,7 +361,7 @@ extension _TargetWriter {
             .first { r in
                 let relationship = target.relationships[r]
                 let key: Value? = record.withBytes(at: relationship.field) { raw in
-                    let bytes = trim ? _trimmed(raw) : raw
+                    let bytes = relationship.converter.fieldBytes(raw)
                     if relationship.nulls.matches(bytes) && !record.isQuoted(at: relationship.field) { return nil }
                     return relationship.converter.convert(bytes)
                 }
@@ -385,7 +384,7 @@ extension _TargetWriter {
             // Named through a relationship column of this row: the reject points at that column.
             let failure: _RowFailure
             if let (name, destination, value) = cause.relationship,
-               let r = Self.firstColumn(naming: value, in: destination, of: target, record: record, trim: plan.options.trim)
+               let r = Self.firstColumn(naming: value, in: destination, of: target, record: record)
                    ?? target.relationshipNames.firstIndex(of: name).flatMap({ target.relationships[$0].index === destination ? $0 : nil }) {
                 failure = _RowFailure(field: target.relationships[r].field, entity: target.entity.name, attribute: target.relationshipNames[r],
                                       reason: "no \(destination.entity.name) has \(destination.attribute) \(_ImportSession.describe(value)) but in rows set aside",
@@ -414,7 +413,7 @@ extension _TargetWriter {
             for other in plan.targets where other !== target {
                 guard let index = other.key, let name = other.keyAttribute, let ordinal = other.entity.columnIndex(of: name),
                       let keyField = other.fields.first(where: { $0.ordinal == ordinal }),
-                      let value = Self.key(keyField, of: other, in: record, trim: plan.options.trim) else { continue }
+                      let value = Self.key(keyField, of: other, in: record) else { continue }
                 if let entry = index.find(value) {
                     orphanCandidates.append(index.objectID(entry))
                 } else if index.isReleased, let holder = try session.firstHolder(of: value, in: index, besides: ObjectID(entityID: 0, primaryKey: 0)) {
@@ -431,7 +430,6 @@ extension _TargetWriter {
             let sources = cascadedKeyValues[_IndexKey(entity: join.sourceIndex.entity.name, attribute: join.sourceIndex.attribute)]
             let destinations = cascadedKeyValues[_IndexKey(entity: join.destinationIndex.entity.name, attribute: join.destinationIndex.attribute)]
             guard sources != nil || destinations != nil else { continue }
-            let trim = plan.options.trim
             var pairs = Set<[UInt8]>()
             do {
                 let reader = try CSVReader(path: plan.path, dialect: plan.options.dialect)
@@ -439,7 +437,7 @@ extension _TargetWriter {
                     guard !plan.rejectedLines.contains(record.lineNumber), record.count > max(join.sourceField, join.destinationField) else { return }
                     func key(_ field: Int, _ converter: _FieldConverter) -> (value: Value, bytes: [UInt8])? {
                         let value: Value? = record.withBytes(at: field) { raw in
-                            let bytes = trim ? _trimmed(raw) : raw
+                            let bytes = converter.fieldBytes(raw)
                             if join.nulls.matches(bytes) && !record.isQuoted(at: field) { return nil }
                             return converter.convert(bytes)
                         }
@@ -480,7 +478,7 @@ extension _TargetWriter {
         func cascaded(_ keyed: _TargetPlan) -> (_IndexKey, [UInt8])? {
             guard let name = keyed.keyAttribute, let ordinal = keyed.entity.columnIndex(of: name),
                   let field = keyed.fields.first(where: { $0.ordinal == ordinal }),
-                  let value = Self.key(field, of: keyed, in: record, trim: plan.options.trim) else { return nil }
+                  let value = Self.key(field, of: keyed, in: record) else { return nil }
             let indexKey = _IndexKey(entity: keyed.entity.name, attribute: name)
             let bytes = _KeyBytes.with(value) { Array($0) }
             return cascadedKeyValues[indexKey]?[bytes] == nil ? nil : (indexKey, bytes)

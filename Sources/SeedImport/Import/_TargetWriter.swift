@@ -651,12 +651,11 @@ final class _TargetWriter {
         guard !fields.isEmpty else { return [] }
         var hashes = Set<UInt64>()
         var tooMany = false
-        let trim = plan.options.trim
         do {
             try CSVReader(path: plan.path, dialect: plan.options.dialect).forEachRawRecord { record in
                 guard !tooMany else { return }
                 for (target, field) in fields {
-                    guard let value = Self.key(field, of: target, in: record, trim: trim) else { continue }
+                    guard let value = Self.key(field, of: target, in: record) else { continue }
                     hashes.insert(Self.hash(of: value))
                 }
                 tooMany = hashes.count > Self.laterFillerKeyLimit

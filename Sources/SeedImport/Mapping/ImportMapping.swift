@@ -85,7 +85,8 @@ public struct CSVOptions: Sendable, Hashable {
     public var hasHeader: Bool
     /// Field values (after trimming) that mean "no value".
     public var nullTokens: [String]
-    /// Whether spaces and tabs around every value are dropped (quoted ones too).
+    /// Whether spaces and tabs around unquoted text, and outside quotes, are dropped (off by default: text
+    /// keeps them). Text inside quotes is kept as written, and non-text values never keep them.
     public var trim: Bool
     /// Whether numbers are written with a decimal comma, as spreadsheets in much of Europe write them:
     /// `1.234,5` is 1234.5 (`.` groups thousands, in threes). Integer, Double, Float and Decimal
@@ -112,14 +113,15 @@ public struct CSVOptions: Sendable, Hashable {
     /// The null tokens when neither the mapping nor the command line names any.
     public static let defaultNullTokens = ["", "NULL", "NA"]
 
-    /// A dialect; the defaults read RFC 4180 CSV in UTF-8 with a header, trimmed, with the default null tokens.
+    /// A dialect; the defaults read RFC 4180 CSV in UTF-8 with a header and the default null tokens, text
+    /// kept with its spaces (`trim` off, as in PostgreSQL's `COPY`, SQLite's `.import` and pandas).
     ///
     /// ```swift
     /// let tabs = CSVOptions(delimiter: UInt8(ascii: "\t"), encoding: .windows1252)
     /// ```
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), strict: Bool = false,
                 encoding: TextEncoding = .utf8, hasHeader: Bool = true,
-                nullTokens: [String] = CSVOptions.defaultNullTokens, trim: Bool = true) {
+                nullTokens: [String] = CSVOptions.defaultNullTokens, trim: Bool = false) {
         self.delimiter = delimiter
         self.isDelimiterSet = delimiter != UInt8(ascii: ",")
         self.quote = quote
@@ -130,10 +132,11 @@ public struct CSVOptions: Sendable, Hashable {
         self.trim = trim
     }
 
-    /// The CSVStream dialect. With ``trim``, libcsv skips spaces and tabs around fields too, which is what
-    /// lets `"x" ,` (a space after a closing quote) end the field: without it, non-strict libcsv takes the
-    /// space as data of a field still in quotes, and the record is a bad row that ends with its line. The
-    /// importer trims quoted values itself.
+    /// The CSVStream dialect. With ``trim``, libcsv skips spaces and tabs around fields, which trims
+    /// unquoted text and lets `"x" ,` (a space after a closing quote) end the field: without it, non-strict
+    /// libcsv takes the space as data of a field still in quotes, and the record is a bad row that ends
+    /// with its line. What is inside quotes is kept either way; numbers, dates and other non-text values
+    /// are read without the spaces around them whatever ``trim`` says (``_FieldConverter/fieldBytes(_:)``).
     public var dialect: CSVDialect {
         var dialect = CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: trim, encoding: encoding, strict: strict)
         dialect.maximumRecordBytes = maximumRecordBytes
