@@ -281,9 +281,10 @@ struct QueryCommand: ParsableCommand {
     ///
     /// `operator == 102` compares the destination's `Z_PK`, the store's own row key, which the user
     /// rarely means and the store may number differently after the next import: it is refused with the
-    /// destination's key to compare instead (`operator.operator_id == 102`). In code a `%@` argument that
-    /// stands for an object (its primary key) still compares, as Core Data compares an object or its ID;
-    /// a command line has no such arguments. `== nil` tests whether there is a destination, and stays.
+    /// destination's key to compare instead (`operator.operator_id == 102`, see ``likelyKey(of:)``), or
+    /// its attributes when none looks like a key. In code a `%@` argument that stands for an object (its
+    /// primary key) still compares, as Core Data compares an object or its ID; a command line has no such
+    /// arguments. `== nil` tests whether there is a destination, and stays.
     static func toOneLiteralProblem(_ predicate: FetchPredicate, from entity: Entity, in model: ObjectModel) -> String? {
         switch predicate {
         case .truePredicate, .falsePredicate:
@@ -300,9 +301,14 @@ struct QueryCommand: ParsableCommand {
                       let destination = model.entity(named: relationship.destination) else { continue }
                 let keyPath = path.joined(separator: ".")
                 let value = constant.description
-                let key = likelyKey(of: destination)
-                let instead = key.map { "compare the destination's key: \(keyPath).\($0.name) \(comparison.op) \(value)" }
-                    ?? "compare one of \(destination.name)'s attributes: \(keyPath).NAME \(comparison.op) \(value)"
+                let instead: String
+                if let key = likelyKey(of: destination) {
+                    instead = "compare the destination's key: \(keyPath).\(key.name) \(comparison.op) \(literal(constant, for: key))"
+                } else {
+                    let names = destination.attributes.map(\.name)
+                    let shown = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "")
+                    instead = "compare one of \(destination.name)'s attributes (\(shown)): \(keyPath).NAME \(comparison.op) \(value)"
+                }
                 return "\(owner.name).\(name) is a to-one relationship to \(destination.name): compared with \(value), it would match "
                     + "the \(destination.name) whose Z_PK (the store's own row number) is \(value), which a new import may number "
                     + "differently; \(instead) (\(keyPath) == nil tests for no \(destination.name))"
@@ -320,18 +326,27 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    /// The attribute of `entity` most likely its key, for a suggestion: one named like an ID, code or
-    /// key (`operator_id`, `uwi_code`, `isbn_key`), else the first indexed one, else the first.
-    static func likelyKey(of entity: Entity) -> Attribute? {
-        // `id`, `operator_id`, `operatorID`, `zipCode`; not `valid` or `monkey`.
-        let named = entity.attributes.first { attribute in
-            let name = attribute.name
-            return ["id", "code", "key"].contains { word in
-                name.lowercased() == word || name.lowercased().hasSuffix("_" + word)
-                    || name.hasSuffix(word.prefix(1).uppercased() + word.dropFirst()) || name.hasSuffix(word.uppercased())
-            }
+    /// `constant` written as `attribute` compares it: a number in quotes for a String key (`'102'`).
+    static func literal(_ constant: PredicateConstant, for attribute: Attribute) -> String {
+        switch constant {
+        case .int where attribute.type == .string, .double where attribute.type == .string: "'\(constant)'"
+        case .array(let items): "{" + items.map { literal($0, for: attribute) }.joined(separator: ", ") + "}"
+        default: constant.description
         }
-        return named ?? entity.attributes.first(where: \.isIndexed) ?? entity.attributes.first
+    }
+
+    /// The attribute of `entity` most likely its key, for a suggestion, or nil when none stands out.
+    ///
+    /// A store keeps no record of the key an import matched rows on, and a SeedStore model has no
+    /// uniqueness constraints, so: an attribute named as the entity's own ID (`id`, or for `WellDetail`
+    /// `well_detail_id`, `wellDetailID`), else the first required indexed attribute (what an import's
+    /// key usually is, and what a mapping made from headers takes as the key). An attribute named for
+    /// another entity's ID (`operator_id` in `WellDetail`) names that entity's key, not this one's.
+    static func likelyKey(of entity: Entity) -> Attribute? {
+        func folded(_ name: String) -> String { name.lowercased().filter { $0 != "_" && $0 != "-" } }
+        let own = folded(entity.name)
+        return entity.attributes.first { ["id", own + "id"].contains(folded($0.name)) }
+            ?? entity.attributes.first { $0.isIndexed && !$0.isOptional }
     }
 
     /// Splits a comma-separated list, keeping commas inside parentheses.
@@ -369,7 +384,8 @@ struct QueryCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         if let predicate = request.predicate, let problem = Self.toOneLiteralProblem(predicate, from: root, in: store.model) {
-            throw StoreError.invalidRequest(problem)
+            printError("error: --where: " + problem)
+            throw ExitCode.validationFailure
         }
         let before = store.connection.stats
         let started = Clock.now()

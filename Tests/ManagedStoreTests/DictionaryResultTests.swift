@@ -134,6 +134,33 @@ import Testing
         #expect(row["share"] == .double(Double(count) / Double(SQLTestStore.taskDescriptions.count)))
     }
 
+    /// An iOS engineer's check: `sum(x)` over no rows, or over a group whose values are all null, was
+    /// null while `@sum` of an empty set is 0 (and Core Data's SQL logs show its store summing with
+    /// total(), 0 over no rows); the average of nothing stays null.
+    @Test func sumOfNoValuesIsZeroAsAtSumOfAnEmptySetIs() throws {
+        var request = FetchRequest(entityName: "FailedBankInfo")
+        request.propertiesToFetch = [.expression("total", .sum, of: "details.zip"), .expression("mean", .average, of: "details.zip")]
+        request.predicate = try FetchPredicate(format: "name == 'no such bank'")
+        let none = try #require(try harness.context.fetchRows(request).first)
+        #expect(none["total"] == .integer(0))
+        #expect(none["mean"] == .null)
+
+        // A bank without details: its group's zips are all null.
+        let info = try harness.context.insert("FailedBankInfo")
+        info["name"] = .string("Detail-less Bank")
+        info["state"] = .string("TX")
+        try harness.context.save()
+        var grouped = FetchRequest(entityName: "FailedBankInfo")
+        grouped.propertiesToFetch = [.key("state"), .expression("total", .sum, of: "details.zip")]
+        grouped.propertiesToGroupBy = ["state"]
+        grouped.sortDescriptors = [FetchSort("state")]
+        let rows = try harness.context.fetchRows(grouped)
+        #expect(rows.map { $0["total"] } == [.integer(94111 + 95054), .integer(67059), .integer(10001), .integer(0)])
+        // A having predicate and a sort on the sum see the same 0.
+        grouped.havingPredicate = try FetchPredicate(format: "total == 0")
+        #expect(try harness.context.fetchRows(grouped).map { $0["state"] } == [.string("TX")])
+    }
+
     @Test func minAndMaxKeepTheAttributeTypeAndCountTakesAnything() throws {
         var request = FetchRequest(entityName: "FailedBankInfo")
         request.propertiesToFetch = [

@@ -323,6 +323,64 @@ struct PredicateParserTests {
             == FetchPredicate(format: "ANY tags.name IN {'a'} AND NOT x LIKE[c] 'y' OR TRUEPREDICATE"))
     }
 
+    /// Every reserved word in a predicate that uses it, written with the word upper-cased; the
+    /// spellings tried are lower, upper and mixed case (`size`, `SIZE`, `sIzE`). Apple's parser is
+    /// case-insensitive with respect to keywords.
+    static let reservedWordUses: [(word: String, format: String)] = [
+        ("AND", "a == 1 AND b == 2"), ("OR", "a == 1 OR b == 2"), ("NOT", "NOT a == 1"),
+        ("IN", "a IN {1, 2}"), ("LIKE", "a LIKE 'x*'"), ("MATCHES", "a MATCHES 'x.*'"), ("CONTAINS", "a CONTAINS 'x'"),
+        ("BEGINSWITH", "a BEGINSWITH 'x'"), ("ENDSWITH", "a ENDSWITH 'x'"), ("BETWEEN", "a BETWEEN {1, 2}"),
+        ("ANY", "ANY tags.name == 'x'"), ("SOME", "SOME tags.name == 'x'"), ("ALL", "ALL tags.name == 'x'"),
+        ("NONE", "NONE tags.name == 'x'"), ("NULL", "a == NULL"), ("NIL", "a == NIL"), ("SELF", "SELF == 1"),
+        ("TRUE", "a == TRUE"), ("FALSE", "a == FALSE"), ("YES", "a == YES"), ("NO", "a == NO"),
+        ("TRUEPREDICATE", "TRUEPREDICATE"), ("FALSEPREDICATE", "FALSEPREDICATE"),
+        ("SUBQUERY", "SUBQUERY(tags, $t, $t.name == 'x').@count > 0"), ("CAST", "a == CAST(0, 'NSDate')"),
+        ("SIZE", "tags[SIZE] > 2"),
+    ]
+
+    static var reservedWordSpellings: [(String, String)] {
+        reservedWordUses.flatMap { word, format in
+            let mixed = String(word.enumerated().map { $0.offset.isMultiple(of: 2) ? Character($0.element.lowercased()) : $0.element })
+            return [word.lowercased(), word, mixed].map { (format, format.replacingOccurrences(of: word, with: $0)) }
+        }
+    }
+
+    @Test(arguments: reservedWordSpellings)
+    func reservedWordsAreCaseInsensitive(_ upper: String, _ spelled: String) throws {
+        #expect(try FetchPredicate(format: spelled) == FetchPredicate(format: upper), "\(spelled)")
+    }
+
+    @Test func everyReservedWordIsTriedInEveryCase() {
+        let tried = Set(Self.reservedWordUses.map(\.word))
+        #expect(PredicateLexer.reservedWords.subtracting(tried).isEmpty, "untried: \(PredicateLexer.reservedWords.subtracting(tried))")
+        #expect(Self.reservedWordSpellings.count == 3 * Self.reservedWordUses.count)
+    }
+
+    @Test func sizeIndexIsTheCountAndFirstLastAndPositionsAreRefused() throws {
+        let count = FetchPredicate.compare(.collectionOperator(.count, of: .keyPath(["tags"])), .greaterThan, .constant(2))
+        for spelling in ["SIZE", "size", "Size", "sIzE"] {
+            #expect(try FetchPredicate(format: "tags[\(spelling)] > 2") == count)
+            #expect(try FetchPredicate(format: "2 < details.tags[\(spelling)]")
+                == FetchPredicate.compare(.constant(2), .lessThan, .collectionOperator(.count, of: .keyPath(["details", "tags"]))))
+        }
+        for (index, shown) in [("FIRST", "FIRST"), ("first", "FIRST"), ("Last", "LAST"), ("2", "2")] {
+            let error = try #require(throws: PredicateParseError.self) { try FetchPredicate(format: "tags[\(index)].name == 'x'") }
+            #expect(error.message.contains("tags[\(shown)] picks an element by position") && error.message.contains("tags[SIZE]"),
+                    "\(error)")
+            #expect(error.offset == 4)
+            #expect(error.message.contains("(ANY tags.name == 'x')"), "the key read after it: \(error)")
+        }
+        let unknown = try #require(throws: PredicateParseError.self) { try FetchPredicate(format: "tags[middle] > 2") }
+        #expect(unknown.message.contains("expected FIRST, LAST or SIZE after '['"), "\(unknown)")
+        // Outside an index they are keys, as before; #size too, as Apple writes a key named size.
+        #expect(try FetchPredicate(format: "size == 1 AND #size == 1 AND first == 1")
+            == .and([FetchPredicate.compare(.keyPath(["size"]), .equalTo, .constant(1)),
+                     FetchPredicate.compare(.keyPath(["size"]), .equalTo, .constant(1)),
+                     FetchPredicate.compare(.keyPath(["first"]), .equalTo, .constant(1))]))
+        #expect(try FetchPredicate(format: "sizes.#size[SIZE] > 2")
+            == FetchPredicate.compare(.collectionOperator(.count, of: .keyPath(["sizes", "size"])), .greaterThan, .constant(2)))
+    }
+
     @Test func nestingUpToTheLimitParses() throws {
         let depth = PredicateParser.maximumDepth
         let format = String(repeating: "(", count: depth) + "a == 1" + String(repeating: ")", count: depth)

@@ -129,6 +129,17 @@ import Testing
         #expect(try tags("bankdetails.@count == 0") == ["unused"])
     }
 
+    /// An iOS engineer's check: `tags[size]` failed where Apple's `array[SIZE]`, a keyword in any
+    /// case, is the number of elements.
+    @Test func sizeIndexCountsAsAtCountDoes() throws {
+        for spelling in ["SIZE", "size", "Size"] {
+            #expect(try sql("tags[\(spelling)] > 2", in: "FailedBankDetails").condition
+                    == "(SELECT count(*) FROM Z_1TAGS t1 WHERE t1.Z_1BANKDETAILS = t0.Z_PK) > ?1")
+            #expect(try details("tags[\(spelling)] > 2") == ["95054", "12345"])
+            #expect(try banks("details.tags[\(spelling)] == 0") == ["heartland bank", "Washington Mutual", "no details", "Ünïcode Bank"])
+        }
+    }
+
     @Test func sumAverageMinimumMaximum() throws {
         #expect(try sql("bankdetails.@sum.zip > 100000", in: "Tag").condition
                 == "(SELECT coalesce(sum(t2.ZZIP), 0) FROM Z_1TAGS t1 JOIN ZFAILEDBANKDETAILS t2 ON t2.Z_PK = t1.Z_1BANKDETAILS"

@@ -75,6 +75,17 @@ final class QueryDictionaryCLITests {
         #expect(having.stdout == "state,n\r\nCA,2\r\nKS,1\r\n", "\(having.stderr)")
     }
 
+    /// An iOS engineer's check: `sum(x)` over no rows printed null while `@sum` of an empty set is 0.
+    @Test func sumOfNoValuesIsZeroAndAverageNull() throws {
+        // No bank here has details: every zip is null.
+        let all = try query(["--properties", "sum(details.zip) as total,avg(details.zip) as mean", "--format", "csv"])
+        #expect(all.status == 0 && all.stdout == "total,mean\r\n0,\r\n", "\(all.stdout) \(all.stderr)")
+        let none = try query(["--properties", "sum(details.zip) as total", "--where", "name == 'no such bank'", "--format", "json"])
+        #expect(none.status == 0 && none.stdout.contains("\"total\" : 0"), "\(none.stdout) \(none.stderr)")
+        let grouped = try query(["--properties", "state,sum(details.zip) as total", "--group-by", "state", "--sort", "state", "--format", "csv"])
+        #expect(grouped.stdout == "state,total\r\nCA,0\r\nKS,0\r\nNY,0\r\n", "\(grouped.stdout) \(grouped.stderr)")
+    }
+
     @Test func keysMixedWithAggregatesNeedGroupBy() throws {
         for format in ["table", "json", "csv"] {
             let result = try query(["--properties", "name,count(*) as n", "--format", format])

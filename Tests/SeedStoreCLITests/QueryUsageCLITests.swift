@@ -68,11 +68,12 @@ final class QueryUsageCLITests {
         #expect(try query("FailedBankDetails", ["--where", "cert == $CERT"]).status == 64, "the $variable refusal it matches")
     }
 
-    @Test("a to-one relationship compared with a number or text is refused, suggesting the destination's key; == nil still tests for none")
+    @Test("a to-one relationship compared with a number or text is a usage error (exit 64), suggesting the destination's key; == nil still tests for none")
     func toOneComparedWithALiteralIsRefused() throws {
         for predicate in ["details == 1", "details != 'x'", "details IN {1, 2}", "NOT (2 == details)"] {
             let result = try query("FailedBankInfo", ["--where", predicate, "--properties", "name"])
-            #expect(result.status == 1 && result.stdout.isEmpty, "\(predicate): exit \(result.status) \(result.stdout)")
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(predicate): exit \(result.status) \(result.stdout)")
+            #expect(result.stderr.hasPrefix("error: --where: "), "\(result.stderr)")
             #expect(result.stderr.contains("FailedBankInfo.details is a to-one relationship to FailedBankDetails"), "\(result.stderr)")
             // cert is the indexed attribute: the likely key.
             #expect(result.stderr.contains("details.cert "), "\(predicate): \(result.stderr)")
@@ -81,6 +82,43 @@ final class QueryUsageCLITests {
         #expect(none.status == 0 && none.stdout == "name\r\n", "\(none.stderr)")
         let byKey = try query("FailedBankInfo", ["--where", "details.cert == 57053", "--properties", "name"])
         #expect(byKey.status == 0 && byKey.stdout == "name\r\nState Bank\r\n", "\(byKey.stderr)")
+    }
+
+    /// An iOS engineer's check on a wells store: `details == 5` suggested `details.operator_id`, the
+    /// destination's reference to an Operator, when WellDetail's key is `uwi`.
+    @Test("the key suggested for a to-one compared with a literal is the destination's own: its ID by name, else its required indexed attribute, else its attributes listed")
+    func toOneSuggestionNamesTheDestinationsOwnKey() throws {
+        let model = try ObjectModel(json: Data("""
+            {"entities": [
+              {"name": "Operator", "attributes": [{"name": "name", "type": "String", "optional": false, "indexed": true},
+                                                  {"name": "operator_id", "type": "Integer 32", "optional": false}],
+               "relationships": [{"name": "details", "destination": "WellDetail", "inverse": "operator", "toMany": true}]},
+              {"name": "WellDetail", "attributes": [{"name": "operator_id", "type": "Integer 32", "optional": false},
+                                                    {"name": "uwi", "type": "String", "optional": false, "indexed": true}],
+               "relationships": [{"name": "operator", "destination": "Operator", "inverse": "details", "toMany": false},
+                                 {"name": "note", "destination": "Note", "inverse": "detail", "toMany": false},
+                                 {"name": "summary", "destination": "WellSummary", "inverse": "details", "toMany": false}]},
+              {"name": "WellSummary", "attributes": [{"name": "uwi", "type": "String", "optional": false, "indexed": true}],
+               "relationships": [{"name": "details", "destination": "WellDetail", "inverse": "summary", "toMany": false}]},
+              {"name": "Note", "attributes": [{"name": "text", "type": "String"}, {"name": "written", "type": "Date"}],
+               "relationships": [{"name": "detail", "destination": "WellDetail", "inverse": "note", "toMany": false}]}
+            ]}
+            """.utf8))
+        let path = directory.appendingPathComponent("Wells.sqlite").path
+        let context = ManagedObjectContext(store: try PersistentStore(path: path, model: model))
+        let summary = try context.insert("WellSummary")
+        summary["uwi"] = .string("100/01-01-001-01W1/0")
+        try context.save()
+        let cases = [("WellSummary", "details == 5", "details.uwi == '5'"),
+                     ("WellSummary", "details IN {1, 2}", "details.uwi IN {'1', '2'}"),
+                     ("WellSummary", "details.operator == 102", "details.operator.operator_id == 102"),
+                     ("WellDetail", "note == 'x'", "compare one of Note's attributes (text, written): note.NAME == \"x\"")]
+        for (entity, predicate, suggestion) in cases {
+            let result = try CLI.run(["query", path, "--entity", entity, "--where", predicate])
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(predicate): exit \(result.status)")
+            #expect(result.stderr.contains(suggestion), "\(predicate): \(result.stderr)")
+            #expect(!result.stderr.contains("details.operator_id"), "\(predicate): \(result.stderr)")
+        }
     }
 
     @Test("--limit help says 0 means no limit, as the error for -1 does")

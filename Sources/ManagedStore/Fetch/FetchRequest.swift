@@ -124,7 +124,8 @@ public struct FetchRequest: Sendable, CustomStringConvertible {
 /// let parsed = try FetchProperty.parse("count(title) as books")
 /// ```
 public enum FetchProperty: Sendable, Hashable {
-    /// An aggregate function.
+    /// An aggregate function. `sum` of no values (no rows, or only nulls) is 0, as `@sum` of an empty
+    /// set is; `average`, `min` and `max` of no values are null.
     public enum Function: String, Sendable, Hashable, CaseIterable {
         case count, sum, min, max, average
     }

@@ -95,7 +95,9 @@ extension ManagedObjectContext {
                             """)
                     }
                     if function == .sum {
-                        selects.append("sum(\(sql))")
+                        // The sum of no values is 0, as `@sum` of an empty set is; SQL's sum() is NULL there.
+                        // Apple does not document `sum:` over no rows, but Core Data's SQL logs show total(), 0.
+                        selects.append("coalesce(sum(\(sql)), 0)")
                         codecs.append(codec == .integer || codec == .boolean ? .integer : .real)
                     } else {
                         selects.append("avg(\(sql))")

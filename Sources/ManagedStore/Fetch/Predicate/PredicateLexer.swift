@@ -13,7 +13,9 @@
 /// ```
 struct PredicateLexer {
     /// The words the grammar reserves, upper-cased. A key spelled like one
-    /// of them is written with a `#` prefix (`#size` is not needed, `#IN` is).
+    /// of them is written with a `#` prefix (`#IN`). `FIRST`, `LAST` and
+    /// `SIZE` are keywords only inside an index (`tags[SIZE]`), so a key named
+    /// `size` needs no `#` here, though Apple's parser asks for `#size`.
     static let reservedWords: Set<String> = [
         "AND", "OR", "NOT", "IN", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH",
         "BETWEEN", "ANY", "SOME", "ALL", "NONE", "NULL", "NIL", "SELF", "TRUE", "FALSE",

@@ -11,7 +11,7 @@ import Foundation
 /// and         := not (("AND" | "&&") not)*
 /// not         := ("NOT" | "!") not | "(" or ")" | "TRUEPREDICATE" | "FALSEPREDICATE" | comparison
 /// comparison  := ["ANY" | "SOME" | "ALL" | "NONE"] expression operator ["[" flags "]"] expression
-/// expression  := primary ("." key | "." "@" operator ("." key)*)*
+/// expression  := primary ("." key | "." "@" operator ("." key)*)* ["[" "SIZE" "]"]
 /// primary     := number | string | YES | NO | TRUE | FALSE | nil | NULL | SELF | key | "#" key
 ///              | "$" variable | "@" operator | "%@" | "%K" | "%d" … | "{" [expression ("," expression)*] "}"
 ///              | SUBQUERY "(" expression "," "$" variable "," predicate ")"
@@ -250,7 +250,8 @@ struct PredicateParser {
 
     private mutating func parseExpression(_ expectation: String) throws(PredicateParseError) -> FetchExpression {
         var expression = try parsePrimary(expectation)
-        while current.kind == .symbol(.dot) {
+        while current.kind == .symbol(.dot) || current.kind == .symbol(.leftBracket) {
+            if current.kind == .symbol(.leftBracket) { return try parseIndex(of: expression) }
             _ = advance()
             let token = advance()
             switch token.kind {
@@ -274,6 +275,37 @@ struct PredicateParser {
             }
         }
         return expression
+    }
+
+    /// Parses an index after an expression: `tags[SIZE]` (in any case) is the number of elements, as
+    /// `tags.@count`. `[FIRST]`, `[LAST]` and `[2]` pick an element by position, which the SQL a fetch
+    /// runs does not do (and an unordered to-many has no positions), so they are refused with what to
+    /// write instead.
+    private mutating func parseIndex(of base: FetchExpression) throws(PredicateParseError) -> FetchExpression {
+        let bracket = advance()
+        let token = advance()
+        let index: String
+        switch token.kind {
+        case .identifier(let word) where ["FIRST", "LAST", "SIZE"].contains(word.uppercased()):
+            index = word.uppercased()
+        case .integer(let value):
+            index = String(value)
+        default:
+            throw error("expected FIRST, LAST or SIZE after '[' (\(base)[SIZE] is the number of elements)", at: token)
+        }
+        try expect(.rightBracket, "expected ']' after \(index)")
+        guard index == "SIZE" else {
+            // The key the element was read by (`tags[FIRST].name`), for the example.
+            var key = "name"
+            if current.kind == .symbol(.dot), case .identifier(let word) = tokens[Swift.min(position + 1, tokens.count - 1)].kind {
+                key = word
+            }
+            throw error("""
+                \(base)[\(index)] picks an element by position, which a fetch here does not support; compare the elements with ANY, ALL or NONE (ANY \(base).\(key) == 'x') \
+                or SUBQUERY, or their number with \(base)[SIZE] or \(base).@count
+                """, at: bracket)
+        }
+        return .collectionOperator(.count, of: base)
     }
 
     /// Parses what follows `@name`: `.@count`, or `.@sum.key.path`.
