@@ -448,12 +448,19 @@ public enum HeaderName {
     /// Says that `columns` of `header` all match `name` once case, spaces and `_` are set aside, and what
     /// to do: the import would read the first and drop the others' values.
     /// `inMapping`: the name comes from a mapping file, which can name the column exactly.
-    static func ambiguityProblem(_ name: String, header: [String], columns: [Int], inMapping: Bool) -> String {
+    /// `relationship`: the columns hold the key of a to-one (its name and the destination's key attribute),
+    /// which a mapping names under `"relationships"` rather than `"columns"`.
+    static func ambiguityProblem(_ name: String, header: [String], columns: [Int], inMapping: Bool,
+                                 relationship: (name: String, destinationKey: String)? = nil) -> String {
         let listed = columns.map { "\"\(header[$0])\" (column \($0 + 1))" }
+        let first = header[columns[0]].trimmingCharacters(in: .whitespaces)
+        let entry = relationship.map { "\"relationships\": {\"\($0.name)\": {\"column\": \"\(first)\", \"destinationKey\": \"\($0.destinationKey)\"}}" }
+            ?? "\"columns\": {\"\(name)\": \"\(first)\"}"
+        let fix = inMapping ? "name the column exactly in the mapping (\(entry))"
+            : relationship == nil ? "write a mapping file that names the column exactly (docs/mapping.md)"
+            : "write a mapping file that names the column exactly (\(entry); docs/mapping.md)"
         return "\(listed.dropLast().joined(separator: ", ")) and \(listed.last!) \(columns.count == 2 ? "both" : "all") match \"\(name)\" once case, spaces and '_' are set aside, "
-            + "so which one to read is unclear; rename or drop all but one, or "
-            + (inMapping ? "name the column exactly in the mapping (\"columns\": {\"\(name)\": \"\(header[columns[0]].trimmingCharacters(in: .whitespaces))\"})"
-                         : "write a mapping file that names the column exactly (docs/mapping.md)")
+            + "so which one to read is unclear; rename or drop all but one, or " + fix
     }
 
     /// The index of the header matching `name`: exactly (after trimming) first, then folded;

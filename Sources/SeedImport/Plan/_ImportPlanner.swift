@@ -376,7 +376,10 @@ struct _ImportPlanner {
 
     /// The field a column name means; a name the header holds more than once, or that several columns
     /// match once case, spaces and `_` are set aside, is a problem (which one would be meant is a guess).
-    private mutating func field(_ column: String, in file: _FilePlan) -> Int? {
+    /// `relationship`: the column holds the key of that to-one of the target at `place`, which the problem
+    /// names, with how to name the column exactly under `"relationships"`.
+    private mutating func field(_ column: String, in file: _FilePlan,
+                                relationship: (name: String, destinationKey: String, place: String)? = nil) -> Int? {
         guard let index = file.columns.index(of: column) else { return nil }
         if let header = file.header, let same = file.columns.ambiguity(of: column) {
             let name = header[index].trimmingCharacters(in: .whitespaces)
@@ -384,7 +387,9 @@ struct _ImportPlanner {
                 if file.columns.count(of: column) > 1 {
                     problem(file.displayPath, "the header names \"\(name)\" \(same.count) times (columns \(same.map { String($0 + 1) }.joined(separator: ", "))), so which one to read is unclear; give the columns distinct names")
                 } else {
-                    problem(file.displayPath, HeaderName.ambiguityProblem(column, header: header, columns: same, inMapping: true))
+                    problem(relationship.map { "\($0.place).\($0.name)" } ?? file.displayPath,
+                            HeaderName.ambiguityProblem(column, header: header, columns: same, inMapping: true,
+                                                        relationship: relationship.map { ($0.name, $0.destinationKey) }))
                 }
             }
         }
@@ -560,7 +565,7 @@ struct _ImportPlanner {
                         + suggestion(spec.destinationKey, in: self.entity(relationship.destination)?.attributes.map(\.name) ?? []))
                     continue
                 }
-                guard let index = field(spec.column, in: file) else {
+                guard let index = field(spec.column, in: file, relationship: (name, spec.destinationKey, place)) else {
                     problem(place, "the column \"\(spec.column)\" named for \(name) is not in the file\(headerSuggestion(spec.column, file)) (\(headerList(file)))\(delimiterHint(file))")
                     continue
                 }
