@@ -254,6 +254,34 @@ struct ImportInferredMappingTests {
         #expect(!updated.warnings.contains { $0.contains("times, and Team has no key") }, "\(updated.warnings)")
     }
 
+    /// A user trial: a file listed for an entity with a key, then again without one, made every object twice
+    /// without a word (the warning counted only listings without a key).
+    @Test("a file listed for an entity with a key and again without one warns when rows are added twice, and says when the keyed listing updates")
+    func fileListedWithAndWithoutKey() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "code,name\nENG,Engines\n")
+        let model = try ImportFixtures.model("import-basics")
+        func run(_ first: String, _ second: String) throws -> ImportSummary {
+            let mapping = try ImportMapping(json: Data("""
+                {"format": 1, "files": [{"path": "teams.csv", "targets": [\(first)]}, {"path": "teams.csv", "targets": [\(second)]}]}
+                """.utf8), baseDirectory: scratch.url.path)
+            let out = scratch.path("Teams-\(UUID().uuidString).sqlite")
+            return try SeedImporter(model: model, mapping: mapping).run(into: out)
+        }
+        let keyed = #"{"entity": "Team", "key": "code"}"#, keyless = #"{"entity": "Team"}"#
+        let twice = try run(keyed, keyless)
+        #expect(twice.objects["Team"]?.stored == 2)
+        #expect(twice.warnings.contains("teams.csv fills Team 2 times, and a listing without a key comes after one by the key 'code': it adds every row again, so Team objects are made twice; list the file once, or give every listing the same \"key\" so a later listing updates the same objects"),
+                "\(twice.warnings)")
+        let updated = try run(keyless, keyed)
+        #expect(updated.objects["Team"]?.stored == 1)
+        #expect(updated.warnings.contains("teams.csv fills Team 2 times: first without a key, which adds every row, then by the key 'code', which finds the objects the first listing made and updates them rather than adding them again"),
+                "\(updated.warnings)")
+        let both = try run(keyed, keyed)
+        #expect(both.objects["Team"]?.stored == 1)
+        #expect(!both.warnings.contains { $0.contains("fills Team 2 times") }, "\(both.warnings)")
+    }
+
     @Test("a mapping file reading an attribute that several columns fold to is refused, and told how to name the column")
     func foldedColumnsInMapping() throws {
         let scratch = ImportScratch()

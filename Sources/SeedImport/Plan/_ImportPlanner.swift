@@ -266,23 +266,39 @@ struct _ImportPlanner {
         return _ImportPlan(files: files, indexes: indexes, totalBytes: total, warnings: warnings)
     }
 
-    /// Warnings for a file listed more than once to fill an entity without a key: each listing adds every
-    /// row again (a user trial's `R=ok.csv R=ok.csv` doubled the objects without a word). With a key the
-    /// later listing updates the same objects, which is how a file is listed again on purpose.
+    /// Warnings for a file listed more than once to fill an entity where rows would be added twice: a
+    /// listing without a key adds every row, so after any earlier listing of the same file for that entity
+    /// it makes the objects again (a user trial's `R=ok.csv R=ok.csv` doubled them without a word, and so
+    /// did a keyed listing followed by one without a key). A listing with a key finds the objects earlier
+    /// listings made and updates them, which is how a file is listed again on purpose; when the first
+    /// listing has no key and later ones do, the warning says that the later ones update the first's objects.
     static func repeatedListings(_ files: [_FilePlan]) -> [String] {
         var warnings: [String] = []
         var seen: [(path: String, entity: String)] = []
         for file in files {
-            for target in file.targets where target.keyAttribute == nil {
+            for target in file.targets {
                 let name = target.entity.name
                 guard !seen.contains(where: { $0.entity == name && _StoreFile.samePath($0.path, file.path) }) else { continue }
                 seen.append((file.path, name))
-                let listings = files.filter { other in
-                    _StoreFile.samePath(other.path, file.path) && other.targets.contains { $0.entity.name == name && $0.keyAttribute == nil }
-                }.count
-                guard listings > 1 else { continue }
-                warnings.append("\(file.displayPath) fills \(name) \(listings) times, and \(name) has no key: each listing adds every row again; "
-                    + "list the file once, or give \(name) a key (\"key\" in a mapping) so a later listing updates the same objects")
+                // Each listing of this file for the entity, in run order: how it finds existing objects, or nil.
+                let keys: [String?] = files.filter { _StoreFile.samePath($0.path, file.path) }.flatMap { other in
+                    other.targets.filter { $0.entity.name == name }.map { listing in
+                        listing.keyAttribute.map { "the key '\($0)'" }
+                            ?? listing.keyThrough.map { t in "the key of its \(other.targets.first { $0.index == t }?.entity.name ?? "linked object")" }
+                    }
+                }
+                guard keys.count > 1 else { continue }
+                let listed = "\(file.displayPath) fills \(name) \(keys.count) times"
+                if keys.allSatisfy({ $0 == nil }) {
+                    warnings.append("\(listed), and \(name) has no key: each listing adds every row again; "
+                        + "list the file once, or give \(name) a key (\"key\" in a mapping) so a later listing updates the same objects")
+                } else if let key = keys.first(where: { $0 != nil }) ?? nil, keys.dropFirst().contains(where: { $0 == nil }) {
+                    warnings.append("\(listed), and a listing without a key comes after one by \(key): it adds every row again, so \(name) objects are made twice; "
+                        + "list the file once, or give every listing the same \"key\" so a later listing updates the same objects")
+                } else if keys[0] == nil, let key = keys[1] {
+                    warnings.append("\(listed): first without a key, which adds every row, then by \(key), "
+                        + "which finds the objects the first listing made and updates them rather than adding them again")
+                }
             }
         }
         return warnings
