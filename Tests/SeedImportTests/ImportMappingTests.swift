@@ -194,6 +194,23 @@ struct ImportMappingTests {
         }
     }
 
+    /// A user trial: `"delimiter": "\n"` printed a raw line break inside the message.
+    @Test("a delimiter or quote that cannot be one is quoted with its control characters written out")
+    func dialectProblemsShowControls() throws {
+        let json = #"""
+            {"format": 1, "defaults": {"delimiter": "\n"},
+             "files": [{"path": "a.csv", "quote": "\t\u0001", "targets": [{"entity": "A"}]},
+                       {"path": "b.csv", "delimiter": "tab", "quote": "\t", "targets": [{"entity": "A"}]}]}
+            """#
+        let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(json.utf8), baseDirectory: "/tmp") }
+        #expect(error.problems == [
+            #"defaults.delimiter: '\n' is not a one-byte delimiter (use ",", ";", "|", "\t" or "\\x01")"#,
+            #"files[0].quote: '\t\u{1}' is not a one-byte quote (use "\"" or "'")"#,
+            #"files[1]: the quote and the delimiter are both '\t'; they must differ"#,
+        ], "\(error.problems)")
+        #expect(!error.description.contains("\t") && !error.problems.joined().contains("\n"), "\(error.description)")
+    }
+
     @Test("a mapping that is not JSON names the file, line and column")
     func syntaxErrorHasLineAndColumn() throws {
         let scratch = ImportScratch()

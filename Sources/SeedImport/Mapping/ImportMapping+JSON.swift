@@ -160,14 +160,14 @@ struct _MappingReader {
             if let byte = CSVOptions.byte(delimiter) {
                 options.delimiter = byte
             } else {
-                problem("\(place).delimiter", "'\(delimiter)' is not a one-byte delimiter (use \",\", \";\", \"|\", \"\\t\" or \"\\\\x01\")")
+                problem("\(place).delimiter", "'\(VisibleText.escaped(delimiter))' is not a one-byte delimiter (use \",\", \";\", \"|\", \"\\t\" or \"\\\\x01\")")
             }
         }
         if let quote = string(object["quote"], at: "\(place).quote") {
             if let byte = CSVOptions.byte(quote) {
                 options.quote = byte
             } else {
-                problem("\(place).quote", "'\(quote)' is not a one-byte quote (use \"\\\"\" or \"'\")")
+                problem("\(place).quote", "'\(VisibleText.escaped(quote))' is not a one-byte quote (use \"\\\"\" or \"'\")")
             }
         }
         if let strict = object["strict"] {
@@ -205,7 +205,7 @@ struct _MappingReader {
         }
         if let tokens = tokens(object["nullTokens"], at: "\(place).nullTokens") { options.nullTokens = tokens }
         if options.quote == options.delimiter {
-            problem(place, "the quote and the delimiter are both '\(Character(Unicode.Scalar(options.quote)))'; they must differ")
+            problem(place, "the quote and the delimiter are both '\(VisibleText.escaped(String(Character(Unicode.Scalar(options.quote)))))'; they must differ")
         }
         return options
     }
