@@ -135,7 +135,10 @@ struct _MappingReader {
             problem(place, "expected an array of strings")
             return nil
         }
-        return list.map { $0 as! String }
+        let tokens = list.map { $0 as! String }
+        // Checked here, with the mapping's other problems, rather than only once the files are planned.
+        if let message = _NullTokens.limitProblem(tokens) { problem(place, message) }
+        return tokens
     }
 
     /// A JSON number as an integer; `nil` for anything else, `true` and `false` included, which

@@ -377,14 +377,9 @@ struct _ImportPlanner {
         }
         guard let packed = _NullTokens(tokens) else {
             let fallback = _NullTokens([""])!
-            guard badNullTokens.insert(tokens).inserted else { return fallback }
-            let others = Array(Set(tokens.filter { !$0.isEmpty }))
-            var found: [String] = []
-            if others.count > _NullTokens.maximumTokens { found.append("\(others.count) tokens besides \"\"") }
-            for token in tokens where token.utf8.count > _NullTokens.maximumLength {
-                found.append("\"\(token)\" is \(token.utf8.count) bytes")
+            if badNullTokens.insert(tokens).inserted, let message = _NullTokens.limitProblem(tokens) {
+                nullTokensProblem(tokens, place: place, message)
             }
-            nullTokensProblem(tokens, place: place, "at most \(_NullTokens.maximumTokens) tokens besides \"\" are supported, each at most \(_NullTokens.maximumLength) bytes (\(found.joined(separator: "; ")))")
             return fallback
         }
         return packed

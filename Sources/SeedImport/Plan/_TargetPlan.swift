@@ -18,7 +18,25 @@ struct _NullTokens: Sendable {
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     private var longest: UInt8 = 0
 
-    /// Packs `tokens`; `nil` when there are too many or one is too long.
+    /// Why `tokens` cannot be packed (too many, or one too long), for a message; `nil` when they fit.
+    /// A mapping file's lists are checked with its other keys, so one run reports every problem.
+    ///
+    /// ```swift
+    /// _NullTokens.limitProblem(["", "NA"])   // nil
+    /// _NullTokens.limitProblem(["a", "b", "c", "d", "e"])   // "at most 4 tokens besides \"\" are supported, … (5 tokens besides \"\")"
+    /// ```
+    static func limitProblem(_ tokens: [String]) -> String? {
+        var found: [String] = []
+        let others = Set(tokens.filter { !$0.isEmpty }.map { Array($0.utf8) })
+        if others.count > maximumTokens { found.append("\(others.count) tokens besides \"\"") }
+        for token in tokens where token.utf8.count > maximumLength {
+            found.append("\"\(VisibleText.escaped(token))\" is \(token.utf8.count) bytes")
+        }
+        guard !found.isEmpty else { return nil }
+        return "at most \(maximumTokens) tokens besides \"\" are supported, each at most \(maximumLength) bytes (\(found.joined(separator: "; ")))"
+    }
+
+    /// Packs `tokens`; `nil` when there are too many or one is too long (``limitProblem(_:)`` says which).
     init?(_ tokens: [String]) {
         matchesEmpty = tokens.contains("")
         let others = Array(Set(tokens.filter { !$0.isEmpty }.map { Array($0.utf8) })).sorted { $0.lexicographicallyPrecedes($1) }
