@@ -84,7 +84,11 @@ public struct CSVOptions: Sendable, Hashable {
     /// position (`"3"`).
     public var hasHeader: Bool
     /// Field values (after trimming) that mean "no value".
-    public var nullTokens: [String]
+    public var nullTokens: [String] { didSet { isNullTokensSet = true } }
+    /// Whether ``nullTokens`` were chosen (by a mapping, an option or code) rather than left at
+    /// ``defaultNullTokens``: text the defaults' `NULL` or `NA` made null is then warned about, since the
+    /// user may not know they are null tokens; tokens someone chose are taken as meant.
+    public private(set) var isNullTokensSet: Bool
     /// Whether spaces and tabs around every value are dropped (quoted ones too).
     public var trim: Bool
     /// Whether numbers are written with a decimal comma, as spreadsheets in much of Europe write them:
@@ -127,6 +131,7 @@ public struct CSVOptions: Sendable, Hashable {
         self.encoding = encoding
         self.hasHeader = hasHeader
         self.nullTokens = nullTokens
+        self.isNullTokensSet = nullTokens != CSVOptions.defaultNullTokens
         self.trim = trim
     }
 

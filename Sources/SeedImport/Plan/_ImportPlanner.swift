@@ -524,9 +524,12 @@ struct _ImportPlanner {
                         nullValue = plan.nullValues.count
                         plan.nullValues.append(value)
                     }
-                    plan.fields.append(_FieldPlan(
-                        field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
-                        nulls: nulls, nullValue: nullValue))
+                    var fieldPlan = _FieldPlan(field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
+                                               nulls: nulls, nullValue: nullValue)
+                    // Tokens the user chose (the column's, --null, the file's or the defaults') are meant:
+                    // only the built-in ones' text made null is worth a warning.
+                    if case .string = converter, spec?.nullTokens == nil, !file.options.isNullTokensSet { fieldPlan.countsTextNulls = true }
+                    plan.fields.append(fieldPlan)
                     plan.attributeNames.append(attribute.name)
                     plan.columnNullTokens.append(spec?.nullTokens)
                     plan.conversionHints.append(attribute.type == .date && formats?.isEmpty != false

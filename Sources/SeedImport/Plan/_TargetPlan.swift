@@ -105,6 +105,10 @@ struct _FieldPlan {
     /// Where a null goes: an index into ``_TargetPlan/nullValues`` (the model's default, or `.null` for an
     /// optional attribute), or -1 when the attribute is required and has no default (a reject).
     let nullValue: Int
+    /// Whether text a non-empty null token makes null is counted for a warning (``_FieldTally``): a String
+    /// attribute whose tokens are the built-in defaults (`NULL`, `NA`), which the user did not choose.
+    /// Decided once per column, so the row loop tests one flag.
+    var countsTextNulls = false
 }
 
 /// One to-one relationship filled from a column holding the destination's key.
@@ -331,7 +335,7 @@ final class _FilePlan {
     }
 
     /// The warnings of the file's ``_FieldTally`` counts, once it has been read, one per attribute and kind:
-    /// text that a null token other than the empty one made null (`NA` is a null token by default, and
+    /// text that a built-in null token other than the empty one made null (`NA` is a null token by default, and
     /// Namibia's country code too), then numbers read with `,` grouping thousands in a `;`-separated file.
     var tallyWarnings: [String] {
         func name(_ slot: Int) -> (String, _FieldPlan) {
