@@ -181,6 +181,59 @@ struct ImportInferredMappingTests {
         }
     }
 
+    static let wellsModel = """
+        {"entities": [
+          {"name": "Operator", "attributes": [{"name": "operator_id", "type": "Integer 32", "optional": false, "indexed": true},
+                                              {"name": "name", "type": "String", "optional": true}],
+           "relationships": [{"name": "wells", "destination": "Well", "inverse": "operator", "toMany": true}]},
+          {"name": "Well", "attributes": [{"name": "uwi", "type": "String"}],
+           "relationships": [{"name": "operator", "destination": "Operator", "inverse": "wells", "optional": true}]}]}
+        """
+
+    /// A user trial: `Operator_ID,operatorID` filled the relationship from the first column with only a warning
+    /// about the other, while two such columns for an attribute stop the import.
+    @Test("relationship key columns that all fold to one name, none named exactly, stop the import as attributes do; an exact name wins")
+    func foldedRelationshipColumns() throws {
+        let scratch = ImportScratch()
+        let model = try ObjectModel(json: Data(Self.wellsModel.utf8))
+        try scratch.write("ops.csv", "operator_id,name\n1,Acme\n2,Beta\n")
+        func inferred(_ wells: String) throws -> ImportMapping {
+            try scratch.write("wells.csv", wells)
+            return try ImportMapping.inferred(sources: [("Operator", "ops.csv"), ("Well", "wells.csv")], model: model, baseDirectory: scratch.url.path)
+        }
+        let error = try #require(throws: ImportError.self) { try inferred("uwi,Operator_ID,operatorID\nW1,1,2\n") }
+        #expect(error.problems == [
+            #"wells.csv → Well.operator: "Operator_ID" (column 2) and "operatorID" (column 3) both match "operator_id" once case, spaces and '_' are set aside, so which one to read is unclear; rename or drop all but one, or write a mapping file that names the column exactly ("relationships": {"operator": {"column": "Operator_ID", "destinationKey": "operator_id"}}; docs/mapping.md)"#,
+        ], "\(error.problems)")
+        // Columns named like the relationship itself, which hold the destination's likely key.
+        let named = try #require(throws: ImportError.self) { try inferred("uwi,Operator,OPERATOR\nW1,1,2\n") }
+        #expect(named.problems.count == 1 && named.problems[0].hasPrefix(#"wells.csv → Well.operator: "Operator" (column 2) and "OPERATOR" (column 3) both match "operator""#),
+                "\(named.problems)")
+
+        // A column named exactly wins, wherever it stands, and the other is named in the warning.
+        let exact = try inferred("uwi,OperatorId,operator_id\nW1,2,1\n")
+        guard case .targets(let targets) = exact.files[1].content else { Issue.record("expected targets"); return }
+        #expect(targets[0].relationships["operator"] == RelationshipMapping(column: "operator_id", destinationKey: "operator_id"))
+        #expect(exact.warnings.first?.hasPrefix(#"wells.csv → Well: no attribute takes the column "OperatorId" (operator reads "operator_id", which matches it too)"#) == true,
+                "\(exact.warnings)")
+        _ = try SeedImporter(model: model, mapping: exact).run(into: scratch.path("Wells.sqlite"))
+        let (context, wells) = try StoreReader.objects(scratch.path("Wells.sqlite"), "Well")
+        let operatorName = try wells.first?.object(forKey: "operator")?["name"]
+        withExtendedLifetime(context) {}
+        #expect(operatorName == .string("Acme"))
+
+        // Through a mapping file, the problem names the relationship and how to name its column.
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "files": [{"path": "ops.csv", "targets": [{"entity": "Operator", "key": "operator_id"}]},
+             {"path": "wells2.csv", "targets": [{"entity": "Well", "relationships": {"operator": {"column": "operator_id", "destinationKey": "operator_id"}}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        try scratch.write("wells2.csv", "uwi,Operator_ID,operatorID\nW1,1,2\n")
+        let mapped = try #require(throws: ImportError.self) { try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Mapped.sqlite")) }
+        #expect(mapped.problems == [
+            #"wells2.csv → Well.operator: "Operator_ID" (column 2) and "operatorID" (column 3) both match "operator_id" once case, spaces and '_' are set aside, so which one to read is unclear; rename or drop all but one, or name the column exactly in the mapping ("relationships": {"operator": {"column": "Operator_ID", "destinationKey": "operator_id"}})"#,
+        ], "\(mapped.problems)")
+    }
+
     /// A user trial: `Team=teams.csv Team=teams.csv` made every team twice without a word.
     @Test("a file listed twice for an entity without a key warns that its rows are added twice; with a key it updates, silently")
     func fileListedTwice() throws {
@@ -199,6 +252,34 @@ struct ImportInferredMappingTests {
         let updated = try SeedImporter(model: model, mapping: keyed).run(into: scratch.path("Keyed.sqlite"))
         #expect(updated.objects["Team"]?.stored == 1)
         #expect(!updated.warnings.contains { $0.contains("times, and Team has no key") }, "\(updated.warnings)")
+    }
+
+    /// A user trial: a file listed for an entity with a key, then again without one, made every object twice
+    /// without a word (the warning counted only listings without a key).
+    @Test("a file listed for an entity with a key and again without one warns when rows are added twice, and says when the keyed listing updates")
+    func fileListedWithAndWithoutKey() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "code,name\nENG,Engines\n")
+        let model = try ImportFixtures.model("import-basics")
+        func run(_ first: String, _ second: String) throws -> ImportSummary {
+            let mapping = try ImportMapping(json: Data("""
+                {"format": 1, "files": [{"path": "teams.csv", "targets": [\(first)]}, {"path": "teams.csv", "targets": [\(second)]}]}
+                """.utf8), baseDirectory: scratch.url.path)
+            let out = scratch.path("Teams-\(UUID().uuidString).sqlite")
+            return try SeedImporter(model: model, mapping: mapping).run(into: out)
+        }
+        let keyed = #"{"entity": "Team", "key": "code"}"#, keyless = #"{"entity": "Team"}"#
+        let twice = try run(keyed, keyless)
+        #expect(twice.objects["Team"]?.stored == 2)
+        #expect(twice.warnings.contains("teams.csv fills Team 2 times, and a listing without a key comes after one by the key 'code': it adds every row again, so Team objects are made twice; list the file once, or give every listing the same \"key\" so a later listing updates the same objects"),
+                "\(twice.warnings)")
+        let updated = try run(keyless, keyed)
+        #expect(updated.objects["Team"]?.stored == 1)
+        #expect(updated.warnings.contains("teams.csv fills Team 2 times: first without a key, which adds every row, then by the key 'code', which finds the objects the first listing made and updates them rather than adding them again"),
+                "\(updated.warnings)")
+        let both = try run(keyed, keyed)
+        #expect(both.objects["Team"]?.stored == 1)
+        #expect(!both.warnings.contains { $0.contains("fills Team 2 times") }, "\(both.warnings)")
     }
 
     @Test("a mapping file reading an attribute that several columns fold to is refused, and told how to name the column")

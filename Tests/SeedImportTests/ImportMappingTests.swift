@@ -194,6 +194,42 @@ struct ImportMappingTests {
         }
     }
 
+    /// A user trial: null tokens over the limits came out only in a second run, once the mapping's other
+    /// problems were fixed, since they were checked when the files were planned.
+    @Test("null tokens over the limits are reported with the mapping's other problems, in one run")
+    func nullTokenLimitsWithOtherProblems() throws {
+        let json = """
+            {"format": 1, "defaults": {"nullTokens": ["", "a", "b", "c", "d", "e"], "bogus": 1},
+             "files": [{"path": "a.csv", "nullTokens": ["NOT-AVAILABLE-AT-ALL"],
+                        "targets": [{"entity": "A", "columns": {"d": {"column": "D", "nullTokens": ["", "-"]}},
+                                     "relationships": {"b": {"column": "B", "destinationKey": "k", "nullTokens": ["n1", "n2", "n3", "n4", "n5"]}}}]}]}
+            """
+        let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(json.utf8), baseDirectory: "/tmp") }
+        #expect(error.problems == [
+            "defaults: unknown key \"bogus\" (expected one of decimalComma, delimiter, encoding, header, maxRecordSize, nullTokens, quote, skipLines, strict, trim)",
+            "defaults.nullTokens: at most 4 tokens besides \"\" are supported, each at most 16 bytes (5 tokens besides \"\")",
+            "files[0].nullTokens: at most 4 tokens besides \"\" are supported, each at most 16 bytes (\"NOT-AVAILABLE-AT-ALL\" is 20 bytes)",
+            "files[0].targets[0].relationships.b.nullTokens: at most 4 tokens besides \"\" are supported, each at most 16 bytes (5 tokens besides \"\")",
+        ], "\(error.problems)")
+    }
+
+    /// A user trial: `"delimiter": "\n"` printed a raw line break inside the message.
+    @Test("a delimiter or quote that cannot be one is quoted with its control characters written out")
+    func dialectProblemsShowControls() throws {
+        let json = #"""
+            {"format": 1, "defaults": {"delimiter": "\n"},
+             "files": [{"path": "a.csv", "quote": "\t\u0001", "targets": [{"entity": "A"}]},
+                       {"path": "b.csv", "delimiter": "tab", "quote": "\t", "targets": [{"entity": "A"}]}]}
+            """#
+        let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(json.utf8), baseDirectory: "/tmp") }
+        #expect(error.problems == [
+            #"defaults.delimiter: '\n' is not a one-byte delimiter (use ",", ";", "|", "\t" or "\\x01")"#,
+            #"files[0].quote: '\t\u{1}' is not a one-byte quote (use "\"" or "'")"#,
+            #"files[1]: the quote and the delimiter are both '\t'; they must differ"#,
+        ], "\(error.problems)")
+        #expect(!error.description.contains("\t") && !error.problems.joined().contains("\n"), "\(error.description)")
+    }
+
     @Test("a mapping that is not JSON names the file, line and column")
     func syntaxErrorHasLineAndColumn() throws {
         let scratch = ImportScratch()

@@ -105,6 +105,44 @@ struct ImportQuotedNullTests {
         #expect(!kept.warnings.contains { $0.contains("matched a null token") }, "\(kept.warnings)")
     }
 
+    /// A user trial: the Northwind mapping, whose files name their null tokens, printed nine warnings about
+    /// text those tokens made null. Tokens someone chose are meant; only the built-in NULL and NA may surprise.
+    @Test("text made null by tokens the user chose (a column's, --null, the file's, the defaults') gives no warning", arguments: [true, false])
+    func chosenTokensDoNotWarn(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        try scratch.write("rows.csv", "a,b,c,n\nx,NA,NULL,1\ny,ok,NA,2\n")
+        try scratch.write("m.model.json", Self.model)
+        let objectModel = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        func run(_ mapping: ImportMapping, _ options: ImportOptions) throws -> ImportSummary {
+            try SeedImporter(model: objectModel, mapping: mapping, options: options).run(into: scratch.path("rows-\(UUID().uuidString).sqlite"))
+        }
+        func mapping(defaults: String = "", file: String = "", columns: String = "") throws -> ImportMapping {
+            try ImportMapping(json: Data("""
+                {"format": 1\(defaults), "files": [{"path": "rows.csv"\(file), "targets": [{"entity": "Row"\(columns)}]}]}
+                """.utf8), baseDirectory: scratch.url.path)
+        }
+        // The built-in tokens warn (textMadeNullWarns); the same tokens chosen anywhere do not.
+        let tokens = #"["", "NULL", "NA"]"#
+        #expect(try run(mapping(), options).warnings.filter { $0.contains("matched a null token") }.count == 2)
+        var nullOption = options
+        nullOption.nullTokens = ["", "NULL", "NA"]
+        for (name, summary) in [
+            ("--null", try run(mapping(), nullOption)),
+            ("the file's", try run(mapping(file: #", "nullTokens": \#(tokens)"#), options)),
+            ("the defaults'", try run(mapping(defaults: #", "defaults": {"nullTokens": \#(tokens)}"#), options)),
+            ("the columns'", try run(mapping(columns: #", "columns": {"b": {"column": "b", "nullTokens": \#(tokens)}, "c": {"column": "c", "nullTokens": ["", "NA", "NULL"]}}"#), options)),
+        ] {
+            #expect(summary.objects["Row"]?.stored == 2)
+            #expect(!summary.warnings.contains { $0.contains("matched a null token") }, "\(name): \(summary.warnings)")
+        }
+        // A column with its own tokens is quiet; another column of the file, on the built-in ones, still warns.
+        let mixed = try run(mapping(columns: #", "columns": {"b": {"column": "b", "nullTokens": \#(tokens)}}"#), options)
+        let warned = mixed.warnings.filter { $0.contains("matched a null token") }
+        #expect(warned.count == 1 && warned[0].hasPrefix("rows.csv → Row.c: 2 text values matched a null token"), "\(mixed.warnings)")
+    }
+
     @Test("a quoted empty value in a number attribute is a reject that says why")
     func quotedEmptyNumber() throws {
         let scratch = ImportScratch()

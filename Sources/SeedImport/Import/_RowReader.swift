@@ -38,7 +38,7 @@ struct _RowChunk: Sendable {
     var unnamedValueRows = 0
     var firstUnnamedValueLine: Int?
     var unnamedValueColumns: Set<Int> = []
-    /// Text values a non-empty null token made null (`NA`, `NULL`), by target and field (``_FieldTally/slot(_:_:)``).
+    /// Text values a built-in non-empty null token made null (`NA`, `NULL`), by target and field (``_FieldTally/slot(_:_:)``).
     var textNulls: [Int: _FieldTally] = [:]
     /// Numbers read with `,` as a thousands separator in a `;`-separated file, by target and field (rarely any).
     var commaGrouped: [Int: _FieldTally] = [:]
@@ -47,8 +47,8 @@ struct _RowChunk: Sendable {
 /// Values of one attribute that the summary warns about (rarely any): how many, and the first one's line,
 /// its text as written and the value it was read as. Counted per chunk as rows are read, then per file.
 ///
-/// - Text that a null token other than `""` made null: such tokens are words a text may be (Namibia's code
-///   is NA).
+/// - Text that a built-in null token other than `""` made null (`NULL`, `NA`, when no one chose the tokens:
+///   ``_FieldPlan/countsTextNulls``): such tokens are words a text may be (Namibia's code is NA).
 /// - Numbers read with `,` as a thousands separator in a `;`-separated file read without a decimal comma
 ///   (`1,250` → 1250): valid grouping, but the usual sign of a decimal comma read as something else.
 struct _FieldTally: Sendable {
@@ -326,7 +326,7 @@ final class _RowReader: @unchecked Sendable {
                     if field.nulls.matches(bytes) && !record.isQuoted(at: field.field) {
                         guard field.nullValue >= 0 else { return false }
                         values[field.ordinal] = nulls[field.nullValue]
-                        if !bytes.isEmpty, case .string = field.converter {
+                        if field.countsTextNulls, !bytes.isEmpty {
                             _FieldTally.note(&chunk.textNulls, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: .null)
                         }
                         return true

@@ -90,13 +90,27 @@ extension ImportMapping {
             let entity = model.entity(named: source.entity)!
             var target = TargetMapping(entity: entity.name)
             let folded = header.map(HeaderName.fold)
+            let lookup = HeaderName.Lookup(header: header, columnCount: header.count)
+            // Columns the planner will read (relationship key columns, attributes matched by name, its rule),
+            // and those a problem already names.
+            var used = Set<Int>()
+            /// Whether several columns fold to `name`, none named exactly like it (Menge_, MENGE), which is a
+            /// problem: reading the first would drop the others. One rule for attributes and relationships.
+            func foldsOnly(_ name: String, filling property: String, relationship: (name: String, destinationKey: String)? = nil) -> Bool {
+                guard let same = lookup.ambiguity(of: name), lookup.count(of: name) == 0 else { return false }
+                problems.append("\(source.path) → \(entity.name).\(property): "
+                    + HeaderName.ambiguityProblem(name, header: header, columns: same, inMapping: false, relationship: relationship))
+                used.formUnion(same)
+                return true
+            }
             for relationship in entity.relationships where !relationship.isToMany && entityNames.contains(relationship.destination) {
                 guard let destination = model.entity(named: relationship.destination) else { continue }
                 let name = HeaderName.fold(relationship.name)
                 // A relationship to the row's own entity (an employee's manager): a column named like one of
                 // its attributes holds the row's own value, never the key of another row.
                 let toOwnEntity = destination.name == entity.name
-                var found: (column: String, key: String)?
+                // The column, the destination's key attribute, and the name the column is matched by.
+                var found: (column: String, key: String, name: String)?
                 // The relationship's name then the key (manager_empID) first, wherever the column stands;
                 // then, to another entity, the key alone when it starts like the relationship or the
                 // destination (operator_id for operator → Operator.operator_id).
@@ -107,7 +121,7 @@ extension ImportMapping {
                             if prefixOnly
                                 ? fold == key && (key.hasPrefix(name) || key.hasPrefix(HeaderName.fold(destination.name))) && key != name
                                 : fold == name + key {
-                                found = (column, attribute.name)
+                                found = (column, attribute.name, prefixOnly ? attribute.name : relationship.name + "_" + attribute.name)
                                 break
                             }
                         }
@@ -116,23 +130,20 @@ extension ImportMapping {
                 if found == nil, let column = zip(header, folded).first(where: { $0.1 == name })?.0,
                    let key = Self.likelyKey(of: destination) {
                     // A column named like the relationship holds the destination's key attribute.
-                    found = (column, key)
+                    found = (column, key, relationship.name)
                 }
                 if let found {
-                    target.relationships[relationship.name] = RelationshipMapping(column: found.column, destinationKey: found.key)
+                    // As for attributes: a column named exactly wins (operator_id beside OperatorId); several
+                    // that only fold to the name (Operator_ID, operatorID) stop the import.
+                    if foldsOnly(found.name, filling: relationship.name, relationship: (relationship.name, found.key)) { continue }
+                    let column = lookup.index(of: found.name).map { header[$0] } ?? found.column
+                    target.relationships[relationship.name] = RelationshipMapping(column: column, destinationKey: found.key)
                     referencedKeys[destination.name, default: []].insert(found.key)
                 }
             }
-            // Columns the planner will read: attributes matched by name (its rule), relationship key columns.
-            var used = Set<Int>()
-            let lookup = HeaderName.Lookup(header: header, columnCount: header.count)
             for attribute in entity.attributes {
                 guard let index = lookup.index(of: attribute.name) else { continue }
-                if let same = lookup.ambiguity(of: attribute.name), lookup.count(of: attribute.name) == 0 {
-                    // Several columns fold to the name (Menge_, MENGE): reading the first would drop the others.
-                    problems.append("\(source.path) → \(entity.name).\(attribute.name): " + HeaderName.ambiguityProblem(attribute.name, header: header, columns: same, inMapping: false))
-                    continue
-                }
+                if foldsOnly(attribute.name, filling: attribute.name) { continue }
                 used.insert(index)
                 // Named, so a saved mapping (--save-mapping) shows where each attribute comes from.
                 target.columns[attribute.name] = ColumnMapping(header[index].trimmingCharacters(in: .whitespaces))
@@ -158,6 +169,9 @@ extension ImportMapping {
                     if let taken = entity.attributes.first(where: { HeaderName.fold($0.name) == HeaderName.fold(header[index]) }),
                        let column = target.columns[taken.name]?.column {
                         return "\"\(header[index])\" (\(taken.name) reads \"\(column)\", which matches it too)"
+                    }
+                    if let (name, taken) = target.relationships.first(where: { HeaderName.fold($0.value.column) == HeaderName.fold(header[index]) }) {
+                        return "\"\(header[index])\" (\(name) reads \"\(taken.column)\", which matches it too)"
                     }
                     // seedstore query's CSV heads a to-one NAME.Z_PK: row numbers of this store, which no import can set.
                     if header[index].hasSuffix(".Z_PK") {

@@ -135,7 +135,10 @@ struct _MappingReader {
             problem(place, "expected an array of strings")
             return nil
         }
-        return list.map { $0 as! String }
+        let tokens = list.map { $0 as! String }
+        // Checked here, with the mapping's other problems, rather than only once the files are planned.
+        if let message = _NullTokens.limitProblem(tokens) { problem(place, message) }
+        return tokens
     }
 
     /// A JSON number as an integer; `nil` for anything else, `true` and `false` included, which
@@ -160,14 +163,14 @@ struct _MappingReader {
             if let byte = CSVOptions.byte(delimiter) {
                 options.delimiter = byte
             } else {
-                problem("\(place).delimiter", "'\(delimiter)' is not a one-byte delimiter (use \",\", \";\", \"|\", \"\\t\" or \"\\\\x01\")")
+                problem("\(place).delimiter", "'\(VisibleText.escaped(delimiter))' is not a one-byte delimiter (use \",\", \";\", \"|\", \"\\t\" or \"\\\\x01\")")
             }
         }
         if let quote = string(object["quote"], at: "\(place).quote") {
             if let byte = CSVOptions.byte(quote) {
                 options.quote = byte
             } else {
-                problem("\(place).quote", "'\(quote)' is not a one-byte quote (use \"\\\"\" or \"'\")")
+                problem("\(place).quote", "'\(VisibleText.escaped(quote))' is not a one-byte quote (use \"\\\"\" or \"'\")")
             }
         }
         if let strict = object["strict"] {
@@ -205,7 +208,7 @@ struct _MappingReader {
         }
         if let tokens = tokens(object["nullTokens"], at: "\(place).nullTokens") { options.nullTokens = tokens }
         if options.quote == options.delimiter {
-            problem(place, "the quote and the delimiter are both '\(Character(Unicode.Scalar(options.quote)))'; they must differ")
+            problem(place, "the quote and the delimiter are both '\(VisibleText.escaped(String(Character(Unicode.Scalar(options.quote)))))'; they must differ")
         }
         return options
     }

@@ -146,7 +146,10 @@ extension ImportMapping {
         if options.quote != base.quote { keys.append(("quote", .string(character(options.quote)))) }
         if options.strict != base.strict { keys.append(("strict", .bool(options.strict))) }
         if options.hasHeader != base.hasHeader { keys.append(("header", .bool(options.hasHeader))) }
-        if options.nullTokens != base.nullTokens { keys.append(("nullTokens", .array(options.nullTokens.map(_OrderedJSON.string)))) }
+        // Tokens chosen, even the defaults' list, are written: chosen tokens are not warned about (CSVOptions.isNullTokensSet).
+        if options.nullTokens != base.nullTokens || (options.isNullTokensSet && !base.isNullTokensSet) {
+            keys.append(("nullTokens", .array(options.nullTokens.map(_OrderedJSON.string))))
+        }
         if options.trim != base.trim { keys.append(("trim", .bool(options.trim))) }
         if options.decimalComma != base.decimalComma { keys.append(("decimalComma", .bool(options.decimalComma))) }
         if options.skipLines != base.skipLines { keys.append(("skipLines", .int(options.skipLines))) }

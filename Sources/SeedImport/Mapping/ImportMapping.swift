@@ -83,8 +83,12 @@ public struct CSVOptions: Sendable, Hashable {
     /// Whether the first record names the columns. Without a header, columns are named by 1-based
     /// position (`"3"`).
     public var hasHeader: Bool
-    /// Field values (after trimming) that mean "no value".
-    public var nullTokens: [String]
+    /// Unquoted field values that mean "no value".
+    public var nullTokens: [String] { didSet { isNullTokensSet = true } }
+    /// Whether ``nullTokens`` were chosen (by a mapping, an option or code) rather than left at
+    /// ``defaultNullTokens``: text the defaults' `NULL` or `NA` made null is then warned about, since the
+    /// user may not know they are null tokens; tokens someone chose are taken as meant.
+    public private(set) var isNullTokensSet: Bool
     /// Whether spaces and tabs around unquoted text, and outside quotes, are dropped (off by default: text
     /// keeps them). Text inside quotes is kept as written, and non-text values never keep them.
     public var trim: Bool
@@ -129,6 +133,7 @@ public struct CSVOptions: Sendable, Hashable {
         self.encoding = encoding
         self.hasHeader = hasHeader
         self.nullTokens = nullTokens
+        self.isNullTokensSet = nullTokens != CSVOptions.defaultNullTokens
         self.trim = trim
     }
 
@@ -451,12 +456,19 @@ public enum HeaderName {
     /// Says that `columns` of `header` all match `name` once case, spaces and `_` are set aside, and what
     /// to do: the import would read the first and drop the others' values.
     /// `inMapping`: the name comes from a mapping file, which can name the column exactly.
-    static func ambiguityProblem(_ name: String, header: [String], columns: [Int], inMapping: Bool) -> String {
+    /// `relationship`: the columns hold the key of a to-one (its name and the destination's key attribute),
+    /// which a mapping names under `"relationships"` rather than `"columns"`.
+    static func ambiguityProblem(_ name: String, header: [String], columns: [Int], inMapping: Bool,
+                                 relationship: (name: String, destinationKey: String)? = nil) -> String {
         let listed = columns.map { "\"\(header[$0])\" (column \($0 + 1))" }
+        let first = header[columns[0]].trimmingCharacters(in: .whitespaces)
+        let entry = relationship.map { "\"relationships\": {\"\($0.name)\": {\"column\": \"\(first)\", \"destinationKey\": \"\($0.destinationKey)\"}}" }
+            ?? "\"columns\": {\"\(name)\": \"\(first)\"}"
+        let fix = inMapping ? "name the column exactly in the mapping (\(entry))"
+            : relationship == nil ? "write a mapping file that names the column exactly (docs/mapping.md)"
+            : "write a mapping file that names the column exactly (\(entry); docs/mapping.md)"
         return "\(listed.dropLast().joined(separator: ", ")) and \(listed.last!) \(columns.count == 2 ? "both" : "all") match \"\(name)\" once case, spaces and '_' are set aside, "
-            + "so which one to read is unclear; rename or drop all but one, or "
-            + (inMapping ? "name the column exactly in the mapping (\"columns\": {\"\(name)\": \"\(header[columns[0]].trimmingCharacters(in: .whitespaces))\"})"
-                         : "write a mapping file that names the column exactly (docs/mapping.md)")
+            + "so which one to read is unclear; rename or drop all but one, or " + fix
     }
 
     /// The index of the header matching `name`: exactly (after trimming) first, then folded;

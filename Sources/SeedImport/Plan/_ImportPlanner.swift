@@ -266,23 +266,39 @@ struct _ImportPlanner {
         return _ImportPlan(files: files, indexes: indexes, totalBytes: total, warnings: warnings)
     }
 
-    /// Warnings for a file listed more than once to fill an entity without a key: each listing adds every
-    /// row again (a user trial's `R=ok.csv R=ok.csv` doubled the objects without a word). With a key the
-    /// later listing updates the same objects, which is how a file is listed again on purpose.
+    /// Warnings for a file listed more than once to fill an entity where rows would be added twice: a
+    /// listing without a key adds every row, so after any earlier listing of the same file for that entity
+    /// it makes the objects again (a user trial's `R=ok.csv R=ok.csv` doubled them without a word, and so
+    /// did a keyed listing followed by one without a key). A listing with a key finds the objects earlier
+    /// listings made and updates them, which is how a file is listed again on purpose; when the first
+    /// listing has no key and later ones do, the warning says that the later ones update the first's objects.
     static func repeatedListings(_ files: [_FilePlan]) -> [String] {
         var warnings: [String] = []
         var seen: [(path: String, entity: String)] = []
         for file in files {
-            for target in file.targets where target.keyAttribute == nil {
+            for target in file.targets {
                 let name = target.entity.name
                 guard !seen.contains(where: { $0.entity == name && _StoreFile.samePath($0.path, file.path) }) else { continue }
                 seen.append((file.path, name))
-                let listings = files.filter { other in
-                    _StoreFile.samePath(other.path, file.path) && other.targets.contains { $0.entity.name == name && $0.keyAttribute == nil }
-                }.count
-                guard listings > 1 else { continue }
-                warnings.append("\(file.displayPath) fills \(name) \(listings) times, and \(name) has no key: each listing adds every row again; "
-                    + "list the file once, or give \(name) a key (\"key\" in a mapping) so a later listing updates the same objects")
+                // Each listing of this file for the entity, in run order: how it finds existing objects, or nil.
+                let keys: [String?] = files.filter { _StoreFile.samePath($0.path, file.path) }.flatMap { other in
+                    other.targets.filter { $0.entity.name == name }.map { listing in
+                        listing.keyAttribute.map { "the key '\($0)'" }
+                            ?? listing.keyThrough.map { t in "the key of its \(other.targets.first { $0.index == t }?.entity.name ?? "linked object")" }
+                    }
+                }
+                guard keys.count > 1 else { continue }
+                let listed = "\(file.displayPath) fills \(name) \(keys.count) times"
+                if keys.allSatisfy({ $0 == nil }) {
+                    warnings.append("\(listed), and \(name) has no key: each listing adds every row again; "
+                        + "list the file once, or give \(name) a key (\"key\" in a mapping) so a later listing updates the same objects")
+                } else if let key = keys.first(where: { $0 != nil }) ?? nil, keys.dropFirst().contains(where: { $0 == nil }) {
+                    warnings.append("\(listed), and a listing without a key comes after one by \(key): it adds every row again, so \(name) objects are made twice; "
+                        + "list the file once, or give every listing the same \"key\" so a later listing updates the same objects")
+                } else if keys[0] == nil, let key = keys[1] {
+                    warnings.append("\(listed): first without a key, which adds every row, then by \(key), "
+                        + "which finds the objects the first listing made and updates them rather than adding them again")
+                }
             }
         }
         return warnings
@@ -361,14 +377,9 @@ struct _ImportPlanner {
         }
         guard let packed = _NullTokens(tokens) else {
             let fallback = _NullTokens([""])!
-            guard badNullTokens.insert(tokens).inserted else { return fallback }
-            let others = Array(Set(tokens.filter { !$0.isEmpty }))
-            var found: [String] = []
-            if others.count > _NullTokens.maximumTokens { found.append("\(others.count) tokens besides \"\"") }
-            for token in tokens where token.utf8.count > _NullTokens.maximumLength {
-                found.append("\"\(token)\" is \(token.utf8.count) bytes")
+            if badNullTokens.insert(tokens).inserted, let message = _NullTokens.limitProblem(tokens) {
+                nullTokensProblem(tokens, place: place, message)
             }
-            nullTokensProblem(tokens, place: place, "at most \(_NullTokens.maximumTokens) tokens besides \"\" are supported, each at most \(_NullTokens.maximumLength) bytes (\(found.joined(separator: "; ")))")
             return fallback
         }
         return packed
@@ -376,7 +387,10 @@ struct _ImportPlanner {
 
     /// The field a column name means; a name the header holds more than once, or that several columns
     /// match once case, spaces and `_` are set aside, is a problem (which one would be meant is a guess).
-    private mutating func field(_ column: String, in file: _FilePlan) -> Int? {
+    /// `relationship`: the column holds the key of that to-one of the target at `place`, which the problem
+    /// names, with how to name the column exactly under `"relationships"`.
+    private mutating func field(_ column: String, in file: _FilePlan,
+                                relationship: (name: String, destinationKey: String, place: String)? = nil) -> Int? {
         guard let index = file.columns.index(of: column) else { return nil }
         if let header = file.header, let same = file.columns.ambiguity(of: column) {
             let name = header[index].trimmingCharacters(in: .whitespaces)
@@ -384,7 +398,9 @@ struct _ImportPlanner {
                 if file.columns.count(of: column) > 1 {
                     problem(file.displayPath, "the header names \"\(name)\" \(same.count) times (columns \(same.map { String($0 + 1) }.joined(separator: ", "))), so which one to read is unclear; give the columns distinct names")
                 } else {
-                    problem(file.displayPath, HeaderName.ambiguityProblem(column, header: header, columns: same, inMapping: true))
+                    problem(relationship.map { "\($0.place).\($0.name)" } ?? file.displayPath,
+                            HeaderName.ambiguityProblem(column, header: header, columns: same, inMapping: true,
+                                                        relationship: relationship.map { ($0.name, $0.destinationKey) }))
                 }
             }
         }
@@ -508,9 +524,12 @@ struct _ImportPlanner {
                         nullValue = plan.nullValues.count
                         plan.nullValues.append(value)
                     }
-                    plan.fields.append(_FieldPlan(
-                        field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
-                        nulls: nulls, nullValue: nullValue))
+                    var fieldPlan = _FieldPlan(field: index, ordinal: entity.columnIndex(of: attribute.name)!, converter: converter,
+                                               nulls: nulls, nullValue: nullValue)
+                    // Tokens the user chose (the column's, --null, the file's or the defaults') are meant:
+                    // only the built-in ones' text made null is worth a warning.
+                    if case .string = converter, spec?.nullTokens == nil, !file.options.isNullTokensSet { fieldPlan.countsTextNulls = true }
+                    plan.fields.append(fieldPlan)
                     plan.attributeNames.append(attribute.name)
                     plan.columnNullTokens.append(spec?.nullTokens)
                     plan.conversionHints.append(attribute.type == .date && formats?.isEmpty != false
@@ -560,7 +579,7 @@ struct _ImportPlanner {
                         + suggestion(spec.destinationKey, in: self.entity(relationship.destination)?.attributes.map(\.name) ?? []))
                     continue
                 }
-                guard let index = field(spec.column, in: file) else {
+                guard let index = field(spec.column, in: file, relationship: (name, spec.destinationKey, place)) else {
                     problem(place, "the column \"\(spec.column)\" named for \(name) is not in the file\(headerSuggestion(spec.column, file)) (\(headerList(file)))\(delimiterHint(file))")
                     continue
                 }

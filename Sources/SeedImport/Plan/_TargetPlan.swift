@@ -18,7 +18,25 @@ struct _NullTokens: Sendable {
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     private var longest: UInt8 = 0
 
-    /// Packs `tokens`; `nil` when there are too many or one is too long.
+    /// Why `tokens` cannot be packed (too many, or one too long), for a message; `nil` when they fit.
+    /// A mapping file's lists are checked with its other keys, so one run reports every problem.
+    ///
+    /// ```swift
+    /// _NullTokens.limitProblem(["", "NA"])   // nil
+    /// _NullTokens.limitProblem(["a", "b", "c", "d", "e"])   // "at most 4 tokens besides \"\" are supported, … (5 tokens besides \"\")"
+    /// ```
+    static func limitProblem(_ tokens: [String]) -> String? {
+        var found: [String] = []
+        let others = Set(tokens.filter { !$0.isEmpty }.map { Array($0.utf8) })
+        if others.count > maximumTokens { found.append("\(others.count) tokens besides \"\"") }
+        for token in tokens where token.utf8.count > maximumLength {
+            found.append("\"\(VisibleText.escaped(token))\" is \(token.utf8.count) bytes")
+        }
+        guard !found.isEmpty else { return nil }
+        return "at most \(maximumTokens) tokens besides \"\" are supported, each at most \(maximumLength) bytes (\(found.joined(separator: "; ")))"
+    }
+
+    /// Packs `tokens`; `nil` when there are too many or one is too long (``limitProblem(_:)`` says which).
     init?(_ tokens: [String]) {
         matchesEmpty = tokens.contains("")
         let others = Array(Set(tokens.filter { !$0.isEmpty }.map { Array($0.utf8) })).sorted { $0.lexicographicallyPrecedes($1) }
@@ -87,6 +105,10 @@ struct _FieldPlan {
     /// Where a null goes: an index into ``_TargetPlan/nullValues`` (the model's default, or `.null` for an
     /// optional attribute), or -1 when the attribute is required and has no default (a reject).
     let nullValue: Int
+    /// Whether text a non-empty null token makes null is counted for a warning (``_FieldTally``): a String
+    /// attribute whose tokens are the built-in defaults (`NULL`, `NA`), which the user did not choose.
+    /// Decided once per column, so the row loop tests one flag.
+    var countsTextNulls = false
 }
 
 /// One to-one relationship filled from a column holding the destination's key.
@@ -313,7 +335,7 @@ final class _FilePlan {
     }
 
     /// The warnings of the file's ``_FieldTally`` counts, once it has been read, one per attribute and kind:
-    /// text that a null token other than the empty one made null (`NA` is a null token by default, and
+    /// text that a built-in null token other than the empty one made null (`NA` is a null token by default, and
     /// Namibia's country code too), then numbers read with `,` grouping thousands in a `;`-separated file.
     var tallyWarnings: [String] {
         func name(_ slot: Int) -> (String, _FieldPlan) {
