@@ -69,6 +69,23 @@ struct ImportQuotedNullTests {
         #expect(trimmed["3"]?["b"] == .string("padded") && trimmed["3"]?["c"] == .null)
     }
 
+    @Test("unquoted text kept with spaces around it is counted in one warning per attribute that names --trim", arguments: [true, false])
+    func paddedTextWarns(readsAhead: Bool) throws {
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        let csv = Array("code,amount,note\nA, 1 ,  001\nB,2,x\nC,3,\" quoted\"\nD,4,827\t\n".utf8)
+        let summary = try ImportEncodingErrorTests.run(csv, name: "p.csv", in: ImportScratch(), options: options)
+        let padded = summary.warnings.filter { $0.contains("spaces or tabs around") }
+        #expect(padded.count == 1, "\(summary.warnings)")
+        #expect(padded.first?.contains("p.csv → R.note: 2 text values have spaces or tabs around them, kept as written") == true, "\(padded)")
+        #expect(padded.first?.contains("(the first \"  001\", line 2, column note)") == true, "\(padded)")
+        #expect(padded.first?.contains("re-run with --trim") == true, "the amount's spaces are not data and the quoted text is meant")
+
+        let trimmed = try ImportEncodingErrorTests.run(csv, name: "p.csv", in: ImportScratch(), options: options,
+                                                       defaults: ImportQuoteTests.trimming)
+        #expect(!trimmed.warnings.contains { $0.contains("spaces or tabs around") }, "\(trimmed.warnings)")
+    }
+
     @Test("\"\" is an empty string, an empty field is null; both when read ahead or not", arguments: [true, false])
     func emptyQuoted(readsAhead: Bool) throws {
         var options = ImportOptions()

@@ -42,6 +42,8 @@ struct _RowChunk: Sendable {
     var textNulls: [Int: _FieldTally] = [:]
     /// Numbers read with `,` as a thousands separator in a `;`-separated file, by target and field (rarely any).
     var commaGrouped: [Int: _FieldTally] = [:]
+    /// Unquoted text kept with spaces or tabs around it, by target and field (``_FieldPlan/countsPadding``).
+    var paddedText: [Int: _FieldTally] = [:]
 }
 
 /// Values of one attribute that the summary warns about (rarely any): how many, and the first one's line,
@@ -51,6 +53,8 @@ struct _RowChunk: Sendable {
 ///   ``_FieldPlan/countsTextNulls``): such tokens are words a text may be (Namibia's code is NA).
 /// - Numbers read with `,` as a thousands separator in a `;`-separated file read without a decimal comma
 ///   (`1,250` → 1250): valid grouping, but the usual sign of a decimal comma read as something else.
+/// - Unquoted text kept with spaces or tabs around it in a file that does not trim (``_FieldPlan/countsPadding``):
+///   data to PostgreSQL, filler to a fixed-width export.
 struct _FieldTally: Sendable {
     var count: Int
     let line: Int
@@ -333,6 +337,11 @@ final class _RowReader: @unchecked Sendable {
                     }
                     guard let value = field.converter.convert(bytes) else { return false }
                     values[field.ordinal] = value
+                    if field.countsPadding, let base = bytes.baseAddress, !bytes.isEmpty,
+                       base[0] == 0x20 || base[0] == 0x09 || base[bytes.count - 1] == 0x20 || base[bytes.count - 1] == 0x09,
+                       !record.isQuoted(at: field.field) {
+                        _FieldTally.note(&chunk.paddedText, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
+                    }
                     if watched[f], let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: ",")), bytes.count) != nil {
                         _FieldTally.note(&chunk.commaGrouped, _FieldTally.slot(t, f), line: record.lineNumber,
                                          text: { String(decoding: bytes, as: UTF8.self) }, value: value)

@@ -529,6 +529,7 @@ struct _ImportPlanner {
                     // Tokens the user chose (the column's, --null, the file's or the defaults') are meant:
                     // only the built-in ones' text made null is worth a warning.
                     if case .string = converter, spec?.nullTokens == nil, !file.options.isNullTokensSet { fieldPlan.countsTextNulls = true }
+                    if case .string = converter, !file.options.trim { fieldPlan.countsPadding = true }
                     plan.fields.append(fieldPlan)
                     plan.attributeNames.append(attribute.name)
                     plan.columnNullTokens.append(spec?.nullTokens)

@@ -109,6 +109,10 @@ struct _FieldPlan {
     /// attribute whose tokens are the built-in defaults (`NULL`, `NA`), which the user did not choose.
     /// Decided once per column, so the row loop tests one flag.
     var countsTextNulls = false
+    /// Whether unquoted text kept with spaces or tabs around it is counted for a warning (``_FieldTally``):
+    /// a String attribute of a file that does not trim, where padding is either data (PostgreSQL's
+    /// `'  x'`) or a fixed-width export's filler the user would rather drop (`--trim`).
+    var countsPadding = false
 }
 
 /// One to-one relationship filled from a column holding the destination's key.
@@ -268,6 +272,8 @@ final class _FilePlan {
     var unnamedValueColumns: Set<Int> = []
     /// Numbers read with `,` as a thousands separator in a `;`-separated file, per attribute (targets only).
     var commaGrouped: [Int: _FieldTally] = [:]
+    /// Unquoted text kept with spaces or tabs around it, per attribute (targets only).
+    var paddedText: [Int: _FieldTally] = [:]
     var columnCount = 0 {
         didSet { headerLookup = nil }
     }
@@ -336,7 +342,8 @@ final class _FilePlan {
 
     /// The warnings of the file's ``_FieldTally`` counts, once it has been read, one per attribute and kind:
     /// text that a built-in null token other than the empty one made null (`NA` is a null token by default, and
-    /// Namibia's country code too), then numbers read with `,` grouping thousands in a `;`-separated file.
+    /// Namibia's country code too), numbers read with `,` grouping thousands in a `;`-separated file, then
+    /// unquoted text kept with spaces around it in a file that does not trim.
     var tallyWarnings: [String] {
         func name(_ slot: Int) -> (String, _FieldPlan) {
             let (t, f) = _FieldTally.place(slot)
@@ -362,7 +369,14 @@ final class _FilePlan {
                 + "(first at line \(tally.line): \"\(tally.text)\" → \(read)); if ',' is the decimal mark there, re-run with --decimal-comma "
                 + "(or \"decimalComma\": true for the file in a mapping)"
         }
-        return nulls + grouped
+        let padded = paddedText.sorted { $0.key < $1.key }.map { slot, tally in
+            let (place, field) = name(slot)
+            let text = tally.count == 1 ? "1 text value has" : "\(_ProgressReporter.grouped(tally.count)) text values have"
+            return "\(place): \(text) spaces or tabs around \(tally.count == 1 ? "it" : "them"), kept as written "
+                + "(the first \"\(tally.text)\", line \(tally.line), column \(columnName(field.field))); if the file pads its values, "
+                + "re-run with --trim (or \"trim\": true for the file in a mapping)"
+        }
+        return nulls + grouped + padded
     }
 
     /// The header name of field `index` (or its 1-based position without a header).
