@@ -105,7 +105,7 @@ struct ImportDecimalCommaTests {
 
     /// A user trial: `1,250` in a `;` file without --decimal-comma stored 1250 without a word. It is valid
     /// grouping, so it reads, but the summary says it once per file and attribute.
-    @Test("numbers read with ',' grouping thousands in a ';' file are counted in one warning per attribute")
+    @Test("numbers read with ',' grouping thousands in a ';' or tab file are counted in one warning per attribute")
     func commaGroupingWarning() throws {
         let scratch = ImportScratch()
         try scratch.write("wells.model.json", """
@@ -129,6 +129,11 @@ struct ImportDecimalCommaTests {
             "wells.csv → W.depth: 1 value read with ',' as a thousands separator in a ';'-separated file (first at line 3: \"1,000\" → 1000); "
                 + "if ',' is the decimal mark there, re-run with --decimal-comma (or \"decimalComma\": true for the file in a mapping)",
         ], "\(summary.warnings)")
+        // Excel's tab-delimited text writes the locale's decimal mark too (a user trial: 1,234 stored as 1234 silently).
+        try scratch.write("wells.tsv", "id\tlat\nk1\t1,234\n")
+        #expect(try run("\\t", "wells.tsv").warnings.filter { $0.contains("thousands separator") } == [
+            "wells.tsv → W.lat: 1 value read with ',' as a thousands separator in a tab-separated file (first at line 2: \"1,234\" → 1234); "
+                + "if ',' is the decimal mark there, re-run with --decimal-comma (or \"decimalComma\": true for the file in a mapping)"])
         // A ',' file groups thousands with ',' as a matter of course: no warning.
         try scratch.write("wells2.csv", "id,lat\nk1,\"1,250\"\n")
         #expect(try run(",", "wells2.csv").warnings.allSatisfy { !$0.contains("thousands separator") })

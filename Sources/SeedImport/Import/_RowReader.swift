@@ -40,7 +40,7 @@ struct _RowChunk: Sendable {
     var unnamedValueColumns: Set<Int> = []
     /// Text values a built-in non-empty null token made null (`NA`, `NULL`), by target and field (``_FieldTally/slot(_:_:)``).
     var textNulls: [Int: _FieldTally] = [:]
-    /// Numbers read with `,` as a thousands separator in a `;`-separated file, by target and field (rarely any).
+    /// Numbers read with `,` as a thousands separator in a file not split by commas, by target and field (rarely any).
     var commaGrouped: [Int: _FieldTally] = [:]
     /// Unquoted text kept with spaces or tabs around it, by target and field (``_FieldPlan/countsPadding``).
     var paddedText: [Int: _FieldTally] = [:]
@@ -51,7 +51,7 @@ struct _RowChunk: Sendable {
 ///
 /// - Text that a built-in null token other than `""` made null (`NULL`, `NA`, when no one chose the tokens:
 ///   ``_FieldPlan/countsTextNulls``): such tokens are words a text may be (Namibia's code is NA).
-/// - Numbers read with `,` as a thousands separator in a `;`-separated file read without a decimal comma
+/// - Numbers read with `,` as a thousands separator in a `;`-, tab- or otherwise not comma-separated file read without a decimal comma
 ///   (`1,250` → 1250): valid grouping, but the usual sign of a decimal comma read as something else.
 /// - Unquoted text kept with spaces or tabs around it in a file that does not trim (``_FieldPlan/countsPadding``):
 ///   data to PostgreSQL, filler to a fixed-width export.
@@ -219,8 +219,11 @@ final class _RowReader: @unchecked Sendable {
         excluded = file.excluded
         headerEcho = _HeaderEcho(file.header, raw: reader.headerRawBytes)
         unnamedColumns = file.unnamedColumns
-        let semicolons = file.options.delimiter == UInt8(ascii: ";")
-        commaWatched = targets.map { $0.fields.map { semicolons && $0.converter.readsCommaGrouping } }
+        // In a comma-separated file a number holding ',' is quoted, and `"1,250"` is the usual US grouping;
+        // in a file split by ';', tabs or '|', it is as often a decimal comma (Excel writes the locale's
+        // mark in its tab-delimited text too).
+        let otherDelimiter = file.options.delimiter != UInt8(ascii: ",")
+        commaWatched = targets.map { $0.fields.map { otherDelimiter && $0.converter.readsCommaGrouping } }
     }
 
     /// Reads on a thread of its own, handing chunks to the queue; ``waitUntilDone()`` waits for its end.

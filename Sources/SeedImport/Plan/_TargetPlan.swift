@@ -270,7 +270,7 @@ final class _FilePlan {
     /// String values non-empty null tokens made null, by target and field (``_FieldTally/slot(_:_:)``).
     var textNulls: [Int: _FieldTally] = [:]
     var unnamedValueColumns: Set<Int> = []
-    /// Numbers read with `,` as a thousands separator in a `;`-separated file, per attribute (targets only).
+    /// Numbers read with `,` as a thousands separator in a file not split by commas, per attribute (targets only).
     var commaGrouped: [Int: _FieldTally] = [:]
     /// Unquoted text kept with spaces or tabs around it, per attribute (targets only).
     var paddedText: [Int: _FieldTally] = [:]
@@ -342,7 +342,7 @@ final class _FilePlan {
 
     /// The warnings of the file's ``_FieldTally`` counts, once it has been read, one per attribute and kind:
     /// text that a built-in null token other than the empty one made null (`NA` is a null token by default, and
-    /// Namibia's country code too), numbers read with `,` grouping thousands in a `;`-separated file, then
+    /// Namibia's country code too), numbers read with `,` grouping thousands in a file not split by commas, then
     /// unquoted text kept with spaces around it in a file that does not trim.
     var tallyWarnings: [String] {
         func name(_ slot: Int) -> (String, _FieldPlan) {
@@ -365,7 +365,8 @@ final class _FilePlan {
             case .integer(let number): read = String(number)
             default: read = tally.value.description
             }
-            return "\(name(slot).0): \(values) read with ',' as a thousands separator in a ';'-separated file "
+            let separated = options.delimiter == 0x09 ? "tab-separated" : "'\(VisibleText.escaped(String(UnicodeScalar(options.delimiter))))'-separated"
+            return "\(name(slot).0): \(values) read with ',' as a thousands separator in a \(separated) file "
                 + "(first at line \(tally.line): \"\(tally.text)\" → \(read)); if ',' is the decimal mark there, re-run with --decimal-comma "
                 + "(or \"decimalComma\": true for the file in a mapping)"
         }
