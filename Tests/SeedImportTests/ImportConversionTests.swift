@@ -299,8 +299,45 @@ struct ImportConversionTests {
         // A user trial: the message said "up to 3.4e165" while 1e128 was refused. It now states the real rule.
         #expect(convert("1e127") != nil && convert("1e-128") != nil)
         for text in ["1e128", "3.3e165", "1.5e-128"] {
-            #expect(convert(text) == nil && explain(text).hasSuffix("times a power of ten from 10^-128 to 10^127 (1e127 and 1e-128 hold; 1e128 and 1.5e-128 do not)"),
-                    "\(text): \(explain(text))")
+            #expect(convert(text) == nil && explain(text) == "\(text) is outside what Decimal holds: \(_FieldConverter.decimalRange)", "\(text): \(explain(text))")
+        }
+        #expect(_FieldConverter.decimalRange.hasPrefix("at most 38 significant digits times a power of ten from 10^-128 to 10^127, however the value is written"))
+        // A user trial: 1.0e128 was stored while 1e128 was refused, and 10e-129 refused while 1e-128 was stored.
+        for text in ["1.0e128", "10e127", "0.1e129", "-1.0e128", "15e-129"] {
+            #expect(convert(text) == nil && explain(text).contains("is outside what Decimal holds"), "\(text): \(explain(text))")
+        }
+        for text in ["10e-129", "1000e-131", "0.1e-127", "00100e125", "1.000e127"] {
+            #expect(convert(text) != nil, "\(text): \(explain(text))")
+        }
+        #expect(convert("10e-129") == convert("1e-128") && convert("-00.00e999") == .decimal(0))
+    }
+
+    /// A user trial: the Decimal range was judged on the digits as written (Foundation keeps `1.0e128`
+    /// as 10 at 10^127), so one value was stored or refused by its spelling.
+    @Test("a Decimal is accepted or refused by its value: every spelling of one value converts alike")
+    func decimalRangeBySpelling() async {
+        let converter = _FieldConverter.decimal(.utf8)
+        func convert(_ text: String) -> Value? { Array(text.utf8).withUnsafeBufferPointer { converter.convert($0) } }
+        // Up to 15 significant digits, so only the range decides; exponents around Decimal's limits.
+        await propertyCheck(input: Gen.int64(in: 1...999_999_999_999_999), Gen.int(in: -150...150), Gen.int(in: 0...Int.max)) { digits, exponent, knobs in
+            // digits × 10^exponent, spelt with leading and trailing zeros, a point anywhere, a sign, e or E.
+            func spelling(_ knobs: Int) -> String {
+                let leading = knobs % 4, trailing = knobs / 4 % 4, sign = ["", "+", "-"][knobs / 16 % 3]
+                let mantissa = String(repeating: "0", count: leading) + String(digits) + String(repeating: "0", count: trailing)
+                let point = knobs / 48 % (mantissa.count + 1)
+                let written = exponent - trailing + (mantissa.count - point)
+                let number = point == mantissa.count ? mantissa : String(mantissa.prefix(point)) + "." + String(mantissa.dropFirst(point))
+                return sign + number + (knobs / 1024 % 2 == 0 ? "e" : "E") + String(written)
+            }
+            var stripped = digits, place = exponent
+            while stripped % 10 == 0 { stripped /= 10; place += 1 }
+            let expected = (-128...127).contains(place) ? Decimal(string: "\(stripped)e\(place)") : nil
+            for shift in [0, 11, 22, 33, 44] {
+                let text = spelling(knobs >> shift)
+                let value = convert(text)
+                let want = text.hasPrefix("-") ? expected.map { Value.decimal(-$0) } : expected.map(Value.decimal)
+                #expect(value == want, "\(text): \(String(describing: value)), expected \(String(describing: want))")
+            }
         }
     }
 
