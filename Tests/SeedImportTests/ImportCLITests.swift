@@ -408,6 +408,30 @@ struct ImportCLITests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("y.sqlite")))
     }
 
+    /// A user trial: a Windows-1252 file read with --encoding latin1 stored its curly quotes and € as
+    /// invisible C1 control characters, without a word.
+    @Test("--encoding latin1 on a file with bytes 0x80–0x9F warns once, with the first line and the count, and suggests cp1252")
+    func latin1ControlBytes() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportEncodingErrorTests.modelJSON)
+        let bytes = Array("code,amount,note\nA,1,ok\nB,2,caf".utf8) + [0xE9] + Array("\nC,3,".utf8) + [0x93] + Array("hi".utf8) + [0x94]
+            + Array("\nD,4,".utf8) + [0x80] + Array("5\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.path("w.csv")))
+        let latin1 = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", "--progress", "none", "--encoding", "latin1",
+                                        "--summary-json", "s.json", "R=w.csv"], directory: scratch.url)
+        #expect(latin1.status == 0, "\(latin1.errors)")
+        let warning = "warning: w.csv: 3 bytes from 0x80 to 0x9F (the first on line 4) read as Latin-1 control characters"
+        #expect(latin1.output.components(separatedBy: warning).count == 2, "once: \(latin1.output)")
+        #expect(latin1.output.contains("re-run with --encoding cp1252"), "\(latin1.output)")
+        let summary = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.path("s.json"))))
+        #expect(summary.warnings.filter { $0.contains("Latin-1 control characters") }.count == 1)
+        // Read as Windows-1252, the same bytes are text: no warning.
+        let cp1252 = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "y.sqlite", "--progress", "none", "--encoding", "cp1252",
+                                        "R=w.csv"], directory: scratch.url)
+        #expect(cp1252.status == 0 && !cp1252.output.contains("control characters"), "\(cp1252.output)")
+        #expect(try StoreReader.scalar(scratch.path("y.sqlite"), "SELECT ZNOTE FROM ZR WHERE ZCODE = 'C'") == .text("\u{201C}hi\u{201D}"))
+    }
+
     @Test("a UTF-16 file (Excel's Unicode Text) is named as such, with how to convert it, whatever --encoding says")
     func utf16() throws {
         let scratch = ImportScratch()
