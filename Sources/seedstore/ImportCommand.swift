@@ -327,10 +327,11 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    /// Writes the summary as JSON: a regular file (or a new one) through a temporary file renamed into
-    /// place, so a reader never sees half of it; a device or pipe (`/dev/stdout`) directly.
+    /// Writes the summary as JSON, ending with a line break as a text file does: a regular file (or a new
+    /// one) through a temporary file renamed into place, so a reader never sees half of it; a device or
+    /// pipe (`/dev/stdout`) directly.
     func writeSummary(_ summary: ImportSummary, to path: String) throws(ImportError) {
-        do { try OutputPath.write(summary.jsonData(), to: path) } catch {
+        do { try OutputPath.write(summary.jsonData() + [UInt8(ascii: "\n")], to: path) } catch {
             throw ImportError(.store, reason: "the store was written, but the summary could not be: \(error)", file: path,
                               hint: "The store at \(out) is complete; re-run with a --summary-json path you can write if you need the summary.")
         }

@@ -17,7 +17,10 @@ struct ImportCLITests {
         #expect(result.output.contains("Person: 5 objects (5 inserted)"))
         #expect(result.errors.contains("import: building indexes…"), "plain progress lines on standard error")
         #expect(result.output.contains("peak memory"))
-        let summary = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.path("summary.json"))))
+        let json = try Data(contentsOf: URL(fileURLWithPath: scratch.path("summary.json")))
+        // A user trial: `cat summary.json` left the prompt on its last line.
+        #expect(json.last == UInt8(ascii: "\n") && json.dropLast().last == UInt8(ascii: "}"), "one line break at the end")
+        let summary = try JSONDecoder().decode(ImportSummary.self, from: json)
         #expect(summary.objects["Team"]?.stored == 6)
         #expect((summary.peakMemoryBytes ?? 0) > 1_000_000)
         #expect(summary.duplicates.first?.lines == [8])
@@ -86,6 +89,7 @@ struct ImportCLITests {
         let piped = try importing(["--summary-json", "/dev/stdout"])
         #expect(piped.status == 0, "\(piped.errors)")
         #expect(try JSONDecoder().decode(ImportSummary.self, from: Data(piped.output.utf8)).objects["Person"]?.stored == 5, "\(piped.output)")
+        #expect(piped.output.hasSuffix("}\n"), "\(piped.output)")
         #expect(piped.errors.contains("Imported P.sqlite"), "\(piped.errors)")
     }
 
