@@ -178,12 +178,25 @@ struct ImportCommand: ParsableCommand {
         value.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
     }
 
-    /// A path for an output of `kind` (`mapping`, `summary`) next to `path`, which is taken:
-    /// `bank.csv` gives `bank.mapping.json`, and `bank.mapping.json` gives `bank.new.mapping.json`.
+    /// A path for an output of `kind` (`mapping`, `summary`) next to `path`, which is taken, that names
+    /// no file: `bank.csv` gives `bank.mapping.json`, and `bank.mapping.json` gives `bank.new.mapping.json`,
+    /// or `bank.new2.mapping.json` when that one exists, and so on. In `path`'s directory, as written.
     static func ownPath(besides path: String, kind: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
         var base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        if base.hasSuffix("." + kind) { base = String(base.dropLast(kind.count + 1)) + ".new" }
-        return base + "." + kind + ".json"
+        // 0: base.kind.json, 1: base.new.kind.json, n: base.new<n>.kind.json.
+        var number = 0
+        if base.hasSuffix("." + kind) {
+            base = String(base.dropLast(kind.count + 1))
+            number = 1
+        }
+        func named(_ number: Int) -> String {
+            let name = base + (number == 0 ? "" : number == 1 ? ".new" : ".new\(number)") + "." + kind + ".json"
+            return directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
+        }
+        // Any entry counts as taken, a link that leads nowhere too (writing would follow it).
+        while number < 1000, (try? FileManager.default.attributesOfItem(atPath: named(number))) != nil { number += 1 }
+        return named(number)
     }
 
     func run() throws {

@@ -47,6 +47,32 @@ struct ImportCLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("P.sqlite"))) == store, "the store is untouched")
     }
 
+    /// A user trial was offered bank.new.mapping.json for a taken --save-mapping path, a file it had saved before.
+    @Test("a taken --save-mapping or --summary-json path gets a suggestion that names no file, in the directory given")
+    func ownPathSuggestionIsFree() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", try String(contentsOfFile: ImportFixtures.path("models/import-basics.model.json"), encoding: .utf8))
+        try FileManager.default.createDirectory(atPath: scratch.path("in"), withIntermediateDirectories: true)
+        try scratch.write("in/people.csv", try String(contentsOfFile: ImportFixtures.path("csv/people.csv"), encoding: .utf8))
+        try scratch.write("in/teams.csv", try String(contentsOfFile: ImportFixtures.path("csv/teams.csv"), encoding: .utf8))
+        func importing(_ extra: [String]) throws -> CLIResult {
+            try ImportCLI.run(["import", "--model", "m.model.json", "--out", "P.sqlite", "--progress", "none"] + extra
+                              + ["Person=in/people.csv", "Team=in/teams.csv"], directory: scratch.url)
+        }
+        let first = try importing(["--save-mapping", "in/people.csv"])
+        #expect(first.status == 2 && first.errors.contains("such as in/people.mapping.json."), "\(first.errors)")
+        // Taken names are passed over; a link that leads nowhere counts as taken, as writing would follow it.
+        try scratch.write("in/people.mapping.json", "{}")
+        try scratch.write("in/people.new.mapping.json", "{}")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("in/people.new2.mapping.json"), withDestinationPath: "nowhere.json")
+        let taken = try importing(["--save-mapping", "in/people.csv"])
+        #expect(taken.status == 2 && taken.errors.contains("such as in/people.new3.mapping.json."), "\(taken.errors)")
+        try scratch.write("in/teams.summary.json", "{}")
+        let summary = try importing(["--summary-json", "in/teams.csv"])
+        #expect(summary.status == 2 && summary.errors.contains("such as in/teams.new.summary.json."), "\(summary.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("P.sqlite")))
+    }
+
     /// `--summary-json` was written after the import wherever it pointed: over an input, the model, the
     /// rejects file, even the store just made (a user trial). It is checked with the other outputs first.
     @Test("--summary-json naming a file the import reads or writes, or a place it cannot write, is refused before importing")
