@@ -165,6 +165,12 @@ struct ImportCommand: ParsableCommand {
                 throw ValidationError("--date-format: \(error) (see docs/mapping.md, Date formats)")
             }
         }
+        // A line break never sits in an unquoted field, and no one means a tab or an escape in a word.
+        for (option, words) in [("--true-value", trueValues), ("--false-value", falseValues)] {
+            if let word = words.first(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+                throw ValidationError("\(option) takes a word as the file writes it, without line breaks, tabs or other control characters, not '\(Self.visible(word))'.")
+            }
+        }
         if !trueValues.isEmpty || !falseValues.isEmpty, let problem = ImportOptions.booleanWordsProblem(true: trueValues, false: falseValues) {
             throw ValidationError("\(problem); see docs/mapping.md, Converting values.")
         }

@@ -489,6 +489,21 @@ struct ImportCLITests {
         #expect(result.errors.contains(#"not '\n\u{1B}'."#), "\(result.errors)")
     }
 
+    /// A user trial: `--true-value $'ja\n'` was taken, a word no unquoted field can hold.
+    @Test("a --true-value or --false-value holding a control character is a usage error that writes it out", arguments: ["--true-value", "--false-value"])
+    func controlCharacterBooleanWord(option: String) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", #"{"entities": [{"name": "R", "attributes": [{"name": "code", "type": "String"}, {"name": "flag", "type": "Boolean"}]}]}"#)
+        try scratch.write("b.csv", "code,flag\nA,ja\nB,nein\n")
+        for (word, shown) in [("ja\n", #"ja\n"#), ("\tnein", #"\tnein"#), ("o\u{1B}ui", #"o\u{1B}ui"#)] {
+            let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", option, word, "R=b.csv"], directory: scratch.url)
+            #expect(result.status == 64, "\(result.errors)")
+            #expect(result.errors.hasPrefix("error: \(option) takes a word as the file writes it, without line breaks, tabs or other control characters, not '\(shown)'.\nUsage:"),
+                    "\(result.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("x.sqlite")))
+    }
+
     @Test("Entity=file.csv with --quote reads the header with that quote too")
     func quoteWithoutMapping() throws {
         let scratch = ImportScratch()
