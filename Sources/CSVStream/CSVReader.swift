@@ -142,6 +142,34 @@ public final class CSVReader {
     /// The size of the input when known (regular files and memory; `nil` for pipes).
     public var fileSize: Int64? { scanner.source.size }
 
+    /// In a Latin-1 input, the bytes 0x80–0x9F of the records read so far (checked as a record's encoding
+    /// is: ``next()``, ``CSVRawRecord/validateEncoding()``). Latin-1 reads them as invisible C1 control
+    /// characters, Windows-1252 as `€`, `‘ ’ “ ”`, `–` and `—`: text holds the latter, so such bytes
+    /// almost always mean the input is Windows-1252. 0 for other encodings.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let reader = try CSVReader(bytes: [0x61, 0x0A, 0x93, 0x78, 0x94, 0x0A], dialect: CSVDialect(encoding: .latin1))
+    /// _ = try reader.readAll()
+    /// reader.latin1ControlBytes   // 2, the first on line 2 (firstLatin1ControlLine)
+    /// ```
+    public private(set) var latin1ControlBytes = 0
+    /// The line of the first of ``latin1ControlBytes``, or `nil` when there is none.
+    public private(set) var firstLatin1ControlLine: Int?
+
+    /// Counts the bytes 0x80–0x9F of a Latin-1 record that is not all ASCII (``latin1ControlBytes``).
+    private func noteLatin1Controls(in raw: UnsafeBufferPointer<UInt8>) {
+        var found = 0, first = -1
+        for index in raw.indices where raw[index] & 0xE0 == 0x80 {
+            if first < 0 { first = index }
+            found += 1
+        }
+        guard found > 0 else { return }
+        if firstLatin1ControlLine == nil { firstLatin1ControlLine = scanner.line(ofRecordByte: first, in: raw) }
+        latin1ControlBytes += found
+    }
+
     /// ``bytesRead`` over ``fileSize``, from 0 to 1, when the size is known.
     public var progress: Double? {
         guard let fileSize else { return nil }
@@ -249,6 +277,7 @@ public final class CSVReader {
                 initialized = count
             }
         } else {
+            if encoding == .latin1 { noteLatin1Controls(in: raw) }
             var decoded: [String] = []
             decoded.reserveCapacity(count)
             for index in 0..<count {
@@ -270,10 +299,14 @@ public final class CSVReader {
     @inline(__always)
     func firstInvalidField() -> Int? {
         let encoding = dialect.encoding
-        if encoding == .latin1 { return nil }
         let buffer = scanner.record
         let raw = buffer.rawBytes(count: scanner.recordLength)
         if _UTF8Validator.isASCII(raw) { return nil }
+        // Every byte is Latin-1; only 0x80–0x9F are counted, in records that are not all ASCII.
+        if encoding == .latin1 {
+            noteLatin1Controls(in: raw)
+            return nil
+        }
         // Fields are the raw bytes minus ASCII quotes, delimiters and spaces: with an ASCII delimiter and
         // quote, valid raw bytes make valid fields (see makeRecord()).
         if hasASCIISyntax && encoding.firstInvalidByteIndex(in: raw) == nil { return nil }

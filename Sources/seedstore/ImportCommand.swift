@@ -154,8 +154,9 @@ struct ImportCommand: ParsableCommand {
         if let quote, CSVOptions.byte(quote) == nil {
             throw ValidationError("--quote takes one ASCII character or \\xHH, not '\(Self.visible(quote))'.")
         }
-        if let delimiter, let byte = CSVOptions.byte(delimiter), byte == quote.flatMap(CSVOptions.byte) ?? UInt8(ascii: "\"") {
-            throw ValidationError("--delimiter and the quote are both '\(delimiter)'; they must differ (choose another --quote).")
+        // With a mapping, each file's quote and delimiter are known only once it is read (``checkDelimiterAndQuote(_:)``).
+        if let delimiter, let byte = CSVOptions.byte(delimiter), let other = quote.flatMap(CSVOptions.byte) ?? (mapping == nil ? UInt8(ascii: "\"") : nil), byte == other {
+            throw ValidationError("--delimiter and the quote are both '\(Self.visible(delimiter))'; they must differ (choose another --quote).")
         }
         if let pivotYear, !DateFormat.pivotYears.contains(pivotYear) {
             throw ValidationError("--pivot-year takes a year from \(DateFormat.pivotYears.lowerBound) to \(DateFormat.pivotYears.upperBound), such as 2000, not \(pivotYear).")
@@ -163,6 +164,12 @@ struct ImportCommand: ParsableCommand {
         if !dateFormats.isEmpty {
             do { _ = try DateFormat(anyOf: dateFormats, pivotYear: pivotYear) } catch {
                 throw ValidationError("--date-format: \(error) (see docs/mapping.md, Date formats)")
+            }
+        }
+        // A line break never sits in an unquoted field, and no one means a tab or an escape in a word.
+        for (option, words) in [("--true-value", trueValues), ("--false-value", falseValues)] {
+            if let word = words.first(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+                throw ValidationError("\(option) takes a word as the file writes it, without line breaks, tabs or other control characters, not '\(Self.visible(word))'.")
             }
         }
         if !trueValues.isEmpty || !falseValues.isEmpty, let problem = ImportOptions.booleanWordsProblem(true: trueValues, false: falseValues) {
@@ -178,12 +185,25 @@ struct ImportCommand: ParsableCommand {
         value.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
     }
 
-    /// A path for an output of `kind` (`mapping`, `summary`) next to `path`, which is taken:
-    /// `bank.csv` gives `bank.mapping.json`, and `bank.mapping.json` gives `bank.new.mapping.json`.
+    /// A path for an output of `kind` (`mapping`, `summary`) next to `path`, which is taken, that names
+    /// no file: `bank.csv` gives `bank.mapping.json`, and `bank.mapping.json` gives `bank.new.mapping.json`,
+    /// or `bank.new2.mapping.json` when that one exists, and so on. In `path`'s directory, as written.
     static func ownPath(besides path: String, kind: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
         var base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        if base.hasSuffix("." + kind) { base = String(base.dropLast(kind.count + 1)) + ".new" }
-        return base + "." + kind + ".json"
+        // 0: base.kind.json, 1: base.new.kind.json, n: base.new<n>.kind.json.
+        var number = 0
+        if base.hasSuffix("." + kind) {
+            base = String(base.dropLast(kind.count + 1))
+            number = 1
+        }
+        func named(_ number: Int) -> String {
+            let name = base + (number == 0 ? "" : number == 1 ? ".new" : ".new\(number)") + "." + kind + ".json"
+            return directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
+        }
+        // Any entry counts as taken, a link that leads nowhere too (writing would follow it).
+        while number < 1000, (try? FileManager.default.attributesOfItem(atPath: named(number))) != nil { number += 1 }
+        return named(number)
     }
 
     func run() throws {
@@ -223,7 +243,8 @@ struct ImportCommand: ParsableCommand {
         // Inputs that are pipes are copied while the mapping is made or saved, before the import runs:
         // the signal handlers, the interrupted line and the copy's progress are set up first.
         SeedImporter.prepare(into: out, options: options)
-        do throws(ImportError) {
+        // A usage error found once the files' settings are known (ExitCode) goes past the catch.
+        do {
             var importMapping: ImportMapping
             let objectModel: ObjectModel
             if let mapping {
@@ -231,6 +252,7 @@ struct ImportCommand: ParsableCommand {
                 objectModel = try importMapping.loadModel(model)
                 // Inputs named from here, so a place a message or the rejects file names can be opened.
                 importMapping = importMapping.rebased(to: FileManager.default.currentDirectoryPath)
+                try checkDelimiterAndQuote(importMapping.files.map { ($0.path, $0.options) })
             } else {
                 let empty = ImportMapping(files: [])
                 objectModel = try empty.loadModel(model)
@@ -239,6 +261,7 @@ struct ImportCommand: ParsableCommand {
                 if let delimiter = options.delimiter { defaults.delimiter = delimiter }
                 if let quote = options.quote { defaults.quote = quote }
                 if let skipLines = options.skipLines { defaults.skipLines = skipLines }
+                try checkDelimiterAndQuote(sources.compactMap(Self.split).map { ($0.path, defaults) })
                 importMapping = try ImportMapping.inferred(sources: sources.compactMap(Self.split), model: objectModel, defaults: defaults)
             }
             // The mapping names the model this import reads (so --out and --rejects cannot replace it).
@@ -272,9 +295,33 @@ struct ImportCommand: ParsableCommand {
                 printError("note: the store carries no Core Data version hashes, so Core Data will not open it; "
                            + "for an app's store, import with --core-data-hashes App.momd (the app's compiled model)")
             }
-        } catch {
+        } catch let error as ImportError {
             printError("error: \(error)")
             throw ExitCode(error.exitCode)
+        }
+    }
+
+    /// A usage error (exit 64) found once the files' settings are known: `--quote` equal to a file's
+    /// delimiter (its mapping's, a `.tsv` file's tab, an Excel `sep=` line's, or ','), or `--delimiter` equal to
+    /// a file's quote (its mapping's), as ``validate()`` refuses `--delimiter` equal to `--quote` or '"'. A
+    /// pipe is left to the import, which reads it once.
+    func checkDelimiterAndQuote(_ files: [(path: String, options: CSVOptions)]) throws(ExitCode) {
+        guard (delimiter == nil) != (quote == nil) else { return }
+        for (path, options) in files {
+            guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular else { continue }
+            let (shown, message): (String, String)
+            if let quote, let byte = CSVOptions.byte(quote), options.forFile(path).withSeparatorLine(of: path).delimiter == byte {
+                (shown, message) = (quote, "--quote and the delimiter of \(path) are both '%@'; they must differ (choose another --delimiter).")
+            } else if let delimiter, let byte = CSVOptions.byte(delimiter), options.quote == byte {
+                (shown, message) = (delimiter, "--delimiter and the quote of \(path) are both '%@'; they must differ (choose another --quote).")
+            } else {
+                continue
+            }
+            // As ArgumentParser prints a ValidationError: thrown from run(), one would show the root command's usage.
+            printError("error: " + message.replacingOccurrences(of: "%@", with: Self.visible(shown)) + "\n"
+                       + "Usage: " + SeedStoreCommand.usageString(for: ImportCommand.self) + "\n"
+                       + "  See 'seedstore import --help' for more information.")
+            throw ExitCode.validationFailure
         }
     }
 
@@ -327,10 +374,11 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    /// Writes the summary as JSON: a regular file (or a new one) through a temporary file renamed into
-    /// place, so a reader never sees half of it; a device or pipe (`/dev/stdout`) directly.
+    /// Writes the summary as JSON, ending with a line break as a text file does: a regular file (or a new
+    /// one) through a temporary file renamed into place, so a reader never sees half of it; a device or
+    /// pipe (`/dev/stdout`) directly.
     func writeSummary(_ summary: ImportSummary, to path: String) throws(ImportError) {
-        do { try OutputPath.write(summary.jsonData(), to: path) } catch {
+        do { try OutputPath.write(summary.jsonData() + [UInt8(ascii: "\n")], to: path) } catch {
             throw ImportError(.store, reason: "the store was written, but the summary could not be: \(error)", file: path,
                               hint: "The store at \(out) is complete; re-run with a --summary-json path you can write if you need the summary.")
         }

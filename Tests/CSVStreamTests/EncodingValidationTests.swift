@@ -68,4 +68,28 @@ struct EncodingValidationTests {
         dialect.encoding = .latin1
         #expect(try Self.errors(cp1252, dialect: dialect).isEmpty)
     }
+
+    /// A user trial: a Windows-1252 file read as Latin-1 stored its curly quotes as C1 controls, silently.
+    @Test("Latin-1 counts the bytes 0x80–0x9F it reads as control characters, with the first one's line")
+    func latin1Controls() throws {
+        // Line 2 is ASCII, line 3 holds é only; a quoted field over lines 4-5 holds the first two, line 6 one more.
+        let bytes = Array("a,b\nx,y\nz,caf".utf8) + [0xE9] + Array("\nw,\"one\ntwo ".utf8) + [0x93, 0x94]
+            + Array("\"\nv,".utf8) + [0x80] + Array("\n".utf8)
+        var dialect = CSVDialect.csv
+        dialect.encoding = .latin1
+        let raw = try CSVReader(bytes: bytes, dialect: dialect, chunkSize: 5)
+        try raw.forEachRawRecord { record in try record.validateEncoding() }
+        #expect(raw.latin1ControlBytes == 3 && raw.firstLatin1ControlLine == 5)
+        let decoded = try CSVReader(bytes: bytes, dialect: dialect, chunkSize: 5)
+        #expect(try decoded.readAll().count == 4)
+        #expect(decoded.latin1ControlBytes == 3 && decoded.firstLatin1ControlLine == 5)
+        // Without such bytes, or in another encoding: none.
+        let clean = try CSVReader(bytes: Array(bytes[..<bytes.firstIndex(of: 0x93)!]) + Array("\"\n".utf8), dialect: dialect)
+        _ = try clean.readAll()
+        #expect(clean.latin1ControlBytes == 0 && clean.firstLatin1ControlLine == nil)
+        dialect.encoding = .windows1252
+        let cp1252 = try CSVReader(bytes: bytes, dialect: dialect)
+        _ = try cp1252.readAll()
+        #expect(cp1252.latin1ControlBytes == 0)
+    }
 }

@@ -17,7 +17,10 @@ struct ImportCLITests {
         #expect(result.output.contains("Person: 5 objects (5 inserted)"))
         #expect(result.errors.contains("import: building indexes…"), "plain progress lines on standard error")
         #expect(result.output.contains("peak memory"))
-        let summary = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.path("summary.json"))))
+        let json = try Data(contentsOf: URL(fileURLWithPath: scratch.path("summary.json")))
+        // A user trial: `cat summary.json` left the prompt on its last line.
+        #expect(json.last == UInt8(ascii: "\n") && json.dropLast().last == UInt8(ascii: "}"), "one line break at the end")
+        let summary = try JSONDecoder().decode(ImportSummary.self, from: json)
         #expect(summary.objects["Team"]?.stored == 6)
         #expect((summary.peakMemoryBytes ?? 0) > 1_000_000)
         #expect(summary.duplicates.first?.lines == [8])
@@ -42,6 +45,32 @@ struct ImportCLITests {
         }
         #expect(FileManager.default.fileExists(atPath: scratch.path("people.csv")) && FileManager.default.fileExists(atPath: scratch.path("teams.csv")))
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("P.sqlite"))) == store, "the store is untouched")
+    }
+
+    /// A user trial was offered bank.new.mapping.json for a taken --save-mapping path, a file it had saved before.
+    @Test("a taken --save-mapping or --summary-json path gets a suggestion that names no file, in the directory given")
+    func ownPathSuggestionIsFree() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", try String(contentsOfFile: ImportFixtures.path("models/import-basics.model.json"), encoding: .utf8))
+        try FileManager.default.createDirectory(atPath: scratch.path("in"), withIntermediateDirectories: true)
+        try scratch.write("in/people.csv", try String(contentsOfFile: ImportFixtures.path("csv/people.csv"), encoding: .utf8))
+        try scratch.write("in/teams.csv", try String(contentsOfFile: ImportFixtures.path("csv/teams.csv"), encoding: .utf8))
+        func importing(_ extra: [String]) throws -> CLIResult {
+            try ImportCLI.run(["import", "--model", "m.model.json", "--out", "P.sqlite", "--progress", "none"] + extra
+                              + ["Person=in/people.csv", "Team=in/teams.csv"], directory: scratch.url)
+        }
+        let first = try importing(["--save-mapping", "in/people.csv"])
+        #expect(first.status == 2 && first.errors.contains("such as in/people.mapping.json."), "\(first.errors)")
+        // Taken names are passed over; a link that leads nowhere counts as taken, as writing would follow it.
+        try scratch.write("in/people.mapping.json", "{}")
+        try scratch.write("in/people.new.mapping.json", "{}")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("in/people.new2.mapping.json"), withDestinationPath: "nowhere.json")
+        let taken = try importing(["--save-mapping", "in/people.csv"])
+        #expect(taken.status == 2 && taken.errors.contains("such as in/people.new3.mapping.json."), "\(taken.errors)")
+        try scratch.write("in/teams.summary.json", "{}")
+        let summary = try importing(["--summary-json", "in/teams.csv"])
+        #expect(summary.status == 2 && summary.errors.contains("such as in/teams.new.summary.json."), "\(summary.errors)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("P.sqlite")))
     }
 
     /// `--summary-json` was written after the import wherever it pointed: over an input, the model, the
@@ -86,6 +115,7 @@ struct ImportCLITests {
         let piped = try importing(["--summary-json", "/dev/stdout"])
         #expect(piped.status == 0, "\(piped.errors)")
         #expect(try JSONDecoder().decode(ImportSummary.self, from: Data(piped.output.utf8)).objects["Person"]?.stored == 5, "\(piped.output)")
+        #expect(piped.output.hasSuffix("}\n"), "\(piped.output)")
         #expect(piped.errors.contains("Imported P.sqlite"), "\(piped.errors)")
     }
 
@@ -408,6 +438,30 @@ struct ImportCLITests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("y.sqlite")))
     }
 
+    /// A user trial: a Windows-1252 file read with --encoding latin1 stored its curly quotes and € as
+    /// invisible C1 control characters, without a word.
+    @Test("--encoding latin1 on a file with bytes 0x80–0x9F warns once, with the first line and the count, and suggests cp1252")
+    func latin1ControlBytes() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportEncodingErrorTests.modelJSON)
+        let bytes = Array("code,amount,note\nA,1,ok\nB,2,caf".utf8) + [0xE9] + Array("\nC,3,".utf8) + [0x93] + Array("hi".utf8) + [0x94]
+            + Array("\nD,4,".utf8) + [0x80] + Array("5\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.path("w.csv")))
+        let latin1 = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", "--progress", "none", "--encoding", "latin1",
+                                        "--summary-json", "s.json", "R=w.csv"], directory: scratch.url)
+        #expect(latin1.status == 0, "\(latin1.errors)")
+        let warning = "warning: w.csv: 3 bytes from 0x80 to 0x9F (the first on line 4) read as Latin-1 control characters"
+        #expect(latin1.output.components(separatedBy: warning).count == 2, "once: \(latin1.output)")
+        #expect(latin1.output.contains("re-run with --encoding cp1252"), "\(latin1.output)")
+        let summary = try JSONDecoder().decode(ImportSummary.self, from: Data(contentsOf: URL(fileURLWithPath: scratch.path("s.json"))))
+        #expect(summary.warnings.filter { $0.contains("Latin-1 control characters") }.count == 1)
+        // Read as Windows-1252, the same bytes are text: no warning.
+        let cp1252 = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "y.sqlite", "--progress", "none", "--encoding", "cp1252",
+                                        "R=w.csv"], directory: scratch.url)
+        #expect(cp1252.status == 0 && !cp1252.output.contains("control characters"), "\(cp1252.output)")
+        #expect(try StoreReader.scalar(scratch.path("y.sqlite"), "SELECT ZNOTE FROM ZR WHERE ZCODE = 'C'") == .text("\u{201C}hi\u{201D}"))
+    }
+
     @Test("a UTF-16 file (Excel's Unicode Text) is named as such, with how to convert it, whatever --encoding says")
     func utf16() throws {
         let scratch = ImportScratch()
@@ -433,6 +487,21 @@ struct ImportCLITests {
         let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", option, "\n\u{1B}", "R=q.csv"], directory: scratch.url)
         #expect(result.status == 64)
         #expect(result.errors.contains(#"not '\n\u{1B}'."#), "\(result.errors)")
+    }
+
+    /// A user trial: `--true-value $'ja\n'` was taken, a word no unquoted field can hold.
+    @Test("a --true-value or --false-value holding a control character is a usage error that writes it out", arguments: ["--true-value", "--false-value"])
+    func controlCharacterBooleanWord(option: String) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", #"{"entities": [{"name": "R", "attributes": [{"name": "code", "type": "String"}, {"name": "flag", "type": "Boolean"}]}]}"#)
+        try scratch.write("b.csv", "code,flag\nA,ja\nB,nein\n")
+        for (word, shown) in [("ja\n", #"ja\n"#), ("\tnein", #"\tnein"#), ("o\u{1B}ui", #"o\u{1B}ui"#)] {
+            let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", option, word, "R=b.csv"], directory: scratch.url)
+            #expect(result.status == 64, "\(result.errors)")
+            #expect(result.errors.hasPrefix("error: \(option) takes a word as the file writes it, without line breaks, tabs or other control characters, not '\(shown)'.\nUsage:"),
+                    "\(result.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("x.sqlite")))
     }
 
     @Test("Entity=file.csv with --quote reads the header with that quote too")

@@ -168,7 +168,7 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
             for format in alternatives {
                 var failure: _DateFailure?
                 guard format.parse(bytes, failure: &failure) == nil else { return nil }
-                reasons.append("\(format.text): " + (failure?.description ?? "no match"))
+                reasons.append("\(format.text): " + (failure.map(format.describe) ?? "no match"))
             }
             return "not a date in any of its formats (" + reasons.joined(separator: "; ") + ")"
         }
@@ -180,7 +180,18 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
         case .epochMilliseconds: "a number of milliseconds since 1970"
         case .pattern: "a date in the format \(text)"
         }
-        return "not \(what)" + (failure.map { ": " + $0.description } ?? "")
+        return "not \(what)" + (failure.map { ": " + describe($0) } ?? "")
+    }
+
+    /// `failure`'s sentence, naming the letters of a run of numbers written together (`yyyyMMdd`) that
+    /// the value gives too many or too few digits.
+    func describe(_ failure: _DateFailure) -> String {
+        guard case .runWidth(let digits, let width, let first, let last) = failure, case .pattern(let tokens) = kind,
+              last < tokens.count else { return failure.description }
+        let letters = tokens[first...last].map(\.letters).joined()
+        let difference = abs(digits - width)
+        return "the value has \(digits) digits in a row where \(letters) takes exactly \(width) (\(tokens[first...last].map(\.letters).joined(separator: " ")), "
+            + "zero-padded, with no separator): \(difference) too \(digits > width ? "many" : "few")"
     }
 }
 
@@ -223,6 +234,10 @@ enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
     case expectedDigits(field: _DateToken.Field)
     /// A number of fixed width (`yyyy`, or one with no separator beside it, as in `yyyyMMdd`) written shorter or longer.
     case expectedWidth(field: _DateToken.Field, digits: Int)
+    /// Numbers written together (`yyyyMMdd`, tokens `first...last`) that the value gives another count of
+    /// `digits` than their `width`: which one is off cannot be told, so the run is named
+    /// (``DateFormat/describe(_:)``).
+    case runWidth(digits: Int, width: Int, first: Int, last: Int)
     case expectedLiteral(UInt8)
     case unknownMonthName
     case expectedAMPM
@@ -246,6 +261,7 @@ enum _DateFailure: Sendable, Hashable, CustomStringConvertible {
         case .expectedDigits(let field): "expected the \(field.name) as digits"
         case .expectedWidth(let field, let digits):
             "expected the \(field.name) as exactly \(digits) digits" + (field == .year || field == .twoDigitYear ? "" : ", zero-padded (03, not 3)")
+        case .runWidth(let digits, let width, _, _): "the value has \(digits) digits in a row where the pattern takes exactly \(width)"
         case .expectedLiteral(let byte): "expected '\(Character(Unicode.Scalar(byte)))'"
         case .unknownMonthName: "unknown month name (expected Jan, Feb, … or January, …)"
         case .expectedAMPM: "expected AM or PM"
@@ -295,6 +311,21 @@ struct _DateToken: Sendable, Hashable {
     var maxWidth = 0
     /// The byte of a literal.
     var byte: UInt8 = 0
+
+    /// The pattern letters of a number as it reads (`yyyy`, `MM`), for messages.
+    var letters: String {
+        let letter = switch field {
+        case .year, .twoDigitYear: "y"
+        case .month: "M"
+        case .day: "d"
+        case .hour: "H"
+        case .hour12: "h"
+        case .minute: "m"
+        case .second: "s"
+        default: "?"
+        }
+        return String(repeating: letter, count: max(1, maxWidth))
+    }
 
     /// Turns a pattern into tokens, or explains what is wrong with it.
     static func compile(_ pattern: String) throws(DateFormatError) -> [_DateToken] {
@@ -523,10 +554,15 @@ enum _DateParser {
         var i = 0
         var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, fractionValue = _SecondFraction(), zoneOffset = 0
         var pm: Bool?
-        for token in tokens {
+        for (index, token) in tokens.enumerated() {
             switch token.field {
             case .literal:
-                guard i < count, base[i] == token.byte else { failure = .expectedLiteral(token.byte); return nil }
+                guard i < count, base[i] == token.byte else {
+                    // A digit where a literal follows numbers written together: the run is too long.
+                    failure = index > 0 ? runWidth(tokens, index - 1, read: true, at: i, base, count) : nil
+                    if failure == nil { failure = .expectedLiteral(token.byte) }
+                    return nil
+                }
                 i += 1
             case .monthName:
                 guard let m = monthName(base, count, &i) else { failure = .unknownMonthName; return nil }
@@ -546,9 +582,11 @@ enum _DateParser {
                 }
                 i += 2
             case .year, .twoDigitYear, .month, .day, .hour, .hour12, .minute, .second:
+                let start = i
                 guard let value = digits(base, count, &i, min: token.minWidth, max: token.maxWidth) else {
                     failure = token.isFixedWidthNumber
-                        ? .expectedWidth(field: token.field, digits: token.maxWidth) : .expectedDigits(field: token.field)
+                        ? runWidth(tokens, index, read: false, at: start, base, count) ?? .expectedWidth(field: token.field, digits: token.maxWidth)
+                        : .expectedDigits(field: token.field)
                     return nil
                 }
                 switch token.field {
@@ -567,7 +605,7 @@ enum _DateParser {
         guard i == count else {
             // A digit right after a number of fixed width is that number written too long (`202312031`).
             if let last = tokens.last, last.isFixedWidthNumber, (base[i] &- UInt8(ascii: "0")) < 10 {
-                failure = .expectedWidth(field: last.field, digits: last.maxWidth)
+                failure = runWidth(tokens, tokens.count - 1, read: true, at: i, base, count) ?? .expectedWidth(field: last.field, digits: last.maxWidth)
             } else {
                 failure = .trailingText
             }
@@ -579,6 +617,27 @@ enum _DateParser {
         }
         return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
                        fraction: fractionValue, zoneOffset: zoneOffset, in: base, failure: &failure)
+    }
+
+    /// When token `t` is one of two or more fixed-width numbers written together (`yyyyMMdd`) and the
+    /// value's digits there are more or fewer than they take: ``_DateFailure/runWidth(digits:width:first:last:)``.
+    /// The tokens of the run before `t` were read at their exact widths, and `t` too when `read`: they
+    /// end at `at`. Only on a failure.
+    private static func runWidth(
+        _ tokens: [_DateToken], _ t: Int, read: Bool, at end: Int, _ base: UnsafePointer<UInt8>, _ count: Int
+    ) -> _DateFailure? {
+        guard tokens[t].isFixedWidthNumber else { return nil }
+        var first = t, last = t
+        while first > 0 && tokens[first - 1].isFixedWidthNumber { first -= 1 }
+        while last + 1 < tokens.count && tokens[last + 1].isFixedWidthNumber { last += 1 }
+        guard last > first else { return nil }
+        var start = end
+        for token in tokens[first..<(read ? t + 1 : t)] { start -= token.maxWidth }
+        guard start >= 0 else { return nil }
+        var digits = 0
+        while start + digits < count && (base[start + digits] &- UInt8(ascii: "0")) < 10 { digits += 1 }
+        let width = tokens[first...last].reduce(0) { $0 + $1.maxWidth }
+        return digits == width ? nil : .runWidth(digits: digits, width: width, first: first, last: last)
     }
 
     /// An English month name or its first three letters, any case.

@@ -123,14 +123,11 @@ enum _FieldConverter: Sendable {
             var failure: _DateFailure?
             guard let seconds = box._withUnsafeGuaranteedRef({ $0.format.parse(bytes, failure: &failure) }) else { return nil }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case .decimal(let encoding):
-            guard let double = _NumberParser.double(bytes), let text = try? encoding.decode(bytes) else { return nil }
-            guard let decimal = Decimal(string: text.replacingOccurrences(of: ",", with: ""), locale: Locale(identifier: "en_US_POSIX")) else {
-                // Zero with an exponent beyond Decimal's (`0e999`) is zero all the same; Foundation refuses it.
-                // ``_NumberParser/double(_:)`` reads 0 only when every digit is 0 (it refuses an underflow).
-                return double == 0 ? .decimal(0) : nil
-            }
-            guard Self.storesExactly(decimal, bytes) else { return nil }
+        case .decimal:
+            // The form as for a Double; the range by value, whatever the spelling (`1e128` and `1.0e128`
+            // alike). Zero with any exponent (`0e999`) is zero.
+            guard _NumberParser.double(bytes) != nil, let digits = _DecimalDigits(bytes), let decimal = digits.decimal(bytes),
+                  Self.storesExactly(decimal, digits: digits.count) else { return nil }
             return .decimal(decimal)
         case .uuid(let encoding):
             guard let text = try? encoding.decode(bytes), let uuid = UUID(uuidString: text) else { return nil }
@@ -245,10 +242,9 @@ enum _FieldConverter: Sendable {
             if _NumberParser.underflowsDouble(bytes) { return tooSmall }
             return _NumberParser.explain(bytes, integer: false)
         case .decimal:
-            if let value = _NumberParser.double(bytes) {
-                let text = String(decoding: UnsafeRawBufferPointer(bytes), as: UTF8.self).replacingOccurrences(of: ",", with: "")
-                if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !Self.storesExactly(decimal, bytes) {
-                    return "\(Self.significantDigits(bytes)) significant digits are more than the store keeps for a Decimal that is not a whole "
+            if let value = _NumberParser.double(bytes), let digits = _DecimalDigits(bytes) {
+                if digits.count > _DecimalDigits.maximumDigits || digits.decimal(bytes).map({ !Self.storesExactly($0, digits: digits.count) }) ?? false {
+                    return "\(digits.count) significant digits are more than the store keeps for a Decimal that is not a whole "
                         + "number within 64 bits: SQLite holds it as a double, as in Core Data's stores (about 15 digits; \(value) here). "
                         + "Round the value, or map the column to a String attribute to keep every digit"
                 }
@@ -526,26 +522,16 @@ extension _FieldConverter {
     }
 
     /// What a Decimal holds, for messages: Foundation's `Decimal` keeps at most 38 significant digits
-    /// times a power of ten from 10^-128 to 10^127.
-    static let decimalRange = "at most 38 significant digits times a power of ten from 10^-128 to 10^127 (1e127 and 1e-128 hold; 1e128 and 1.5e-128 do not)"
+    /// times a power of ten from 10^-128 to 10^127, judged by value (``_DecimalDigits``).
+    static let decimalRange = "at most 38 significant digits times a power of ten from 10^-128 to 10^127, however the value is written "
+        + "(1e127 and 1e-128 hold, as do 10e126 and 0.1e-127; 1e128, 1.0e128 and 1.5e-128 do not)"
 
-    /// Whether the store keeps `decimal` (read from `bytes`) as written (``Value/storesExactly(_:)``).
-    /// Only a value with more than 15 significant digits is checked.
+    /// Whether the store keeps `decimal` as written (``Value/storesExactly(_:)``): only a value with more
+    /// than 15 significant `digits` is checked.
     @inline(__always)
-    static func storesExactly(_ decimal: Decimal, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard significantDigits(bytes) > 15 else { return true }
+    static func storesExactly(_ decimal: Decimal, digits: Int) -> Bool {
+        guard digits > 15 else { return true }
         return Value.storesExactly(decimal)
-    }
-
-    /// The digits of a number's text from its first nonzero one, before any exponent (trailing zeros
-    /// of the fraction included: an upper bound, which is all ``storesExactly(_:_:)`` needs).
-    static func significantDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
-            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") || (byte == UInt8(ascii: "0") && count > 0) { count += 1 }
-        }
-        return count
     }
 
     /// Whether `bytes` start like hexadecimal data: `0x`, `0X` or `\x`.

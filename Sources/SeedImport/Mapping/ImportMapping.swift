@@ -174,7 +174,7 @@ public struct CSVOptions: Sendable, Hashable {
     /// // export.csv: "sep=;\nid;name\n1;x\n"
     /// CSVOptions().withSeparatorLine(of: "export.csv").delimiter   // 0x3B (";"), skipLines 1
     /// ```
-    func withSeparatorLine(of path: String) -> CSVOptions {
+    public func withSeparatorLine(of path: String) -> CSVOptions {
         guard let handle = FileHandle(forReadingAtPath: path) else { return self }
         defer { try? handle.close() }
         guard var bytes = try? handle.read(upToCount: 16).map(Array.init) else { return self }

@@ -1,0 +1,19 @@
+import CSVStream
+
+extension _ImportSession {
+    /// The warning for a file read as Latin-1 that holds bytes 0x80–0x9F, once it has been read: Latin-1
+    /// makes them invisible control characters, while they are Windows-1252's `€` and curly quotes, which
+    /// is what such a file almost always is. `nil` when the reader counted none (``CSVReader/latin1ControlBytes``).
+    ///
+    /// ```swift
+    /// latin1Warning(file, reader)
+    /// // "notes.csv: 3 bytes from 0x80 to 0x9F (the first on line 5) read as Latin-1 control characters, …"
+    /// ```
+    static func latin1Warning(_ file: _FilePlan, _ reader: CSVReader) -> String? {
+        guard reader.latin1ControlBytes > 0, let line = reader.firstLatin1ControlLine else { return nil }
+        let count = reader.latin1ControlBytes
+        let bytes = count == 1 ? "1 byte from 0x80 to 0x9F (line \(line))" : "\(_ProgressReporter.grouped(count)) bytes from 0x80 to 0x9F (the first on line \(line))"
+        return "\(file.displayPath): \(bytes) read as Latin-1 control characters, which text does not hold: the file is most likely "
+            + "Windows-1252, where they are € and curly quotes (‘ ’ “ ”, – —); re-run with --encoding cp1252 (or \"encoding\": \"windows1252\" in a mapping)"
+    }
+}
