@@ -71,6 +71,10 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Numbers are written with a decimal comma: 1.234,5 is 1234.5 ('.' groups thousands), as European spreadsheets export them with ';' between fields.")
     var decimalComma = false
 
+    @Flag(inversion: .prefixedNo,
+          help: "Drop spaces and tabs around unquoted text (fixed-width exports pad their values); text inside quotes, and numbers, dates and other non-text values, are unaffected (default: the mapping's \"trim\", else text keeps its spaces).")
+    var trim: Bool?
+
     @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping's defaults and files (a column's own \"nullTokens\" still win); repeat for several (default: empty, NULL, NA). The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'.", valueName: "token"))
     var nullTokens: [String] = []
 
@@ -226,6 +230,7 @@ struct ImportCommand: ParsableCommand {
         options.delimiter = delimiter.flatMap(CSVOptions.byte)
         options.quote = quote.flatMap(CSVOptions.byte)
         options.decimalComma = decimalComma
+        options.trim = trim
         options.skipLines = skipLines
         options.nullTokens = nullTokens.isEmpty ? nil : nullTokens
         options.dateFormats = dateFormats.isEmpty ? nil : dateFormats

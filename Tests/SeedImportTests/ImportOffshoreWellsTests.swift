@@ -18,13 +18,14 @@ struct ImportOffshoreWellsTests {
         try ImportCLI.run(["import", "--model", model, "--out", store, "--progress", "none", "OffshoreWell=\(csv)"] + extra)
     }
 
-    @Test("every row lands with its values as written: leading zeros kept, padding trimmed, 1950s dates")
+    @Test("every row lands with its values as written: leading zeros kept, padding trimmed with --trim, 1950s dates")
     func everyRow() throws {
         let scratch = ImportScratch()
         let store = scratch.path("Offshore.sqlite")
-        let result = try Self.importList(Self.csv, into: store, ["--date-format", "M/d/yyyy"])
+        let result = try Self.importList(Self.csv, into: store, ["--date-format", "M/d/yyyy", "--trim"])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("OffshoreWell: 30 rows read, 30 imported"))
+        #expect(!result.output.contains("spaces or tabs around"), "\(result.output)")
 
         let (context, wells) = try StoreReader.objects(store, "OffshoreWell")
         #expect(wells.count == 30)
@@ -40,6 +41,24 @@ struct ImportOffshoreWellsTests {
         let northstar = wells.filter { $0["companyName"] == .string("Northstar Offshore Group, LLC") }
         #expect(northstar.count == 7, "the quoted comma stays inside the name")
         #expect(northstar.allSatisfy { $0["surfaceLeaseNumber"] == .string("00680") }, "' 00680' is trimmed; its leading zeros stay")
+        withExtendedLifetime(context) {}
+    }
+
+    @Test("without --trim the padding is kept as written, and the summary names each padded attribute and --trim")
+    func paddingKeptAndNamed() throws {
+        let scratch = ImportScratch()
+        let store = scratch.path("Offshore.sqlite")
+        let result = try Self.importList(Self.csv, into: store, ["--date-format", "M/d/yyyy"])
+        #expect(result.status == 0, "\(result.errors)")
+        let padded = result.output.split(separator: "\n").filter { $0.contains("spaces or tabs around") }
+        #expect(padded.count == 1, "one warning for the file: \(result.output)")
+        #expect(padded.first?.contains("122 text values have spaces or tabs around them, kept as written: OffshoreWell.wellName 30 (the first \"  001\", line 2, column Well Name); ") == true, "\(padded)")
+        #expect(padded.first?.contains("OffshoreWell.surfaceLeaseNumber 16 (the first \" 00680\", line 16, column Surface Lease Number)") == true, "\(padded)")
+        #expect(padded.first?.hasSuffix("re-run with --trim (or \"trim\": true for the file in a mapping)") == true, "\(padded)")
+        let (context, wells) = try StoreReader.objects(store, "OffshoreWell")
+        let first = try #require(wells.first { $0["apiWellNumber"] == .string("012032016500") })
+        #expect(first["wellName"] == .string("  001"))
+        #expect(first["bhTotalMDFeet"] == .integer(21678), "numbers drop their padding whatever --trim says")
         withExtendedLifetime(context) {}
     }
 

@@ -41,6 +41,10 @@ public struct ImportOptions: Sendable {
     /// Reads every file's numbers with a decimal comma (``CSVOptions/decimalComma``; the CLI's
     /// `--decimal-comma`). Off leaves each file as its mapping says.
     public var decimalComma = false
+    /// Overrides every file's trimming (``CSVOptions/trim``; the CLI's `--trim` and `--no-trim`): `true`
+    /// drops spaces and tabs around unquoted text, `false` keeps them, `nil` leaves each file as its
+    /// mapping says (off by default).
+    public var trim: Bool?
     /// Overrides every file's lines to skip above the header (``CSVOptions/skipLines``; the CLI's
     /// `--skip-lines`).
     public var skipLines: Int?

@@ -215,7 +215,7 @@ extension ImportMapping {
 
 extension CSVOptions {
     /// These options with the command line's dialect overrides (`--encoding`, `--delimiter`, `--quote`,
-    /// `--decimal-comma`, `--skip-lines`, `--max-record-size`, `--null`), as the importer reads every file.
+    /// `--decimal-comma`, `--trim`, `--skip-lines`, `--max-record-size`, `--null`), as the importer reads every file.
     ///
     /// ```swift
     /// var options = ImportOptions()
@@ -228,6 +228,7 @@ extension CSVOptions {
         if let delimiter = options.delimiter { dialect.delimiter = delimiter }
         if let quote = options.quote { dialect.quote = quote }
         if options.decimalComma { dialect.decimalComma = true }
+        if let trim = options.trim { dialect.trim = trim }
         if let lines = options.skipLines { dialect.skipLines = lines }
         if let bytes = options.maximumRecordBytes { dialect.maximumRecordBytes = bytes }
         if let tokens = options.nullTokens { dialect.nullTokens = tokens }

@@ -370,12 +370,19 @@ final class _FilePlan {
                 + "(first at line \(tally.line): \"\(tally.text)\" → \(read)); if ',' is the decimal mark there, re-run with --decimal-comma "
                 + "(or \"decimalComma\": true for the file in a mapping)"
         }
-        let padded = paddedText.sorted { $0.key < $1.key }.map { slot, tally in
-            let (place, field) = name(slot)
-            let text = tally.count == 1 ? "1 text value has" : "\(_ProgressReporter.grouped(tally.count)) text values have"
-            return "\(place): \(text) spaces or tabs around \(tally.count == 1 ? "it" : "them"), kept as written "
-                + "(the first \"\(tally.text)\", line \(tally.line), column \(columnName(field.field))); if the file pads its values, "
-                + "re-run with --trim (or \"trim\": true for the file in a mapping)"
+        // Padding is a property of the file (a fixed-width export pads every column): one warning for all.
+        var padded: [String] = []
+        if !paddedText.isEmpty {
+            let items = paddedText.sorted { $0.key < $1.key }.map { slot, tally in
+                let (t, f) = _FieldTally.place(slot)
+                let field = targets[t].fields[f]
+                return "\(targets[t].entity.name).\(targets[t].attributeNames[f]) \(_ProgressReporter.grouped(tally.count)) "
+                    + "(the first \"\(tally.text)\", line \(tally.line), column \(columnName(field.field)))"
+            }
+            let total = paddedText.values.reduce(0) { $0 + $1.count }
+            padded = ["\(displayPath): \(total == 1 ? "1 text value has" : "\(_ProgressReporter.grouped(total)) text values have") "
+                + "spaces or tabs around \(total == 1 ? "it" : "them"), kept as written: \(items.joined(separator: "; ")); "
+                + "if the file pads its values, re-run with --trim (or \"trim\": true for the file in a mapping)"]
         }
         return nulls + grouped + padded
     }
