@@ -632,10 +632,10 @@ struct ImportCLITests {
         #expect(many.errors.components(separatedBy: "at most 4 tokens").count == 2)
         #expect(many.errors.contains("(5 tokens besides \"\")"))
         let long = try ImportCLI.run(["import", "--mapping", ImportFixtures.path("mappings/people.mapping.json"), "--out", scratch.path("P.sqlite"),
-                                      "--null", "NOT-AVAILABLE-AT-ALL"])
+                                      "--null", "NOT-AVAILABLE-AT-ALL-IN-THIS-FILE"])
         #expect(long.status == 2)
         #expect(long.errors.contains("(1 problem)"))
-        #expect(long.errors.contains("\"NOT-AVAILABLE-AT-ALL\" is 20 bytes"))
+        #expect(long.errors.contains("\"NOT-AVAILABLE-AT-ALL-IN-THIS-FILE\" is 33 bytes"))
         #expect(scratch.files.isEmpty)
     }
 

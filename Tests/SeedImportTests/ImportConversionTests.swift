@@ -459,9 +459,26 @@ struct ImportConversionTests {
         #expect(matches("") && matches("NULL") && matches("NA"))
         #expect(!matches("null") && !matches("N") && !matches("NAN") && !matches("NULLS"))
         #expect(_NullTokens(["a", "b", "c", "d", "e"]) == nil)
-        #expect(_NullTokens([String(repeating: "x", count: 17)]) == nil)
+        #expect(_NullTokens([String(repeating: "x", count: 33)]) == nil)
         let empty = try #require(_NullTokens([]))
         #expect(!Array("".utf8).withUnsafeBufferPointer { empty.matches($0) })
+    }
+
+    /// A user trial: MySQL writes a zero DATETIME as `0000-00-00 00:00:00` (19 bytes), which a 16-byte
+    /// limit refused as a null token, so every such row was lost.
+    @Test("null tokens of 17 to 32 bytes match exactly, every byte of the tail compared",
+          arguments: [17, 19, 24, 31, 32])
+    func longNullTokens(length: Int) throws {
+        let token = String((0..<length).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
+        let tokens = try #require(_NullTokens(["", token, "0000-00-00 00:00:00", "NA"]))
+        func matches(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { tokens.matches($0) } }
+        #expect(matches(token) && matches("0000-00-00 00:00:00") && matches("NA") && matches(""))
+        for i in 0..<length {   // one byte changed, anywhere: no match
+            var bytes = Array(token.utf8)
+            bytes[i] = UInt8(ascii: "#")
+            #expect(!bytes.withUnsafeBufferPointer { tokens.matches($0) }, "byte \(i)")
+        }
+        #expect(!matches(String(token.dropLast())) && !matches(token + "A") && !matches("0000-00-00 00:00:01"))
     }
 
     @Test("headers fold case, spaces, underscores and punctuation")

@@ -200,16 +200,16 @@ struct ImportMappingTests {
     func nullTokenLimitsWithOtherProblems() throws {
         let json = """
             {"format": 1, "defaults": {"nullTokens": ["", "a", "b", "c", "d", "e"], "bogus": 1},
-             "files": [{"path": "a.csv", "nullTokens": ["NOT-AVAILABLE-AT-ALL"],
+             "files": [{"path": "a.csv", "nullTokens": ["NOT-AVAILABLE-AT-ALL-IN-THIS-FILE"],
                         "targets": [{"entity": "A", "columns": {"d": {"column": "D", "nullTokens": ["", "-"]}},
                                      "relationships": {"b": {"column": "B", "destinationKey": "k", "nullTokens": ["n1", "n2", "n3", "n4", "n5"]}}}]}]}
             """
         let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(json.utf8), baseDirectory: "/tmp") }
         #expect(error.problems == [
             "defaults: unknown key \"bogus\" (expected one of decimalComma, delimiter, encoding, header, maxRecordSize, nullTokens, quote, skipLines, strict, trim)",
-            "defaults.nullTokens: at most 4 tokens besides \"\" are supported, each at most 16 bytes (5 tokens besides \"\")",
-            "files[0].nullTokens: at most 4 tokens besides \"\" are supported, each at most 16 bytes (\"NOT-AVAILABLE-AT-ALL\" is 20 bytes)",
-            "files[0].targets[0].relationships.b.nullTokens: at most 4 tokens besides \"\" are supported, each at most 16 bytes (5 tokens besides \"\")",
+            "defaults.nullTokens: at most 4 tokens besides \"\" are supported, each at most 32 bytes (5 tokens besides \"\")",
+            "files[0].nullTokens: at most 4 tokens besides \"\" are supported, each at most 32 bytes (\"NOT-AVAILABLE-AT-ALL-IN-THIS-FILE\" is 33 bytes)",
+            "files[0].targets[0].relationships.b.nullTokens: at most 4 tokens besides \"\" are supported, each at most 32 bytes (5 tokens besides \"\")",
         ], "\(error.problems)")
     }
 

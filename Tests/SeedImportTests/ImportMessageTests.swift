@@ -72,7 +72,7 @@ struct ImportMessageTests {
     func nullOptionWithoutMapping() throws {
         let scratch = try Self.scratch()
         let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none",
-                                        "--null", "NOT-AVAILABLE-AT-ALL", "E=e.csv"], directory: scratch.url)
+                                        "--null", "NOT-AVAILABLE-AT-ALL-IN-THIS-FILE", "E=e.csv"], directory: scratch.url)
         #expect(result.status == 2)
         #expect(result.errors.contains("e.csv → E: --null: at most 4 tokens"), "\(result.errors)")
         #expect(result.errors.contains("Fix the --null value (see seedstore import --help); nothing was written."), "\(result.errors)")
@@ -192,7 +192,7 @@ struct ImportMessageTests {
     func nullTokensInMapping() throws {
         let scratch = try Self.scratch()
         try scratch.write("e.mapping.json", """
-            {"format": 1, "model": "m.model.json", "defaults": {"nullTokens": ["", "NOT-AVAILABLE-AT-ALL"]},
+            {"format": 1, "model": "m.model.json", "defaults": {"nullTokens": ["", "NOT-AVAILABLE-AT-ALL-IN-THIS-FILE"]},
              "files": [{"path": "e.csv", "targets": [{"entity": "E"}]}]}
             """)
         let result = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "s.sqlite", "--progress", "none"],

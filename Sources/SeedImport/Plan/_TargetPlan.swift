@@ -4,18 +4,21 @@ import ManagedStore
 
 /// Values that mean "no value" for one column, compared as bytes after trimming.
 ///
-/// Trivially copyable: up to ``maximumTokens`` tokens (besides the empty one) of up to 16 bytes each are
-/// packed into integers, so plans holding it copy for free in the row loop.
+/// Trivially copyable: up to ``maximumTokens`` tokens (besides the empty one) of up to 32 bytes each are
+/// packed into integers, so plans holding it copy for free in the row loop. 32 bytes hold MySQL's zero
+/// datetime, `0000-00-00 00:00:00`, and `0000-00-00T00:00:00.000000Z`.
 struct _NullTokens: Sendable {
     /// How many non-empty tokens fit.
     static let maximumTokens = 4
     /// The longest token, in UTF-8 bytes.
-    static let maximumLength = 16
+    static let maximumLength = 32
 
     let matchesEmpty: Bool
     private var count: UInt8 = 0
     private var lengths: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// Bytes 16 to 31 of each token (zero for shorter ones), compared only for a field longer than 16 bytes.
+    private var tails: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     private var longest: UInt8 = 0
 
     /// Why `tokens` cannot be packed (too many, or one too long), for a message; `nil` when they fit.
@@ -44,22 +47,25 @@ struct _NullTokens: Sendable {
         count = UInt8(others.count)
         var lengths = [UInt8](repeating: 0, count: 4)
         var words = [UInt64](repeating: 0, count: 8)
+        var tails = [UInt64](repeating: 0, count: 8)
         for (i, token) in others.enumerated() {
             lengths[i] = UInt8(token.count)
-            let (low, high) = Self.pack(token.withUnsafeBufferPointer { $0 })
-            words[2 * i] = low
-            words[2 * i + 1] = high
+            token.withUnsafeBufferPointer { bytes in
+                (words[2 * i], words[2 * i + 1]) = Self.pack(bytes)
+                (tails[2 * i], tails[2 * i + 1]) = Self.pack(UnsafeBufferPointer(rebasing: bytes[min(16, bytes.count)...]))
+            }
         }
         self.lengths = (lengths[0], lengths[1], lengths[2], lengths[3])
         self.words = (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
+        self.tails = (tails[0], tails[1], tails[2], tails[3], tails[4], tails[5], tails[6], tails[7])
         longest = lengths.max() ?? 0
     }
 
-    /// Up to 16 bytes as two little-endian words, zero-padded.
+    /// The first 16 bytes as two little-endian words, zero-padded.
     @inline(__always)
     private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
         var low: UInt64 = 0, high: UInt64 = 0
-        for (i, byte) in bytes.enumerated() {
+        for (i, byte) in bytes.prefix(16).enumerated() {
             if i < 8 { low |= UInt64(byte) << (8 * UInt64(i)) } else { high |= UInt64(byte) << (8 * UInt64(i - 8)) }
         }
         return (low, high)
@@ -71,10 +77,18 @@ struct _NullTokens: Sendable {
         if bytes.count > Int(longest) { return false }
         let length = UInt8(bytes.count)
         let (low, high) = Self.pack(bytes)
-        if count > 0 && lengths.0 == length && words.0 == low && words.1 == high { return true }
-        if count > 1 && lengths.1 == length && words.2 == low && words.3 == high { return true }
-        if count > 2 && lengths.2 == length && words.4 == low && words.5 == high { return true }
-        if count > 3 && lengths.3 == length && words.6 == low && words.7 == high { return true }
+        guard length > 16 else {
+            if count > 0 && lengths.0 == length && words.0 == low && words.1 == high { return true }
+            if count > 1 && lengths.1 == length && words.2 == low && words.3 == high { return true }
+            if count > 2 && lengths.2 == length && words.4 == low && words.5 == high { return true }
+            if count > 3 && lengths.3 == length && words.6 == low && words.7 == high { return true }
+            return false
+        }
+        let (tailLow, tailHigh) = Self.pack(UnsafeBufferPointer(rebasing: bytes[16...]))
+        if count > 0 && lengths.0 == length && words.0 == low && words.1 == high && tails.0 == tailLow && tails.1 == tailHigh { return true }
+        if count > 1 && lengths.1 == length && words.2 == low && words.3 == high && tails.2 == tailLow && tails.3 == tailHigh { return true }
+        if count > 2 && lengths.2 == length && words.4 == low && words.5 == high && tails.4 == tailLow && tails.5 == tailHigh { return true }
+        if count > 3 && lengths.3 == length && words.6 == low && words.7 == high && tails.6 == tailLow && tails.7 == tailHigh { return true }
         return false
     }
 }
