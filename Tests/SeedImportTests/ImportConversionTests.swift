@@ -419,6 +419,25 @@ struct ImportConversionTests {
         withExtendedLifetime(keepAlive) {}
     }
 
+    /// A user trial: MySQL's zero dates and PostgreSQL's infinity and BC dates were refused with advice
+    /// about date formats, which no format fixes.
+    @Test("a database's stand-ins for no date are named, with how to import them")
+    func dateStandIns() throws {
+        func convert(_ converter: _FieldConverter, _ text: String) -> Value? { Array(text.utf8).withUnsafeBufferPointer { converter.convert($0) } }
+        func explain(_ converter: _FieldConverter, _ text: String) -> String { Array(text.utf8).withUnsafeBufferPointer { converter.explain($0) } }
+        var keepAlive: [AnyObject] = []
+        let date = try _FieldConverter.make(for: Attribute("d", .date), format: nil, encoding: .utf8, keepAlive: &keepAlive).get()
+        for zero in ["0000-00-00", "0000-00-00 00:00:00"] {
+            #expect(convert(date, zero) == nil)
+            #expect(explain(date, zero).hasSuffix("; \(zero) is MySQL's zero date, which stands for no date: make it a null token (--null '' --null '\(zero)', or the column's \"nullTokens\" in a mapping)"), "\(explain(date, zero))")
+        }
+        #expect(explain(date, "infinity").contains("; PostgreSQL's infinity is later (or earlier) than any date a Date holds: make it a null token (--null '' --null 'infinity'"))
+        #expect(explain(date, "-infinity").contains("--null '-infinity'"))
+        #expect(explain(date, "0044-03-15 BC").hasSuffix("; a year before 1 AD (PostgreSQL's BC) is not read: map the column to a String attribute to keep it as written"))
+        #expect(!explain(date, "2023-13-01").contains("MySQL") && !explain(date, "0000-01-01x").contains("MySQL"))
+        withExtendedLifetime(keepAlive) {}
+    }
+
     /// A user trial read "not a whole number" for 1e5, a complaint about the comma for 1,234.50, and
     /// "not a whole number" for "  12  " in a file that keeps spaces.
     @Test("an integer column says what keeps a number from being one: an exponent, a fraction, spaces kept")

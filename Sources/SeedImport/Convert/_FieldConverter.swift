@@ -209,9 +209,34 @@ enum _FieldConverter: Sendable {
             }
             return reason + "; it reads as a number with a decimal point, \(value), which has a fraction: an Integer attribute takes whole numbers "
                 + "(if the file writes numbers so, \(advice), and make the attribute Double or Decimal)"
+        case .date:
+            return reason + Self.dateWordHint(bytes)
         default:
             return reason
         }
+    }
+
+    /// What a database's stand-in for "no date" that no date pattern reads means, and how to import it:
+    /// MySQL's zero date (`0000-00-00`, `0000-00-00 00:00:00`), PostgreSQL's `infinity`, `-infinity` and
+    /// its `BC` years; empty for anything else.
+    ///
+    /// ```swift
+    /// _FieldConverter.dateWordHint(bytes)   // for "0000-00-00 00:00:00": "; 0000-00-00 00:00:00 is MySQL's zero date, …"
+    /// ```
+    static func dateWordHint(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if text.hasPrefix("0000-00-00") && text.utf8.allSatisfy({ $0 == UInt8(ascii: "0") || !(0x31...0x39).contains($0) }) {
+            return "; \(text) is MySQL's zero date, which stands for no date: make it a null token (--null '' --null '\(text)', "
+                + "or the column's \"nullTokens\" in a mapping)"
+        }
+        if ["infinity", "-infinity", "+infinity"].contains(text.lowercased()) {
+            return "; PostgreSQL's \(text) is later (or earlier) than any date a Date holds: make it a null token (--null '' --null '\(text)', "
+                + "or the column's \"nullTokens\" in a mapping), or map the column to a String attribute"
+        }
+        if text.hasSuffix(" BC") {
+            return "; a year before 1 AD (PostgreSQL's BC) is not read: map the column to a String attribute to keep it as written"
+        }
+        return ""
     }
 
     /// Why `bytes` did not convert, as ``explain(_:)`` without its hint.
