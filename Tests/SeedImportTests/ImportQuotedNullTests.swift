@@ -69,6 +69,21 @@ struct ImportQuotedNullTests {
         #expect(trimmed["3"]?["b"] == .string("padded") && trimmed["3"]?["c"] == .null)
     }
 
+    @Test("a headerless file's warnings name the column by position, once")
+    func headerlessColumnPlace() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", Self.model)
+        try scratch.write("rows.csv", "1,NA, x\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.model.json", "files": [{"path": "rows.csv", "header": false,
+             "targets": [{"entity": "Row", "columns": {"a": "1", "b": "2", "c": "3", "n": null}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: mapping.loadModel(), mapping: mapping, options: ImportOptions()).run(into: scratch.path("h.sqlite"))
+        #expect(summary.warnings.contains { $0.contains("(the first \"NA\", line 1, column 2)") }, "\(summary.warnings)")
+        #expect(summary.warnings.contains { $0.contains("(the first \" x\", line 1, column 3)") }, "\(summary.warnings)")
+        #expect(!summary.warnings.contains { $0.contains("column column") }, "\(summary.warnings)")
+    }
+
     @Test("unquoted text kept with spaces around it is counted in one warning per attribute that names --trim", arguments: [true, false])
     func paddedTextWarns(readsAhead: Bool) throws {
         var options = ImportOptions()
@@ -110,8 +125,8 @@ struct ImportQuotedNullTests {
         let summary = try SeedImporter(model: objectModel, mapping: mapping, options: options).run(into: scratch.path("rows.sqlite"))
         let warnings = summary.warnings.filter { $0.contains("matched a null token") }
         #expect(warnings == [
-            #"rows.csv → Row.b: 2 text values matched a null token and became null (the first "NA", line 2, column b); if they are text, quote them in the file, or make only empty fields null (--null '', or "nullTokens": [""] in a mapping)"#,
-            #"rows.csv → Row.c: 1 text value matched a null token and became null (the first "NA", line 4, column c); if it is text, quote it in the file, or make only empty fields null (--null '', or "nullTokens": [""] in a mapping)"#,
+            #"rows.csv → Row.b: 2 text values matched a null token and became null (the first "NA", line 2, column b); if they are text, make only empty fields null (--null '', or "nullTokens": [""] in a mapping), or quote them in the file"#,
+            #"rows.csv → Row.c: 1 text value matched a null token and became null (the first "NA", line 4, column c); if it is text, make only empty fields null (--null '', or "nullTokens": [""] in a mapping), or quote it in the file"#,
         ], "\(summary.warnings)")
         // Only empty fields null: no warning, and the words are kept (n's NA is then no number: set aside).
         options.nullTokens = [""]

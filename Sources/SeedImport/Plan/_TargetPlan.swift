@@ -367,8 +367,8 @@ final class _FilePlan {
             let (place, field) = name(slot)
             let text = tally.count == 1 ? "1 text value" : "\(_ProgressReporter.grouped(tally.count)) text values"
             return "\(place): \(text) matched a null token and became null "
-                + "(the first \"\(tally.text)\", line \(tally.line), column \(columnName(field.field))); if \(tally.count == 1 ? "it is" : "they are") text, "
-                + "quote \(tally.count == 1 ? "it" : "them") in the file, or make only empty fields null (--null '', or \"nullTokens\": [\"\"] in a mapping)"
+                + "(the first \"\(tally.text)\", line \(tally.line), \(columnPlace(field.field))); if \(tally.count == 1 ? "it is" : "they are") text, "
+                + "make only empty fields null (--null '', or \"nullTokens\": [\"\"] in a mapping), or quote \(tally.count == 1 ? "it" : "them") in the file"
         }
         let grouped = commaGrouped.sorted { $0.key < $1.key }.map { slot, tally in
             let values = tally.count == 1 ? "1 value" : "\(_ProgressReporter.grouped(tally.count)) values"
@@ -391,7 +391,7 @@ final class _FilePlan {
                 let (t, f) = _FieldTally.place(slot)
                 let field = targets[t].fields[f]
                 return "\(targets[t].entity.name).\(targets[t].attributeNames[f]) \(_ProgressReporter.grouped(tally.count)) "
-                    + "(the first \"\(tally.text)\", line \(tally.line), column \(columnName(field.field)))"
+                    + "(the first \"\(tally.text)\", line \(tally.line), \(columnPlace(field.field)))"
             }
             let total = paddedText.values.reduce(0) { $0 + $1.count }
             padded = ["\(displayPath): \(total == 1 ? "1 text value has" : "\(_ProgressReporter.grouped(total)) text values have") "
@@ -403,11 +403,19 @@ final class _FilePlan {
 
     /// The header name of field `index` (or its 1-based position without a header).
     func columnName(_ index: Int) -> String {
-        if let header, index < header.count {
-            let name = header[index].trimmingCharacters(in: .whitespaces)
-            return name.isEmpty ? "column \(index + 1)" : name
-        }
-        return "column \(index + 1)"
+        headerName(index) ?? "column \(index + 1)"
+    }
+
+    /// Field `index` as a place in a message: `column Well Name`, or `column 2` without a header name.
+    func columnPlace(_ index: Int) -> String {
+        "column " + (headerName(index) ?? String(index + 1))
+    }
+
+    /// The header's name of field `index`, trimmed; `nil` without a header or when it is blank.
+    private func headerName(_ index: Int) -> String? {
+        guard let header, index < header.count else { return nil }
+        let name = header[index].trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? nil : name
     }
 }
 
