@@ -69,6 +69,27 @@ struct ImportQuotedNullTests {
         #expect(trimmed["3"]?["b"] == .string("padded") && trimmed["3"]?["c"] == .null)
     }
 
+    /// A user trial: MySQL's SELECT … INTO OUTFILE wrote NULL as \N and escaped line ends with a backslash;
+    /// both were stored as text without a word.
+    @Test("text that looks backslash-escaped (\\N alone, a trailing backslash) is named in one warning; quoted text is not")
+    func backslashEscapesWarn() throws {
+        let csv = Array(#"code,amount,note"#.utf8) + [0x0A] + Array(#"A,1,\N"#.utf8) + [0x0A] + Array(#"B,2,line1\"#.utf8) + [0x0A]
+            + Array(#"C,3,"\N""#.utf8) + [0x0A] + Array(#"\N,4,C:\temp"#.utf8) + [0x0A]
+        let summary = try ImportEncodingErrorTests.run(csv, name: "my.csv", in: ImportScratch())
+        let escaped = summary.warnings.filter { $0.contains("backslash-escaped") }
+        #expect(escaped.count == 1, "\(summary.warnings)")
+        let warning = try #require(escaped.first)
+        #expect(warning.hasPrefix(#"my.csv: 3 text values look backslash-escaped, as MySQL's SELECT … INTO OUTFILE and PostgreSQL's text-format COPY write them, and were stored as written: R.code 1 (the first "\N", line 5, column code); R.note 2 (the first "\N", line 2, column note). "#), "\(warning)")
+        #expect(warning.hasSuffix(#"For \N alone, re-run with --null '' --null '\N'; otherwise export CSV (PostgreSQL: COPY … WITH (FORMAT csv)) or decode the escapes first"#), "\(warning)")
+
+        // With \N a null token, it is null, and nothing is said of it.
+        var defaults = CSVOptions()
+        defaults.nullTokens = ["", #"\N"#]
+        let nulls = try ImportEncodingErrorTests.run(Array(#"code,amount,note"#.utf8) + [0x0A] + Array(#"A,1,\N"#.utf8) + [0x0A],
+                                                     name: "my.csv", in: ImportScratch(), defaults: defaults)
+        #expect(!nulls.warnings.contains { $0.contains("backslash") }, "\(nulls.warnings)")
+    }
+
     @Test("a headerless file's warnings name the column by position, once")
     func headerlessColumnPlace() throws {
         let scratch = ImportScratch()

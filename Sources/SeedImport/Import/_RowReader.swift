@@ -44,6 +44,8 @@ struct _RowChunk: Sendable {
     var commaGrouped: [Int: _FieldTally] = [:]
     /// Unquoted text kept with spaces or tabs around it, by target and field (``_FieldPlan/countsPadding``).
     var paddedText: [Int: _FieldTally] = [:]
+    /// Text that looks backslash-escaped, by target and field (``_FieldPlan/countsEscapes``).
+    var escapedText: [Int: _FieldTally] = [:]
 }
 
 /// Values of one attribute that the summary warns about (rarely any): how many, and the first one's line,
@@ -344,6 +346,12 @@ final class _RowReader: @unchecked Sendable {
                        base[0] == 0x20 || base[0] == 0x09 || base[bytes.count - 1] == 0x20 || base[bytes.count - 1] == 0x09,
                        !record.isQuoted(at: field.field) {
                         _FieldTally.note(&chunk.paddedText, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
+                    }
+                    // `\N` alone, or a trailing backslash (two bytes' test for most values; quoted text is meant).
+                    if field.countsEscapes, let base = bytes.baseAddress, !bytes.isEmpty,
+                       base[bytes.count - 1] == 0x5C || (bytes.count == 2 && base[0] == 0x5C && base[1] == UInt8(ascii: "N")),
+                       !record.isQuoted(at: field.field) {
+                        _FieldTally.note(&chunk.escapedText, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
                     }
                     if watched[f], let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: ",")), bytes.count) != nil {
                         _FieldTally.note(&chunk.commaGrouped, _FieldTally.slot(t, f), line: record.lineNumber,

@@ -365,6 +365,7 @@ final class _TargetWriter {
         if !chunk.textNulls.isEmpty { _FieldTally.merge(chunk.textNulls, into: &file.textNulls) }
         if !chunk.commaGrouped.isEmpty { _FieldTally.merge(chunk.commaGrouped, into: &file.commaGrouped) }
         if !chunk.paddedText.isEmpty { _FieldTally.merge(chunk.paddedText, into: &file.paddedText) }
+        if !chunk.escapedText.isEmpty { _FieldTally.merge(chunk.escapedText, into: &file.escapedText) }
         if let error = chunk.error { throw error }
     }
 

@@ -530,6 +530,7 @@ struct _ImportPlanner {
                     // only the built-in ones' text made null is worth a warning.
                     if case .string = converter, spec?.nullTokens == nil, !file.options.isNullTokensSet { fieldPlan.countsTextNulls = true }
                     if case .string = converter, !file.options.trim { fieldPlan.countsPadding = true }
+                    if case .string = converter { fieldPlan.countsEscapes = true }
                     plan.fields.append(fieldPlan)
                     plan.attributeNames.append(attribute.name)
                     plan.columnNullTokens.append(spec?.nullTokens)

@@ -127,6 +127,10 @@ struct _FieldPlan {
     /// a String attribute of a file that does not trim, where padding is either data (PostgreSQL's
     /// `'  x'`) or a fixed-width export's filler the user would rather drop (`--trim`).
     var countsPadding = false
+    /// Whether text that looks backslash-escaped is counted for a warning (``_FieldTally``): `\N` alone
+    /// (MySQL's and PostgreSQL's text-format null) or a value ending in a backslash (an escaped delimiter
+    /// or line end). A String attribute: other types refuse such values with their own reason.
+    var countsEscapes = false
 }
 
 /// One to-one relationship filled from a column holding the destination's key.
@@ -288,6 +292,8 @@ final class _FilePlan {
     var commaGrouped: [Int: _FieldTally] = [:]
     /// Unquoted text kept with spaces or tabs around it, per attribute (targets only).
     var paddedText: [Int: _FieldTally] = [:]
+    /// Text that looks backslash-escaped (`\N`, a trailing backslash), per attribute (targets only).
+    var escapedText: [Int: _FieldTally] = [:]
     var columnCount = 0 {
         didSet { headerLookup = nil }
     }
@@ -398,7 +404,23 @@ final class _FilePlan {
                 + "spaces or tabs around \(total == 1 ? "it" : "them"), kept as written: \(items.joined(separator: "; ")); "
                 + "if the file pads its values, re-run with --trim (or \"trim\": true for the file in a mapping)"]
         }
-        return nulls + grouped + padded
+        // Backslash escapes are a property of the export too: one warning for all.
+        var escaped: [String] = []
+        if !escapedText.isEmpty {
+            let items = escapedText.sorted { $0.key < $1.key }.map { slot, tally in
+                let (t, f) = _FieldTally.place(slot)
+                return "\(targets[t].entity.name).\(targets[t].attributeNames[f]) \(_ProgressReporter.grouped(tally.count)) "
+                    + "(the first \"\(tally.text)\", line \(tally.line), \(columnPlace(targets[t].fields[f].field)))"
+            }
+            let total = escapedText.values.reduce(0) { $0 + $1.count }
+            escaped = ["\(displayPath): \(total == 1 ? "1 text value looks" : "\(_ProgressReporter.grouped(total)) text values look") "
+                + "backslash-escaped, as MySQL's SELECT … INTO OUTFILE and PostgreSQL's text-format COPY write them, and "
+                + "\(total == 1 ? "was" : "were") stored as written: \(items.joined(separator: "; ")). The importer reads CSV as RFC 4180 "
+                + "writes it (quotes, doubled quotes) and decodes no backslash escapes: \\N is the text \\N, and a backslash before a "
+                + "delimiter or line end does not keep the value going. For \\N alone, re-run with --null '' --null '\\N'; otherwise "
+                + "export CSV (PostgreSQL: COPY … WITH (FORMAT csv)) or decode the escapes first"]
+        }
+        return nulls + grouped + padded + escaped
     }
 
     /// The header name of field `index` (or its 1-based position without a header).
