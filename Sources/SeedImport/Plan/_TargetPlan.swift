@@ -4,9 +4,10 @@ import ManagedStore
 
 /// Values that mean "no value" for one column, compared as bytes after trimming.
 ///
-/// Trivially copyable: up to ``maximumTokens`` tokens (besides the empty one) of up to 32 bytes each are
-/// packed into integers, so plans holding it copy for free in the row loop. 32 bytes hold MySQL's zero
-/// datetime, `0000-00-00 00:00:00`, and `0000-00-00T00:00:00.000000Z`.
+/// Trivially copyable: up to ``maximumTokens`` tokens (besides the empty one) of up to 16 bytes each are
+/// packed into integers, so plans holding it copy for free in the row loop. Tokens of 17 to 32 bytes
+/// (MySQL's zero datetime, `0000-00-00 00:00:00`) are compared out of line, from a list held unretained
+/// (``_LongNullTokens``).
 struct _NullTokens: Sendable {
     /// How many non-empty tokens fit.
     static let maximumTokens = 4
@@ -17,8 +18,8 @@ struct _NullTokens: Sendable {
     private var count: UInt8 = 0
     private var lengths: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-    /// Bytes 16 to 31 of each token (zero for shorter ones), compared only for a field longer than 16 bytes.
-    private var tails: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// The tokens longer than 16 bytes, compared only for a field that long; `nil` when there are none.
+    private var long: Unmanaged<_LongNullTokens>?
     private var longest: UInt8 = 0
 
     /// Why `tokens` cannot be packed (too many, or one too long), for a message; `nil` when they fit.
@@ -47,25 +48,22 @@ struct _NullTokens: Sendable {
         count = UInt8(others.count)
         var lengths = [UInt8](repeating: 0, count: 4)
         var words = [UInt64](repeating: 0, count: 8)
-        var tails = [UInt64](repeating: 0, count: 8)
-        for (i, token) in others.enumerated() {
+        for (i, token) in others.enumerated() where token.count <= 16 {
             lengths[i] = UInt8(token.count)
-            token.withUnsafeBufferPointer { bytes in
-                (words[2 * i], words[2 * i + 1]) = Self.pack(bytes)
-                (tails[2 * i], tails[2 * i + 1]) = Self.pack(UnsafeBufferPointer(rebasing: bytes[min(16, bytes.count)...]))
-            }
+            (words[2 * i], words[2 * i + 1]) = Self.pack(token.withUnsafeBufferPointer { $0 })
         }
         self.lengths = (lengths[0], lengths[1], lengths[2], lengths[3])
         self.words = (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
-        self.tails = (tails[0], tails[1], tails[2], tails[3], tails[4], tails[5], tails[6], tails[7])
-        longest = lengths.max() ?? 0
+        let longTokens = others.filter { $0.count > 16 }
+        if !longTokens.isEmpty { long = _LongNullTokens.interned(longTokens) }
+        longest = UInt8(others.map(\.count).max() ?? 0)
     }
 
-    /// The first 16 bytes as two little-endian words, zero-padded.
+    /// Up to 16 bytes as two little-endian words, zero-padded.
     @inline(__always)
     private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
         var low: UInt64 = 0, high: UInt64 = 0
-        for (i, byte) in bytes.prefix(16).enumerated() {
+        for (i, byte) in bytes.enumerated() {
             if i < 8 { low |= UInt64(byte) << (8 * UInt64(i)) } else { high |= UInt64(byte) << (8 * UInt64(i - 8)) }
         }
         return (low, high)
@@ -75,21 +73,47 @@ struct _NullTokens: Sendable {
     func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if bytes.isEmpty { return matchesEmpty }
         if bytes.count > Int(longest) { return false }
+        if bytes.count > 16 { return matchesLong(bytes) }
         let length = UInt8(bytes.count)
         let (low, high) = Self.pack(bytes)
-        guard length > 16 else {
-            if count > 0 && lengths.0 == length && words.0 == low && words.1 == high { return true }
-            if count > 1 && lengths.1 == length && words.2 == low && words.3 == high { return true }
-            if count > 2 && lengths.2 == length && words.4 == low && words.5 == high { return true }
-            if count > 3 && lengths.3 == length && words.6 == low && words.7 == high { return true }
-            return false
-        }
-        let (tailLow, tailHigh) = Self.pack(UnsafeBufferPointer(rebasing: bytes[16...]))
-        if count > 0 && lengths.0 == length && words.0 == low && words.1 == high && tails.0 == tailLow && tails.1 == tailHigh { return true }
-        if count > 1 && lengths.1 == length && words.2 == low && words.3 == high && tails.2 == tailLow && tails.3 == tailHigh { return true }
-        if count > 2 && lengths.2 == length && words.4 == low && words.5 == high && tails.4 == tailLow && tails.5 == tailHigh { return true }
-        if count > 3 && lengths.3 == length && words.6 == low && words.7 == high && tails.6 == tailLow && tails.7 == tailHigh { return true }
+        if count > 0 && lengths.0 == length && words.0 == low && words.1 == high { return true }
+        if count > 1 && lengths.1 == length && words.2 == low && words.3 == high { return true }
+        if count > 2 && lengths.2 == length && words.4 == low && words.5 == high { return true }
+        if count > 3 && lengths.3 == length && words.6 == low && words.7 == high { return true }
         return false
+    }
+
+    /// ``matches(_:)`` for 17 to 32 bytes: kept out of line, so the row loop inlines the short case alone.
+    @inline(never)
+    private func matchesLong(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let long else { return false }
+        return long._withUnsafeGuaranteedRef { $0.tokens.contains { $0.elementsEqual(bytes) } }
+    }
+}
+
+/// Null tokens of 17 to 32 bytes, for ``_NullTokens``: one instance per distinct list, kept for the
+/// process's life (a few per mapping at most), so a token list can hold it unretained and stay trivially
+/// copyable.
+final class _LongNullTokens: @unchecked Sendable {
+    let tokens: [[UInt8]]
+
+    private init(_ tokens: [[UInt8]]) { self.tokens = tokens }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var lists: [[[UInt8]]: _LongNullTokens] = [:]
+
+    /// The one instance for `tokens`.
+    ///
+    /// ```swift
+    /// let long = _LongNullTokens.interned([Array("0000-00-00 00:00:00".utf8)])
+    /// ```
+    static func interned(_ tokens: [[UInt8]]) -> Unmanaged<_LongNullTokens> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let list = lists[tokens] { return .passUnretained(list) }
+        let list = _LongNullTokens(tokens)
+        lists[tokens] = list
+        return .passUnretained(list)
     }
 }
 
