@@ -216,13 +216,19 @@ enum _NumberParser {
             return "NaN is not a number the store can hold (SQLite stores NaN as NULL, so it would read back nil): "
                 + "leave the field empty for no value (or make NaN a null token: the column's \"nullTokens\" in a mapping, or --null NaN), or write a number"
         }
-        // Spaces or tabs kept around the value (the file does not trim): the number may be fine.
-        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        if let first = bytes.first, let last = bytes.last, blank(first) || blank(last) {
-            let inner = _trimmed(bytes)
-            if !inner.isEmpty, integer ? self.integer(inner) != nil : double(inner) != nil {
-                return "spaces around the number: this file keeps them (\"trim\": false); trim the values, or set \"trim\": true for the file"
-            }
+        if let sign = infinitySign(bytes) {
+            return "\(sign)Infinity is not read: a number attribute here holds finite numbers (JSON and CSV readers of the store have no infinity); "
+                + "make it a null token (--null '' --null '\(String(decoding: bytes, as: UTF8.self))', or the column's \"nullTokens\" in a mapping), or write a number"
+        }
+        // Spreadsheet formatting (Google Sheets and Excel export what the cell shows): a currency sign, a percent sign.
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let symbol = ["$", "€", "£", "¥", "₹", "CHF", "USD", "EUR"].first(where: { text.hasPrefix($0) || text.hasSuffix($0) || text.hasPrefix("-" + $0) }) {
+            return "the value carries a currency sign (\(symbol)), as a spreadsheet shows it: export the number alone (the cells' format as a plain number), "
+                + "or map the column to a String attribute"
+        }
+        if text.hasSuffix("%") {
+            return "the value is a percentage (\(text)), as a spreadsheet shows it: export the number alone (\(text.dropLast()) or its fraction), "
+                + "or map the column to a String attribute"
         }
         // A number a Double reads: for an integer, say what keeps it from being one.
         if integer, let value = double(bytes) {
@@ -275,6 +281,15 @@ enum _NumberParser {
             run = 0
         }
         return groups > 0 && run == 3
+    }
+
+    /// `""`, `"-"` or `"+"` when `bytes` are `inf` or `infinity` in any case (as Double, Python and
+    /// PostgreSQL write it) after that sign; `nil` otherwise.
+    static func infinitySign(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let signed = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+")
+        let word = String(decoding: signed ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes, as: UTF8.self).lowercased()
+        guard word == "inf" || word == "infinity" else { return nil }
+        return signed ? String(UnicodeScalar(bytes[0])) : ""
     }
 
     /// Whether `bytes` are `NaN` in any case, with an optional sign.
