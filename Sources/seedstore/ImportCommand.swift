@@ -358,6 +358,9 @@ struct ImportCommand: ParsableCommand {
             throw ImportError(.mapping, reason: "--summary-json \(path) is \(role); the summary would replace it", file: path,
                               hint: "Give --summary-json a path of its own, such as \(Self.ownPath(besides: path, kind: "summary")). Nothing was imported.")
         }
+        try Self.checkReplaceable(path, option: "--summary-json", kind: "summary", what: "a summary seedstore import wrote") { json in
+            json["store"] is String && json["files"] is [Any] && json["objects"] != nil
+        }
         switch OutputPath.problem(writing: path) {
         case nil:
             return
@@ -379,6 +382,29 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
+    /// Refuses to replace an existing, non-empty file that is not what `option` writes (`isOurs` says, from
+    /// its JSON object): a typo (`--summary-json wells.csv`, `--save-mapping notes.json`) must not cost
+    /// a file the import neither reads nor wrote. Streams, new files and empty files pass.
+    ///
+    /// ```swift
+    /// try ImportCommand.checkReplaceable("notes.txt", option: "--summary-json", kind: "summary",
+    ///                                    what: "a summary seedstore import wrote") { $0["store"] is String }
+    /// ```
+    static func checkReplaceable(_ path: String, option: String, kind: String, what: String,
+                                 isOurs: ([String: Any]) -> Bool) throws(ImportError) {
+        guard !OutputPath.isStream(path) else { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let handle = FileHandle(forReadingAtPath: path) else { return }
+        // A summary or mapping is small; a file of more than 16 MiB is not one.
+        let head = (try? handle.read(upToCount: 16 << 20)) ?? Data()
+        try? handle.close()
+        guard !head.isEmpty else { return }
+        if head.count < 16 << 20, let json = try? JSONSerialization.jsonObject(with: head) as? [String: Any], isOurs(json) { return }
+        throw ImportError(.mapping, reason: "\(option) \(path) exists and is not \(what); it would be replaced", file: path,
+                          hint: "Give \(option) another path, such as \(Self.ownPath(besides: path, kind: kind)), or remove the file first if it may go. Nothing was imported.")
+    }
+
     /// Writes the summary as JSON, ending with a line break as a text file does: a regular file (or a new
     /// one) through a temporary file renamed into place, so a reader never sees half of it; a device or
     /// pipe (`/dev/stdout`) directly.
@@ -395,6 +421,9 @@ struct ImportCommand: ParsableCommand {
         if let role = role(of: path, mapping: mapping, besides: "--save-mapping") {
             throw ImportError(.mapping, reason: "--save-mapping \(path) is \(role); the mapping would replace it", file: path,
                               hint: "Give --save-mapping a path of its own, such as \(Self.ownPath(besides: path, kind: "mapping")). Nothing was imported.")
+        }
+        try Self.checkReplaceable(path, option: "--save-mapping", kind: "mapping", what: "a mapping") { json in
+            json["format"] != nil && json["files"] is [Any]
         }
         // Paths relative to where the file lands (the kernel's place: a link's file, `link/..` resolved);
         // a stream gets them relative to the current directory.

@@ -73,6 +73,39 @@ struct ImportCLITests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("P.sqlite")))
     }
 
+    /// `--summary-json notes.txt` or `--save-mapping report.json` replaced any existing file the import
+    /// neither reads nor writes (a typo cost the file); only what such an option writes is replaced now.
+    @Test("--summary-json and --save-mapping replace only a summary or a mapping, an empty file, or nothing")
+    func outputsReplaceOnlyTheirOwn() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", try String(contentsOfFile: ImportFixtures.path("models/import-basics.model.json"), encoding: .utf8))
+        try scratch.write("people.csv", try String(contentsOfFile: ImportFixtures.path("csv/people.csv"), encoding: .utf8))
+        try scratch.write("teams.csv", try String(contentsOfFile: ImportFixtures.path("csv/teams.csv"), encoding: .utf8))
+        func importing(_ extra: [String]) throws -> CLIResult {
+            try ImportCLI.run(["import", "--model", "m.model.json", "--out", "P.sqlite", "--progress", "none"] + extra
+                              + ["Person=people.csv", "Team=teams.csv"], directory: scratch.url)
+        }
+        try scratch.write("notes.txt", "my notes\n")
+        try scratch.write("report.json", #"{"title": "Q3"}"#)
+        for (option, path, what) in [("--summary-json", "notes.txt", "a summary seedstore import wrote"),
+                                     ("--summary-json", "report.json", "a summary seedstore import wrote"),
+                                     ("--save-mapping", "notes.txt", "a mapping"), ("--save-mapping", "report.json", "a mapping")] {
+            let refused = try importing([option, path])
+            #expect(refused.status == 2 && refused.errors.contains("\(option) \(path) exists and is not \(what); it would be replaced"),
+                    "\(option) \(path): \(refused.errors)")
+            #expect(refused.errors.contains("or remove the file first if it may go. Nothing was imported."), "\(refused.errors)")
+        }
+        #expect(try String(contentsOfFile: scratch.path("notes.txt"), encoding: .utf8) == "my notes\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("P.sqlite")))
+        // Their own files are replaced: a second run over the first's summary and mapping, and an empty file.
+        try scratch.write("empty.json", "")
+        let first = try importing(["--summary-json", "s.json", "--save-mapping", "m.mapping.json"])
+        #expect(first.status == 0, "\(first.errors)")
+        let again = try importing(["--summary-json", "s.json", "--save-mapping", "m.mapping.json"])
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(try importing(["--summary-json", "empty.json"]).status == 0)
+    }
+
     /// `--summary-json` was written after the import wherever it pointed: over an input, the model, the
     /// rejects file, even the store just made (a user trial). It is checked with the other outputs first.
     @Test("--summary-json naming a file the import reads or writes, or a place it cannot write, is refused before importing")
