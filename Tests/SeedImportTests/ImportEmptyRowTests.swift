@@ -19,18 +19,20 @@ struct ImportEmptyRowTests {
         #expect(try ImportQuoteTests.notes(scratch) == ["A": "x", "B": "y", "": ""])
     }
 
-    @Test("without trimming, spaces are values: the record is imported or rejected, not skipped")
-    func whitespaceKeptWithoutTrim() throws {
+    /// A user trial: with text kept as written (the default), a line of spaces at the end of a file made a
+    /// one-field record and stopped the import, and `  ,  ,  ` rows became objects named with spaces.
+    @Test("records of only delimiters, spaces and tabs are skipped without trimming too, and a quoted space is a value",
+          arguments: [true, false])
+    func whitespaceRecordsWithoutTrim(readsAhead: Bool) throws {
         let scratch = ImportScratch()
-        try scratch.write("e.csv", "code,amount,note\nA,1,x\n   ,,\t\n")
-        try scratch.write("m.model.json", ImportQuoteTests.model)
-        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
-        var defaults = CSVOptions()
-        defaults.trim = false
-        let mapping = try ImportMapping.inferred(sources: [("R", "e.csv")], model: model, defaults: defaults, baseDirectory: scratch.url.path)
-        let summary = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("x.sqlite"))
-        #expect(summary.files.first?.blankRows == 0)
-        #expect(summary.objects["R"]?.stored == 2)
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        let csv = "code,amount,note\nA,1,x\n   ,,\t\n  \n\t,\t,\t\nB,2, y\n\" \",,\n"
+        let summary = try ImportEncodingErrorTests.run(Array(csv.utf8), name: "e.csv", in: scratch, options: options,
+                                                       model: ImportQuoteTests.model)
+        #expect(summary.files.first?.blankRows == 3)
+        #expect(summary.objects["R"]?.stored == 3)
+        #expect(try ImportQuoteTests.notes(scratch) == ["A": "x", "B": " y", " ": ""])
     }
 
     @Test("an empty file without a mapping says it is empty")

@@ -397,7 +397,6 @@ final class _ImportSession {
     // MARK: Join files
 
     private func runJoin(_ file: _FilePlan, _ join: _JoinPlan, reader: CSVReader) throws {
-        let trim = file.options.trim
         let columnCount = file.columnCount
         let headerEcho = _HeaderEcho(file.header, raw: reader.headerRawBytes)
         // Pairs of saved objects go straight to the join table in batches (``linkSaved``), when the
@@ -410,7 +409,7 @@ final class _ImportSession {
             file.rowsRead += 1
             tick &+= 1
             if tick & 511 == 0 { progress.update(bytes: reader.bytesRead, rows: file.rowsRead) }
-            if record.isEmptyRow(trimming: trim, delimiter: file.options.delimiter) {
+            if record.isEmptyRow(delimiter: file.options.delimiter) {
                 file.blankRows += 1
                 return
             }

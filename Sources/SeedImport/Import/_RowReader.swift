@@ -296,7 +296,7 @@ final class _RowReader: @unchecked Sendable {
 
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
     private func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
-        if record.isEmptyRow(trimming: trim, delimiter: delimiter) { return .blank }
+        if record.isEmptyRow(delimiter: delimiter) { return .blank }
         if let headerEcho, record.repeats(headerEcho) { return .repeatedHeader }
         if !excluded.isEmpty, let failure = excluded[record.lineNumber] { return .failed(failure, raw: reader.lastRecordRawBytes, keys: setAsideKeys(of: record)) }
         // Every column, read or not: a byte the encoding does not define makes the row bad; so does text
