@@ -374,6 +374,10 @@ public final class CSVReader {
         let line = scanner.line(ofRecordByte: i, in: raw)
         let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
         var message = "\(shown) follows the closing quote of field \(scan.field + 1) instead of the delimiter or a line end"
+        if raw[i] == 0x20 || raw[i] == 0x09 {
+            // `"Ann" ,`: a space after the quote, which a dialect that trims spaces drops.
+            message += " (spaces around a quoted field are dropped only when the file trims: --trim, or \"trim\": true in a mapping)"
+        }
         // A quoted field over several lines whose "closing" quote has text after it: most likely its opening
         // quote was never closed, and a later quote of the file (one opening another field) was taken for it.
         let opened = scanner.line(ofRecordByte: scan.openingQuote, in: raw)

@@ -42,6 +42,36 @@ struct ImportQuoteTests {
         #expect(try Self.notes(scratch) == ["A": "x", "B": "c", "C": "d"])
     }
 
+    /// A user trial: with text kept as written (the default), hand-written CSV with a space after each
+    /// comma stored ` "Ann"` with its quotes, refused `"1"` as "not a whole number", and split `"Ann, B"`
+    /// with a hint about a missing quote; none named --trim, with which all of them import.
+    @Test("spaces around quoted fields name --trim: in a text value, a number, a split value and after a closing quote",
+          arguments: [
+            ("code,amount,note\nA,1, \"Ann\"\n", "note"),
+            ("code,amount,note\n\"A\", \"1\",x\n", "amount"),
+            ("code,amount,note\nA,1, \"Ann, B\"\n", "split"),
+            ("code,amount,note\nA,1,\"x\" \n", "after"),
+          ])
+    func spacesAroundQuotes(csv: String, place: String) throws {
+        let error = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run(Array(csv.utf8), name: "q.csv", in: ImportScratch(), model: Self.model)
+        }
+        #expect(error.line == 2, "\(error)")
+        #expect(error.description.contains("--trim"), "\(error)")
+        switch place {
+        case "note", "amount":
+            #expect(error.attribute == place && error.description.contains("the value is quoted with spaces around the quotes"), "\(error)")
+        case "split":
+            #expect(error.description.contains("A quoted field follows a space after a \",\""), "\(error)")
+        default:
+            #expect(error.description.contains("' ' follows the closing quote") && error.description.contains("dropped only when the file trims"), "\(error)")
+        }
+        // With trimming, each imports.
+        let summary = try ImportEncodingErrorTests.run(Array(csv.utf8), name: "q.csv", in: ImportScratch(), model: Self.model,
+                                                       defaults: Self.trimming)
+        #expect(summary.objects["R"]?.stored == 1)
+    }
+
     @Test("text after a closing quote aborts with the place; skip mode sets its line aside and reads on")
     func textAfterQuote() throws {
         let csv = Array("code,amount,note\nA,1,\"x\"y\nB,2,c\nC,3,\"d\"\nD,4,e\n".utf8)

@@ -48,7 +48,12 @@ extension _RowFailure {
         var hint = "A field is missing, or a value runs over lines without quotes."
         let extraFieldsEmpty = record.count > columns
             && (columns..<record.count).allSatisfy { field in record.withBytes(at: field) { _trimmed($0).isEmpty } }
-        if let split = Self.decimalCommaSplit(record, columns: columns, file: file) {
+        if !file.options.trim, Self.quoteAfterSpace(raw, delimiter: delimiter, quote: quote) {
+            // `A, "Ann, B"`: hand-written CSV with a space after each delimiter, read as text kept as written.
+            hint = "A quoted field follows a space after a \(shown): a file that keeps text as written reads the space and the quotes as text, "
+                + "so a \(shown) inside those quotes splits the value. If the file puts a space after each delimiter, re-run with --trim "
+                + "(or \"trim\": true for the file in a mapping), which drops spaces around quoted fields."
+        } else if let split = Self.decimalCommaSplit(record, columns: columns, file: file) {
             // `47,5` in a comma file: one number written with a decimal comma, split in two; a hint to
             // remove an empty last field would import what follows into the wrong columns.
             hint = split
@@ -78,6 +83,22 @@ extension _RowFailure {
         // The row's entity when the file fills one: rejects name it, as for any other reject of its rows.
         self.init(entity: file.targets.count == 1 ? file.targets[0].entity.name : nil,
                   reason: "the record has \(record.count) field\(record.count == 1 ? "" : "s"); \(basis) has \(columns)", hint: hint)
+    }
+
+    /// Whether `raw` has a quote after a delimiter (or the line's start) and spaces or tabs: `A, "Ann"`.
+    static func quoteAfterSpace(_ raw: [UInt8], delimiter: UInt8, quote: UInt8) -> Bool {
+        var fieldStart = true, spaces = false
+        for byte in raw {
+            if byte == quote && fieldStart && spaces { return true }
+            if byte == delimiter || byte == 0x0A || byte == 0x0D {
+                (fieldStart, spaces) = (true, false)
+            } else if fieldStart && (byte == 0x20 || byte == 0x09) {
+                spaces = true
+            } else {
+                fieldStart = false
+            }
+        }
+        return false
     }
 
     /// For a comma file's record with too many fields: the first field read as a fractional number

@@ -155,6 +155,7 @@ final class _RowReader: @unchecked Sendable {
     private let targetCount: Int
     private let trim: Bool
     private let delimiter: UInt8
+    private let quote: UInt8
     private let columnCount: Int
     private let fieldPlans: [[_FieldPlan]]
     private let relationshipPlans: [[_RelationshipPlan]]
@@ -195,6 +196,7 @@ final class _RowReader: @unchecked Sendable {
         targetCount = targets.count
         trim = file.options.trim
         delimiter = file.options.delimiter
+        quote = file.options.quote
         columnCount = file.columnCount
         fieldPlans = targets.map(\.fields)
         relationshipPlans = targets.map(\.relationships)
@@ -345,6 +347,8 @@ final class _RowReader: @unchecked Sendable {
                     if field.countsPadding, let base = bytes.baseAddress, !bytes.isEmpty,
                        base[0] == 0x20 || base[0] == 0x09 || base[bytes.count - 1] == 0x20 || base[bytes.count - 1] == 0x09,
                        !record.isQuoted(at: field.field) {
+                        // ` "Ann"`: a quoted field after a space, which is text with its quotes unless the file trims.
+                        if Self.isSpacedQuote(bytes, quote: quote) { return false }
                         _FieldTally.note(&chunk.paddedText, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
                     }
                     // `\N` alone, or a trailing backslash (two bytes' test for most values; quoted text is meant).
@@ -364,7 +368,9 @@ final class _RowReader: @unchecked Sendable {
                         let bytes = field.converter.fieldBytes(raw)
                         let reason: String
                         var hint: String?
-                        if !field.nulls.matches(bytes) {
+                        if !trim, Self.isSpacedQuote(raw, quote: quote), !record.isQuoted(at: field.field) {
+                            reason = Self.spacedQuoteReason
+                        } else if !field.nulls.matches(bytes) {
                             // Quoted, a null word is text whatever the tokens: the note would mislead.
                             reason = field.converter.explain(bytes)
                                 + (record.isQuoted(at: field.field) ? "" : Self.nullWordNote(bytes, columnTokens: columnNullTokens[t][f]))
@@ -410,6 +416,25 @@ final class _RowReader: @unchecked Sendable {
         }
         return .converted(first)
     }
+
+    /// Whether an unquoted field's bytes are a quoted value with spaces or tabs before or after it
+    /// (` "Ann"`, `"1" `): hand-written CSV puts a space after each delimiter; RFC 4180, and a file that
+    /// does not trim, read the spaces and the quotes as text.
+    ///
+    /// ```swift
+    /// _RowReader.isSpacedQuote(bytes, quote: UInt8(ascii: "\""))   // true for ` "Ann"`, false for `"Ann"` or ` Ann`
+    /// ```
+    static func isSpacedQuote(_ bytes: UnsafeBufferPointer<UInt8>, quote: UInt8) -> Bool {
+        var start = 0, end = bytes.count
+        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+        while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        return end - start >= 2 && bytes[start] == quote && bytes[end - 1] == quote && (start > 0 || end < bytes.count)
+    }
+
+    /// The reason of a field ``isSpacedQuote(_:quote:)`` finds.
+    static let spacedQuoteReason = "the value is quoted with spaces around the quotes, which a file that keeps text as written reads "
+        + "as text, quotes included; if the file puts a space after each delimiter, re-run with --trim (or \"trim\": true for the "
+        + "file in a mapping), which drops spaces around quoted fields"
 
     /// Words files write for "no value" (NULL, NA, N/A, None, nil, \\N): when one is not a null token of the
     /// file (`--null` replaces the defaults), or of the column when its mapping gives it `columnTokens`
