@@ -60,6 +60,28 @@ struct ImportAbortTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("Out.sqlite")))
     }
 
+    /// A user trial: with text kept as written, `A, ENG` named no team " ENG" with no word of the spaces.
+    @Test("a text key with spaces around it that names no object says the key without them exists, and names --trim")
+    func spacedKey() throws {
+        let scratch = ImportScratch()
+        try scratch.write("teams.csv", "code,name\nENG,Engines\n")
+        try scratch.write("people.csv", "person_id,name,team\n1,Ada, ENG\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "files": [
+              {"path": "teams.csv", "targets": [{"entity": "Team", "key": "code"}]},
+              {"path": "people.csv", "targets": [{"entity": "Person", "relationships": {"team": {"column": "team", "destinationKey": "code"}}}]}
+            ]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let model = try ImportFixtures.model("import-basics")
+        let error = try #require(throws: ImportError.self) { try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Out.sqlite")) }
+        #expect(error.description.hasPrefix(#"people.csv:2:3: Person.team ("team" = " ENG"): no Team has code " ENG" (it has spaces around it; "ENG" exists: "#
+            + "text keeps its spaces unless the file trims, so re-run with --trim"), "\(error)")
+        var trimming = mapping
+        trimming.defaults.trim = true
+        for f in trimming.files.indices { trimming.files[f].options.trim = true }
+        #expect(try SeedImporter(model: model, mapping: trimming).run(into: scratch.path("Out.sqlite")).objects["Person"]?.stored == 1)
+    }
+
     @Test("a ragged row aborts with its line")
     func ragged() throws {
         let scratch = ImportScratch()

@@ -453,7 +453,7 @@ final class _ImportSession {
                     try reject(file, record, _RowFailure(
                         field: field, entity: index.entity.name, attribute: index.attribute,
                         reason: "no \(index.entity.name) has \(index.attribute) \(Self.describe(key ?? .null))"
-                            + (setAside ? " but in rows set aside" : ""), value: key?.description))
+                            + (setAside ? " but in rows set aside" : key.map(index.spacedKeyNote) ?? ""), value: key?.description))
                     return
                 }
                 ids.append(index.objectID(entry))

@@ -345,7 +345,7 @@ extension _TargetWriter {
         return _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
                            reason: wasSetAside(key, in: relationship.index)
                                ? named + " but in rows set aside"
-                               : named + " in this file or an earlier one" + laterFillerNote(t, r, key: key),
+                               : named + relationship.index.spacedKeyNote(key) + " in this file or an earlier one" + laterFillerNote(t, r, key: key),
                            value: key.description)
     }
 

@@ -712,7 +712,8 @@ final class _TargetWriter {
                         field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
                         reason: wasSetAside(key, in: index)
                             ? named + " but in rows set aside"
-                            : named + " (the key must name an object of a file imported before this one)" + laterFillerNote(t, r, key: key),
+                            : named + index.spacedKeyNote(key) + " (the key must name an object of a file imported before this one)"
+                                + laterFillerNote(t, r, key: key),
                         value: key.description)
                 }
                 let destination = index.objectID(entry)
@@ -791,7 +792,7 @@ final class _TargetWriter {
         let index = relationship.index
         func failure(_ why: String) -> _RowFailure {
             _RowFailure(field: relationship.field, entity: entities[t].name, attribute: relationshipNames[t][r],
-                        reason: "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key)) before this row, and " + why,
+                        reason: "no \(index.entity.name) has \(index.attribute) \(_ImportSession.describe(key))\(index.spacedKeyNote(key)) before this row, and " + why,
                         value: key.description)
         }
         guard relationship.isOptional else {

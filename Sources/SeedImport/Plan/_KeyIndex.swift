@@ -568,3 +568,20 @@ enum _KeyBytes {
         }
     }
 }
+
+extension _KeyIndex {
+    /// For a text key this index does not hold: a note when the key has spaces or tabs around it and the
+    /// index holds it without them (` K1` for `K1`), since text keeps its spaces unless the file trims;
+    /// empty otherwise.
+    ///
+    /// ```swift
+    /// "no Owner has code \" K1\"" + index.spacedKeyNote(key)   // … (it has spaces around it; "K1" exists: …)
+    /// ```
+    func spacedKeyNote(_ key: Value) -> String {
+        guard case .string(let text) = key else { return "" }
+        let trimmed = text.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        guard trimmed != text, !trimmed.isEmpty, find(.string(trimmed)) != nil else { return "" }
+        return " (it has spaces around it; \(_ImportSession.describe(.string(trimmed))) exists: text keeps its spaces unless the file trims, "
+            + "so re-run with --trim, or \"trim\": true for the file in a mapping)"
+    }
+}
