@@ -119,6 +119,12 @@ struct ImportQuotedNullTests {
         let trimmed = try ImportEncodingErrorTests.run(csv, name: "p.csv", in: ImportScratch(), options: options,
                                                        defaults: ImportQuoteTests.trimming)
         #expect(!trimmed.warnings.contains { $0.contains("spaces or tabs around") }, "\(trimmed.warnings)")
+        // Kept by choice (--no-trim, "trim": false), the spaces are meant: no warning, and a saved mapping keeps the choice.
+        var keeping = CSVOptions()
+        keeping.trim = false
+        let kept = try ImportEncodingErrorTests.run(csv, name: "p.csv", in: ImportScratch(), options: options, defaults: keeping)
+        #expect(!kept.warnings.contains { $0.contains("spaces or tabs around") }, "\(kept.warnings)")
+        #expect(keeping.isTrimSet && !CSVOptions().isTrimSet)
     }
 
     @Test("\"\" is an empty string, an empty field is null; both when read ahead or not", arguments: [true, false])

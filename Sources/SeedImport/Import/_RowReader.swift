@@ -156,6 +156,9 @@ final class _RowReader: @unchecked Sendable {
     private let trim: Bool
     private let delimiter: UInt8
     private let quote: UInt8
+    /// Whether text kept with spaces around it is counted for a warning: not when the file chose to keep
+    /// it (`--no-trim`, `"trim": false`).
+    private let warnsPadding: Bool
     private let columnCount: Int
     private let fieldPlans: [[_FieldPlan]]
     private let relationshipPlans: [[_RelationshipPlan]]
@@ -197,6 +200,7 @@ final class _RowReader: @unchecked Sendable {
         trim = file.options.trim
         delimiter = file.options.delimiter
         quote = file.options.quote
+        warnsPadding = !file.options.isTrimSet
         columnCount = file.columnCount
         fieldPlans = targets.map(\.fields)
         relationshipPlans = targets.map(\.relationships)
@@ -349,7 +353,7 @@ final class _RowReader: @unchecked Sendable {
                        !record.isQuoted(at: field.field) {
                         // ` "Ann"`: a quoted field after a space, which is text with its quotes unless the file trims.
                         if Self.isSpacedQuote(bytes, quote: quote) { return false }
-                        _FieldTally.note(&chunk.paddedText, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
+                        if warnsPadding { _FieldTally.note(&chunk.paddedText, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value) }
                     }
                     // `\N` alone, or a trailing backslash (two bytes' test for most values; quoted text is meant).
                     if field.countsEscapes, let base = bytes.baseAddress, !bytes.isEmpty,

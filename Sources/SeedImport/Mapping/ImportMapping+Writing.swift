@@ -150,7 +150,8 @@ extension ImportMapping {
         if options.nullTokens != base.nullTokens || (options.isNullTokensSet && !base.isNullTokensSet) {
             keys.append(("nullTokens", .array(options.nullTokens.map(_OrderedJSON.string))))
         }
-        if options.trim != base.trim { keys.append(("trim", .bool(options.trim))) }
+        // A choice to keep spaces is written too: such text is not warned about (CSVOptions.isTrimSet).
+        if options.trim != base.trim || (options.isTrimSet && !base.isTrimSet) { keys.append(("trim", .bool(options.trim))) }
         if options.decimalComma != base.decimalComma { keys.append(("decimalComma", .bool(options.decimalComma))) }
         if options.skipLines != base.skipLines { keys.append(("skipLines", .int(options.skipLines))) }
         if options.maximumRecordBytes != base.maximumRecordBytes {

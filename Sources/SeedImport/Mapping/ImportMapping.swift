@@ -91,7 +91,10 @@ public struct CSVOptions: Sendable, Hashable {
     public private(set) var isNullTokensSet: Bool
     /// Whether spaces and tabs around unquoted text, and outside quotes, are dropped (off by default: text
     /// keeps them). Text inside quotes is kept as written, and non-text values never keep them.
-    public var trim: Bool
+    public var trim: Bool { didSet { isTrimSet = true } }
+    /// Whether ``trim`` was chosen (by a mapping, an option or code) rather than left off by default: text
+    /// kept with spaces around it is then taken as meant, not warned about.
+    public private(set) var isTrimSet: Bool
     /// Whether numbers are written with a decimal comma, as spreadsheets in much of Europe write them:
     /// `1.234,5` is 1234.5 (`.` groups thousands, in threes). Integer, Double, Float and Decimal
     /// attributes read numbers so; dates and text are unaffected. Usually with `;` as the delimiter;
@@ -135,6 +138,7 @@ public struct CSVOptions: Sendable, Hashable {
         self.nullTokens = nullTokens
         self.isNullTokensSet = nullTokens != CSVOptions.defaultNullTokens
         self.trim = trim
+        self.isTrimSet = trim
     }
 
     /// The CSVStream dialect. With ``trim``, libcsv skips spaces and tabs around fields, which trims

@@ -147,9 +147,10 @@ struct _FieldPlan {
     /// attribute whose tokens are the built-in defaults (`NULL`, `NA`), which the user did not choose.
     /// Decided once per column, so the row loop tests one flag.
     var countsTextNulls = false
-    /// Whether unquoted text kept with spaces or tabs around it is counted for a warning (``_FieldTally``):
-    /// a String attribute of a file that does not trim, where padding is either data (PostgreSQL's
-    /// `'  x'`) or a fixed-width export's filler the user would rather drop (`--trim`).
+    /// Whether unquoted text kept with spaces or tabs around it is looked at: a String attribute of a file
+    /// that does not trim, where padding is either data (PostgreSQL's `'  x'`) or a fixed-width export's
+    /// filler the user would rather drop (`--trim`): counted for a warning (``_FieldTally``) unless the
+    /// file chose not to trim, and refused when it surrounds quotes (` "Ann"`).
     var countsPadding = false
     /// Whether text that looks backslash-escaped is counted for a warning (``_FieldTally``): `\N` alone
     /// (MySQL's and PostgreSQL's text-format null) or a value ending in a backslash (an escaped delimiter
