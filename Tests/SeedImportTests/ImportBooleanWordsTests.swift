@@ -23,6 +23,15 @@ struct ImportBooleanWordsTests {
         return problem.message
     }
 
+    /// A user trial: `--true-value ' ja '` was accepted but could never match, as a field's spaces are dropped.
+    @Test("words given with spaces around them match the field without them")
+    func spacedWords() throws {
+        #expect(try Self.read("ja", true: [" ja "], false: ["\tnein"]).0 == .bool(true))
+        #expect(try Self.read(" nein ", true: [" ja "], false: ["\tnein"]).0 == nil, "the field's spaces are dropped before it gets here")
+        #expect(try Self.read("nein", true: [" ja "], false: ["\tnein"]).0 == .bool(false))
+        #expect(Self.problem(true: ["  "], false: nil)?.contains("holds an empty word") == true)
+    }
+
     @Test("the column's words read in any ASCII case, besides the built-in ones")
     func reads() throws {
         #expect(try Self.read("ja", true: ["ja"], false: ["nein"]).0 == .bool(true))

@@ -366,9 +366,10 @@ final class _BooleanWords: Sendable, CustomStringConvertible {
         self.falseWords = falseWords
     }
 
-    /// A word's bytes with ASCII letters in lower case, as values are compared.
+    /// A word's bytes with ASCII letters in lower case and without spaces or tabs around them, as values
+    /// are compared (a Boolean field's spaces are never part of it, so ` ja ` must match `ja`).
     private static func folded(_ word: String) -> [UInt8] {
-        word.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        word.trimmingCharacters(in: CharacterSet(charactersIn: " \t")).utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
     }
 
     /// The value `bytes` stands for, or nil when they are none of the words.
