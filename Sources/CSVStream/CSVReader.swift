@@ -157,17 +157,25 @@ public final class CSVReader {
     public private(set) var latin1ControlBytes = 0
     /// The line of the first of ``latin1ControlBytes``, or `nil` when there is none.
     public private(set) var firstLatin1ControlLine: Int?
+    /// Of ``latin1ControlBytes``, those Windows-1252 leaves undefined too (0x81, 0x8D, 0x8F, 0x90, 0x9D):
+    /// when they are all of them, the input is not Windows-1252 either.
+    public private(set) var latin1ControlBytesUndefinedInWindows1252 = 0
 
     /// Counts the bytes 0x80–0x9F of a Latin-1 record that is not all ASCII (``latin1ControlBytes``).
     private func noteLatin1Controls(in raw: UnsafeBufferPointer<UInt8>) {
-        var found = 0, first = -1
+        var found = 0, first = -1, undefined = 0
         for index in raw.indices where raw[index] & 0xE0 == 0x80 {
             if first < 0 { first = index }
             found += 1
+            switch raw[index] {
+            case 0x81, 0x8D, 0x8F, 0x90, 0x9D: undefined += 1
+            default: break
+            }
         }
         guard found > 0 else { return }
         if firstLatin1ControlLine == nil { firstLatin1ControlLine = scanner.line(ofRecordByte: first, in: raw) }
         latin1ControlBytes += found
+        latin1ControlBytesUndefinedInWindows1252 += undefined
     }
 
     /// ``bytesRead`` over ``fileSize``, from 0 to 1, when the size is known.

@@ -493,6 +493,13 @@ struct ImportCLITests {
                                         "R=w.csv"], directory: scratch.url)
         #expect(cp1252.status == 0 && !cp1252.output.contains("control characters"), "\(cp1252.output)")
         #expect(try StoreReader.scalar(scratch.path("y.sqlite"), "SELECT ZNOTE FROM ZR WHERE ZCODE = 'C'") == .text("\u{201C}hi\u{201D}"))
+
+        // A user trial: a file whose only such byte is 0x81 was sent to cp1252, which refuses it.
+        try Data(Array("code,amount,note\nA,1,x".utf8) + [0x81] + Array("\n".utf8)).write(to: URL(fileURLWithPath: scratch.path("u.csv")))
+        let undefined = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "z.sqlite", "--progress", "none", "--encoding", "latin1",
+                                           "R=u.csv"], directory: scratch.url)
+        #expect(undefined.status == 0 && undefined.output.contains("Windows-1252 leaves it undefined too"), "\(undefined.output)")
+        #expect(!undefined.output.contains("--encoding cp1252"), "\(undefined.output)")
     }
 
     @Test("a UTF-16 file (Excel's Unicode Text) is named as such, with how to convert it, whatever --encoding says")

@@ -13,7 +13,14 @@ extension _ImportSession {
         guard reader.latin1ControlBytes > 0, let line = reader.firstLatin1ControlLine else { return nil }
         let count = reader.latin1ControlBytes
         let bytes = count == 1 ? "1 byte from 0x80 to 0x9F (line \(line))" : "\(_ProgressReporter.grouped(count)) bytes from 0x80 to 0x9F (the first on line \(line))"
+        let undefined = reader.latin1ControlBytesUndefinedInWindows1252
+        // 0x81, 0x8D, 0x8F, 0x90 and 0x9D are not Windows-1252 either: re-reading as it would refuse them.
+        guard undefined < count else {
+            return "\(file.displayPath): \(bytes) read as Latin-1 control characters, which text does not hold; Windows-1252 leaves "
+                + "\(count == 1 ? "it" : "them") undefined too (0x81, 0x8D, 0x8F, 0x90, 0x9D), so the file may be in another encoding: check what wrote it"
+        }
+        let caveat = undefined == 0 ? "" : " (\(_ProgressReporter.grouped(undefined)) of them, 0x81, 0x8D, 0x8F, 0x90 or 0x9D, are undefined there too and would be rejects)"
         return "\(file.displayPath): \(bytes) read as Latin-1 control characters, which text does not hold: the file is most likely "
-            + "Windows-1252, where they are € and curly quotes (‘ ’ “ ”, – —); re-run with --encoding cp1252 (or \"encoding\": \"windows1252\" in a mapping)"
+            + "Windows-1252, where they are € and curly quotes (‘ ’ “ ”, – —); re-run with --encoding cp1252 (or \"encoding\": \"windows1252\" in a mapping)" + caveat
     }
 }
