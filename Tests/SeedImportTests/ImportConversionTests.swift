@@ -429,8 +429,11 @@ struct ImportConversionTests {
         let date = try _FieldConverter.make(for: Attribute("d", .date), format: nil, encoding: .utf8, keepAlive: &keepAlive).get()
         for zero in ["0000-00-00", "0000-00-00 00:00:00"] {
             #expect(convert(date, zero) == nil)
-            #expect(explain(date, zero).hasSuffix("; \(zero) is MySQL's zero date, which stands for no date: make it a null token (--null '' --null '\(zero)', or the column's \"nullTokens\" in a mapping)"), "\(explain(date, zero))")
+            #expect(explain(date, zero).hasSuffix("; \(zero) is MySQL's zero date, which stands for no date: make it a null token (--null '' --null '\(zero)', or in a mapping the column's \"nullTokens\" when it lists its own)"), "\(explain(date, zero))")
         }
+        // Longer than a null token may be: a String attribute instead.
+        let long = "0000-00-00 00:00:00.000000000 +00:00"
+        #expect(explain(date, long).hasSuffix("map the column to a String attribute (it is too long for a null token, at most 32 bytes)"), "\(explain(date, long))")
         #expect(explain(date, "infinity").contains("; PostgreSQL's infinity is later (or earlier) than any date a Date holds: make it a null token (--null '' --null 'infinity'"))
         #expect(explain(date, "-infinity").contains("--null '-infinity'"))
         #expect(explain(date, "0044-03-15 BC").hasSuffix("; a year before 1 AD (PostgreSQL's BC) is not read: map the column to a String attribute to keep it as written"))

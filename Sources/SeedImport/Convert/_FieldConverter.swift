@@ -225,13 +225,16 @@ enum _FieldConverter: Sendable {
     /// ```
     static func dateWordHint(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
+        // A null token for it: --null, unless the column lists its own (they win), and only as long as tokens may be.
+        let token = bytes.count <= _NullTokens.maximumLength
+            ? "make it a null token (--null '' --null '\(text)', or in a mapping the column's \"nullTokens\" when it lists its own)"
+            : "map the column to a String attribute (it is too long for a null token, at most \(_NullTokens.maximumLength) bytes)"
         if text.hasPrefix("0000-00-00") && text.utf8.allSatisfy({ $0 == UInt8(ascii: "0") || !(0x31...0x39).contains($0) }) {
-            return "; \(text) is MySQL's zero date, which stands for no date: make it a null token (--null '' --null '\(text)', "
-                + "or the column's \"nullTokens\" in a mapping)"
+            return "; \(text) is MySQL's zero date, which stands for no date: \(token)"
         }
         if ["infinity", "-infinity", "+infinity"].contains(text.lowercased()) {
-            return "; PostgreSQL's \(text) is later (or earlier) than any date a Date holds: make it a null token (--null '' --null '\(text)', "
-                + "or the column's \"nullTokens\" in a mapping), or map the column to a String attribute"
+            return "; PostgreSQL's \(text) is later (or earlier) than any date a Date holds: \(token)"
+                + (bytes.count <= _NullTokens.maximumLength ? ", or map the column to a String attribute" : "")
         }
         if text.hasSuffix(" BC") {
             return "; a year before 1 AD (PostgreSQL's BC) is not read: map the column to a String attribute to keep it as written"
