@@ -24,9 +24,9 @@ struct QueryCommand: ParsableCommand {
             are ISO 8601 in UTC and a to-one relationship is the destination's primary key. Dates carry the fewest fraction digits \
             that read back as the stored seconds (none when whole), and decimals print as stored. In a \
             table, null is NULL and text that could pass for it or for nothing is in double quotes ("", \
-            "NULL"). CSV writes null as an empty field and quotes empty text and the texts NULL and NA, \
-            so seedstore import reads it back the same (for an import with other null tokens, give them with \
-            --null). --stats prints statements run, rows stepped and \
+            "NULL"). CSV writes null as an empty field and quotes empty text, the texts NULL and NA, text \
+            with spaces or tabs around it, \\N and text ending in a backslash, so seedstore import reads it \
+            back the same, without warnings (for an import with other null tokens, give them with --null). --stats prints statements run, rows stepped and \
             faults fired on stderr.
 
             --to-many adds each to-many relationship as the primary keys of its destinations, in the \
@@ -542,16 +542,19 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    /// A value as a CSV field that `seedstore import` reads back as the same value: null as an
-    /// empty unquoted field (or, given `nullTokens`, the first of them), and text quoted when it is
+    /// A value as a CSV field that `seedstore import` reads back as the same value, without a warning:
+    /// null as an empty unquoted field (or, given `nullTokens`, the first of them), and text quoted when it is
     /// empty or equal to a null token (`""`, `"NULL"`, `"NA"` and any of `nullTokens`: the importer's
-    /// null tokens apply to unquoted fields only), as well as when it holds a comma, a quote or a line
-    /// break. Binary data is hexadecimal after `0x` (`0x` alone when empty).
+    /// null tokens apply to unquoted fields only), when it starts or ends with a space or tab, is `\N` or
+    /// ends with a backslash (the importer keeps quoted text exactly, and warns of these unquoted), as
+    /// well as when it holds a comma, a quote or a line break. Binary data is hexadecimal after `0x`
+    /// (`0x` alone when empty).
     ///
     /// For example:
     ///
     /// ```swift
     /// [Value.null, .string(""), .string("NULL"), .string("a,b")].map { QueryCommand.csvField($0) }   // ["", "\"\"", "\"NULL\"", "\"a,b\""]
+    /// [Value.string(" lead"), .string("\\N"), .string("C:\\")].map { QueryCommand.csvField($0) }  // ["\" lead\"", "\"\\N\"", "\"C:\\\""]
     /// QueryCommand.csvField(.string("-"), nullTokens: ["-"])   // "\"-\""
     /// ```
     static func csvField(_ value: Value, nullTokens: [String] = []) -> String {
@@ -564,9 +567,14 @@ struct QueryCommand: ParsableCommand {
             // would read back as hex, and empty data, written as nothing, as null.
             return hex(data)
         case .string(let string):
-            // The importer trims spaces and tabs before it compares a field with its null tokens.
-            let trimmed = string.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            if CSVOptions.defaultNullTokens.contains(trimmed) || nullTokens.contains(trimmed) { return quoted(string) }
+            // Null tokens apply to unquoted fields only. Spaces or tabs around unquoted text are dropped by an
+            // import with --trim, and `\N` or a trailing backslash looks like a MySQL or PostgreSQL escape:
+            // the importer warns of both, with advice that would change the value; quoted text it keeps as written.
+            if let first = string.utf8.first, let last = string.utf8.last,
+               first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 || last == 0x5C || string == "\\N" {
+                return quoted(string)
+            }
+            if CSVOptions.defaultNullTokens.contains(string) || nullTokens.contains(string) { return quoted(string) }
         default:
             break
         }
