@@ -277,44 +277,106 @@ struct QueryCommand: ParsableCommand {
         word.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
     }
 
-    /// Why a predicate compares a to-one relationship with a number or text written into it, or nil.
+    /// Why a predicate compares a relationship with a number or text written into it, or nil.
     ///
     /// `operator == 102` compares the destination's `Z_PK`, the store's own row key, which the user
     /// rarely means and the store may number differently after the next import: it is refused with the
     /// destination's key to compare instead (`operator.operator_id == 102`, see ``likelyKey(of:)``), or
-    /// its attributes when none looks like a key. In code a `%@` argument that stands for an object (its
-    /// primary key) still compares, as Core Data compares an object or its ID; a command line has no such
-    /// arguments. `== nil` tests whether there is a destination, and stays.
-    static func toOneLiteralProblem(_ predicate: FetchPredicate, from entity: Entity, in model: ObjectModel) -> String? {
+    /// its attributes when none looks like a key. A to-many relationship likewise (`ANY wells == 5`,
+    /// `wells CONTAINS 5`, `5 IN wells`, `NONE wells == 5`): `ANY wells.uwi == '5'`. In code a `%@`
+    /// argument that stands for an object (its primary key) still compares, as Core Data compares an
+    /// object or its ID; a command line has no such arguments. `== nil` tests whether there is a
+    /// destination, and `wells.@count` counts them: both stay.
+    ///
+    /// For example, on a wells store:
+    ///
+    /// ```swift
+    /// let problem = QueryCommand.relationshipLiteralProblem(try FetchPredicate(format: "5 IN wells"), from: operatorEntity, in: model)
+    /// // "Operator.wells is a to-many relationship to Well: … compare the destinations' key: ANY wells.uwi == '5' …"
+    /// ```
+    static func relationshipLiteralProblem(_ predicate: FetchPredicate, from entity: Entity, in model: ObjectModel,
+                                           negated: Bool = false) -> String? {
         switch predicate {
         case .truePredicate, .falsePredicate:
             return nil
         case .and(let operands), .or(let operands):
-            return operands.lazy.compactMap { toOneLiteralProblem($0, from: entity, in: model) }.first
+            return operands.lazy.compactMap { relationshipLiteralProblem($0, from: entity, in: model) }.first
         case .not(let operand):
-            return toOneLiteralProblem(operand, from: entity, in: model)
+            // NONE wells == 5 is parsed as NOT (ANY wells == 5): the advice keeps the NONE.
+            return relationshipLiteralProblem(operand, from: entity, in: model, negated: true)
         case .comparison(let comparison):
-            for (side, other) in [(comparison.left, comparison.right), (comparison.right, comparison.left)] {
-                guard case .keyPath(let path) = side, case .constant(let constant) = other, isLiteralKey(constant),
-                      let (owner, name) = lastStep(of: path.joined(separator: "."), from: entity, in: model),
-                      let relationship = owner.relationship(named: name), !relationship.isToMany,
-                      let destination = model.entity(named: relationship.destination) else { continue }
-                let keyPath = path.joined(separator: ".")
-                let value = constant.description
+            return relationshipLiteralProblem(comparison, none: negated && comparison.modifier == .any, from: entity, in: model)
+        }
+    }
+
+    /// ``relationshipLiteralProblem(_:from:in:negated:)`` for one comparison; `none`: it is the inside of `NONE`.
+    static func relationshipLiteralProblem(_ comparison: PredicateComparison, none: Bool, from entity: Entity, in model: ObjectModel) -> String? {
+        for (side, other, onLeft) in [(comparison.left, comparison.right, true), (comparison.right, comparison.left, false)] {
+            guard case .keyPath(let path) = side, case .constant(let constant) = other, isLiteralKey(constant),
+                  let (owner, relationship, throughToMany) = relationshipStep(path, from: entity, in: model),
+                  let destination = model.entity(named: relationship.destination) else { continue }
+            let keyPath = path.joined(separator: ".")
+            let value = constant.description
+            let kind = relationship.isToMany ? "to-many" : "to-one"
+            guard relationship.isToMany || throughToMany else {
                 let instead: String
                 if let key = likelyKey(of: destination) {
                     instead = "compare the destination's key: \(keyPath).\(key.name) \(comparison.op) \(literal(constant, for: key))"
                 } else {
-                    let names = destination.attributes.map(\.name)
-                    let shown = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "")
-                    instead = "compare one of \(destination.name)'s attributes (\(shown)): \(keyPath).NAME \(comparison.op) \(value)"
+                    instead = "compare one of \(attributeList(of: destination)): \(keyPath).NAME \(comparison.op) \(value)"
                 }
-                return "\(owner.name).\(name) is a to-one relationship to \(destination.name): compared with \(value), it would match "
+                return "\(owner.name).\(relationship.name) is a \(kind) relationship to \(destination.name): compared with \(value), it would match "
                     + "the \(destination.name) whose Z_PK (the store's own row number) is \(value), which a new import may number "
                     + "differently; \(instead) (\(keyPath) == nil tests for no \(destination.name))"
             }
-            return nil
+            // Many destinations: the comparison goes on each one's key, quantified as written (ANY when it was not).
+            let quantifier = none ? "NONE " : comparison.modifier == .all ? "ALL " : "ANY "
+            let op: String = switch (comparison.op, onLeft) {
+            case (.contains, true), (.in, false): isArray(constant) ? "IN" : "=="
+            case (.lessThan, false): ">"
+            case (.lessThanOrEqualTo, false): ">="
+            case (.greaterThan, false): "<"
+            case (.greaterThanOrEqualTo, false): "<="
+            default: comparison.op.rawValue
+            }
+            let instead: String
+            if let key = likelyKey(of: destination) {
+                instead = "compare the destinations' key: \(quantifier)\(keyPath).\(key.name) \(op) \(literal(constant, for: key))"
+            } else {
+                instead = "compare one of \(attributeList(of: destination)): \(quantifier)\(keyPath).NAME \(op) \(value)"
+            }
+            return "\(owner.name).\(relationship.name) is a \(kind) relationship to \(destination.name)"
+                + (relationship.isToMany ? "" : ", reached through a to-many")
+                + ": compared with \(value), it would compare the Z_PK (the store's own row number) of each \(destination.name), "
+                + "which a new import may number differently; \(instead)"
+                + (relationship.isToMany ? " (\(keyPath).@count == 0 tests for no \(destination.name))" : "")
         }
+        return nil
+    }
+
+    /// The relationship a key path ends at, through to-one and to-many relationships (`wells.operator`),
+    /// and whether a step before it is a to-many; nil when it ends elsewhere.
+    static func relationshipStep(_ path: [String], from entity: Entity, in model: ObjectModel)
+        -> (owner: Entity, relationship: Relationship, throughToMany: Bool)? {
+        var current = entity, throughToMany = false
+        for part in path.dropLast() {
+            guard let relationship = current.relationship(named: part), let next = model.entity(named: relationship.destination) else { return nil }
+            throughToMany = throughToMany || relationship.isToMany
+            current = next
+        }
+        guard let last = path.last, let relationship = current.relationship(named: last) else { return nil }
+        return (current, relationship, throughToMany)
+    }
+
+    /// "Note's attributes (text, written)", the first six, for a suggestion when no key stands out.
+    static func attributeList(of entity: Entity) -> String {
+        let names = entity.attributes.map(\.name)
+        return "\(entity.name)'s attributes (" + names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "") + ")"
+    }
+
+    /// Whether `constant` is a list (`{1, 2}`).
+    static func isArray(_ constant: PredicateConstant) -> Bool {
+        if case .array = constant { true } else { false }
     }
 
     /// Whether `constant` is a number or text (or a list of them) written where an object belongs.
@@ -383,7 +445,7 @@ struct QueryCommand: ParsableCommand {
             printError("error: " + problem)
             throw ExitCode.validationFailure
         }
-        if let predicate = request.predicate, let problem = Self.toOneLiteralProblem(predicate, from: root, in: store.model) {
+        if let predicate = request.predicate, let problem = Self.relationshipLiteralProblem(predicate, from: root, in: store.model) {
             printError("error: --where: " + problem)
             throw ExitCode.validationFailure
         }
