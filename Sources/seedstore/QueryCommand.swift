@@ -138,21 +138,24 @@ struct QueryCommand: ParsableCommand {
         if toMany && format == .csv {
             throw ValidationError("--to-many goes with --format table or json: CSV holds what imports back (attributes, and to-one keys as NAME.Z_PK columns); a join CSV fills a to-many")
         }
-        // A malformed sort key is a usage error like the others (exit 64), not a failed fetch.
+        // A malformed sort key, property or predicate is a usage error like the others (exit 64), not a failed
+        // fetch; here rather than when the request is made, so the usage line printed is this command's.
         if let sort {
-            do { _ = try FetchSort.parseList(sort) } catch { throw ValidationError("--sort \(error)") }
+            do { _ = try FetchSort.parseList(sort) } catch { throw ValidationError("--sort: \(error)") }
         }
-        if let having { _ = try Self.havingPredicate(having, fetched: Self.list(properties).compactMap { try? FetchProperty.parse($0) }) }
-        // Here rather than when the request is made, so the usage line printed is this command's.
-        if let predicate, let name = try Self.commandLinePredicate(predicate, option: "--where")?.variableNames.sorted().first {
+        let fetched = try Self.list(properties).map { item in
+            do { return try FetchProperty.parse(item) } catch { throw ValidationError("--properties: \(error)") }
+        }
+        if let having { _ = try Self.havingPredicate(having, fetched: fetched) }
+        if let predicate, let name = try Self.commandLinePredicate(predicate, option: "--where").variableNames.sorted().first {
             throw ValidationError(Self.variableMessage(name))
         }
     }
 
-    /// Parses a predicate given on the command line; nil when it does not parse (``run()`` reports that,
-    /// naming the store's properties). A format specifier (`%@`, `%K`, `%d`) is a usage error: in code
-    /// it takes an argument, and the command line has none to give.
-    static func commandLinePredicate(_ text: String, option: String) throws -> FetchPredicate? {
+    /// Parses a predicate given on the command line (`option`: `--where`, `--having`). One that does not
+    /// parse is a usage error, `--where: ` before the parser's message; a format specifier (`%@`, `%K`,
+    /// `%d`) too, saying to write the value in: in code it takes an argument, and the command line has none to give.
+    static func commandLinePredicate(_ text: String, option: String) throws(ValidationError) -> FetchPredicate {
         do {
             return try FetchPredicate(format: text)
         } catch where error.kind == .missingArgument {
@@ -170,7 +173,7 @@ struct QueryCommand: ParsableCommand {
                 name == 'Strata' or completed == YES (for %K, the key path itself)
                 """)
         } catch {
-            return nil
+            throw ValidationError("\(option): \(error)")
         }
     }
 
@@ -207,16 +210,13 @@ struct QueryCommand: ParsableCommand {
     /// Parses `--having`; a predicate that calls an aggregate (`count(name) > 20`) is refused with
     /// the way to write it: name the aggregate by the name it is fetched under (among `fetched`), or fetch
     /// it with one.
-    static func havingPredicate(_ text: String, fetched: [FetchProperty] = []) throws -> FetchPredicate {
+    static func havingPredicate(_ text: String, fetched: [FetchProperty] = []) throws(ValidationError) -> FetchPredicate {
+        let call = /(?i)\b(count|sum|min|max|avg)\s*\(([^)]*)\)/
         do {
-            // A format specifier is refused as in --where; another error may be an aggregate called by name.
-            if let parsed = try commandLinePredicate(text, option: "--having") { return parsed }
             return try FetchPredicate(format: text)
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            let call = /(?i)\b(count|sum|min|max|avg)\s*\(([^)]*)\)/
-            guard let match = text.firstMatch(of: call) else { throw error }
+        } catch where error.kind != .missingArgument && text.firstMatch(of: call) != nil {
+            // Not a predicate: an aggregate called by name, most likely.
+            let match = text.firstMatch(of: call)!
             let function = match.1.lowercased(), argument = match.2.trimmingCharacters(in: .whitespaces)
             let name = function == "count" && argument == "*" ? "n" : "\(function)_\(argument.replacingOccurrences(of: ".", with: "_"))"
             let wanted = function == "avg" ? "average" : function
@@ -235,6 +235,9 @@ struct QueryCommand: ParsableCommand {
                 \(function)(\(argument)) with a name (--properties ...,"\(function)(\(argument)) as \(name)") and write \
                 --having "\(text.replacingOccurrences(of: String(match.0), with: name))"
                 """)
+        } catch {
+            // A format specifier, or another mistake: refused as in --where.
+            return try commandLinePredicate(text, option: "--having")
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `seedstore query` arguments a user trial found answered wrongly: sort keys that exit 1 where other
 /// usage errors exit 64, a string comparison on a number silently ignored, a `%@` with no way to give
-/// its argument, and a relationship compared with its destinations' row numbers.
+/// its argument, a relationship compared with its destinations' row numbers, and parse errors that exit 1.
 @Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
 final class QueryUsageCLITests {
     let directory = CLI.temporaryDirectory()
@@ -34,7 +34,7 @@ final class QueryUsageCLITests {
         for sort in ["cert:up", "-cert:asc", "cert[x]", "ce rt"] {
             let result = try query("FailedBankDetails", ["--sort", sort, "--properties", "cert"])
             #expect(result.status == 64 && result.stdout.isEmpty, "--sort \(sort): exit \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("--sort '"), "--sort \(sort): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("error: --sort: '"), "--sort \(sort): \(result.stderr)")
         }
         #expect(try query("FailedBankDetails", ["--limit", "-1"]).status == 64)
     }
@@ -171,6 +171,27 @@ final class QueryUsageCLITests {
         #expect(!none.stderr.contains("Z_PK"), "\(none.stderr)")
         let toOne = try CLI.run(["query", path, "--entity", "Well", "--where", "operator == nil", "--count"])
         #expect(toOne.status == 0 && toOne.stdout == "0\n", "\(toOne.stderr)")
+    }
+
+    /// A user trial: `[FIRST]` refusals and other predicates that do not parse exited 1, where usage errors exit 64.
+    @Test("a --where, --having or --properties that does not parse is a usage error: exit 64, the option named first")
+    func parseErrorsExit64() throws {
+        let cases = [(["--where", "details[FIRST].cert == 1"], "error: --where: details[FIRST] picks an element by position"),
+                     (["--where", "details[LAST].cert == 1"], "error: --where: details[LAST] picks an element by position"),
+                     (["--where", "name =="], "error: --where: expected a value after =="),
+                     (["--where", "name == 'x' AND"], "error: --where: "),
+                     (["--properties", "count("], "error: --properties: 'count(' is not a property"),
+                     (["--properties", "name,first name"], "error: --properties: 'first name' is not a property"),
+                     (["--properties", "name,count(*) as n", "--group-by", "name", "--having", "n >"], "error: --having: expected a value after >")]
+        for (arguments, head) in cases {
+            let result = try query("FailedBankInfo", arguments)
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(arguments): exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.hasPrefix(head), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("Usage: seedstore query"), "this command's usage line: \(result.stderr)")
+        }
+        // Refused before the store is opened, as other usage errors are.
+        let unopened = try CLI.run(["query", directory.appendingPathComponent("none.sqlite").path, "--entity", "X", "--where", "a =="])
+        #expect(unopened.status == 64 && unopened.stderr.hasPrefix("error: --where: "), "\(unopened.stderr)")
     }
 
     @Test("--limit help says 0 means no limit, as the error for -1 does")
