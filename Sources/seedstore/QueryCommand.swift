@@ -24,9 +24,9 @@ struct QueryCommand: ParsableCommand {
             are ISO 8601 in UTC and a to-one relationship is the destination's primary key. Dates carry the fewest fraction digits \
             that read back as the stored seconds (none when whole), and decimals print as stored. In a \
             table, null is NULL and text that could pass for it or for nothing is in double quotes ("", \
-            "NULL"). CSV writes null as an empty field and quotes empty text and the texts NULL and NA, \
-            so seedstore import reads it back the same (for an import with other null tokens, give them with \
-            --null). --stats prints statements run, rows stepped and \
+            "NULL"). CSV writes null as an empty field and quotes empty text, the texts NULL and NA, text \
+            with spaces or tabs around it, \\N and text ending in a backslash, so seedstore import reads it \
+            back the same, without warnings (for an import with other null tokens, give them with --null). --stats prints statements run, rows stepped and \
             faults fired on stderr.
 
             --to-many adds each to-many relationship as the primary keys of its destinations, in the \
@@ -138,21 +138,24 @@ struct QueryCommand: ParsableCommand {
         if toMany && format == .csv {
             throw ValidationError("--to-many goes with --format table or json: CSV holds what imports back (attributes, and to-one keys as NAME.Z_PK columns); a join CSV fills a to-many")
         }
-        // A malformed sort key is a usage error like the others (exit 64), not a failed fetch.
+        // A malformed sort key, property or predicate is a usage error like the others (exit 64), not a failed
+        // fetch; here rather than when the request is made, so the usage line printed is this command's.
         if let sort {
-            do { _ = try FetchSort.parseList(sort) } catch { throw ValidationError("--sort \(error)") }
+            do { _ = try FetchSort.parseList(sort) } catch { throw ValidationError("--sort: \(error)") }
         }
-        if let having { _ = try Self.havingPredicate(having, fetched: Self.list(properties).compactMap { try? FetchProperty.parse($0) }) }
-        // Here rather than when the request is made, so the usage line printed is this command's.
-        if let predicate, let name = try Self.commandLinePredicate(predicate, option: "--where")?.variableNames.sorted().first {
+        let fetched = try Self.list(properties).map { item in
+            do { return try FetchProperty.parse(item) } catch { throw ValidationError("--properties: \(error)") }
+        }
+        if let having { _ = try Self.havingPredicate(having, fetched: fetched) }
+        if let predicate, let name = try Self.commandLinePredicate(predicate, option: "--where").variableNames.sorted().first {
             throw ValidationError(Self.variableMessage(name))
         }
     }
 
-    /// Parses a predicate given on the command line; nil when it does not parse (``run()`` reports that,
-    /// naming the store's properties). A format specifier (`%@`, `%K`, `%d`) is a usage error: in code
-    /// it takes an argument, and the command line has none to give.
-    static func commandLinePredicate(_ text: String, option: String) throws -> FetchPredicate? {
+    /// Parses a predicate given on the command line (`option`: `--where`, `--having`). One that does not
+    /// parse is a usage error, `--where: ` before the parser's message; a format specifier (`%@`, `%K`,
+    /// `%d`) too, saying to write the value in: in code it takes an argument, and the command line has none to give.
+    static func commandLinePredicate(_ text: String, option: String) throws(ValidationError) -> FetchPredicate {
         do {
             return try FetchPredicate(format: text)
         } catch where error.kind == .missingArgument {
@@ -170,7 +173,7 @@ struct QueryCommand: ParsableCommand {
                 name == 'Strata' or completed == YES (for %K, the key path itself)
                 """)
         } catch {
-            return nil
+            throw ValidationError("\(option): \(error)")
         }
     }
 
@@ -207,16 +210,13 @@ struct QueryCommand: ParsableCommand {
     /// Parses `--having`; a predicate that calls an aggregate (`count(name) > 20`) is refused with
     /// the way to write it: name the aggregate by the name it is fetched under (among `fetched`), or fetch
     /// it with one.
-    static func havingPredicate(_ text: String, fetched: [FetchProperty] = []) throws -> FetchPredicate {
+    static func havingPredicate(_ text: String, fetched: [FetchProperty] = []) throws(ValidationError) -> FetchPredicate {
+        let call = /(?i)\b(count|sum|min|max|avg)\s*\(([^)]*)\)/
         do {
-            // A format specifier is refused as in --where; another error may be an aggregate called by name.
-            if let parsed = try commandLinePredicate(text, option: "--having") { return parsed }
             return try FetchPredicate(format: text)
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            let call = /(?i)\b(count|sum|min|max|avg)\s*\(([^)]*)\)/
-            guard let match = text.firstMatch(of: call) else { throw error }
+        } catch where error.kind != .missingArgument && text.firstMatch(of: call) != nil {
+            // Not a predicate: an aggregate called by name, most likely.
+            let match = text.firstMatch(of: call)!
             let function = match.1.lowercased(), argument = match.2.trimmingCharacters(in: .whitespaces)
             let name = function == "count" && argument == "*" ? "n" : "\(function)_\(argument.replacingOccurrences(of: ".", with: "_"))"
             let wanted = function == "avg" ? "average" : function
@@ -235,6 +235,9 @@ struct QueryCommand: ParsableCommand {
                 \(function)(\(argument)) with a name (--properties ...,"\(function)(\(argument)) as \(name)") and write \
                 --having "\(text.replacingOccurrences(of: String(match.0), with: name))"
                 """)
+        } catch {
+            // A format specifier, or another mistake: refused as in --where.
+            return try commandLinePredicate(text, option: "--having")
         }
     }
 
@@ -277,44 +280,106 @@ struct QueryCommand: ParsableCommand {
         word.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
     }
 
-    /// Why a predicate compares a to-one relationship with a number or text written into it, or nil.
+    /// Why a predicate compares a relationship with a number or text written into it, or nil.
     ///
     /// `operator == 102` compares the destination's `Z_PK`, the store's own row key, which the user
     /// rarely means and the store may number differently after the next import: it is refused with the
     /// destination's key to compare instead (`operator.operator_id == 102`, see ``likelyKey(of:)``), or
-    /// its attributes when none looks like a key. In code a `%@` argument that stands for an object (its
-    /// primary key) still compares, as Core Data compares an object or its ID; a command line has no such
-    /// arguments. `== nil` tests whether there is a destination, and stays.
-    static func toOneLiteralProblem(_ predicate: FetchPredicate, from entity: Entity, in model: ObjectModel) -> String? {
+    /// its attributes when none looks like a key. A to-many relationship likewise (`ANY wells == 5`,
+    /// `wells CONTAINS 5`, `5 IN wells`, `NONE wells == 5`): `ANY wells.uwi == '5'`. In code a `%@`
+    /// argument that stands for an object (its primary key) still compares, as Core Data compares an
+    /// object or its ID; a command line has no such arguments. `== nil` tests whether there is a
+    /// destination, and `wells.@count` counts them: both stay.
+    ///
+    /// For example, on a wells store:
+    ///
+    /// ```swift
+    /// let problem = QueryCommand.relationshipLiteralProblem(try FetchPredicate(format: "5 IN wells"), from: operatorEntity, in: model)
+    /// // "Operator.wells is a to-many relationship to Well: … compare the destinations' key: ANY wells.uwi == '5' …"
+    /// ```
+    static func relationshipLiteralProblem(_ predicate: FetchPredicate, from entity: Entity, in model: ObjectModel,
+                                           negated: Bool = false) -> String? {
         switch predicate {
         case .truePredicate, .falsePredicate:
             return nil
         case .and(let operands), .or(let operands):
-            return operands.lazy.compactMap { toOneLiteralProblem($0, from: entity, in: model) }.first
+            return operands.lazy.compactMap { relationshipLiteralProblem($0, from: entity, in: model) }.first
         case .not(let operand):
-            return toOneLiteralProblem(operand, from: entity, in: model)
+            // NONE wells == 5 is parsed as NOT (ANY wells == 5): the advice keeps the NONE.
+            return relationshipLiteralProblem(operand, from: entity, in: model, negated: true)
         case .comparison(let comparison):
-            for (side, other) in [(comparison.left, comparison.right), (comparison.right, comparison.left)] {
-                guard case .keyPath(let path) = side, case .constant(let constant) = other, isLiteralKey(constant),
-                      let (owner, name) = lastStep(of: path.joined(separator: "."), from: entity, in: model),
-                      let relationship = owner.relationship(named: name), !relationship.isToMany,
-                      let destination = model.entity(named: relationship.destination) else { continue }
-                let keyPath = path.joined(separator: ".")
-                let value = constant.description
+            return relationshipLiteralProblem(comparison, none: negated && comparison.modifier == .any, from: entity, in: model)
+        }
+    }
+
+    /// ``relationshipLiteralProblem(_:from:in:negated:)`` for one comparison; `none`: it is the inside of `NONE`.
+    static func relationshipLiteralProblem(_ comparison: PredicateComparison, none: Bool, from entity: Entity, in model: ObjectModel) -> String? {
+        for (side, other, onLeft) in [(comparison.left, comparison.right, true), (comparison.right, comparison.left, false)] {
+            guard case .keyPath(let path) = side, case .constant(let constant) = other, isLiteralKey(constant),
+                  let (owner, relationship, throughToMany) = relationshipStep(path, from: entity, in: model),
+                  let destination = model.entity(named: relationship.destination) else { continue }
+            let keyPath = path.joined(separator: ".")
+            let value = constant.description
+            let kind = relationship.isToMany ? "to-many" : "to-one"
+            guard relationship.isToMany || throughToMany else {
                 let instead: String
                 if let key = likelyKey(of: destination) {
                     instead = "compare the destination's key: \(keyPath).\(key.name) \(comparison.op) \(literal(constant, for: key))"
                 } else {
-                    let names = destination.attributes.map(\.name)
-                    let shown = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "")
-                    instead = "compare one of \(destination.name)'s attributes (\(shown)): \(keyPath).NAME \(comparison.op) \(value)"
+                    instead = "compare one of \(attributeList(of: destination)): \(keyPath).NAME \(comparison.op) \(value)"
                 }
-                return "\(owner.name).\(name) is a to-one relationship to \(destination.name): compared with \(value), it would match "
+                return "\(owner.name).\(relationship.name) is a \(kind) relationship to \(destination.name): compared with \(value), it would match "
                     + "the \(destination.name) whose Z_PK (the store's own row number) is \(value), which a new import may number "
                     + "differently; \(instead) (\(keyPath) == nil tests for no \(destination.name))"
             }
-            return nil
+            // Many destinations: the comparison goes on each one's key, quantified as written (ANY when it was not).
+            let quantifier = none ? "NONE " : comparison.modifier == .all ? "ALL " : "ANY "
+            let op: String = switch (comparison.op, onLeft) {
+            case (.contains, true), (.in, false): isArray(constant) ? "IN" : "=="
+            case (.lessThan, false): ">"
+            case (.lessThanOrEqualTo, false): ">="
+            case (.greaterThan, false): "<"
+            case (.greaterThanOrEqualTo, false): "<="
+            default: comparison.op.rawValue
+            }
+            let instead: String
+            if let key = likelyKey(of: destination) {
+                instead = "compare the destinations' key: \(quantifier)\(keyPath).\(key.name) \(op) \(literal(constant, for: key))"
+            } else {
+                instead = "compare one of \(attributeList(of: destination)): \(quantifier)\(keyPath).NAME \(op) \(value)"
+            }
+            return "\(owner.name).\(relationship.name) is a \(kind) relationship to \(destination.name)"
+                + (relationship.isToMany ? "" : ", reached through a to-many")
+                + ": compared with \(value), it would compare the Z_PK (the store's own row number) of each \(destination.name), "
+                + "which a new import may number differently; \(instead)"
+                + (relationship.isToMany ? " (\(keyPath).@count == 0 tests for no \(destination.name))" : "")
         }
+        return nil
+    }
+
+    /// The relationship a key path ends at, through to-one and to-many relationships (`wells.operator`),
+    /// and whether a step before it is a to-many; nil when it ends elsewhere.
+    static func relationshipStep(_ path: [String], from entity: Entity, in model: ObjectModel)
+        -> (owner: Entity, relationship: Relationship, throughToMany: Bool)? {
+        var current = entity, throughToMany = false
+        for part in path.dropLast() {
+            guard let relationship = current.relationship(named: part), let next = model.entity(named: relationship.destination) else { return nil }
+            throughToMany = throughToMany || relationship.isToMany
+            current = next
+        }
+        guard let last = path.last, let relationship = current.relationship(named: last) else { return nil }
+        return (current, relationship, throughToMany)
+    }
+
+    /// "Note's attributes (text, written)", the first six, for a suggestion when no key stands out.
+    static func attributeList(of entity: Entity) -> String {
+        let names = entity.attributes.map(\.name)
+        return "\(entity.name)'s attributes (" + names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "") + ")"
+    }
+
+    /// Whether `constant` is a list (`{1, 2}`).
+    static func isArray(_ constant: PredicateConstant) -> Bool {
+        if case .array = constant { true } else { false }
     }
 
     /// Whether `constant` is a number or text (or a list of them) written where an object belongs.
@@ -383,7 +448,7 @@ struct QueryCommand: ParsableCommand {
             printError("error: " + problem)
             throw ExitCode.validationFailure
         }
-        if let predicate = request.predicate, let problem = Self.toOneLiteralProblem(predicate, from: root, in: store.model) {
+        if let predicate = request.predicate, let problem = Self.relationshipLiteralProblem(predicate, from: root, in: store.model) {
             printError("error: --where: " + problem)
             throw ExitCode.validationFailure
         }
@@ -542,16 +607,19 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    /// A value as a CSV field that `seedstore import` reads back as the same value: null as an
-    /// empty unquoted field (or, given `nullTokens`, the first of them), and text quoted when it is
+    /// A value as a CSV field that `seedstore import` reads back as the same value, without a warning:
+    /// null as an empty unquoted field (or, given `nullTokens`, the first of them), and text quoted when it is
     /// empty or equal to a null token (`""`, `"NULL"`, `"NA"` and any of `nullTokens`: the importer's
-    /// null tokens apply to unquoted fields only), as well as when it holds a comma, a quote or a line
-    /// break. Binary data is hexadecimal after `0x` (`0x` alone when empty).
+    /// null tokens apply to unquoted fields only), when it starts or ends with a space or tab, is `\N` or
+    /// ends with a backslash (the importer keeps quoted text exactly, and warns of these unquoted), as
+    /// well as when it holds a comma, a quote or a line break. Binary data is hexadecimal after `0x`
+    /// (`0x` alone when empty).
     ///
     /// For example:
     ///
     /// ```swift
     /// [Value.null, .string(""), .string("NULL"), .string("a,b")].map { QueryCommand.csvField($0) }   // ["", "\"\"", "\"NULL\"", "\"a,b\""]
+    /// [Value.string(" lead"), .string("\\N"), .string("C:\\")].map { QueryCommand.csvField($0) }  // ["\" lead\"", "\"\\N\"", "\"C:\\\""]
     /// QueryCommand.csvField(.string("-"), nullTokens: ["-"])   // "\"-\""
     /// ```
     static func csvField(_ value: Value, nullTokens: [String] = []) -> String {
@@ -564,9 +632,14 @@ struct QueryCommand: ParsableCommand {
             // would read back as hex, and empty data, written as nothing, as null.
             return hex(data)
         case .string(let string):
-            // The importer trims spaces and tabs before it compares a field with its null tokens.
-            let trimmed = string.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            if CSVOptions.defaultNullTokens.contains(trimmed) || nullTokens.contains(trimmed) { return quoted(string) }
+            // Null tokens apply to unquoted fields only. Spaces or tabs around unquoted text are dropped by an
+            // import with --trim, and `\N` or a trailing backslash looks like a MySQL or PostgreSQL escape:
+            // the importer warns of both, with advice that would change the value; quoted text it keeps as written.
+            if let first = string.utf8.first, let last = string.utf8.last,
+               first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 || last == 0x5C || string == "\\N" {
+                return quoted(string)
+            }
+            if CSVOptions.defaultNullTokens.contains(string) || nullTokens.contains(string) { return quoted(string) }
         default:
             break
         }

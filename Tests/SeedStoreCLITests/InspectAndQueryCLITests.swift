@@ -105,7 +105,7 @@ struct InspectAndQueryCLITests {
             let key = try CLI.run(["query", books, "--entity", "Book", "--where", "titel == 'x'"])
             #expect(key.stderr.contains("'titel'") && key.stderr.contains("'title'"))
             let syntax = try CLI.run(["query", books, "--entity", "Book", "--where", "title =="])
-            #expect(syntax.status != 0)
+            #expect(syntax.status == 64 && syntax.stderr.hasPrefix("error: --where: "), "a usage error: \(syntax.stderr)")
             #expect(syntax.stderr.contains("offset"))
         }
     }

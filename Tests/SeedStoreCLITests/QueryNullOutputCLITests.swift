@@ -13,6 +13,10 @@ final class QueryNullOutputCLITests {
     static let cities: [(name: String, city: Value)] = [
         ("A", .string("")), ("B", .null), ("C", .string("NULL")), ("D", .string("NA")), ("E", .string("null")),
         ("F", .string("Santa Clara, CA")), ("G", .string("\"quoted\"")), ("H", .string(" NULL ")),
+        // Text the importer would warn of unquoted (spaces or tabs around it, backslash escapes), with advice
+        // (--trim, --null '\N') that would change it: quoted, it is kept exactly and not warned of.
+        ("I", .string(" lead")), ("J", .string("trail\t")), ("K", .string("\\N")), ("L", .string("C:\\dir\\")),
+        ("M", .string("a\\b")),
     ]
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -45,6 +49,11 @@ final class QueryNullOutputCLITests {
             F,"Santa Clara, CA"\r
             G,\"""quoted\"""\r
             H," NULL "\r
+            I," lead"\r
+            J,"trail\t"\r
+            K,"\\N"\r
+            L,"C:\\dir\\"\r
+            M,a\\b\r
 
             """, "\(csv.stdout)")
     }
@@ -56,6 +65,10 @@ final class QueryNullOutputCLITests {
         let copy = directory.appendingPathComponent("Copy.sqlite").path
         let imported = try CLI.run(["import", "--model", model, "--out", copy, "--progress", "none", "FailedBankInfo=\(file.path)"])
         #expect(imported.status == 0, "\(imported.stderr)")
+        // Neither warning (the summary's, on standard output), whose advice (--trim, --null '\N') would change the values.
+        let printed = imported.stdout + imported.stderr
+        #expect(printed.contains("\(Self.cities.count) imported"), "the summary: \(printed)")
+        #expect(!printed.contains("kept as written") && !printed.contains("backslash-escaped"), "\(printed)")
 
         let context = ManagedObjectContext(store: try PersistentStore(path: copy))
         var request = FetchRequest(entityName: "FailedBankInfo")
@@ -73,7 +86,8 @@ final class QueryNullOutputCLITests {
         let cities = table.stdout.split(separator: "\n").dropFirst(2).prefix(Self.cities.count).map {
             String($0.dropFirst(6)).trimmingCharacters(in: .whitespaces)
         }
-        #expect(cities == ["\"\"", "NULL", "\"NULL\"", "NA", "null", "Santa Clara, CA", "\"\"\"quoted\"\"\"", "\" NULL \""], "\(table.stdout)")
+        #expect(cities == ["\"\"", "NULL", "\"NULL\"", "NA", "null", "Santa Clara, CA", "\"\"\"quoted\"\"\"", "\" NULL \"",
+                           "lead", "trail␉", "\\N", "C:\\dir\\", "a\\b"], "\(table.stdout)")
     }
 
     @Test func jsonIsUnchanged() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// `seedstore query` arguments a user trial found answered wrongly: sort keys that exit 1 where other
 /// usage errors exit 64, a string comparison on a number silently ignored, a `%@` with no way to give
-/// its argument, and a to-one relationship compared with its destination's row number.
+/// its argument, a relationship compared with its destinations' row numbers, and parse errors that exit 1.
 @Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
 final class QueryUsageCLITests {
     let directory = CLI.temporaryDirectory()
@@ -34,7 +34,7 @@ final class QueryUsageCLITests {
         for sort in ["cert:up", "-cert:asc", "cert[x]", "ce rt"] {
             let result = try query("FailedBankDetails", ["--sort", sort, "--properties", "cert"])
             #expect(result.status == 64 && result.stdout.isEmpty, "--sort \(sort): exit \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("--sort '"), "--sort \(sort): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("error: --sort: '"), "--sort \(sort): \(result.stderr)")
         }
         #expect(try query("FailedBankDetails", ["--limit", "-1"]).status == 64)
     }
@@ -119,6 +119,79 @@ final class QueryUsageCLITests {
             #expect(result.stderr.contains(suggestion), "\(predicate): \(result.stderr)")
             #expect(!result.stderr.contains("details.operator_id"), "\(predicate): \(result.stderr)")
         }
+    }
+
+    /// A user trial: `ANY wells == 5`, `wells CONTAINS 5` and `5 IN wells` silently compared the wells'
+    /// Z_PK, where `details == 5` on a to-one was refused.
+    @Test("a to-many relationship compared with a number or text is a usage error (exit 64) suggesting ANY/ALL/NONE on the destination's key; @count and key paths still run")
+    func toManyComparedWithALiteralIsRefused() throws {
+        let model = try ObjectModel(json: Data("""
+            {"entities": [
+              {"name": "Operator", "attributes": [{"name": "operator_id", "type": "Integer 32", "optional": false, "indexed": true}],
+               "relationships": [{"name": "wells", "destination": "Well", "inverse": "operator", "toMany": true}]},
+              {"name": "Well", "attributes": [{"name": "uwi", "type": "String", "optional": false, "indexed": true}],
+               "relationships": [{"name": "operator", "destination": "Operator", "inverse": "wells", "toMany": false}]}
+            ]}
+            """.utf8))
+        let path = directory.appendingPathComponent("Operators.sqlite").path
+        let context = ManagedObjectContext(store: try PersistentStore(path: path, model: model))
+        let company = try context.insert("Operator")
+        company["operator_id"] = .integer(102)
+        for uwi in ["A-1", "A-2"] {
+            let well = try context.insert("Well")
+            well["uwi"] = .string(uwi)
+            try well.setObject(company, forKey: "operator")
+        }
+        try context.save()
+        let cases = [("ANY wells == 1", "ANY wells.uwi == '1'"), ("SOME wells != 1", "ANY wells.uwi != '1'"),
+                     ("ALL wells < 2", "ALL wells.uwi < '2'"), ("NONE wells > 2", "NONE wells.uwi > '2'"),
+                     ("ANY wells IN {1, 2}", "ANY wells.uwi IN {'1', '2'}"), ("ANY wells BETWEEN {1, 2}", "ANY wells.uwi BETWEEN {'1', '2'}"),
+                     ("wells CONTAINS 1", "ANY wells.uwi == '1'"), ("1 IN wells", "ANY wells.uwi == '1'"),
+                     ("wells == 1", "ANY wells.uwi == '1'"), ("ANY wells == 'A-1'", "ANY wells.uwi == \"A-1\""),
+                     ("operator_id == 102 AND NOT (1 IN wells)", "ANY wells.uwi == '1'")]
+        for (predicate, suggestion) in cases {
+            let result = try CLI.run(["query", path, "--entity", "Operator", "--where", predicate, "--count"])
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(predicate): exit \(result.status) \(result.stdout)")
+            #expect(result.stderr.hasPrefix("error: --where: Operator.wells is a to-many relationship to Well"), "\(predicate): \(result.stderr)")
+            #expect(result.stderr.contains("compare the destinations' key: \(suggestion) (wells.@count == 0 tests for no Well)"),
+                    "\(predicate): \(result.stderr)")
+        }
+        // A to-one reached through a to-many compares row numbers too.
+        let through = try CLI.run(["query", path, "--entity", "Operator", "--where", "ANY wells.operator == 1", "--count"])
+        #expect(through.status == 64 && through.stderr.contains("Well.operator is a to-one relationship to Operator, reached through a to-many"),
+                "\(through.stderr)")
+        #expect(through.stderr.contains("ANY wells.operator.operator_id == 1"), "\(through.stderr)")
+        // Counts, the destinations' attributes and a test for none are no row numbers: they run, or fail for their own reason.
+        for (predicate, count) in [("wells.@count == 2", "1"), ("ANY wells.uwi == 'A-2'", "1"), ("wells.@count == 0", "0"),
+                                   ("SUBQUERY(wells, $w, $w.uwi BEGINSWITH 'A').@count == 2", "1")] {
+            let result = try CLI.run(["query", path, "--entity", "Operator", "--where", predicate, "--count"])
+            #expect(result.status == 0 && result.stdout == count + "\n", "\(predicate): \(result.stdout) \(result.stderr)")
+        }
+        let none = try CLI.run(["query", path, "--entity", "Operator", "--where", "wells == nil", "--count"])
+        #expect(!none.stderr.contains("Z_PK"), "\(none.stderr)")
+        let toOne = try CLI.run(["query", path, "--entity", "Well", "--where", "operator == nil", "--count"])
+        #expect(toOne.status == 0 && toOne.stdout == "0\n", "\(toOne.stderr)")
+    }
+
+    /// A user trial: `[FIRST]` refusals and other predicates that do not parse exited 1, where usage errors exit 64.
+    @Test("a --where, --having or --properties that does not parse is a usage error: exit 64, the option named first")
+    func parseErrorsExit64() throws {
+        let cases = [(["--where", "details[FIRST].cert == 1"], "error: --where: details[FIRST] picks an element by position"),
+                     (["--where", "details[LAST].cert == 1"], "error: --where: details[LAST] picks an element by position"),
+                     (["--where", "name =="], "error: --where: expected a value after =="),
+                     (["--where", "name == 'x' AND"], "error: --where: "),
+                     (["--properties", "count("], "error: --properties: 'count(' is not a property"),
+                     (["--properties", "name,first name"], "error: --properties: 'first name' is not a property"),
+                     (["--properties", "name,count(*) as n", "--group-by", "name", "--having", "n >"], "error: --having: expected a value after >")]
+        for (arguments, head) in cases {
+            let result = try query("FailedBankInfo", arguments)
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(arguments): exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.hasPrefix(head), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("Usage: seedstore query"), "this command's usage line: \(result.stderr)")
+        }
+        // Refused before the store is opened, as other usage errors are.
+        let unopened = try CLI.run(["query", directory.appendingPathComponent("none.sqlite").path, "--entity", "X", "--where", "a =="])
+        #expect(unopened.status == 64 && unopened.stderr.hasPrefix("error: --where: "), "\(unopened.stderr)")
     }
 
     @Test("--limit help says 0 means no limit, as the error for -1 does")
