@@ -84,6 +84,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("pivot-year"), help: ArgumentHelp("Two-digit years fall in the hundred years from this one, where the mapping gives none: 2000 reads 13-Oct-00 as 2000 (default: 1969, as POSIX strptime).", valueName: "year"))
     var pivotYear: Int?
 
+    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The time zone of dates and times written without one (MySQL's DATETIME, Excel and R local times), overriding the mapping: a region such as Europe/Berlin, or an offset such as +05:30 (default: UTC). Values that name their zone keep it.", valueName: "zone"))
+    var timeZone: String?
+
     @Option(name: .customLong("true-value"), help: ArgumentHelp("A word Boolean columns write for true, besides true, yes, y, t and 1 (any case), where the mapping gives none; repeat for several: --true-value ja --true-value oui.", valueName: "word"))
     var trueValues: [String] = []
 
@@ -162,6 +165,9 @@ struct ImportCommand: ParsableCommand {
         if let delimiter, let byte = CSVOptions.byte(delimiter), let other = quote.flatMap(CSVOptions.byte) ?? (mapping == nil ? UInt8(ascii: "\"") : nil), byte == other {
             throw ValidationError("--delimiter and the quote are both '\(Self.visible(delimiter))'; they must differ (choose another --quote).")
         }
+        if let timeZone, (try? DateFormat("iso8601", timeZone: timeZone)) == nil {
+            throw ValidationError("--time-zone: " + DateFormat.unknownZone(timeZone) + ".")
+        }
         if let pivotYear, !DateFormat.pivotYears.contains(pivotYear) {
             throw ValidationError("--pivot-year takes a year from \(DateFormat.pivotYears.lowerBound) to \(DateFormat.pivotYears.upperBound), such as 2000, not \(pivotYear).")
         }
@@ -235,6 +241,7 @@ struct ImportCommand: ParsableCommand {
         options.nullTokens = nullTokens.isEmpty ? nil : nullTokens
         options.dateFormats = dateFormats.isEmpty ? nil : dateFormats
         options.pivotYear = pivotYear
+        options.timeZone = timeZone
         options.trueValues = trueValues.isEmpty ? nil : trueValues
         options.falseValues = falseValues.isEmpty ? nil : falseValues
         options.removesTemporaryFilesOnSignal = true

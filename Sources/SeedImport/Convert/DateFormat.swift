@@ -36,6 +36,12 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// Formats tried in order, the first that reads a value winning (``init(anyOf:pivotYear:)``); empty
     /// for one format.
     let alternatives: [DateFormat]
+    /// The zone of values written without one (`nil`: UTC); epoch numbers are instants and ignore it.
+    let zone: _LocalZone?
+
+    /// The name of the zone values without one are read in (``init(_:pivotYear:timeZone:)``), or `nil`
+    /// for UTC.
+    public var timeZone: String? { zone?.name }
 
     enum Kind: Sendable, Hashable {
         case iso8601
@@ -58,10 +64,25 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a format; throws a message naming the formats that exist when it is not one.
     ///
+    /// `timeZone` is the zone of values written without one (`2023-01-05 14:03`, as MySQL's `DATETIME`
+    /// and Excel write local times): an IANA name (`Europe/Berlin`) or a fixed offset (`+05:30`);
+    /// `nil` reads them as UTC. A value that names its zone (`Z`, `+02:00`) keeps it.
+    ///
+    /// ```swift
+    /// let local = try DateFormat("yyyy-MM-dd HH:mm", timeZone: "Europe/Berlin")
+    /// local.seconds(from: "2023-07-01 12:00") == DateFormat.iso8601.seconds(from: "2023-07-01T10:00:00Z")   // true
+    /// ```
+    ///
     /// - Throws: ``DateFormatError`` with what is wrong.
-    public init(_ text: String, pivotYear: Int? = nil) throws(DateFormatError) {
+    public init(_ text: String, pivotYear: Int? = nil, timeZone: String? = nil) throws(DateFormatError) {
         self.text = text
         alternatives = []
+        if let timeZone {
+            guard let zone = _LocalZone.named(timeZone) else { throw DateFormatError(format: text, reason: Self.unknownZone(timeZone), formatIsKnown: true) }
+            self.zone = zone
+        } else {
+            zone = nil
+        }
         if let pivotYear, !Self.pivotYears.contains(pivotYear) {
             throw DateFormatError(format: text, reason: "pivotYear \(pivotYear) is not a year from \(Self.pivotYears.lowerBound) to \(Self.pivotYears.upperBound) (two-digit years fall in the hundred years from it, such as 2000)",
                                   formatIsKnown: true)
@@ -98,25 +119,35 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// ```
     ///
     /// - Throws: ``DateFormatError`` for the first format that cannot be used, or when `texts` is empty.
-    public init(anyOf texts: [String], pivotYear: Int? = nil) throws(DateFormatError) {
+    public init(anyOf texts: [String], pivotYear: Int? = nil, timeZone: String? = nil) throws(DateFormatError) {
         guard !texts.isEmpty else {
             throw DateFormatError(format: "", reason: "the list of formats is empty; give at least one, such as \"iso8601\"")
         }
         var formats: [DateFormat] = []
-        for text in texts { formats.append(try DateFormat(text, pivotYear: pivotYear)) }
+        for text in texts { formats.append(try DateFormat(text, pivotYear: pivotYear, timeZone: timeZone)) }
         guard formats.count > 1 else {
             self = formats[0]
             return
         }
         self = DateFormat(text: texts.joined(separator: " or "), pivotYear: formats[0].pivotYear, kind: formats[0].kind,
-                          alternatives: formats)
+                          alternatives: formats, zone: formats[0].zone)
     }
 
-    private init(text: String, pivotYear: Int, kind: Kind, alternatives: [DateFormat]) {
+    private init(text: String, pivotYear: Int, kind: Kind, alternatives: [DateFormat], zone: _LocalZone?) {
         self.text = text
         self.pivotYear = pivotYear
         self.kind = kind
         self.alternatives = alternatives
+        self.zone = zone
+    }
+
+    /// Why `name` is not a time zone, for a message.
+    ///
+    /// ```swift
+    /// DateFormat.unknownZone("Mars/Base")   // "unknown time zone 'Mars/Base': give a region's name such as …"
+    /// ```
+    public static func unknownZone(_ name: String) -> String {
+        "unknown time zone '\(name)': give a region's name such as Europe/Berlin or America/New_York, UTC, or a fixed offset such as +05:30"
     }
 
     public var description: String { text }
@@ -154,8 +185,8 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
             return nil
         }
         switch kind {
-        case .pattern(let tokens): return _DateParser.pattern(tokens, bytes, pivotYear: pivotYear, failure: &failure)
-        case .iso8601: return _DateParser.iso8601(bytes, failure: &failure)
+        case .pattern(let tokens): return _DateParser.pattern(tokens, bytes, pivotYear: pivotYear, zone: zone, failure: &failure)
+        case .iso8601: return _DateParser.iso8601(bytes, zone: zone, failure: &failure)
         case .epochSeconds: return _EpochSeconds.value(bytes, milliseconds: false, failure: &failure)
         case .epochMilliseconds: return _EpochSeconds.value(bytes, milliseconds: true, failure: &failure)
         }
@@ -416,8 +447,8 @@ enum _DateParser {
     /// Double nearest the decimal number they make, rounded once (see ``_DecimalSeconds``).
     @inline(__always)
     static func seconds(
-        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: _SecondFraction, zoneOffset: Int,
-        in base: UnsafePointer<UInt8>, failure: inout _DateFailure?
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: _SecondFraction, zoneOffset: Int?,
+        local: _LocalZone? = nil, in base: UnsafePointer<UInt8>, failure: inout _DateFailure?
     ) -> Double? {
         guard month >= 1 && month <= 12 else { failure = .monthOutOfRange(month); return nil }
         guard day >= 1 && day <= _CivilCalendar.daysInMonth(month, year: year) else {
@@ -425,7 +456,9 @@ enum _DateParser {
             return nil
         }
         guard hour < 24 && minute < 60 && second < 60 else { failure = .timeOutOfRange; return nil }
-        let whole = _CivilCalendar.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - zoneOffset
+        let wall = _CivilCalendar.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        // A value's own zone wins; without one, the format's (UTC when it has none).
+        let whole = wall - (zoneOffset ?? local?.offset(forWall: wall) ?? 0)
         return _DecimalSeconds.value(whole: whole - Int(referenceDateOffset), fraction: fraction, in: base)
     }
 
@@ -494,7 +527,7 @@ enum _DateParser {
     /// `-0001`, the year before 0001 being `0000`). `seedstore query` writes years past 9999 and before
     /// 0000 so, and what it writes must read back as the Double it came from.
     @inline(__always)
-    static func iso8601(_ bytes: UnsafeBufferPointer<UInt8>, failure: inout _DateFailure?) -> Double? {
+    static func iso8601(_ bytes: UnsafeBufferPointer<UInt8>, zone local: _LocalZone? = nil, failure: inout _DateFailure?) -> Double? {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { failure = .empty; return nil }
         var i = 0
@@ -515,7 +548,7 @@ enum _DateParser {
         guard i < count, base[i] == UInt8(ascii: "-") else { failure = .expectedLiteral(UInt8(ascii: "-")); return nil }
         i += 1
         guard let day = digits(base, count, &i, min: 2, max: 2) else { failure = .expectedDigits(field: .day); return nil }
-        var hour = 0, minute = 0, second = 0, fractionValue = _SecondFraction(), zoneOffset = 0
+        var hour = 0, minute = 0, second = 0, fractionValue = _SecondFraction(), zoneOffset: Int?
         if i < count && (base[i] == UInt8(ascii: "T") || base[i] == UInt8(ascii: "t") || base[i] == UInt8(ascii: " ")) {
             i += 1
             guard let h = digits(base, count, &i, min: 2, max: 2) else { failure = .expectedDigits(field: .hour); return nil }
@@ -541,18 +574,18 @@ enum _DateParser {
         }
         guard i == count else { failure = .trailingText; return nil }
         return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                       fraction: fractionValue, zoneOffset: zoneOffset, in: base, failure: &failure)
+                       fraction: fractionValue, zoneOffset: zoneOffset, local: local, in: base, failure: &failure)
     }
 
     /// A compiled pattern.
     @inline(__always)
     static func pattern(
-        _ tokens: [_DateToken], _ bytes: UnsafeBufferPointer<UInt8>, pivotYear: Int, failure: inout _DateFailure?
+        _ tokens: [_DateToken], _ bytes: UnsafeBufferPointer<UInt8>, pivotYear: Int, zone local: _LocalZone? = nil, failure: inout _DateFailure?
     ) -> Double? {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { failure = .empty; return nil }
         var i = 0
-        var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, fractionValue = _SecondFraction(), zoneOffset = 0
+        var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, fractionValue = _SecondFraction(), zoneOffset: Int?
         var pm: Bool?
         for (index, token) in tokens.enumerated() {
             switch token.field {
@@ -616,7 +649,7 @@ enum _DateParser {
             hour = hour % 12 + (pm ? 12 : 0)
         }
         return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                       fraction: fractionValue, zoneOffset: zoneOffset, in: base, failure: &failure)
+                       fraction: fractionValue, zoneOffset: zoneOffset, local: local, in: base, failure: &failure)
     }
 
     /// When token `t` is one of two or more fixed-width numbers written together (`yyyyMMdd`) and the

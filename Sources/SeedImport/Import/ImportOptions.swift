@@ -45,6 +45,9 @@ public struct ImportOptions: Sendable {
     /// drops spaces and tabs around unquoted text, `false` keeps them, `nil` leaves each file as its
     /// mapping says (off by default).
     public var trim: Bool?
+    /// Overrides every file's time zone for Date values written without one (``CSVOptions/timeZone``;
+    /// the CLI's `--time-zone`).
+    public var timeZone: String?
     /// Overrides every file's lines to skip above the header (``CSVOptions/skipLines``; the CLI's
     /// `--skip-lines`).
     public var skipLines: Int?

@@ -150,7 +150,7 @@ struct _MappingReader {
 
     /// The keys ``options(_:base:at:)`` reads, allowed in `defaults` and in each file.
     static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma", "skipLines",
-                              "maxRecordSize"]
+                              "maxRecordSize", "timeZone"]
 
     /// The values `maxRecordSize` takes, in MiB (as `--max-record-size`).
     static let recordSizes = 1...4096
@@ -188,6 +188,9 @@ struct _MappingReader {
         }
         if let trim = object["trim"] {
             if let flag = trim as? Bool { options.trim = flag } else { problem("\(place).trim", "expected true or false") }
+        }
+        if let zone = string(object["timeZone"], at: "\(place).timeZone") {
+            if _LocalZone.named(zone) != nil { options.timeZone = zone } else { problem("\(place).timeZone", DateFormat.unknownZone(zone)) }
         }
         if let skipLines = object["skipLines"] {
             if let count = Self.integer(skipLines), count >= 0 {

@@ -153,6 +153,7 @@ extension ImportMapping {
         // A choice to keep spaces is written too: such text is not warned about (CSVOptions.isTrimSet).
         if options.trim != base.trim || (options.isTrimSet && !base.isTrimSet) { keys.append(("trim", .bool(options.trim))) }
         if options.decimalComma != base.decimalComma { keys.append(("decimalComma", .bool(options.decimalComma))) }
+        if options.timeZone != base.timeZone, let zone = options.timeZone { keys.append(("timeZone", .string(zone))) }
         if options.skipLines != base.skipLines { keys.append(("skipLines", .int(options.skipLines))) }
         if options.maximumRecordBytes != base.maximumRecordBytes {
             // In MiB, rounded up: a limit a little higher reads every record the given one did.
@@ -230,6 +231,7 @@ extension CSVOptions {
         if let quote = options.quote { dialect.quote = quote }
         if options.decimalComma { dialect.decimalComma = true }
         if let trim = options.trim { dialect.trim = trim }
+        if let zone = options.timeZone { dialect.timeZone = zone }
         if let lines = options.skipLines { dialect.skipLines = lines }
         if let bytes = options.maximumRecordBytes { dialect.maximumRecordBytes = bytes }
         if let tokens = options.nullTokens { dialect.nullTokens = tokens }

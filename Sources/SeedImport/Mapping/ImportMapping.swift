@@ -92,6 +92,10 @@ public struct CSVOptions: Sendable, Hashable {
     /// Whether spaces and tabs around unquoted text, and outside quotes, are dropped (off by default: text
     /// keeps them). Text inside quotes is kept as written, and non-text values never keep them.
     public var trim: Bool { didSet { isTrimSet = true } }
+    /// The time zone of Date values written without one (`2023-01-05 14:03`), for every Date column of
+    /// the file: an IANA name (`Europe/Berlin`) or a fixed offset (`+05:30`); `nil` reads them as UTC.
+    /// Values that name their zone keep it; epoch numbers are instants.
+    public var timeZone: String?
     /// Whether ``trim`` was chosen (by a mapping, an option or code) rather than left off by default: text
     /// kept with spaces around it is then taken as meant, not warned about.
     public private(set) var isTrimSet: Bool

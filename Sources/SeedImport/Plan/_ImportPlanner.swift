@@ -499,13 +499,15 @@ struct _ImportPlanner {
                 // The mapping's formats, else the options' (--date-format) for a Date column.
                 let formats = spec?.formats.isEmpty == false ? spec?.formats : attribute.type == .date ? options.dateFormats : nil
                 let pivotYear = spec?.pivotYear ?? (attribute.type == .date ? options.pivotYear : nil)
+                // The file's zone for values written without one (--time-zone, "timeZone"): Date columns only.
+                let zone = attribute.type == .date ? file.options.timeZone : nil
                 if let formats, !formats.isEmpty {
-                    do { format = try DateFormat(anyOf: formats, pivotYear: pivotYear) } catch {
+                    do { format = try DateFormat(anyOf: formats, pivotYear: pivotYear, timeZone: zone) } catch {
                         problem(place, "\(attribute.name): \(error)")
                         continue
                     }
-                } else if let pivot = pivotYear, attribute.type == .date {
-                    do { format = try DateFormat("iso8601", pivotYear: pivot) } catch {
+                } else if attribute.type == .date, pivotYear != nil || zone != nil {
+                    do { format = try DateFormat("iso8601", pivotYear: pivotYear, timeZone: zone) } catch {
                         problem(place, "\(attribute.name): \(error)")
                         continue
                     }

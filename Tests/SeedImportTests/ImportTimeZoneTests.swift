@@ -1,0 +1,95 @@
+import Foundation
+import ManagedStore
+import Testing
+@testable import SeedImport
+
+/// Dates written without a zone (MySQL's `DATETIME`, Excel and R local times) read in a chosen time zone
+/// (`--time-zone`, `"timeZone"`), not only as UTC (a user trial).
+@Suite("Import: the time zone of dates written without one")
+struct ImportTimeZoneTests {
+    /// Seconds since 2001 of an ISO 8601 instant.
+    static func instant(_ text: String) throws -> Double { try #require(DateFormat.iso8601.seconds(from: text)) }
+
+    @Test("a region's zone follows its summer time; a value's own zone wins; epoch numbers are instants")
+    func berlin() throws {
+        let local = try DateFormat("yyyy-MM-dd HH:mm", timeZone: "Europe/Berlin")
+        #expect(local.timeZone == "Europe/Berlin")
+        #expect(local.seconds(from: "2023-07-01 12:00") == (try Self.instant("2023-07-01T10:00:00Z")), "summer: +02:00")
+        #expect(local.seconds(from: "2023-01-15 12:00") == (try Self.instant("2023-01-15T11:00:00Z")), "winter: +01:00")
+        // 02:30 on the night clocks go forward does not exist: read with the offset before, an hour later (03:30 CEST).
+        #expect(local.seconds(from: "2023-03-26 02:30") == (try Self.instant("2023-03-26T01:30:00Z")))
+        // 02:30 on the night they go back happens twice: the first (CEST).
+        #expect(local.seconds(from: "2023-10-29 02:30") == (try Self.instant("2023-10-29T00:30:00Z")))
+        #expect(local.seconds(from: "2023-10-29 03:30") == (try Self.instant("2023-10-29T02:30:00Z")))
+
+        let iso = try DateFormat("iso8601", timeZone: "Europe/Berlin")
+        #expect(iso.seconds(from: "2023-07-01T12:00:00") == (try Self.instant("2023-07-01T10:00:00Z")))
+        #expect(iso.seconds(from: "2023-07-01") == (try Self.instant("2023-06-30T22:00:00Z")), "a date alone is its local midnight")
+        #expect(iso.seconds(from: "2023-07-01T12:00:00Z") == (try Self.instant("2023-07-01T12:00:00Z")), "the value's zone wins")
+        #expect(iso.seconds(from: "2023-07-01T12:00:00+05:30") == (try Self.instant("2023-07-01T06:30:00Z")))
+        #expect(try DateFormat("epoch", timeZone: "Europe/Berlin").seconds(from: "0") == -978_307_200)
+        let either = try DateFormat(anyOf: ["d.M.yyyy HH:mm", "yyyy-MM-dd"], timeZone: "Europe/Berlin")
+        #expect(either.seconds(from: "1.7.2023 12:00") == (try Self.instant("2023-07-01T10:00:00Z")))
+        #expect(either.seconds(from: "2023-01-15") == (try Self.instant("2023-01-14T23:00:00Z")))
+    }
+
+    @Test("fixed offsets, UTC, and zones that are not one", arguments: [
+        ("+05:30", "2023-07-01T06:30:00Z"), ("+0530", "2023-07-01T06:30:00Z"), ("-08", "2023-07-01T20:00:00Z"),
+        ("UTC", "2023-07-01T12:00:00Z"), ("America/New_York", "2023-07-01T16:00:00Z"), ("Asia/Kolkata", "2023-07-01T06:30:00Z"),
+    ])
+    func offsets(zone: String, expected: String) throws {
+        #expect(try DateFormat("yyyy-MM-dd HH:mm", timeZone: zone).seconds(from: "2023-07-01 12:00") == (try Self.instant(expected)))
+    }
+
+    @Test("an unknown zone is refused, saying what to write", arguments: ["Mars/Base", "CET", "+25", "+5:3", "local", ""])
+    func unknown(zone: String) {
+        #expect(throws: DateFormatError.self) { try DateFormat("iso8601", timeZone: zone) }
+    }
+
+    @Test("a mapping's timeZone reads the file's Date columns, is checked with the other keys, and --save-mapping writes it")
+    func mapping() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", """
+            {"entities": [{"name": "E", "attributes": [{"name": "code", "type": "String"}, {"name": "at", "type": "Date"}]}]}
+            """)
+        try scratch.write("e.csv", "code,at\nA,2023-07-01 12:00\nB,2023-07-01T12:00:00Z\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.model.json", "defaults": {"timeZone": "Europe/Berlin"},
+             "files": [{"path": "e.csv", "targets": [{"entity": "E", "columns": {"at": {"column": "at", "format": ["yyyy-MM-dd HH:mm", "iso8601"]}}}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        #expect(mapping.defaults.timeZone == "Europe/Berlin")
+        _ = try SeedImporter(model: mapping.loadModel(), mapping: mapping).run(into: scratch.path("e.sqlite"))
+        let (context, rows) = try StoreReader.objects(scratch.path("e.sqlite"), "E")
+        let a = rows.first { $0["code"] == .string("A") }?["at"], b = rows.first { $0["code"] == .string("B") }?["at"]
+        #expect(a == Value.date(Date(timeIntervalSinceReferenceDate: try Self.instant("2023-07-01T10:00:00Z"))), "\(rows)")
+        #expect(b == Value.date(Date(timeIntervalSinceReferenceDate: try Self.instant("2023-07-01T12:00:00Z"))), "\(rows)")
+        withExtendedLifetime(context) {}
+
+        let written = String(decoding: try mapping.jsonData(relativeTo: scratch.url.path, model: mapping.loadModel()), as: UTF8.self)
+        #expect(written.contains(#""timeZone": "Europe/Berlin""#), "\(written)")
+
+        let error = try #require(throws: ImportError.self) {
+            try ImportMapping(json: Data("""
+                {"format": 1, "defaults": {"timeZone": "Mars/Base", "trim": 3}, "files": [{"path": "e.csv", "targets": [{"entity": "E"}]}]}
+                """.utf8), baseDirectory: scratch.url.path)
+        }
+        #expect(error.problems.contains { $0.hasPrefix("defaults.timeZone: unknown time zone 'Mars/Base'") }, "\(error.problems)")
+        #expect(error.problems.contains { $0.hasPrefix("defaults.trim") }, "every problem in one run: \(error.problems)")
+    }
+
+    @Test("--time-zone reads an import's dates without a zone in it; an unknown zone is a usage error")
+    func commandLine() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", """
+            {"entities": [{"name": "E", "attributes": [{"name": "code", "type": "String"}, {"name": "at", "type": "Date"}]}]}
+            """)
+        try scratch.write("e.csv", "code,at\nA,2023-07-01T12:00:00\n")
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "e.sqlite", "--progress", "none",
+                                        "--time-zone", "America/New_York", "E=e.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try StoreReader.scalar(scratch.path("e.sqlite"), "SELECT ZAT FROM ZE") == .integer(Int64(try Self.instant("2023-07-01T16:00:00Z"))))
+        let unknown = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "f.sqlite", "--time-zone", "EST5", "E=e.csv"],
+                                        directory: scratch.url)
+        #expect(unknown.status == 64 && unknown.errors.contains("error: --time-zone: unknown time zone 'EST5'"), "\(unknown.errors)")
+    }
+}
