@@ -101,7 +101,7 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--null goes with --format csv: only CSV is read back by an import with null tokens")
         }
         for token in nullTokens where token.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) || token.hasPrefix(" ") || token.hasSuffix(" ") {
-            throw ValidationError("--null '\(token)' could never be read as null: an import compares its null tokens with unquoted, trimmed values, which hold no comma, quote or line break")
+            throw ValidationError("--null '\(token)' could never be read as null in every column: an import compares its null tokens with unquoted values, which hold no comma, quote or line break, and drops the spaces around a number or date (and around text with --trim) before it does")
         }
         for (name, value, zero) in [("--limit", limit, "no limit"), ("--offset", offset, "skip none"), ("--batch-size", batchSize, "load all at once")]
         where (value ?? 0) < 0 {
