@@ -321,13 +321,15 @@ struct QueryCommand: ParsableCommand {
             let keyPath = path.joined(separator: ".")
             let value = constant.description
             let kind = relationship.isToMany ? "to-many" : "to-one"
-            guard relationship.isToMany || throughToMany else {
-                let instead: String
+            /// What to compare instead: the destination's key when one stands out, else one of its attributes.
+            func instead(_ whose: String, _ quantifier: String, _ op: String) -> String {
                 if let key = likelyKey(of: destination) {
-                    instead = "compare the destination's key: \(keyPath).\(key.name) \(comparison.op) \(literal(constant, for: key))"
-                } else {
-                    instead = "compare one of \(attributeList(of: destination)): \(keyPath).NAME \(comparison.op) \(value)"
+                    return "compare the \(whose) key: \(quantifier)\(keyPath).\(key.name) \(op) \(literal(constant, for: key))"
                 }
+                return "compare one of \(attributeList(of: destination)): \(quantifier)\(keyPath).NAME \(op) \(value)"
+            }
+            guard relationship.isToMany || throughToMany else {
+                let instead = instead("destination's", "", comparison.op.rawValue)
                 return "\(owner.name).\(relationship.name) is a \(kind) relationship to \(destination.name): compared with \(value), it would match "
                     + "the \(destination.name) whose Z_PK (the store's own row number) is \(value), which a new import may number "
                     + "differently; \(instead) (\(keyPath) == nil tests for no \(destination.name))"
@@ -342,12 +344,7 @@ struct QueryCommand: ParsableCommand {
             case (.greaterThanOrEqualTo, false): "<="
             default: comparison.op.rawValue
             }
-            let instead: String
-            if let key = likelyKey(of: destination) {
-                instead = "compare the destinations' key: \(quantifier)\(keyPath).\(key.name) \(op) \(literal(constant, for: key))"
-            } else {
-                instead = "compare one of \(attributeList(of: destination)): \(quantifier)\(keyPath).NAME \(op) \(value)"
-            }
+            let instead = instead("destinations'", quantifier, op)
             return "\(owner.name).\(relationship.name) is a \(kind) relationship to \(destination.name)"
                 + (relationship.isToMany ? "" : ", reached through a to-many")
                 + ": compared with \(value), it would compare the Z_PK (the store's own row number) of each \(destination.name), "
