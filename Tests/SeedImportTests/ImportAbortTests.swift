@@ -39,17 +39,22 @@ struct ImportAbortTests {
         #expect(try PersistentStore(path: store).count(of: model.entity(named: "Person")!) == 5)
     }
 
-    @Test("a key that names no object aborts with the relationship and the key")
-    func missingKey() throws {
-        let scratch = ImportScratch()
+    /// Team ENG, and `people` (a CSV of person_id, name, team) linked to teams by code.
+    static func teamsAndPeople(_ people: String, in scratch: ImportScratch) throws -> ImportMapping {
         try scratch.write("teams.csv", "code,name\nENG,Engines\n")
-        try scratch.write("people.csv", "person_id,name,team\n1,Ada,ENG\n2,Alan,MIT\n")
-        let mapping = try ImportMapping(json: Data("""
+        try scratch.write("people.csv", people)
+        return try ImportMapping(json: Data("""
             {"format": 1, "files": [
               {"path": "teams.csv", "targets": [{"entity": "Team", "key": "code"}]},
               {"path": "people.csv", "targets": [{"entity": "Person", "relationships": {"team": {"column": "team", "destinationKey": "code"}}}]}
             ]}
             """.utf8), baseDirectory: scratch.url.path)
+    }
+
+    @Test("a key that names no object aborts with the relationship and the key")
+    func missingKey() throws {
+        let scratch = ImportScratch()
+        let mapping = try Self.teamsAndPeople("person_id,name,team\n1,Ada,ENG\n2,Alan,MIT\n", in: scratch)
         let model = try ImportFixtures.model("import-basics")
         do {
             _ = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Out.sqlite"))
@@ -64,14 +69,7 @@ struct ImportAbortTests {
     @Test("a text key with spaces around it that names no object says the key without them exists, and names --trim")
     func spacedKey() throws {
         let scratch = ImportScratch()
-        try scratch.write("teams.csv", "code,name\nENG,Engines\n")
-        try scratch.write("people.csv", "person_id,name,team\n1,Ada, ENG\n")
-        let mapping = try ImportMapping(json: Data("""
-            {"format": 1, "files": [
-              {"path": "teams.csv", "targets": [{"entity": "Team", "key": "code"}]},
-              {"path": "people.csv", "targets": [{"entity": "Person", "relationships": {"team": {"column": "team", "destinationKey": "code"}}}]}
-            ]}
-            """.utf8), baseDirectory: scratch.url.path)
+        let mapping = try Self.teamsAndPeople("person_id,name,team\n1,Ada, ENG\n", in: scratch)
         let model = try ImportFixtures.model("import-basics")
         let error = try #require(throws: ImportError.self) { try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("Out.sqlite")) }
         #expect(error.description.hasPrefix(#"people.csv:2:3: Person.team ("team" = " ENG"): no Team has code " ENG" (it has spaces around it; "ENG" exists: "#
