@@ -72,6 +72,20 @@ struct ImportQuoteTests {
         #expect(summary.objects["R"]?.stored == 1)
     }
 
+    /// A user trial: `1, "Lido, Kreuzberg"` under a header of three columns split at the quoted comma into
+    /// exactly three fields and was stored so, `' "Lido'` and `' Kreuzberg"'`, with only a padding warning.
+    @Test("a quoted value split at its comma into the header's field count is a reject naming --trim, whichever field fails first")
+    func spacedQuoteSplitToTheCount() throws {
+        for header in ["code,note,amount", "code,amount,note"] {
+            let csv = Array("\(header)\nA, \"Lido, Kreuzberg\"\n".utf8)
+            let error = try #require(throws: ImportError.self) {
+                try ImportEncodingErrorTests.run(csv, name: "q.csv", in: ImportScratch(), model: Self.model)
+            }
+            #expect(error.line == 2 && error.description.contains("the value is quoted with spaces around the quotes"), "\(header): \(error)")
+            #expect(error.description.contains("re-run with --trim"), "\(error)")
+        }
+    }
+
     @Test("text after a closing quote aborts with the place; skip mode sets its line aside and reads on")
     func textAfterQuote() throws {
         let csv = Array("code,amount,note\nA,1,\"x\"y\nB,2,c\nC,3,\"d\"\nD,4,e\n".utf8)

@@ -372,7 +372,9 @@ final class _RowReader: @unchecked Sendable {
                         let bytes = field.converter.fieldBytes(raw)
                         let reason: String
                         var hint: String?
-                        if !trim, Self.isSpacedQuote(raw, quote: quote), !record.isQuoted(at: field.field) {
+                        // ` "Ann"` in this field, or a quoted value split at its delimiter elsewhere in the record.
+                        if !trim, !record.isQuoted(at: field.field), Self.isSpacedQuote(raw, quote: quote)
+                            || _RowFailure.quoteAfterSpace(reader.lastRecordRawBytes, delimiter: delimiter, quote: quote) {
                             reason = Self.spacedQuoteReason
                         } else if !field.nulls.matches(bytes) {
                             // Quoted, a null word is text whatever the tokens: the note would mislead.
@@ -421,9 +423,10 @@ final class _RowReader: @unchecked Sendable {
         return .converted(first)
     }
 
-    /// Whether an unquoted field's bytes are a quoted value with spaces or tabs before or after it
-    /// (` "Ann"`, `"1" `): hand-written CSV puts a space after each delimiter; RFC 4180, and a file that
-    /// does not trim, read the spaces and the quotes as text.
+    /// Whether an unquoted field's bytes are a quoted value with spaces or tabs before its opening quote
+    /// (` "Ann"`, ` "Lido` of ` "Lido, Kreuzberg"` split at its comma) or after its closing one (`"1" `):
+    /// hand-written CSV puts a space after each delimiter; RFC 4180, and a file that does not trim, read
+    /// the spaces and the quotes as text.
     ///
     /// ```swift
     /// _RowReader.isSpacedQuote(bytes, quote: UInt8(ascii: "\""))   // true for ` "Ann"`, false for `"Ann"` or ` Ann`
@@ -432,7 +435,8 @@ final class _RowReader: @unchecked Sendable {
         var start = 0, end = bytes.count
         while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
         while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
-        return end - start >= 2 && bytes[start] == quote && bytes[end - 1] == quote && (start > 0 || end < bytes.count)
+        guard end > start, bytes[start] == quote else { return false }
+        return start > 0 || (end < bytes.count && end - start >= 2 && bytes[end - 1] == quote)
     }
 
     /// The reason of a field ``isSpacedQuote(_:quote:)`` finds.

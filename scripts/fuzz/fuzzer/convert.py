@@ -35,13 +35,31 @@ class Unsure(Exception):
 
 
 def trim(text):
-    """Spaces and tabs around a value are dropped (the mapping default `trim: true`)."""
+    """Spaces and tabs around a value dropped."""
     return text.strip(" \t")
 
 
-def is_null(text, quoted):
-    """An unquoted value equal to a null token (after trimming) is null; a quoted one never is."""
-    return not quoted and trim(text) in NULL_TOKENS
+def field_text(type_, text, quoted, trims=False):
+    """The text an attribute (or key) of type `type_` reads from a field (docs/mapping.md, `trim`).
+
+    A String keeps the field's bytes as written: quoted, the text inside the quotes, never trimmed;
+    unquoted, every byte, spaces and tabs included, unless the file trims (`"trim": true`,
+    `--trim`), when libcsv drops the spaces and tabs around it. Any other type (numbers, dates,
+    Booleans, UUID, URI, Binary, Transformable) reads its value with spaces and tabs around it dropped,
+    whatever `trim` says and quoted or not.
+    """
+    if type_ != "String":
+        return trim(text)
+    if quoted or not trims:
+        return text
+    return trim(text)
+
+
+def is_null(text, quoted, type_="String", trims=False, tokens=NULL_TOKENS):
+    """An unquoted value equal to a null token is null; a quoted one never is. A String field is
+    matched on its bytes as kept (so with `trim` false, ` NA` and a lone space are text, not the
+    tokens `NA` and `""`); any other type on its trimmed bytes (` NA` and `  ` are null)."""
+    return not quoted and field_text(type_, text, quoted, trims) in tokens
 
 
 def _seconds(dt):
@@ -117,20 +135,21 @@ def _binary(text):
     return data
 
 
-def convert(attr, text, quoted, fmt=None, decimal_comma=False):
-    """The stored value of one field for attribute `attr` (a model attribute dict).
+def convert(attr, text, quoted, fmt=None, decimal_comma=False, trims=False):
+    """The stored value of one field for attribute `attr` (a model attribute dict); `trims`: whether
+    the field's file trims (the mapping's `trim`, `--trim`; off by default).
 
     Null handling (a null in an attribute with a default takes the default; a null in a required
     attribute without one is Bad) is done here too, so the result is what the column holds.
     """
     type_ = attr["type"]
-    if is_null(text, quoted):
+    if is_null(text, quoted, type_, trims):
         if "default" in attr:
             return default_value(attr)
         if not attr.get("optional", True):
             raise Bad("null in a required attribute")
         return None
-    value = trim(text)
+    value = field_text(type_, text, quoted, trims)
     if type_ == "String":
         return value
     if decimal_comma and (type_ in INT_RANGES or type_ in ("Double", "Float", "Decimal")):
@@ -211,11 +230,11 @@ def default_value(attr):
     return d
 
 
-def key_value(attr, text, quoted):
+def key_value(attr, text, quoted, trims=False):
     """A key or relationship-key field, converted by the key attribute's type; None when null."""
-    if is_null(text, quoted):
+    if is_null(text, quoted, attr["type"], trims):
         return None
-    return convert({"type": attr["type"]}, text, quoted)
+    return convert({"type": attr["type"]}, text, quoted, trims=trims)
 
 
 def same_value(type_, expected, actual):
