@@ -157,6 +157,21 @@ public final class CSVReader {
     public private(set) var latin1ControlBytes = 0
     /// The line of the first of ``latin1ControlBytes``, or `nil` when there is none.
     public private(set) var firstLatin1ControlLine: Int?
+    /// In an input read as Windows-1252 or Latin-1, the records that are not all ASCII and are valid UTF-8
+    /// (``utf8LookingRecords``, the first on ``firstUTF8LookingLine``) and those that are not
+    /// (``otherNonASCIIRecords``): when every such record is valid UTF-8, the input is almost surely UTF-8
+    /// read in the wrong encoding (`ü` stored as `Ã¼`). 0 for UTF-8 input.
+    ///
+    /// ```swift
+    /// let reader = try CSVReader(bytes: Array("a\nM\u{FC}nchen\n".utf8), dialect: CSVDialect(encoding: .windows1252))
+    /// _ = try reader.readAll()
+    /// reader.utf8LookingRecords   // 1, on line 2
+    /// ```
+    public private(set) var utf8LookingRecords = 0
+    /// The line of the first of ``utf8LookingRecords``.
+    public private(set) var firstUTF8LookingLine: Int?
+    /// See ``utf8LookingRecords``.
+    public private(set) var otherNonASCIIRecords = 0
     /// Of ``latin1ControlBytes``, those Windows-1252 leaves undefined too (0x81, 0x8D, 0x8F, 0x90, 0x9D):
     /// when they are all of them, the input is not Windows-1252 either.
     public private(set) var latin1ControlBytesUndefinedInWindows1252 = 0
@@ -310,6 +325,15 @@ public final class CSVReader {
         let buffer = scanner.record
         let raw = buffer.rawBytes(count: scanner.recordLength)
         if _UTF8Validator.isASCII(raw) { return nil }
+        // A record of another encoding that reads as UTF-8: counted, to tell a UTF-8 file read wrongly.
+        if encoding != .utf8 {
+            if TextEncoding.utf8.firstInvalidByteIndex(in: raw) == nil {
+                if firstUTF8LookingLine == nil { firstUTF8LookingLine = scanner.recordLine }
+                utf8LookingRecords += 1
+            } else {
+                otherNonASCIIRecords += 1
+            }
+        }
         // Every byte is Latin-1; only 0x80–0x9F are counted, in records that are not all ASCII.
         if encoding == .latin1 {
             noteLatin1Controls(in: raw)

@@ -502,6 +502,23 @@ struct ImportCLITests {
         #expect(!undefined.output.contains("--encoding cp1252"), "\(undefined.output)")
     }
 
+    /// A user trial: a UTF-8 file read with --encoding windows-1252 (meant for another file) stored München as MÃ¼nchen silently.
+    @Test("a UTF-8 file read as windows-1252 or latin1 is named in a warning; a real Windows-1252 file is not", arguments: ["windows-1252", "latin1"])
+    func utf8ReadAsSingleByte(encoding: String) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportEncodingErrorTests.modelJSON)
+        try scratch.write("v.csv", "code,amount,note\nA,1,München\nB,2,plain\nC,3,Köln\n")
+        let wrong = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "x.sqlite", "--progress", "none", "--encoding", encoding,
+                                       "R=v.csv"], directory: scratch.url)
+        #expect(wrong.status == 0, "\(wrong.errors)")
+        #expect(wrong.output.contains("warning: v.csv: read as "), "\(wrong.output)")
+        #expect(wrong.output.contains("but its 2 records with non-ASCII bytes (the first on line 2) are all valid UTF-8: the file is most likely UTF-8"), "\(wrong.output)")
+        try Data(Array("code,amount,note\nA,1,caf".utf8) + [0xE9] + Array("\n".utf8)).write(to: URL(fileURLWithPath: scratch.path("w.csv")))
+        let right = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "y.sqlite", "--progress", "none", "--encoding", encoding,
+                                       "R=w.csv"], directory: scratch.url)
+        #expect(right.status == 0 && !right.output.contains("valid UTF-8"), "\(right.output)")
+    }
+
     @Test("a UTF-16 file (Excel's Unicode Text) is named as such, with how to convert it, whatever --encoding says")
     func utf16() throws {
         let scratch = ImportScratch()

@@ -1,6 +1,22 @@
 import CSVStream
 
 extension _ImportSession {
+    /// The warning for a file read as Windows-1252 or Latin-1 whose records that are not all ASCII are
+    /// all valid UTF-8, once it has been read: such a file is UTF-8, and its letters were stored as two
+    /// or three characters each (`München` as `MÃ¼nchen`). `nil` otherwise (``CSVReader/utf8LookingRecords``).
+    ///
+    /// ```swift
+    /// utf8Warning(file, reader)   // "v.csv: read as windows-1252, but its 3 records with non-ASCII bytes are all valid UTF-8 …"
+    /// ```
+    static func utf8Warning(_ file: _FilePlan, _ reader: CSVReader) -> String? {
+        guard reader.utf8LookingRecords > 0, reader.otherNonASCIIRecords == 0, let line = reader.firstUTF8LookingLine else { return nil }
+        let count = reader.utf8LookingRecords
+        let records = count == 1 ? "its 1 record with non-ASCII bytes (line \(line)) is" : "its \(_ProgressReporter.grouped(count)) records with non-ASCII bytes (the first on line \(line)) are all"
+        return "\(file.displayPath): read as \(file.options.encoding.rawValue), but \(records) valid UTF-8: the file is most likely UTF-8, "
+            + "and its letters were stored as two or three characters each (ü as Ã¼); re-run without --encoding for it "
+            + "(with files of several encodings, give each its \"encoding\" in a mapping)"
+    }
+
     /// The warning for a file read as Latin-1 that holds bytes 0x80–0x9F, once it has been read: Latin-1
     /// makes them invisible control characters, while they are Windows-1252's `€` and curly quotes, which
     /// is what such a file almost always is. `nil` when the reader counted none (``CSVReader/latin1ControlBytes``).

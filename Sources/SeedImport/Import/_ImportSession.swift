@@ -176,6 +176,7 @@ final class _ImportSession {
             if let warning = file.unnamedValuesWarning, !warnings.contains(warning) { warnings.append(warning) }
             for warning in file.tallyWarnings where !warnings.contains(warning) { warnings.append(warning) }
             if let warning = Self.latin1Warning(file, reader), !warnings.contains(warning) { warnings.append(warning) }
+            if let warning = Self.utf8Warning(file, reader), !warnings.contains(warning) { warnings.append(warning) }
             for key in file.releases { plan.indexes[key]?.release() }
             bytesDone += file.size
             rowsDone += file.rowsRead

@@ -9,9 +9,16 @@ import json
 import os
 
 
+PADDED_QUOTES = {"lpad": (" ", ""), "rpad": ("", " "), "pad": ("\t ", " ")}
+
+
 def encode_field(text, quoted):
-    """One field's text as it appears in the file (before encoding)."""
-    return '"' + text.replace('"', '""') + '"' if quoted else text
+    """One field's text as it appears in the file (before encoding). `quoted` is False, True, or one
+    of PADDED_QUOTES: quoted with spaces or tabs outside the quotes (` "Ann"`, `"Ann" `, `\t "Ann" `)."""
+    if not quoted:
+        return text
+    before, after = PADDED_QUOTES.get(quoted, ("", "")) if isinstance(quoted, str) else ("", "")
+    return before + '"' + text.replace('"', '""') + '"' + after
 
 
 def record_text(row):

@@ -217,7 +217,7 @@ def good_value(rng, type_, fmt, encoding):
         if r < 0.27:
             return ["", True]                          # quoted empty: an empty string
         if r < 0.32:
-            return ["  " + rng.choice(PLAIN_TEXT) + " ", rng.random() < 0.5]   # trimmed
+            return ["  " + rng.choice(PLAIN_TEXT) + " ", rng.random() < 0.5]   # kept, unless unquoted and trimmed
         return [rng.choice(pool), rng.random() < 0.2]
     if type_ in ("Integer 32", "Integer 64"):
         big = type_ == "Integer 64"
@@ -572,6 +572,56 @@ def _set_somewhere(rng, options, mapping, flag, key, value):
             f[key] = value
 
 
+PADS = [" ", "  ", "\t", " \t"]
+
+
+def _set_trim(rng, options, mapping):
+    """Whether files trim (docs/mapping.md, `trim`, off by default): two in five cases leave it to the
+    default; the rest set it true (most) or false, on the command line (`--trim`/`--no-trim`), in the
+    mapping's defaults, or per file (each file drawn: true, false or left out, over a default of
+    either value or none)."""
+    options["trim_flag"] = None
+    r = rng.random()
+    if r < 0.4:
+        return
+    value = r < 0.8
+    where = rng.choice(["flag", "defaults", "files"])
+    if where == "flag":
+        options["trim_flag"] = value
+    elif where == "defaults":
+        mapping.setdefault("defaults", {})["trim"] = value
+    else:
+        if rng.random() < 0.5:
+            mapping.setdefault("defaults", {})["trim"] = value
+        for f in mapping["files"]:
+            choice = rng.choice([True, False, None])
+            if choice is not None:
+                f["trim"] = choice
+
+
+def _pad_fields(rng, files):
+    """Spaces and tabs around some fields: unquoted ones (text, numbers, dates, keys, null tokens, the
+    empty fields of a blank row) get them on either side or both, a few quoted ones outside their
+    quotes (` "Ann"`, `"Ann" `), only in columns the mapping reads and never around a value over
+    several lines. Rows keep their length; a blank row stays blank."""
+    rate = rng.choice([0.03, 0.08, 0.2])
+    quoted_rate = rng.choice([0.0, 0.01, 0.04])
+    for f in files:
+        read = [name.strip(" \t") != "" for name in f["header"]]
+        for row in f["rows"]:
+            if row is None:
+                continue
+            for i, (text, quoted) in enumerate(row):
+                if not quoted and rng.random() < rate:
+                    side = rng.choice(["left", "right", "both"])
+                    left = rng.choice(PADS) if side != "right" else ""
+                    right = rng.choice(PADS) if side != "left" else ""
+                    row[i] = [left + text + right, False]
+                elif quoted is True and i < len(read) and read[i] and "\n" not in text and "\r" not in text \
+                        and rng.random() < quoted_rate:
+                    row[i] = [text, rng.choice(["lpad", "rpad", "pad"])]
+
+
 def generate(seed):
     """The case for `seed` (deterministic)."""
     rng = random.Random(seed)
@@ -613,4 +663,9 @@ def generate(seed):
         for f in files:
             f["preamble"] = preamble
         _set_somewhere(above, options, mapping, "skip_lines_flag", "skipLines", count)
+    # Whether files trim (off by default), and spaces and tabs around fields, from RNGs of their own.
+    _set_trim(random.Random(seed * 7919 + 61), options, mapping)
+    pads = random.Random(seed * 7919 + 67)
+    if pads.random() < 0.5:
+        _pad_fields(pads, files)
     return {"seed": seed, "model": model, "mapping": mapping, "files": files, "options": options}

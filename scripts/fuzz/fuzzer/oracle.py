@@ -7,7 +7,9 @@ many-to-many pairs. `Replayer` feeds it rows file by file:
   * skip mode: only the rows the importer accepted (all rows minus its rejects file); an accepted row
     the oracle finds bad is a defect, and the final world must equal the store.
 
-Semantics modelled (docs/mapping.md): upserts by key (an update sets every mapped column, a null
+Semantics modelled (docs/mapping.md): text as written (a String keeps its spaces unless the file
+trims, text inside quotes never trimmed, every other type and non-String keys read trimmed; see
+convert.field_text), blank rows (only delimiters, spaces and tabs), upserts by key (an update sets every mapped column, a null
 clears or takes the default), relationship key columns (destination's key; a key of this file may
 come later, for an optional relationship of a row that inserts its object), one-to-one relationships
 moving from an earlier holder (refused when the relationship is required), links between a row's
@@ -45,7 +47,7 @@ def _column(spec):
 class Plan:
     """The model and mapping, digested: entities, relationships and per-file targets."""
 
-    def __init__(self, model, mapping, files):
+    def __init__(self, model, mapping, files, options=None):
         self.entities = {}
         for e in model["entities"]:
             self.entities[e["name"]] = {
@@ -56,12 +58,23 @@ class Plan:
         encodings = {f["path"]: f["encoding"] for f in files}
         self.files = []
         for f in mapping["files"]:
-            fp = {"path": f["path"], "header": headers[f["path"]], "encoding": encodings[f["path"]]}
+            fp = {"path": f["path"], "header": headers[f["path"]], "encoding": encodings[f["path"]],
+                  "trim": self.trims(mapping, f, options or {})}
             if "join" in f:
                 fp["join"] = f["join"]
             else:
                 fp["targets"] = [self._target(t, f["targets"]) for t in f["targets"]]
             self.files.append(fp)
+
+    @staticmethod
+    def trims(mapping, f, options):
+        """Whether a file trims (docs/mapping.md, `trim`): `--trim`/`--no-trim` for every file, else the
+        file's `trim`, else that of `defaults`, else false (text keeps its spaces)."""
+        if options.get("trim_flag") is not None:
+            return bool(options["trim_flag"])
+        if "trim" in f:
+            return bool(f["trim"])
+        return bool(mapping.get("defaults", {}).get("trim", False))
 
     def _target(self, t, all_targets):
         """One target: its key, columns, relationship columns and link."""
@@ -158,7 +171,7 @@ class Replayer:
 
     def __init__(self, case):
         self.case = case
-        self.plan = Plan(case["model"], case["mapping"], case["files"])
+        self.plan = Plan(case["model"], case["mapping"], case["files"], case.get("options"))
         self.world = World(self.plan)
         self.unsure = []          # reasons the oracle was not sure, with the row
         self.files = {f["path"]: f for f in case["files"]}
@@ -170,7 +183,8 @@ class Replayer:
 
     @staticmethod
     def is_blank(row):
-        """A blank line or a record whose fields are all empty once trimmed (and unquoted)."""
+        """A blank line or a record whose raw bytes are only delimiters, spaces and tabs (no field quoted):
+        skipped and counted whether or not the file trims."""
         return row is None or all(not q and convert.trim(t) == "" for t, q in row)
 
     def _decode_check(self, fp, row):
@@ -182,14 +196,25 @@ class Replayer:
         except UnicodeDecodeError:
             raise RowBad("undefined byte")
 
+    @staticmethod
+    def _padded_quotes(fp, row):
+        """In a file that does not trim, a value quoted with spaces or tabs outside its quotes makes the row
+        a reject: spaces before the opening quote leave the field unquoted text that is a quoted value (a
+        String reject naming --trim; any other type fails to convert), and spaces after the closing
+        quote are text after a closing quote (a malformed quote). With `trim` they are dropped and the
+        field is the quoted text. (The generator writes them only in columns the mapping reads.)"""
+        if not fp["trim"] and any(isinstance(q, str) for t, q in row):
+            raise RowBad("a value quoted with spaces around its quotes in a file that does not trim")
+
     def _field(self, fp, row, column):
         """(text, quoted) of a column of the row."""
         return row[fp["header"].index(column)]
 
-    def _convert(self, attr, text, quoted, fmt=None):
-        """convert.convert, with Bad/Unsure turned into RowBad."""
+    def _convert(self, fp, attr, text, quoted, fmt=None):
+        """convert.convert for a field of file `fp` (which trims or not), with Bad/Unsure turned into RowBad."""
         try:
-            return convert.convert(attr, text, quoted, fmt, decimal_comma=self.case["options"].get("decimal_comma", False))
+            return convert.convert(attr, text, quoted, fmt, decimal_comma=self.case["options"].get("decimal_comma", False),
+                                   trims=fp["trim"])
         except convert.Bad as e:
             raise RowBad(str(e))
         except convert.Unsure as e:
@@ -203,24 +228,26 @@ class Replayer:
         self._decode_check(fp, row)
         if len(row) != len(fp["header"]):
             raise RowBad("has %d fields, the header %d" % (len(row), len(fp["header"])))
+        self._padded_quotes(fp, row)
         out = []
         for t in fp["targets"]:
             attrs = self.plan.entities[t["entity"]]["attrs"]
             values = {}
             for name, (column, fmt) in t["columns"].items():
                 text, quoted = self._field(fp, row, column)
-                values[name] = self._convert(attrs[name], text, quoted, fmt)
+                values[name] = self._convert(fp, attrs[name], text, quoted, fmt)
             key = values.get(t["key"]) if t["key"] else None
             rels = {}
             for rel, (column, dest_key) in t["rels"].items():
                 text, quoted = self._field(fp, row, column)
                 dest = self.plan.rel(t["entity"], rel)["destination"]
-                if convert.is_null(text, quoted):
+                key_type = self.plan.entities[dest]["attrs"][dest_key]["type"]
+                if convert.is_null(text, quoted, key_type, fp["trim"]):
                     if self.plan.rel(t["entity"], rel).get("optional", True) is False:
                         raise RowBad("empty key in a required relationship")
                     rels[rel] = None
                 else:
-                    rels[rel] = self._convert({"type": self.plan.entities[dest]["attrs"][dest_key]["type"]}, text, quoted)
+                    rels[rel] = self._convert(fp, {"type": key_type}, text, quoted)
             out.append((key, values, rels))
         return out
 
@@ -387,15 +414,17 @@ class Replayer:
         j = fp["join"]
         if len(row) != len(fp["header"]):
             raise RowBad("ragged join row")
+        self._padded_quotes(fp, row)
         src_entity = j["entity"]
         dst_entity = self.plan.rel(src_entity, j["relationship"])["destination"]
         ends = []
         for column, entity, key_attr in ((j["sourceColumn"], src_entity, j["sourceKey"]),
                                          (j["destinationColumn"], dst_entity, j["destinationKey"])):
             text, quoted = self._field(fp, row, column)
-            if convert.is_null(text, quoted):
+            key_type = self.plan.entities[entity]["attrs"][key_attr]["type"]
+            if convert.is_null(text, quoted, key_type, fp["trim"]):
                 raise RowBad("null join key", unsure=True)
-            key = self._convert({"type": self.plan.entities[entity]["attrs"][key_attr]["type"]}, text, quoted)
+            key = self._convert(fp, {"type": key_type}, text, quoted)
             obj = self.world.find(entity, key)
             if obj is None:
                 raise RowBad("join key %r names no %s" % (key, entity))

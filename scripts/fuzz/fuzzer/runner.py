@@ -47,6 +47,10 @@ def command(case, binary="seedstore"):
         args.append("--decimal-comma")
     if o.get("skip_lines_flag"):
         args += ["--skip-lines", str(o["skip_lines_flag"])]
+    if o.get("trim_flag") is True:
+        args.append("--trim")
+    elif o.get("trim_flag") is False:
+        args.append("--no-trim")
     if o.get("save_mapping"):
         args += ["--save-mapping", SAVED_MAPPING]
     return args
@@ -54,7 +58,7 @@ def command(case, binary="seedstore"):
 
 def resaved_command(case, binary="seedstore"):
     """The import again with the saved mapping alone: the flags it holds (--encoding, --decimal-comma,
-    --skip-lines) left out, into a store and rejects file of its own."""
+    --skip-lines, --trim/--no-trim) left out, into a store and rejects file of its own."""
     o = case["options"]
     args = [binary, "import", "--mapping", SAVED_MAPPING, "--out", RESAVED_STORE, "--progress", "none",
             "--batch-size", str(o["batch_size"])]
