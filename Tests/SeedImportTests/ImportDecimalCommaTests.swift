@@ -134,6 +134,20 @@ struct ImportDecimalCommaTests {
         #expect(try run("\\t", "wells.tsv").warnings.filter { $0.contains("thousands separator") } == [
             "wells.tsv → W.lat: 1 value read with ',' as a thousands separator in a tab-separated file (first at line 2: \"1,234\" → 1234); "
                 + "if ',' is the decimal mark there, re-run with --decimal-comma (or \"decimalComma\": true for the file in a mapping)"])
+        // A value with both marks is unambiguous (a user trial: "1,250.00" in a tab file was told to use --decimal-comma).
+        try scratch.write("us.tsv", "id\tlat\nk1\t1,250.00\n")
+        #expect(try run("\\t", "us.tsv").warnings.allSatisfy { !$0.contains("thousands separator") })
+        // The other way round: --decimal-comma meant for another file reads a comma file's 4.500 as 4500.
+        try scratch.write("points.csv", "id,lat\nk1,4.500\nk2,\"4,25\"\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "wells.model.json", "defaults": {"decimalComma": true},
+             "files": [{"path": "points.csv", "targets": [{"entity": "W", "key": "id"}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        let points = try SeedImporter(model: mapping.loadModel(), mapping: mapping, options: scratch.skipping()).run(into: scratch.path("points.sqlite"))
+        #expect(points.warnings.filter { $0.contains("thousands separator") } == [
+            "points.csv → W.lat: 1 value read with '.' as a thousands separator (--decimal-comma) in a ','-separated file (first at line 2: \"4.500\" → 4500), "
+                + "where a decimal comma would need quotes; if '.' is the decimal mark there, this file is not written with decimal commas: "
+                + "leave out --decimal-comma for it (give each file its \"decimalComma\" in a mapping)"], "\(points.warnings)")
         // A ',' file groups thousands with ',' as a matter of course: no warning.
         try scratch.write("wells2.csv", "id,lat\nk1,\"1,250\"\n")
         #expect(try run(",", "wells2.csv").warnings.allSatisfy { !$0.contains("thousands separator") })

@@ -38,4 +38,10 @@ extension _FieldConverter {
         default: false
         }
     }
+
+    /// Whether the converter reads numbers with a decimal comma, so `.` groups thousands (`4.500` is 4500).
+    var readsDotGrouping: Bool {
+        if case .decimalComma = self { return true }
+        return false
+    }
 }

@@ -185,6 +185,10 @@ final class _RowReader: @unchecked Sendable {
     /// Per target and field, whether a number read with `,` grouping thousands is counted (``_FieldTally``):
     /// numeric attributes of a `;`-separated file read without a decimal comma.
     private let commaWatched: [[Bool]]
+    /// The thousands separator ``commaWatched`` looks for (`,`, or `.` with a decimal comma) and the decimal
+    /// mark whose presence makes a value unambiguous (`1,250.00`, `1.234,5`).
+    private let groupMark: UInt8
+    private let decimalMark: UInt8
     /// The chunk being filled.
     @exclusivity(unchecked) private var chunk = _RowChunk()
 
@@ -231,7 +235,12 @@ final class _RowReader: @unchecked Sendable {
         // in a file split by ';', tabs or '|', it is as often a decimal comma (Excel writes the locale's
         // mark in its tab-delimited text too).
         let otherDelimiter = file.options.delimiter != UInt8(ascii: ",")
-        commaWatched = targets.map { $0.fields.map { otherDelimiter && $0.converter.readsCommaGrouping } }
+        // With --decimal-comma, the other way round: `4.500` in a comma-separated file is 4500, which a file
+        // written with decimal points means as 4.5 (the option given for another file).
+        let dotGrouped = file.options.decimalComma && !otherDelimiter
+        groupMark = dotGrouped ? UInt8(ascii: ".") : UInt8(ascii: ",")
+        decimalMark = dotGrouped ? UInt8(ascii: ",") : UInt8(ascii: ".")
+        commaWatched = targets.map { $0.fields.map { dotGrouped ? $0.converter.readsDotGrouping : otherDelimiter && $0.converter.readsCommaGrouping } }
     }
 
     /// Reads on a thread of its own, handing chunks to the queue; ``waitUntilDone()`` waits for its end.
@@ -361,7 +370,8 @@ final class _RowReader: @unchecked Sendable {
                        !record.isQuoted(at: field.field) {
                         _FieldTally.note(&chunk.escapedText, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
                     }
-                    if watched[f], let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: ",")), bytes.count) != nil {
+                    if watched[f], let base = bytes.baseAddress, memchr(base, Int32(groupMark), bytes.count) != nil,
+                       memchr(base, Int32(decimalMark), bytes.count) == nil {
                         _FieldTally.note(&chunk.commaGrouped, _FieldTally.slot(t, f), line: record.lineNumber,
                                          text: { String(decoding: bytes, as: UTF8.self) }, value: value)
                     }

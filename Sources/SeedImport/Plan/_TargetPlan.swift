@@ -410,6 +410,12 @@ final class _FilePlan {
             case .integer(let number): read = String(number)
             default: read = tally.value.description
             }
+            if options.decimalComma {
+                return "\(name(slot).0): \(values) read with '.' as a thousands separator (--decimal-comma) in a ','-separated file "
+                    + "(first at line \(tally.line): \"\(tally.text)\" → \(read)), where a decimal comma would need quotes; if '.' is the decimal "
+                    + "mark there, this file is not written with decimal commas: leave out --decimal-comma for it (give each file its "
+                    + "\"decimalComma\" in a mapping)"
+            }
             let separated = options.delimiter == 0x09 ? "tab-separated" : "'\(VisibleText.escaped(String(UnicodeScalar(options.delimiter))))'-separated"
             return "\(name(slot).0): \(values) read with ',' as a thousands separator in a \(separated) file "
                 + "(first at line \(tally.line): \"\(tally.text)\" → \(read)); if ',' is the decimal mark there, re-run with --decimal-comma "
