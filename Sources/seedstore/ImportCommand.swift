@@ -84,7 +84,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("pivot-year"), help: ArgumentHelp("Two-digit years fall in the hundred years from this one, where the mapping gives none: 2000 reads 13-Oct-00 as 2000 (default: 1969, as POSIX strptime).", valueName: "year"))
     var pivotYear: Int?
 
-    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The time zone of dates and times written without one (MySQL's DATETIME, Excel and R local times), overriding the mapping: a region such as Europe/Berlin, or an offset such as +05:30 (default: UTC). Values that name their zone keep it.", valueName: "zone"))
+    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The time zone of dates and times written without one (MySQL's DATETIME, Excel and R local times), overriding the mapping: a region such as Europe/Berlin, or an offset such as UTC+05:30 or UTC-08 (default: UTC). Values that name their zone keep it.", valueName: "zone"))
     var timeZone: String?
 
     @Option(name: .customLong("true-value"), help: ArgumentHelp("A word Boolean columns write for true, besides true, yes, y, t and 1 (any case), where the mapping gives none; repeat for several: --true-value ja --true-value oui.", valueName: "word"))

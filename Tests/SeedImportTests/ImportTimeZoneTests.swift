@@ -41,9 +41,19 @@ struct ImportTimeZoneTests {
         #expect(try DateFormat("yyyy-MM-dd HH:mm", timeZone: zone).seconds(from: "2023-07-01 12:00") == (try Self.instant(expected)))
     }
 
-    @Test("an unknown zone is refused, saying what to write", arguments: ["Mars/Base", "CET", "+25", "+5:3", "local", ""])
+    @Test("an unknown zone is refused, saying what to write", arguments: ["Mars/Base", "CET", "+25", "+5:3", "local", "", "Berlin"])
     func unknown(zone: String) {
         #expect(throws: DateFormatError.self) { try DateFormat("iso8601", timeZone: zone) }
+    }
+
+    /// A user trial: `--time-zone -08` is taken for an option; `Berlin` and `europe/berlin` were refused without a suggestion.
+    @Test("UTC-08 and GMT+05:30 are offsets, region names read in any case, and a city names its region")
+    func spellings() throws {
+        #expect(try DateFormat("yyyy-MM-dd HH:mm", timeZone: "UTC-08").seconds(from: "2023-07-01 12:00") == (try Self.instant("2023-07-01T20:00:00Z")))
+        #expect(try DateFormat("yyyy-MM-dd HH:mm", timeZone: "GMT+05:30").seconds(from: "2023-07-01 12:00") == (try Self.instant("2023-07-01T06:30:00Z")))
+        #expect(try DateFormat("iso8601", timeZone: "europe/berlin").timeZone == "Europe/Berlin")
+        #expect(DateFormat.unknownZone("Berlin").hasPrefix("unknown time zone 'Berlin' (did you mean Europe/Berlin?)"))
+        #expect(DateFormat.unknownZone("new york").contains("did you mean America/New_York?"))
     }
 
     @Test("a mapping's timeZone reads the file's Date columns, is checked with the other keys, and --save-mapping writes it")
@@ -70,11 +80,14 @@ struct ImportTimeZoneTests {
 
         let error = try #require(throws: ImportError.self) {
             try ImportMapping(json: Data("""
-                {"format": 1, "defaults": {"timeZone": "Mars/Base", "trim": 3}, "files": [{"path": "e.csv", "targets": [{"entity": "E"}]}]}
+                {"format": 1, "defaults": {"timeZone": "Mars/Base", "trim": 3},
+                 "files": [{"path": "e.csv", "targets": [{"entity": "E", "columns": {"at": {"column": "at", "timeZone": "UTC"}}}]}]}
                 """.utf8), baseDirectory: scratch.url.path)
         }
         #expect(error.problems.contains { $0.hasPrefix("defaults.timeZone: unknown time zone 'Mars/Base'") }, "\(error.problems)")
         #expect(error.problems.contains { $0.hasPrefix("defaults.trim") }, "every problem in one run: \(error.problems)")
+        #expect(error.problems.contains { $0 == #"files[0].targets[0].columns.at.timeZone: a time zone applies to a whole file: put "timeZone" in the file's entry or in "defaults""# },
+                "\(error.problems)")
     }
 
     @Test("--time-zone reads an import's dates without a zone in it; an unknown zone is a usage error")

@@ -147,7 +147,9 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// DateFormat.unknownZone("Mars/Base")   // "unknown time zone 'Mars/Base': give a region's name such as …"
     /// ```
     public static func unknownZone(_ name: String) -> String {
-        "unknown time zone '\(name)': give a region's name such as Europe/Berlin or America/New_York, UTC, or a fixed offset such as +05:30"
+        let meant = _LocalZone.suggestions(for: name)
+        return "unknown time zone '\(name)'" + (meant.isEmpty ? "" : " (did you mean \(meant.prefix(3).joined(separator: " or "))?)")
+            + ": give a region's name such as Europe/Berlin or America/New_York, UTC, or a fixed offset such as +05:30 or UTC-08"
     }
 
     public var description: String { text }

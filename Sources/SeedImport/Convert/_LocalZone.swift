@@ -33,19 +33,31 @@ final class _LocalZone: Sendable, Hashable, CustomStringConvertible {
         self.offsets = offsets
     }
 
-    /// The zone `text` names: an IANA name (`Europe/Berlin`, `America/New_York`), `UTC`, or a fixed
-    /// offset (`+05:30`, `-0800`, `+02`); `nil` for anything else.
+    /// The zone `text` names: an IANA name in any case (`Europe/Berlin`, `america/new_york`), `UTC`, or
+    /// a fixed offset (`+05:30`, `-0800`, `+02`, also after `UTC` or `GMT`: `UTC-08`, which a command
+    /// line cannot mistake for an option); `nil` for anything else.
     static func named(_ text: String) -> _LocalZone? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let offset = fixedOffset(trimmed), let zone = TimeZone(secondsFromGMT: offset) {
+        var offsetText = trimmed
+        if ["utc+", "utc-", "gmt+", "gmt-"].contains(where: { trimmed.lowercased().hasPrefix($0) }) { offsetText = String(trimmed.dropFirst(3)) }
+        if let offset = fixedOffset(offsetText), let zone = TimeZone(secondsFromGMT: offset) {
             return _LocalZone(name: trimmed, zone: zone)
         }
         if ["utc", "gmt", "z"].contains(trimmed.lowercased()), let zone = TimeZone(secondsFromGMT: 0) {
             return _LocalZone(name: trimmed, zone: zone)
         }
         // Only region names: an abbreviation (`CET`, `EST`) may mean several zones.
-        guard trimmed.contains("/"), let zone = TimeZone(identifier: trimmed) else { return nil }
-        return _LocalZone(name: trimmed, zone: zone)
+        guard trimmed.contains("/") else { return nil }
+        let identifier = TimeZone.knownTimeZoneIdentifiers.first { $0.lowercased() == trimmed.lowercased() } ?? trimmed
+        guard let zone = TimeZone(identifier: identifier) else { return nil }
+        return _LocalZone(name: identifier, zone: zone)
+    }
+
+    /// Region names that `text` may have meant: those whose city is `text` (`Berlin`: `Europe/Berlin`).
+    static func suggestions(for text: String) -> [String] {
+        let city = text.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: " ", with: "_")
+        guard !city.isEmpty else { return [] }
+        return TimeZone.knownTimeZoneIdentifiers.filter { $0.lowercased().split(separator: "/").last.map(String.init) == city }
     }
 
     /// Seconds east of UTC of `+hh`, `+hhmm` or `+hh:mm` (or `-`), up to 18 hours; `nil` otherwise.

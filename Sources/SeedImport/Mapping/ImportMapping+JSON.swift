@@ -284,7 +284,11 @@ struct _MappingReader {
             problem(place, "expected a column name, null, or {\"column\": …, \"format\": …}")
             return nil
         }
-        check(object, allowed: ["column", "format", "pivotYear", "nullTokens", "trueValues", "falseValues"], at: place)
+        if object["timeZone"] != nil {
+            // A file's setting: every Date column of a file is written in one zone.
+            problem("\(place).timeZone", "a time zone applies to a whole file: put \"timeZone\" in the file's entry or in \"defaults\"")
+        }
+        check(object.filter { $0.key != "timeZone" }, allowed: ["column", "format", "pivotYear", "nullTokens", "trueValues", "falseValues"], at: place)
         var column: String?
         if let name = object["column"] as? String {
             column = name
