@@ -23,8 +23,8 @@ struct QueryCommand: ParsableCommand {
             JSON output is an array of objects keyed by property name, with Z_PK for whole objects; dates \
             are ISO 8601 in UTC and a to-one relationship is the destination's primary key. Dates carry the fewest fraction digits \
             that read back as the stored seconds (none when whole), and decimals print as stored. In a \
-            table, null is NULL and text that could pass for it or for nothing is in double quotes ("", \
-            "NULL"). CSV writes null as an empty field and quotes empty text, the texts NULL and NA, text \
+            table, null is NULL and text that could pass for it, for nothing or for other text is in double quotes ("", \
+            "NULL", "live " with its space). CSV writes null as an empty field and quotes empty text, the texts NULL and NA, text \
             with spaces or tabs around it, \\N and text ending in a backslash, so seedstore import reads it \
             back the same, without warnings (for an import with other null tokens, give them with --null). --stats prints statements run, rows stepped and \
             faults fired on stderr.
@@ -645,9 +645,9 @@ struct QueryCommand: ParsableCommand {
     }
 
     /// A value as a table cell: null as `NULL`, binary data in hexadecimal after `0x` (as CSV
-    /// writes it), and text that could be taken for null or for nothing (empty or blank text, the
-    /// text `NULL` with or without spaces around it, text starting with a quote) in double quotes,
-    /// quotes inside doubled (`""`, `"NULL"`).
+    /// writes it), and text that could be taken for null or for nothing or for other text (empty or
+    /// blank text, the text `NULL`, text with spaces or line breaks around it, text starting with a
+    /// quote) in double quotes, quotes inside doubled (`""`, `"NULL"`, `"live "`).
     ///
     /// For example:
     ///
@@ -662,7 +662,9 @@ struct QueryCommand: ParsableCommand {
             return hex(data)
         case .string(let string):
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
-            return trimmed.isEmpty || trimmed == "NULL" || string.utf8.first == 0x22 ? quoted(string) : string
+            // Spaces around text are invisible in a column: quoted, `"live "` shows why `name == 'live'` finds nothing.
+            return trimmed.isEmpty || trimmed == "NULL" || string.utf8.first == 0x22 || trimmed.utf8.count != string.utf8.count
+                ? quoted(string) : string
         default:
             return value.cellText
         }

@@ -87,7 +87,7 @@ final class QueryNullOutputCLITests {
             String($0.dropFirst(6)).trimmingCharacters(in: .whitespaces)
         }
         #expect(cities == ["\"\"", "NULL", "\"NULL\"", "NA", "null", "Santa Clara, CA", "\"\"\"quoted\"\"\"", "\" NULL \"",
-                           "lead", "trail␉", "\\N", "C:\\dir\\", "a\\b"], "\(table.stdout)")
+                           "\" lead\"", "\"trail␉\"", "\\N", "C:\\dir\\", "a\\b"], "spaces around text are shown: \(table.stdout)")
     }
 
     @Test func jsonIsUnchanged() throws {
