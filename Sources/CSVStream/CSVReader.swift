@@ -176,6 +176,18 @@ public final class CSVReader {
     /// when they are all of them, the input is not Windows-1252 either.
     public private(set) var latin1ControlBytesUndefinedInWindows1252 = 0
 
+    /// Records after the first whose line started with a UTF-8 byte-order mark outside quotes: files
+    /// joined with `cat` keep each one's mark, which is not data. It is dropped from the record's first
+    /// field (the raw bytes keep it); ``firstDroppedByteOrderMarkLine`` is the first such record's line.
+    ///
+    /// ```swift
+    /// let reader = try CSVReader(bytes: Array("a\nx\n\u{FEFF}y\n".utf8), dialect: .csv)
+    /// try reader.readAll().map { $0.fields }   // [["x"], ["y"]]; reader.droppedByteOrderMarks == 1
+    /// ```
+    public var droppedByteOrderMarks: Int { scanner.droppedByteOrderMarks }
+    /// The line of the first of ``droppedByteOrderMarks``.
+    public var firstDroppedByteOrderMarkLine: Int? { scanner.firstDroppedByteOrderMarkLine }
+
     /// Counts the bytes 0x80–0x9F of a Latin-1 record that is not all ASCII (``latin1ControlBytes``).
     private func noteLatin1Controls(in raw: UnsafeBufferPointer<UInt8>) {
         var found = 0, first = -1, undefined = 0

@@ -68,6 +68,21 @@ struct ImportEmptyRowTests {
         #expect(summary.description.contains("r.csv → R: 5 rows read, 3 imported, 2 repeating the header skipped (lines 3, 5)"), "\(summary)")
         let decoded = try JSONDecoder().decode(ImportSummary.self, from: JSONEncoder().encode(summary))
         #expect(decoded.files.first?.repeatedHeaderLines == [3, 5])
+        #expect(summary.warnings.contains { $0.hasPrefix("r.csv: 1 row began with a UTF-8 byte-order mark (line 5)") }, "\(summary.warnings)")
+    }
+
+    /// A user trial: `cat` of two Excel exports, the second's header removed, left its byte-order mark
+    /// at the start of a data row, stored in the key (`\u{FEFF}BER2`, which no later lookup finds).
+    @Test("a byte-order mark starting a data row is dropped from its first value and named in a warning", arguments: [true, false])
+    func byteOrderMarkInARow(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        let csv = "code,amount,note\nA,1,x\n\u{FEFF}B,2,y\n\"\u{FEFF}C\",3,z\n"
+        let summary = try ImportEncodingErrorTests.run(Array(csv.utf8), name: "j.csv", in: scratch, options: options, model: ImportQuoteTests.model)
+        #expect(try ImportQuoteTests.notes(scratch) == ["A": "x", "B": "y", "\u{FEFF}C": "z"], "inside quotes it is data")
+        #expect(summary.warnings.contains { $0.hasPrefix("j.csv: 1 row began with a UTF-8 byte-order mark (line 3), the start of another file") },
+                "\(summary.warnings)")
     }
 
     /// The user trial: in a file of one column `name`, rows `name` and `"name"` (tags called "name") were

@@ -117,10 +117,27 @@ final class _RecordScanner {
     /// How far parsing has got, in input bytes (bytes parsed again count once).
     var bytesConsumed: Int64 { Swift.max(furthestConsumed, chunkOffset + Int64(chunkPosition)) }
 
+    /// Records past the input's start whose first field began with a UTF-8 byte-order mark outside quotes
+    /// (files joined with `cat`, each with its own), which was dropped from the field (the raw bytes keep
+    /// it), and the first one's line.
+    private(set) var droppedByteOrderMarks = 0
+    private(set) var firstDroppedByteOrderMarkLine: Int?
+
     /// Reads up to the end of the next record. Returns `false` at the end of the input.
     ///
     /// - Complexity: O(length of the record and any comment lines or CRLF tails before it).
+    @inline(__always)
     func advance() throws(CSVError) -> Bool {
+        guard try advanceRecord() else { return false }
+        // The input's own mark was skipped before parsing; one here is a joined file's, not data.
+        if record.bytesCount >= 3 && record.bytes[0] == 0xEF && record.dropLeadingByteOrderMark() {
+            droppedByteOrderMarks += 1
+            if firstDroppedByteOrderMarkLine == nil { firstDroppedByteOrderMarkLine = recordLine }
+        }
+        return true
+    }
+
+    private func advanceRecord() throws(CSVError) -> Bool {
         if let failure { throw failure }
         if finished { return false }
         while true {

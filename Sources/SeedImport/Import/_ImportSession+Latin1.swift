@@ -1,6 +1,20 @@
 import CSVStream
 
 extension _ImportSession {
+    /// The warning for a file whose rows, past its start, began with a UTF-8 byte-order mark (files joined
+    /// with `cat`), which the reader dropped from their first field; `nil` when none did.
+    ///
+    /// ```swift
+    /// byteOrderMarkWarning(file, reader)   // "all.csv: 1 row began with a byte-order mark (line 3), …"
+    /// ```
+    static func byteOrderMarkWarning(_ file: _FilePlan, _ reader: CSVReader) -> String? {
+        guard reader.droppedByteOrderMarks > 0, let line = reader.firstDroppedByteOrderMarkLine else { return nil }
+        let count = reader.droppedByteOrderMarks
+        let rows = count == 1 ? "1 row began" : "\(_ProgressReporter.grouped(count)) rows began"
+        return "\(file.displayPath): \(rows) with a UTF-8 byte-order mark (\(count == 1 ? "line" : "the first on line") \(line)), the start of "
+            + "another file joined to this one: the mark is not data and was dropped (the rejects' raw text keeps it)"
+    }
+
     /// The warning for a file read as Windows-1252 or Latin-1 whose records that are not all ASCII are
     /// all valid UTF-8, once it has been read: such a file is UTF-8, and its letters were stored as two
     /// or three characters each (`München` as `MÃ¼nchen`). `nil` otherwise (``CSVReader/utf8LookingRecords``).

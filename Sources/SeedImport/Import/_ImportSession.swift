@@ -177,6 +177,7 @@ final class _ImportSession {
             for warning in file.tallyWarnings where !warnings.contains(warning) { warnings.append(warning) }
             if let warning = Self.latin1Warning(file, reader), !warnings.contains(warning) { warnings.append(warning) }
             if let warning = Self.utf8Warning(file, reader), !warnings.contains(warning) { warnings.append(warning) }
+            if let warning = Self.byteOrderMarkWarning(file, reader), !warnings.contains(warning) { warnings.append(warning) }
             for key in file.releases { plan.indexes[key]?.release() }
             bytesDone += file.size
             rowsDone += file.rowsRead

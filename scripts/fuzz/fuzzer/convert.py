@@ -188,11 +188,19 @@ def convert(attr, text, quoted, fmt=None, decimal_comma=False, trims=False):
                 raise Bad("more digits than the store keeps")
             return d
         number = float(plain)
+        # docs/mapping.md: a number whose digits are not all zero but that would be stored as 0
+        # (`1e-400` in a Double, `1e-50` in a Float) is a reject as too small.
+        nonzero = decimal.Decimal(plain) != 0
+        if nonzero and number == 0:
+            raise Bad("too small for %s" % type_)
         if type_ == "Float":
             try:
-                return struct.unpack("<f", struct.pack("<f", number))[0]
+                stored = struct.unpack("<f", struct.pack("<f", number))[0]
             except OverflowError:
                 raise Bad("beyond Float's range")
+            if nonzero and stored == 0:
+                raise Bad("too small for Float")
+            return stored
         return number
     if type_ == "Boolean":
         lower = value.lower()
