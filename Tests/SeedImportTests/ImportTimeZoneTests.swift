@@ -101,6 +101,14 @@ struct ImportTimeZoneTests {
                                         "--time-zone", "America/New_York", "E=e.csv"], directory: scratch.url)
         #expect(result.status == 0, "\(result.errors)")
         #expect(try StoreReader.scalar(scratch.path("e.sqlite"), "SELECT ZAT FROM ZE") == .integer(Int64(try Self.instant("2023-07-01T16:00:00Z"))))
+        // A mapping's own zone for a file, replaced by --time-zone: said (a user trial lost six hours silently).
+        try scratch.write("e.mapping.json", """
+            {"format": 1, "model": "m.model.json", "files": [{"path": "e.csv", "timeZone": "America/New_York", "targets": [{"entity": "E"}]}]}
+            """)
+        let replaced = try ImportCLI.run(["import", "--mapping", "e.mapping.json", "--out", "g.sqlite", "--progress", "none",
+                                          "--time-zone", "Europe/Berlin"], directory: scratch.url)
+        #expect(replaced.status == 0 && replaced.output.contains(#"warning: e.csv: --time-zone Europe/Berlin replaces the mapping's "timeZone": "America/New_York""#),
+                "\(replaced.output)")
         let unknown = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "f.sqlite", "--time-zone", "EST5", "E=e.csv"],
                                         directory: scratch.url)
         #expect(unknown.status == 64 && unknown.errors.contains("error: --time-zone: unknown time zone 'EST5'"), "\(unknown.errors)")

@@ -1,8 +1,10 @@
 """The value oracle: what a CSV field becomes, per docs/mapping.md ("Converting values").
 
-`convert(attr, text, quoted, fmt)` returns the value the store must hold (Python int, float,
-Decimal, bytes, str, None for null), or raises `Bad` (the row must be a reject) or `Unsure` (the
-oracle does not know: the text is outside the forms the generator writes).
+`convert(attr, text, quoted, fmt, trims=...)` returns the value the store must hold (Python int,
+float, Decimal, bytes, str, None for null), or raises `Bad` (the row must be a reject) or `Unsure`
+(the oracle does not know: the text is outside the forms the generator writes). `trims` is the
+file's `trim` (off by default): it decides whether an unquoted String keeps its spaces and tabs
+(`field_text`, `is_null`).
 
 Store representation (README, "The store's file layout"): dates as seconds since 2001-01-01 UTC,
 booleans 0/1, Float rounded to 32 bits, Decimal as text with numeric affinity (about 15 digits).

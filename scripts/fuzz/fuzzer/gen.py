@@ -577,9 +577,9 @@ PADS = [" ", "  ", "\t", " \t"]
 
 def _set_trim(rng, options, mapping):
     """Whether files trim (docs/mapping.md, `trim`, off by default): two in five cases leave it to the
-    default; the rest set it true (most) or false, on the command line (`--trim`/`--no-trim`), in the
-    mapping's defaults, or per file (each file drawn: true, false or left out, over a default of
-    either value or none)."""
+    default; two in five set it true and one in five false, on the command line (`--trim`/`--no-trim`),
+    in the mapping's defaults, or per file (each file drawn: true, false or left out, over a default
+    of that value or none)."""
     options["trim_flag"] = None
     r = rng.random()
     if r < 0.4:
@@ -602,8 +602,9 @@ def _set_trim(rng, options, mapping):
 def _pad_fields(rng, files):
     """Spaces and tabs around some fields: unquoted ones (text, numbers, dates, keys, null tokens, the
     empty fields of a blank row) get them on either side or both, a few quoted ones outside their
-    quotes (` "Ann"`, `"Ann" `), only in columns the mapping reads and never around a value over
-    several lines. Rows keep their length; a blank row stays blank."""
+    quotes (` "Ann"`, `"Ann" `), only in columns the mapping reads and only around text without a
+    delimiter, quote or line break (which a file that does not trim reads as unquoted text, so a comma
+    inside would split the field). Rows keep their length; a blank row stays blank."""
     rate = rng.choice([0.03, 0.08, 0.2])
     quoted_rate = rng.choice([0.0, 0.01, 0.04])
     for f in files:
@@ -617,7 +618,7 @@ def _pad_fields(rng, files):
                     left = rng.choice(PADS) if side != "right" else ""
                     right = rng.choice(PADS) if side != "left" else ""
                     row[i] = [left + text + right, False]
-                elif quoted is True and i < len(read) and read[i] and "\n" not in text and "\r" not in text \
+                elif quoted is True and i < len(read) and read[i] and not any(c in text for c in ',"\r\n') \
                         and rng.random() < quoted_rate:
                     row[i] = [text, rng.choice(["lpad", "rpad", "pad"])]
 
