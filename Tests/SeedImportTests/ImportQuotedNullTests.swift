@@ -88,6 +88,11 @@ struct ImportQuotedNullTests {
         let nulls = try ImportEncodingErrorTests.run(Array(#"code,amount,note"#.utf8) + [0x0A] + Array(#"A,1,\N"#.utf8) + [0x0A],
                                                      name: "my.csv", in: ImportScratch(), defaults: defaults)
         #expect(!nulls.warnings.contains { $0.contains("backslash") }, "\(nulls.warnings)")
+        // A trailing backslash is still named, without advice about \N, a null token already.
+        let trailing = try ImportEncodingErrorTests.run(Array(#"code,amount,note"#.utf8) + [0x0A] + Array(#"A,1,end\"#.utf8) + [0x0A],
+                                                        name: "my.csv", in: ImportScratch(), defaults: defaults)
+        let only = try #require(trailing.warnings.first { $0.contains("backslash-escaped") }, "\(trailing.warnings)")
+        #expect(!only.contains("--null") && only.hasSuffix("going. Export CSV (PostgreSQL: COPY … WITH (FORMAT csv)) or decode the escapes first"), "\(only)")
     }
 
     @Test("a headerless file's warnings name the column by position, once")

@@ -448,8 +448,10 @@ final class _FilePlan {
                 + "backslash-escaped, as MySQL's SELECT … INTO OUTFILE and PostgreSQL's text-format COPY write them, and "
                 + "\(total == 1 ? "was" : "were") stored as written: \(items.joined(separator: "; ")). The importer reads CSV as RFC 4180 "
                 + "writes it (quotes, doubled quotes) and decodes no backslash escapes: \\N is the text \\N, and a backslash before a "
-                + "delimiter or line end does not keep the value going. For \\N alone, re-run with --null '' --null '\\N'; otherwise "
-                + "export CSV (PostgreSQL: COPY … WITH (FORMAT csv)) or decode the escapes first"]
+                + "delimiter or line end does not keep the value going. "
+                // With \N a null token already, only trailing backslashes are left to say anything of.
+                + (options.nullTokens.contains("\\N") ? "Export" : "For \\N alone, re-run with --null '' --null '\\N'; otherwise export")
+                + " CSV (PostgreSQL: COPY … WITH (FORMAT csv)) or decode the escapes first"]
         }
         return nulls + grouped + padded + escaped
     }
