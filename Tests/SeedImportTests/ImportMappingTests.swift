@@ -223,7 +223,7 @@ struct ImportMappingTests {
             """#
         let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(json.utf8), baseDirectory: "/tmp") }
         #expect(error.problems == [
-            #"defaults.delimiter: '\n' is not a one-byte delimiter (use ",", ";", "|", "\t" or "\\x01")"#,
+            #"defaults.delimiter: '\n' is a line break, which ends records: it cannot be the delimiter (use ",", ";", "|", "\t" or "\\x01")"#,
             #"files[0].quote: '\t\u{1}' is not a one-byte quote (use "\"" or "'")"#,
             #"files[1]: the quote and the delimiter are both '\t'; they must differ"#,
         ], "\(error.problems)")

@@ -152,6 +152,12 @@ struct _MappingReader {
     static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma", "skipLines",
                               "maxRecordSize", "timeZone"]
 
+    /// Why `text` cannot be a delimiter or quote, before the word: a line break ends records, anything
+    /// else is not one ASCII byte.
+    static func notOneByte(_ text: String) -> String {
+        text == "\n" || text == "\r" || text == "\r\n" ? "is a line break, which ends records: it cannot be the" : "is not a one-byte"
+    }
+
     /// The values `maxRecordSize` takes, in MiB (as `--max-record-size`).
     static let recordSizes = 1...4096
 
@@ -163,14 +169,14 @@ struct _MappingReader {
             if let byte = CSVOptions.byte(delimiter) {
                 options.delimiter = byte
             } else {
-                problem("\(place).delimiter", "'\(VisibleText.escaped(delimiter))' is not a one-byte delimiter (use \",\", \";\", \"|\", \"\\t\" or \"\\\\x01\")")
+                problem("\(place).delimiter", "'\(VisibleText.escaped(delimiter))' \(Self.notOneByte(delimiter)) delimiter (use \",\", \";\", \"|\", \"\\t\" or \"\\\\x01\")")
             }
         }
         if let quote = string(object["quote"], at: "\(place).quote") {
             if let byte = CSVOptions.byte(quote) {
                 options.quote = byte
             } else {
-                problem("\(place).quote", "'\(VisibleText.escaped(quote))' is not a one-byte quote (use \"\\\"\" or \"'\")")
+                problem("\(place).quote", "'\(VisibleText.escaped(quote))' \(Self.notOneByte(quote)) quote (use \"\\\"\" or \"'\")")
             }
         }
         if let strict = object["strict"] {
