@@ -57,6 +57,7 @@ struct _RowChunk: Sendable {
 ///   (`1,250` → 1250): valid grouping, but the usual sign of a decimal comma read as something else.
 /// - Unquoted text kept with spaces or tabs around it in a file that does not trim (``_FieldPlan/countsPadding``):
 ///   data to PostgreSQL, filler to a fixed-width export.
+/// - Unquoted text that looks backslash-escaped (``_FieldPlan/countsEscapes``): `\N` alone, a trailing backslash.
 struct _FieldTally: Sendable {
     var count: Int
     let line: Int
@@ -182,8 +183,9 @@ final class _RowReader: @unchecked Sendable {
     private let headerEcho: _HeaderEcho?
     /// Columns the header leaves unnamed and nothing reads: a value in one is not imported, so it is counted.
     private let unnamedColumns: [Int]
-    /// Per target and field, whether a number read with `,` grouping thousands is counted (``_FieldTally``):
-    /// numeric attributes of a `;`-separated file read without a decimal comma.
+    /// Per target and field, whether a number read with thousands grouping is counted (``_FieldTally``):
+    /// numeric attributes of a file not split by commas read without a decimal comma (`,` groups), or of
+    /// a comma-separated file read with one (`.` groups).
     private let commaWatched: [[Bool]]
     /// The thousands separator ``commaWatched`` looks for (`,`, or `.` with a decimal comma) and the decimal
     /// mark whose presence makes a value unambiguous (`1,250.00`, `1.234,5`).
