@@ -176,9 +176,9 @@ public final class CSVReader {
     /// when they are all of them, the input is not Windows-1252 either.
     public private(set) var latin1ControlBytesUndefinedInWindows1252 = 0
 
-    /// Records after the first whose line started with a UTF-8 byte-order mark outside quotes: files
-    /// joined with `cat` keep each one's mark, which is not data. It is dropped from the record's first
-    /// field (the raw bytes keep it); ``firstDroppedByteOrderMarkLine`` is the first such record's line.
+    /// Records after the first whose line started with a UTF-8 byte-order mark: files joined with `cat`
+    /// keep each one's mark, which is not data. It is skipped before parsing, as the input's own is (a
+    /// quote after it opens a quoted field); ``firstDroppedByteOrderMarkLine`` is the first such record's line.
     ///
     /// ```swift
     /// let reader = try CSVReader(bytes: Array("a\nx\n\u{FEFF}y\n".utf8), dialect: .csv)

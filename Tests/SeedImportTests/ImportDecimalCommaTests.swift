@@ -138,7 +138,7 @@ struct ImportDecimalCommaTests {
         try scratch.write("us.tsv", "id\tlat\nk1\t1,250.00\n")
         #expect(try run("\\t", "us.tsv").warnings.allSatisfy { !$0.contains("thousands separator") })
         // The other way round: --decimal-comma meant for another file reads a comma file's 4.500 as 4500.
-        try scratch.write("points.csv", "id,lat\nk1,4.500\nk2,\"4,25\"\n")
+        try scratch.write("points.csv", "id,lat\nk1,4.500\nk2,\"4,25\"\nk3,\"4.500\"\n")
         let mapping = try ImportMapping(json: Data("""
             {"format": 1, "model": "wells.model.json", "defaults": {"decimalComma": true},
              "files": [{"path": "points.csv", "targets": [{"entity": "W", "key": "id"}]}]}

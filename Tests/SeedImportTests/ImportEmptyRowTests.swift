@@ -78,10 +78,11 @@ struct ImportEmptyRowTests {
         let scratch = ImportScratch()
         var options = ImportOptions()
         options.readsAhead = readsAhead
-        let csv = "code,amount,note\nA,1,x\n\u{FEFF}B,2,y\n\"\u{FEFF}C\",3,z\n"
+        // A check of that fix: a quote right after the mark must still open a quoted field.
+        let csv = "code,amount,note\nA,1,x\n\u{FEFF}B,2,y\n\"\u{FEFF}C\",3,z\n\u{FEFF}\"D\",4,\"q, r\"\n"
         let summary = try ImportEncodingErrorTests.run(Array(csv.utf8), name: "j.csv", in: scratch, options: options, model: ImportQuoteTests.model)
-        #expect(try ImportQuoteTests.notes(scratch) == ["A": "x", "B": "y", "\u{FEFF}C": "z"], "inside quotes it is data")
-        #expect(summary.warnings.contains { $0.hasPrefix("j.csv: 1 row began with a UTF-8 byte-order mark (line 3), the start of another file") },
+        #expect(try ImportQuoteTests.notes(scratch) == ["A": "x", "B": "y", "\u{FEFF}C": "z", "D": "q, r"], "inside quotes it is data")
+        #expect(summary.warnings.contains { $0.hasPrefix("j.csv: 2 rows began with a UTF-8 byte-order mark (the first on line 3), the start of another file") },
                 "\(summary.warnings)")
     }
 

@@ -86,6 +86,16 @@ struct ImportQuoteTests {
         }
     }
 
+    /// A check of that fix: text that merely starts with a quote after a space was refused as a spaced quote.
+    @Test("text starting with a quote after a space, not a quoted value, is imported as written",
+          arguments: ["A,1, \"hi\" he said", "A,1, \"Big\" Joe", "A,1, \"", "A,1,5' 10\"", "A,1, 6' 2\""])
+    func quoteInsideText(row: String) throws {
+        let scratch = ImportScratch()
+        let summary = try ImportEncodingErrorTests.run(Array("code,amount,note\n\(row)\n".utf8), name: "q.csv", in: scratch, model: Self.model)
+        #expect(summary.objects["R"]?.stored == 1)
+        #expect(try Self.notes(scratch)["A"] == String(row.dropFirst(4)))
+    }
+
     @Test("text after a closing quote aborts with the place; skip mode sets its line aside and reads on")
     func textAfterQuote() throws {
         let csv = Array("code,amount,note\nA,1,\"x\"y\nB,2,c\nC,3,\"d\"\nD,4,e\n".utf8)

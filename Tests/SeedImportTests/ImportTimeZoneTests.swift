@@ -51,6 +51,9 @@ struct ImportTimeZoneTests {
     func spellings() throws {
         #expect(try DateFormat("yyyy-MM-dd HH:mm", timeZone: "UTC-08").seconds(from: "2023-07-01 12:00") == (try Self.instant("2023-07-01T20:00:00Z")))
         #expect(try DateFormat("yyyy-MM-dd HH:mm", timeZone: "GMT+05:30").seconds(from: "2023-07-01 12:00") == (try Self.instant("2023-07-01T06:30:00Z")))
+        #expect(try DateFormat("yyyy-MM-dd HH:mm", timeZone: "UTC-8").seconds(from: "2023-07-01 12:00") == (try Self.instant("2023-07-01T20:00:00Z")))
+        #expect(try DateFormat("iso8601", timeZone: "gmt").timeZone == "UTC")
+        #expect(throws: DateFormatError.self) { try DateFormat("iso8601", timeZone: "UTC+15") }
         #expect(try DateFormat("iso8601", timeZone: "europe/berlin").timeZone == "Europe/Berlin")
         #expect(DateFormat.unknownZone("Berlin").hasPrefix("unknown time zone 'Berlin' (did you mean Europe/Berlin?)"))
         #expect(DateFormat.unknownZone("new york").contains("did you mean America/New_York?"))

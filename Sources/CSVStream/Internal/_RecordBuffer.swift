@@ -188,19 +188,6 @@ final class _RecordBuffer {
         isLocated = true
     }
 
-    /// Drops a UTF-8 byte-order mark that starts the first field outside quotes (the raw bytes start with
-    /// it too); returns whether there was one. Moves the record's field bytes: for the rare record that has one.
-    func dropLeadingByteOrderMark() -> Bool {
-        guard fieldCount > 0, fieldEnds[0] >= 3, rawCount >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF,
-              raw[0] == 0xEF, raw[1] == 0xBB, raw[2] == 0xBF else { return false }
-        // Shifted down in place (a forward copy, safe where the regions overlap).
-        for i in 0..<(bytesCount - 3) { bytes[i] = bytes[i + 3] }
-        bytesCount -= 3
-        for i in 0..<fieldCount { fieldEnds[i] -= 3 }
-        isLocated = false
-        return true
-    }
-
     /// The first `count` captured raw bytes.
     func rawBytes(count: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: raw, count: min(count, rawCount))

@@ -117,27 +117,16 @@ final class _RecordScanner {
     /// How far parsing has got, in input bytes (bytes parsed again count once).
     var bytesConsumed: Int64 { Swift.max(furthestConsumed, chunkOffset + Int64(chunkPosition)) }
 
-    /// Records past the input's start whose first field began with a UTF-8 byte-order mark outside quotes
-    /// (files joined with `cat`, each with its own), which was dropped from the field (the raw bytes keep
-    /// it), and the first one's line.
+    /// Records past the input's start whose line began with a UTF-8 byte-order mark (files joined with
+    /// `cat`, each with its own), which was skipped before parsing, as the input's own is, and the first
+    /// one's line.
     private(set) var droppedByteOrderMarks = 0
     private(set) var firstDroppedByteOrderMarkLine: Int?
 
     /// Reads up to the end of the next record. Returns `false` at the end of the input.
     ///
     /// - Complexity: O(length of the record and any comment lines or CRLF tails before it).
-    @inline(__always)
     func advance() throws(CSVError) -> Bool {
-        guard try advanceRecord() else { return false }
-        // The input's own mark was skipped before parsing; one here is a joined file's, not data.
-        if record.bytesCount >= 3 && record.bytes[0] == 0xEF && record.dropLeadingByteOrderMark() {
-            droppedByteOrderMarks += 1
-            if firstDroppedByteOrderMarkLine == nil { firstDroppedByteOrderMarkLine = recordLine }
-        }
-        return true
-    }
-
-    private func advanceRecord() throws(CSVError) -> Bool {
         if let failure { throw failure }
         if finished { return false }
         while true {
@@ -176,7 +165,8 @@ final class _RecordScanner {
     private func consume(_ bytes: UnsafePointer<UInt8>, count: Int, offset: Int64, stop: UInt8?) throws(CSVError)
         -> Bool
     {
-        let byteBeforeLast = count >= 2 ? bytes[count - 2] : previousByte
+        var bytes = bytes, count = count, offset = offset
+        var byteBeforeLast = count >= 2 ? bytes[count - 2] : previousByte
         if atBoundary {
             if skipsNewline {
                 skipsNewline = false
@@ -199,6 +189,17 @@ final class _RecordScanner {
             }
             record.reset()
             loneCarriageReturn = -1
+            // A joined file's byte-order mark (`cat a.csv b.csv`) is not data: skipped as the input's own is,
+            // before the parser sees it, so a quote after it still opens a quoted field. (A mark split over
+            // two chunks is left, as bytes.)
+            if bytes[0] == 0xEF && count > 3 && bytes[1] == 0xBB && bytes[2] == 0xBF {
+                bytes += 3
+                count -= 3
+                offset += 3
+                byteBeforeLast = count >= 2 ? bytes[count - 2] : previousByte
+                droppedByteOrderMarks += 1
+                if firstDroppedByteOrderMarkLine == nil { firstDroppedByteOrderMarkLine = line }
+            }
             recordStart = offset
             recordLine = line
             atBoundary = false

@@ -44,7 +44,7 @@ final class _LocalZone: Sendable, Hashable, CustomStringConvertible {
             return _LocalZone(name: trimmed, zone: zone)
         }
         if ["utc", "gmt", "z"].contains(trimmed.lowercased()), let zone = TimeZone(secondsFromGMT: 0) {
-            return _LocalZone(name: trimmed, zone: zone)
+            return _LocalZone(name: "UTC", zone: zone)
         }
         // Only region names: an abbreviation (`CET`, `EST`) may mean several zones.
         guard trimmed.contains("/") else { return nil }
@@ -65,11 +65,12 @@ final class _LocalZone: Sendable, Hashable, CustomStringConvertible {
         let bytes = Array(text.utf8)
         guard let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
         let digits = bytes.dropFirst().filter { $0 != UInt8(ascii: ":") }
-        guard digits.count == 2 || digits.count == 4, digits.allSatisfy({ ($0 &- UInt8(ascii: "0")) < 10 }),
+        // `+5`, `+05`, `+0530`, `+05:30`.
+        guard (1...2).contains(digits.count) || digits.count == 4, digits.allSatisfy({ ($0 &- UInt8(ascii: "0")) < 10 }),
               bytes.dropFirst().filter({ $0 == UInt8(ascii: ":") }).count <= (digits.count == 4 ? 1 : 0) else { return nil }
         let value = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        let hours = digits.count == 2 ? value : value / 100, minutes = digits.count == 2 ? 0 : value % 100
-        guard hours <= 18, minutes < 60 else { return nil }
+        let hours = digits.count <= 2 ? value : value / 100, minutes = digits.count <= 2 ? 0 : value % 100
+        guard hours <= 14, minutes < 60 else { return nil }   // the widest offsets in use: -12 to +14
         return (sign == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 

@@ -12,7 +12,7 @@ extension _ImportSession {
         let count = reader.droppedByteOrderMarks
         let rows = count == 1 ? "1 row began" : "\(_ProgressReporter.grouped(count)) rows began"
         return "\(file.displayPath): \(rows) with a UTF-8 byte-order mark (\(count == 1 ? "line" : "the first on line") \(line)), the start of "
-            + "another file joined to this one: the mark is not data and was dropped (the rejects' raw text keeps it)"
+            + "another file joined to this one: the mark is not data and was skipped, as a file's first is"
     }
 
     /// The warning for a file read as Windows-1252 or Latin-1 whose records that are not all ASCII are
@@ -27,8 +27,8 @@ extension _ImportSession {
         let count = reader.utf8LookingRecords
         let records = count == 1 ? "its 1 record with non-ASCII bytes (line \(line)) is" : "its \(_ProgressReporter.grouped(count)) records with non-ASCII bytes (the first on line \(line)) are all"
         return "\(file.displayPath): read as \(file.options.encoding.rawValue), but \(records) valid UTF-8: the file is most likely UTF-8, "
-            + "and its letters were stored as two or three characters each (ü as Ã¼); re-run without --encoding for it "
-            + "(with files of several encodings, give each its \"encoding\" in a mapping)"
+            + "and its letters were stored as two or three characters each (ü as Ã¼); read it as UTF-8 (without --encoding, "
+            + "or with \"encoding\": \"utf-8\" for the file in a mapping; files of several encodings need a mapping that gives each its own)"
     }
 
     /// The warning for a file read as Latin-1 that holds bytes 0x80–0x9F, once it has been read: Latin-1

@@ -175,8 +175,10 @@ final class _ImportSession {
             if file.join != nil { file.joinsAdded = context.joinRowsInserted - joinRowsBefore }
             if let warning = file.unnamedValuesWarning, !warnings.contains(warning) { warnings.append(warning) }
             for warning in file.tallyWarnings where !warnings.contains(warning) { warnings.append(warning) }
-            if let warning = Self.latin1Warning(file, reader), !warnings.contains(warning) { warnings.append(warning) }
-            if let warning = Self.utf8Warning(file, reader), !warnings.contains(warning) { warnings.append(warning) }
+            // A UTF-8 file read as Latin-1 holds 0x80–0x9F too (€, curly quotes): UTF-8 is then what to say.
+            if let warning = Self.utf8Warning(file, reader) ?? Self.latin1Warning(file, reader), !warnings.contains(warning) {
+                warnings.append(warning)
+            }
             if let warning = Self.byteOrderMarkWarning(file, reader), !warnings.contains(warning) { warnings.append(warning) }
             for key in file.releases { plan.indexes[key]?.release() }
             bytesDone += file.size

@@ -373,7 +373,9 @@ final class _RowReader: @unchecked Sendable {
                         _FieldTally.note(&chunk.escapedText, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
                     }
                     if watched[f], let base = bytes.baseAddress, memchr(base, Int32(groupMark), bytes.count) != nil,
-                       memchr(base, Int32(decimalMark), bytes.count) == nil {
+                       memchr(base, Int32(decimalMark), bytes.count) == nil,
+                       // With a decimal comma in a comma file, a quoted value could have held one: only unquoted ones tell.
+                       groupMark != UInt8(ascii: ".") || !record.isQuoted(at: field.field) {
                         _FieldTally.note(&chunk.commaGrouped, _FieldTally.slot(t, f), line: record.lineNumber,
                                          text: { String(decoding: bytes, as: UTF8.self) }, value: value)
                     }
@@ -384,9 +386,10 @@ final class _RowReader: @unchecked Sendable {
                         let bytes = field.converter.fieldBytes(raw)
                         let reason: String
                         var hint: String?
-                        // ` "Ann"` in this field, or a quoted value split at its delimiter elsewhere in the record.
+                        // ` "Ann"` in this field, or this field the end of a quoted value split at its delimiter.
                         if !trim, !record.isQuoted(at: field.field), Self.isSpacedQuote(raw, quote: quote)
-                            || _RowFailure.quoteAfterSpace(reader.lastRecordRawBytes, delimiter: delimiter, quote: quote) {
+                            || (Self.isSplitQuoteEnd(raw, quote: quote)
+                                && _RowFailure.quoteAfterSpace(reader.lastRecordRawBytes, delimiter: delimiter, quote: quote)) {
                             reason = Self.spacedQuoteReason
                         } else if !field.nulls.matches(bytes) {
                             // Quoted, a null word is text whatever the tokens: the note would mislead.
@@ -443,12 +446,25 @@ final class _RowReader: @unchecked Sendable {
     /// ```swift
     /// _RowReader.isSpacedQuote(bytes, quote: UInt8(ascii: "\""))   // true for ` "Ann"`, false for `"Ann"` or ` Ann`
     /// ```
+    ///
+    /// Text that merely starts with a quote after a space (` "hi" he said`, ` "Big" Joe`, a lone ` "`) is
+    /// not one: quoted is what opens with the quote and either closes with it or holds no other (the
+    /// first half of a split value).
     static func isSpacedQuote(_ bytes: UnsafeBufferPointer<UInt8>, quote: UInt8) -> Bool {
         var start = 0, end = bytes.count
         while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
         while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
-        guard end > start, bytes[start] == quote else { return false }
-        return start > 0 || (end < bytes.count && end - start >= 2 && bytes[end - 1] == quote)
+        guard end - start >= 2, bytes[start] == quote, start > 0 || end < bytes.count else { return false }
+        let closes = bytes[end - 1] == quote
+        return closes || (start > 0 && !bytes[(start + 1)..<end].contains(quote))
+    }
+
+    /// Whether an unquoted field's bytes are the second half of a quoted value split at a delimiter
+    /// (` Kreuzberg"` of `1, "Lido, Kreuzberg"`): they end with the quote and hold no other.
+    static func isSplitQuoteEnd(_ bytes: UnsafeBufferPointer<UInt8>, quote: UInt8) -> Bool {
+        var end = bytes.count
+        while end > 0 && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        return end >= 2 && bytes[end - 1] == quote && !bytes[..<(end - 1)].contains(quote)
     }
 
     /// The reason of a field ``isSpacedQuote(_:quote:)`` finds.
