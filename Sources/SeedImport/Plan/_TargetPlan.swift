@@ -421,39 +421,33 @@ final class _FilePlan {
                 + "(first at line \(tally.line): \"\(tally.text)\" → \(read)); if ',' is the decimal mark there, re-run with --decimal-comma "
                 + "(or \"decimalComma\": true for the file in a mapping)"
         }
-        // Padding is a property of the file (a fixed-width export pads every column): one warning for all.
-        var padded: [String] = []
-        if !paddedText.isEmpty {
-            let items = paddedText.sorted { $0.key < $1.key }.map { slot, tally in
-                let (t, f) = _FieldTally.place(slot)
-                let field = targets[t].fields[f]
-                return "\(targets[t].entity.name).\(targets[t].attributeNames[f]) \(_ProgressReporter.grouped(tally.count)) "
-                    + "(the first \"\(tally.text)\", line \(tally.line), \(columnPlace(field.field)))"
-            }
-            let total = paddedText.values.reduce(0) { $0 + $1.count }
-            padded = ["\(displayPath): \(total == 1 ? "1 text value has" : "\(_ProgressReporter.grouped(total)) text values have") "
-                + "spaces or tabs around \(total == 1 ? "it" : "them"), kept as written: \(items.joined(separator: "; ")); "
-                + "if the file pads its values, re-run with --trim (or \"trim\": true for the file in a mapping)"]
-        }
-        // Backslash escapes are a property of the export too: one warning for all.
-        var escaped: [String] = []
-        if !escapedText.isEmpty {
-            let items = escapedText.sorted { $0.key < $1.key }.map { slot, tally in
+        // Padding and backslash escapes are properties of the file (a fixed-width export pads every column,
+        // a MySQL export escapes every one): one warning for all its attributes, each with its count and first.
+        func fileWide(_ tallies: [Int: _FieldTally]) -> (total: Int, items: String)? {
+            guard !tallies.isEmpty else { return nil }
+            let items = tallies.sorted { $0.key < $1.key }.map { slot, tally in
                 let (t, f) = _FieldTally.place(slot)
                 return "\(targets[t].entity.name).\(targets[t].attributeNames[f]) \(_ProgressReporter.grouped(tally.count)) "
                     + "(the first \"\(tally.text)\", line \(tally.line), \(columnPlace(targets[t].fields[f].field)))"
             }
-            let total = escapedText.values.reduce(0) { $0 + $1.count }
-            escaped = ["\(displayPath): \(total == 1 ? "1 text value looks" : "\(_ProgressReporter.grouped(total)) text values look") "
+            return (tallies.values.reduce(0) { $0 + $1.count }, items.joined(separator: "; "))
+        }
+        let padded = fileWide(paddedText).map { total, items in
+            "\(displayPath): \(total == 1 ? "1 text value has" : "\(_ProgressReporter.grouped(total)) text values have") "
+                + "spaces or tabs around \(total == 1 ? "it" : "them"), kept as written: \(items); "
+                + "if the file pads its values, re-run with --trim (or \"trim\": true for the file in a mapping)"
+        }
+        let escaped = fileWide(escapedText).map { total, items in
+            "\(displayPath): \(total == 1 ? "1 text value looks" : "\(_ProgressReporter.grouped(total)) text values look") "
                 + "backslash-escaped, as MySQL's SELECT … INTO OUTFILE and PostgreSQL's text-format COPY write them, and "
-                + "\(total == 1 ? "was" : "were") stored as written: \(items.joined(separator: "; ")). The importer reads CSV as RFC 4180 "
+                + "\(total == 1 ? "was" : "were") stored as written: \(items). The importer reads CSV as RFC 4180 "
                 + "writes it (quotes, doubled quotes) and decodes no backslash escapes: \\N is the text \\N, and a backslash before a "
                 + "delimiter or line end does not keep the value going. "
                 // With \N a null token already, only trailing backslashes are left to say anything of.
                 + (options.nullTokens.contains("\\N") ? "Export" : "For \\N alone, re-run with --null '' --null '\\N'; otherwise export")
-                + " CSV (PostgreSQL: COPY … WITH (FORMAT csv)) or decode the escapes first"]
+                + " CSV (PostgreSQL: COPY … WITH (FORMAT csv)) or decode the escapes first"
         }
-        return nulls + grouped + padded + escaped
+        return nulls + grouped + [padded, escaped].compactMap { $0 }
     }
 
     /// The header name of field `index` (or its 1-based position without a header).
