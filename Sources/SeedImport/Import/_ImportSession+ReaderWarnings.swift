@@ -1,5 +1,7 @@
 import CSVStream
 
+/// What a file's reader counted that the summary warns of once the file is read: a byte-order mark starting
+/// a row, a UTF-8 file read in a one-byte encoding, Latin-1 control bytes.
 extension _ImportSession {
     /// The warning for a file whose rows, past its start, began with a UTF-8 byte-order mark (files joined
     /// with `cat`), which the reader dropped from their first field; `nil` when none did.
