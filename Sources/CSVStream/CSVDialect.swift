@@ -56,6 +56,23 @@ public struct CSVDialect: Sendable, Hashable {
     /// dialect.skipLines = 2   // "Failed banks, as of 2023-05-01" and a blank line above the header
     /// ```
     public var skipLines = 0
+    /// A byte that takes away the special meaning of the byte after it, as in MySQL's
+    /// `SELECT … INTO OUTFILE` and PostgreSQL's text-format `COPY`, which write a backslash (`nil`, the
+    /// default: RFC 4180, where only quotes are special).
+    ///
+    /// With an escape byte, an escaped delimiter, line feed, quote or escape byte is data; `\0`, `\b`, `\f`,
+    /// `\n`, `\r`, `\t`, `\v` and `\Z` stand for NUL, backspace, form feed, LF, CR, tab, vertical tab and
+    /// 0x1A; `\N` as a whole field is null (reported as an empty unquoted field, while an empty field is
+    /// an empty string, reported as quoted); records end at LF (a CR before it is part of the line end,
+    /// any other CR is data); a line of `\.` alone (PostgreSQL's end of data) is blank. A field that
+    /// starts with ``quote`` is quoted, as MySQL's `ENCLOSED BY` writes: set ``quote`` to
+    /// ``noQuote`` for PostgreSQL's text format, which never quotes.
+    ///
+    /// ```swift
+    /// var dialect = CSVDialect(delimiter: 0x09, quote: CSVDialect.noQuote)
+    /// dialect.escape = UInt8(ascii: "\\")   // PostgreSQL: COPY wells TO '/tmp/wells.txt'
+    /// ```
+    public var escape: UInt8?
     /// The longest record the reader holds, in bytes as in the input (``defaultMaximumRecordBytes``). A
     /// record is held whole, and a quote never closed reads every line after it into one field until the
     /// input ends (where the reader ends the record with the quote's line and reads the lines after it
@@ -127,6 +144,10 @@ public struct CSVDialect: Sendable, Hashable {
             problem = "the quote 0x\(quote.hexDigits) is also a record terminator"
         } else if delimiter == quote {
             problem = "the delimiter and the quote are the same byte (0x\(quote.hexDigits))"
+        } else if let escape, escape == delimiter || escape == quote || special.contains(escape) || escape == 0x0D {
+            problem = "the escape byte 0x\(escape.hexDigits) is also the delimiter, the quote or a line end"
+        } else if escape != nil && recordTerminator != .newline {
+            problem = "an escape byte is read only in files whose records end at line ends"
         } else if let commentPrefix, commentPrefix == delimiter || special.contains(commentPrefix) {
             problem = "the comment prefix 0x\(commentPrefix.hexDigits) is also a delimiter or terminator"
         } else {

@@ -46,7 +46,7 @@ public final class CSVReader {
     public private(set) var headerRawBytes: [UInt8]?
 
     let scanner: _RecordScanner
-    /// Whether the delimiter and quote are ASCII, which lets ``makeRecord()`` validate a record at once.
+    /// Whether the delimiter, quote and escape byte are ASCII, which lets ``makeRecord()`` validate a record at once.
     private let hasASCIISyntax: Bool
 
     /// Opens a file and, when the dialect has a header, reads the header row.
@@ -99,7 +99,7 @@ public final class CSVReader {
 
     init(source: _ByteSource, dialect: CSVDialect, chunkSize: Int) throws(CSVError) {
         self.dialect = dialect
-        hasASCIISyntax = dialect.delimiter < 0x80 && dialect.quote < 0x80
+        hasASCIISyntax = dialect.delimiter < 0x80 && dialect.quote < 0x80 && (dialect.escape ?? 0) < 0x80
         scanner = try _RecordScanner(source: source, dialect: dialect, chunkSize: chunkSize)
         if dialect.hasHeader, try scanner.advance() {
             do throws(CSVError) {
@@ -411,6 +411,7 @@ public final class CSVReader {
     /// end (see ``CSVRawRecord/validateQuotes()``), as an error; `nil` when there is none.
     func closingQuoteError() -> CSVError? {
         let raw = scanner.record.rawBytes(count: scanner.recordLength)
+        if let escaped = scanner.escapedParser { return escapedStrayError(escaped, raw: raw) }
         guard let base = raw.baseAddress, memchr(base, Int32(dialect.quote), raw.count) != nil else { return nil }
         var scan = _QuoteScan()
         guard let i = scan.nextStray(in: raw, delimiter: dialect.delimiter, quote: dialect.quote, trims: dialect.trimsSpaces)
@@ -441,6 +442,26 @@ public final class CSVReader {
         if opened < line { error.openingQuoteLine = opened }
         error.path = path
         error.column = scan.field + 1
+        error.recordLine = scanner.recordLine
+        error.isRecoverable = true
+        return error
+    }
+
+    /// The escaped-format parser's first stray byte after a closing quote in the current record (see
+    /// ``CSVRawRecord/validateQuotes()``), as an error; `nil` when there is none.
+    func escapedStrayError(_ escaped: _EscapedParser, raw: UnsafeBufferPointer<UInt8>) -> CSVError? {
+        let i = escaped.strayIndex
+        guard i >= 0, i < raw.count else { return nil }
+        let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
+        let quote = Character(Unicode.Scalar(dialect.quote))
+        var error = CSVError(
+            kind: .textAfterClosingQuote,
+            message: "\(shown) follows the closing quote of field \(escaped.strayField + 1) instead of the delimiter or a line end "
+                + "(with an escape byte, a quote inside a quoted field is written escaped or doubled; if the file never quotes "
+                + "its fields, as PostgreSQL's text format, a value starting with \(quote) is not quoted: read it without a quote byte)",
+            line: scanner.line(ofRecordByte: i, in: raw), byteOffset: scanner.recordStart + Int64(i))
+        error.path = path
+        error.column = escaped.strayField + 1
         error.recordLine = scanner.recordLine
         error.isRecoverable = true
         return error

@@ -20,9 +20,12 @@ final class _LibCSVParser {
     private let context: UnsafeMutableRawPointer
     /// Keeps the record buffer alive for as long as the context pointer is used.
     private let record: _RecordBuffer
+    /// With an escape byte (``CSVDialect/escape``), the parser used in libcsv's place.
+    let escaped: _EscapedParser?
 
     init(dialect: CSVDialect, record: _RecordBuffer) throws(CSVError) {
         self.record = record
+        escaped = dialect.escape.map { _EscapedParser(dialect: dialect, escape: $0, record: record) }
         context = Unmanaged.passUnretained(record).toOpaque()
         parser = .allocate(capacity: 1)
         var options = UInt8(CSV_REPALL_NL | CSV_EMPTY_IS_NULL)
@@ -54,25 +57,29 @@ final class _LibCSVParser {
     /// - Complexity: O(count).
     @inline(__always)
     func parse(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
-        csv_parse(parser, bytes, count, _LibCSVParser.onField, _LibCSVParser.onRowEnd, context)
+        if let escaped { return escaped.parse(bytes, count: count) }
+        return csv_parse(parser, bytes, count, _LibCSVParser.onField, _LibCSVParser.onRowEnd, context)
     }
 
     /// Ends the input: submits a last record that had no terminator, and resets the parser to the start of
     /// a row (which is how the reader also ends a record where libcsv would not, outside strict mode).
     /// Returns `false` on a strict-mode error (a quoted field still open).
     func finish() -> Bool {
-        csv_fini(parser, _LibCSVParser.onField, _LibCSVParser.onRowEnd, context) == 0
+        if let escaped { return escaped.finish() }
+        return csv_fini(parser, _LibCSVParser.onField, _LibCSVParser.onRowEnd, context) == 0
     }
 
     /// Whether the input so far ends inside a quoted field (libcsv's `FIELD_BEGUN` state with `quoted`
     /// set): a closing quote would be `FIELD_MIGHT_HAVE_ENDED`. At the end of the input, a quote never closed.
     var isInsideQuotedField: Bool {
-        parser.pointee.pstate == 2 && parser.pointee.quoted != 0
+        if let escaped { return escaped.isInsideQuotedField }
+        return parser.pointee.pstate == 2 && parser.pointee.quoted != 0
     }
 
     /// The error libcsv reports after ``parse(_:count:)`` stopped early.
     var error: CSVError.Kind {
-        switch csv_error(parser) {
+        if let escaped, escaped.failed { return .malformedQuote }
+        return switch csv_error(parser) {
         case CSV_EPARSE: .malformedQuote
         default: .fieldTooLarge
         }
@@ -80,7 +87,8 @@ final class _LibCSVParser {
 
     /// libcsv's message for its current error.
     var errorMessage: String {
-        String(cString: csv_strerror(csv_error(parser)))
+        if let escaped, escaped.failed { return "text after a closing quote" }
+        return String(cString: csv_strerror(csv_error(parser)))
     }
 
     /// Field callback: `void cb1(void *field, size_t length, void *context)`.

@@ -97,6 +97,35 @@ final class _RecordBuffer {
         fieldCount += 1
     }
 
+    /// What an escaped-format field (``_EscapedParser``) is, for ``isQuoted(_:length:delimiter:quote:trimsSpaces:)``.
+    enum EscapedFieldKind {
+        /// Unquoted text without escapes: null tokens apply.
+        case plain
+        /// Quoted, holding an escape, or empty (an empty string): text as it is.
+        case literal
+        /// `\N`: handed over as an empty unquoted field.
+        case null
+    }
+
+    /// Appends one field of escaped-format text, with where it starts in the raw bytes: the parser knows,
+    /// so the fields are located as they come (``locateFields(length:delimiter:quote:trimsSpaces:)``, which
+    /// knows no escapes, is never run for them).
+    ///
+    /// - Complexity: amortized O(length).
+    func appendEscapedField(_ source: UnsafePointer<UInt8>, _ length: Int, kind: EscapedFieldKind, rawStart: Int) {
+        if rawStartsCapacity <= fieldCount {
+            let capacity = Swift.max(fieldCapacity, 2 * rawStartsCapacity, fieldCount + 1)
+            let grown = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+            grown.update(from: rawStarts, count: fieldCount)
+            rawStarts.deallocate()
+            rawStarts = grown
+            rawStartsCapacity = capacity
+        }
+        rawStarts[fieldCount] = rawStart << 1 | (kind == .literal ? 1 : 0)
+        appendField(kind == .null ? nil : UnsafeRawPointer(source), length)
+        isLocated = true
+    }
+
     /// Appends input bytes to the raw capture.
     ///
     /// - Complexity: amortized O(length).

@@ -48,6 +48,10 @@ final class _RecordScanner {
 
     /// A third stop byte beside CR and LF (`\u{02}` for EPF; LF again otherwise).
     private let extraStop: UInt8
+    /// CR, or LF again with an escape byte, where a CR ends no line unless an LF follows (``_EscapedParser``).
+    private let carriageReturnStop: UInt8
+    /// The escaped-format parser, when the dialect has an escape byte.
+    let escapedParser: _EscapedParser?
     /// The 1-based line of the next byte.
     private var line = 1
     private var previousByte: UInt8 = 0
@@ -106,7 +110,9 @@ final class _RecordScanner {
             throw error.at(path: source.path)
         }
         self.chunkSize = Swift.max(1, chunkSize)
-        resynchronizes = !dialect.strict && dialect.recordTerminator == .newline
+        escapedParser = parser.escaped
+        resynchronizes = !dialect.strict && dialect.recordTerminator == .newline && dialect.escape == nil
+        carriageReturnStop = dialect.escape == nil ? 0x0D : 0x0A
         extraStop = dialect.recordTerminator == .controlBNewline ? 0x02 : 0x0A
         chunk = .allocate(capacity: self.chunkSize)  // from here on, deinit frees it even if init throws
         try skipByteOrderMark()
@@ -139,10 +145,10 @@ final class _RecordScanner {
             let start = chunkPosition
             var end = start
             let stop: UInt8?
-            let extraStop = extraStop
+            let extraStop = extraStop, carriageReturnStop = carriageReturnStop
             while end < chunkCount {
                 let byte = chunk[end]
-                if byte <= 0x0D && (byte == 0x0A || byte == 0x0D || byte == extraStop) { break }
+                if byte <= 0x0D && (byte == 0x0A || byte == carriageReturnStop || byte == extraStop) { break }
                 end += 1
             }
             if end < chunkCount {
@@ -225,12 +231,12 @@ final class _RecordScanner {
         if stop == 0x02 { skipsNewline = true }
         if record.fieldCount == 0 {
             // CSV_REPALL_NL reports the LF of a CRLF as an empty row of its own: not a record.
-            if count == 1 && stop == 0x0A && byteBeforeLast == 0x0D { return false }
+            if count == 1 && stop == 0x0A && byteBeforeLast == 0x0D && escapedParser == nil { return false }
             isBlank = true
         } else {
             isBlank = false
         }
-        recordLength = record.rawCount - 1  // without the stop byte that ended the row
+        recordLength = record.rawCount - (escapedParser?.terminatorLength ?? 1)  // without the stop byte that ended the row
         return true
     }
 
@@ -285,7 +291,8 @@ final class _RecordScanner {
     /// Counts a line break: LF (unless it ends a CRLF) and CR each start a new line.
     @inline(__always)
     private func noteLineBreak(_ stop: UInt8, after previous: UInt8) {
-        if stop == 0x0D || (stop == 0x0A && previous != 0x0D) { line += 1 }
+        // With an escape byte only LF stops a segment, and every LF is a line.
+        if stop == 0x0D || (stop == 0x0A && (previous != 0x0D || carriageReturnStop == 0x0A)) { line += 1 }
     }
 
     /// Scans the record's bytes since the last call (its latest line) for a byte that follows a closing quote
@@ -477,6 +484,7 @@ final class _RecordScanner {
     /// breaks (LF, CRLF or CR) before it.
     func line(ofRecordByte offset: Int, in raw: UnsafeBufferPointer<UInt8>) -> Int {
         var line = recordLine
+        if escapedParser != nil { return line + raw[..<offset].count { $0 == 0x0A } }
         var previous: UInt8 = 0
         for byte in raw[..<offset] {
             if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
@@ -492,6 +500,10 @@ final class _RecordScanner {
     /// spaces and tabs when trimming), a doubled quote inside is data, a lone one closes it; text after a
     /// closing quote keeps the field open, as libcsv does (see ``_QuoteScan``).
     func openQuote(in raw: UnsafeBufferPointer<UInt8>) -> (index: Int, field: Int)? {
+        if let escaped = escapedParser {
+            return escaped.openQuoteIndex >= 0 && escaped.openQuoteIndex < raw.count
+                ? (escaped.openQuoteIndex, escaped.openQuoteField) : nil
+        }
         var scan = _QuoteScan()
         while scan.nextStray(in: raw, delimiter: dialect.delimiter, quote: dialect.quote, trims: dialect.trimsSpaces)
             != nil

@@ -1,0 +1,300 @@
+/// Splits text written with an escape byte (``CSVDialect/escape``, a backslash in MySQL's
+/// `SELECT … INTO OUTFILE` and PostgreSQL's text-format `COPY`) into fields, in place of libcsv, which
+/// knows no escapes: an escaped delimiter or line end is data, where libcsv would split the record there.
+///
+/// What it reads:
+/// - The escape byte and the byte after it stand for that byte, except `\0` (NUL), `\b`, `\f`, `\n`,
+///   `\r`, `\t`, `\v` and `\Z` (0x1A), which stand for the control characters MySQL and PostgreSQL write
+///   them for. An escaped delimiter, quote, line feed or escape byte is itself.
+/// - `\N` as a whole unquoted field is null: it is handed over as an empty *unquoted* field, the one kind
+///   of field a null token `""` matches here; an empty field is an empty string (reported as quoted, as
+///   `""` is in CSV), and a field holding an escape is reported as quoted (its text is literal, never a
+///   null token).
+/// - A field that starts with the quote byte (MySQL's `ENCLOSED BY`) is quoted: inside, the delimiter and
+///   line ends are data, an escaped or doubled quote is a quote, and a lone quote closes it. A byte other
+///   than the delimiter or a line end after the closing quote is *stray* (the field goes on, unquoted, and
+///   ``strayIndex`` says where: the reader reports the record); strict mode stops there instead.
+/// - Records end at an unescaped LF outside quotes; a CR just before it belongs to the line end (CRLF),
+///   any other CR is data (MySQL writes a CR in text as it is).
+/// - A line that is exactly `\.` (PostgreSQL's end-of-data marker) is a blank line.
+///
+/// Like libcsv it keeps its state between calls, so input may be split anywhere; unlike libcsv it knows
+/// where each field starts in the record's raw bytes, which it records in the buffer as it goes.
+///
+/// - Complexity: O(n), one pass over the input; fields are built in a reused scratch buffer.
+final class _EscapedParser {
+    private let record: _RecordBuffer
+    private let delimiter: UInt8
+    private let quote: UInt8
+    private let escape: UInt8
+    private let trims: Bool
+    private let strict: Bool
+
+    /// The field being built.
+    private var field: UnsafeMutablePointer<UInt8>
+    private var fieldCapacity = 256
+    private var fieldLength = 0
+
+    /// Nothing of the current field seen yet (spaces trimmed at its start aside).
+    private var atFieldStart = true
+    /// Nothing of the current record seen yet.
+    private var atRecordStart = true
+    private var inQuotes = false
+    /// Just after a quote inside a quoted field: the field's end, or the first of a doubled quote.
+    private var afterQuote = false
+    private var quoted = false
+    private var escaping = false
+    private var hadEscape = false
+    /// The field so far is `\N` alone.
+    private var nullMarker = false
+    /// An unescaped CR outside quotes, held back until the next byte tells a line end from data, and its raw index.
+    private var pendingCR = false
+    private var pendingCRIndex = 0
+    /// Trailing spaces and tabs of the field that were not escaped (dropped at its end when trimming).
+    private var trailingSpaces = 0
+    /// The raw index of the current field's first byte.
+    private var fieldRawStart = 0
+
+    /// The raw index of the quote that opened a field still open, and that field, for errors.
+    private(set) var openQuoteIndex = -1
+    private(set) var openQuoteField = 0
+    /// The raw index of the first stray byte after a closing quote in the record, and its field; -1: none.
+    private(set) var strayIndex = -1
+    private(set) var strayField = 0
+    /// How many bytes of the completed record's raw text its line end takes (1 for LF, 2 for CRLF).
+    private(set) var terminatorLength = 1
+    /// Strict mode stopped at a stray byte after a closing quote.
+    private(set) var failed = false
+
+    init(dialect: CSVDialect, escape: UInt8, record: _RecordBuffer) {
+        self.record = record
+        delimiter = dialect.delimiter
+        quote = dialect.quote
+        self.escape = escape
+        trims = dialect.trimsSpaces
+        strict = dialect.strict
+        field = .allocate(capacity: fieldCapacity)
+    }
+
+    deinit { field.deallocate() }
+
+    /// Whether the input so far ends inside a quoted field.
+    var isInsideQuotedField: Bool { inQuotes }
+
+    /// Parses `count` bytes that the scanner has just appended to the record's raw capture; returns how
+    /// many were consumed (fewer only when strict mode stops at a stray byte).
+    func parse(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+        let base = record.rawCount - count
+        var i = 0
+        while i < count {
+            let byte = bytes[i]
+            let rawIndex = base + i
+            i += 1
+            if atRecordStart { startRecord() }
+            if escaping {
+                escaping = false
+                takeEscaped(byte)
+                continue
+            }
+            if pendingCR {
+                pendingCR = false
+                if byte == 0x0A {
+                    endRecord(terminator: 2)
+                    continue
+                }
+                flushNullMarker()
+                if atFieldStart { beginField(at: pendingCRIndex) }
+                append(0x0D, space: false)
+            }
+            if afterQuote {
+                afterQuote = false
+                if byte == quote {  // a doubled quote
+                    inQuotes = true
+                    append(quote, space: false)
+                    continue
+                }
+                if byte != delimiter && byte != 0x0A && byte != 0x0D && !(trims && (byte == 0x20 || byte == 0x09)) {
+                    if strayIndex < 0 {
+                        strayIndex = rawIndex
+                        strayField = record.fieldCount
+                    }
+                    if strict {
+                        failed = true
+                        return i - 1
+                    }
+                    append(quote, space: false)  // the quote was data; the field goes on unquoted
+                    quoted = false
+                }
+                if trims && (byte == 0x20 || byte == 0x09) {
+                    afterQuote = true
+                    continue
+                }
+            }
+            if inQuotes {
+                if byte == escape {
+                    escaping = true
+                } else if byte == quote {
+                    inQuotes = false
+                    afterQuote = true
+                    openQuoteIndex = -1
+                } else {
+                    append(byte, space: false)
+                }
+                continue
+            }
+            if byte == delimiter {
+                if atFieldStart { fieldRawStart = rawIndex }
+                endField()
+                continue
+            }
+            if byte == 0x0A {
+                if atFieldStart { fieldRawStart = rawIndex }
+                endRecord(terminator: 1)
+                continue
+            }
+            if byte == 0x0D {
+                pendingCR = true
+                pendingCRIndex = rawIndex
+                continue
+            }
+            flushNullMarker()
+            if byte == escape {
+                escaping = true
+                if atFieldStart { beginField(at: rawIndex) }
+                continue
+            }
+            if atFieldStart {
+                if trims && (byte == 0x20 || byte == 0x09) { continue }
+                beginField(at: rawIndex)
+                if byte == quote && quote != CSVDialect.noQuote {
+                    quoted = true
+                    inQuotes = true
+                    openQuoteIndex = rawIndex
+                    openQuoteField = record.fieldCount
+                    continue
+                }
+            }
+            append(byte, space: byte == 0x20 || byte == 0x09)
+        }
+        return count
+    }
+
+    /// Ends the input: a record without a final line end is submitted. Returns `false` in strict mode when
+    /// a quoted field is still open.
+    func finish() -> Bool {
+        defer { reset() }
+        if atRecordStart { return true }
+        if escaping {  // a lone escape byte at the very end stands for itself
+            escaping = false
+            append(escape, space: false)
+        }
+        if inQuotes && strict { return false }
+        // A final CR is a line end.
+        if pendingCR { pendingCR = false }
+        endRecord(terminator: 0)
+        return true
+    }
+
+    private func reset() {
+        atRecordStart = true
+        atFieldStart = true
+        inQuotes = false
+        afterQuote = false
+        escaping = false
+        pendingCR = false
+        nullMarker = false
+    }
+
+    private func startRecord() {
+        atRecordStart = false
+        atFieldStart = true
+        openQuoteIndex = -1
+        strayIndex = -1
+        failed = false
+        terminatorLength = 1
+    }
+
+    /// `\N` followed by more than a line end or delimiter: the N was only an escaped N.
+    @inline(__always)
+    private func flushNullMarker() {
+        guard nullMarker else { return }
+        nullMarker = false
+        append(UInt8(ascii: "N"), space: false)
+    }
+
+    private func beginField(at rawIndex: Int) {
+        atFieldStart = false
+        fieldRawStart = rawIndex
+    }
+
+    @inline(__always)
+    private func takeEscaped(_ byte: UInt8) {
+        let decoded: UInt8
+        switch byte {
+        case UInt8(ascii: "N") where fieldLength == 0 && !hadEscape && !quoted:
+            hadEscape = true
+            nullMarker = true
+            return
+        case UInt8(ascii: "0"): decoded = 0x00
+        case UInt8(ascii: "b"): decoded = 0x08
+        case UInt8(ascii: "f"): decoded = 0x0C
+        case UInt8(ascii: "n"): decoded = 0x0A
+        case UInt8(ascii: "r"): decoded = 0x0D
+        case UInt8(ascii: "t"): decoded = 0x09
+        case UInt8(ascii: "v"): decoded = 0x0B
+        case UInt8(ascii: "Z"): decoded = 0x1A
+        default: decoded = byte
+        }
+        hadEscape = true
+        append(decoded, space: false)
+    }
+
+    @inline(__always)
+    private func append(_ byte: UInt8, space: Bool) {
+        if fieldLength == fieldCapacity {
+            fieldCapacity *= 2
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: fieldCapacity)
+            grown.update(from: field, count: fieldLength)
+            field.deallocate()
+            field = grown
+        }
+        field[fieldLength] = byte
+        fieldLength += 1
+        trailingSpaces = space ? trailingSpaces + 1 : 0
+    }
+
+    /// Submits the current field and starts the next.
+    private func endField() {
+        if afterQuote { afterQuote = false }
+        var length = fieldLength
+        if trims && !quoted { length -= trailingSpaces }
+        let kind: _RecordBuffer.EscapedFieldKind =
+            nullMarker ? .null : quoted || hadEscape || length == 0 ? .literal : .plain
+        record.appendEscapedField(field, length, kind: kind, rawStart: fieldRawStart)
+        fieldLength = 0
+        trailingSpaces = 0
+        quoted = false
+        hadEscape = false
+        nullMarker = false
+        atFieldStart = true
+    }
+
+    /// Ends the record at a line end of `terminator` bytes (0 at the end of the input).
+    private func endRecord(terminator: Int) {
+        let endOfLine = record.rawCount - (terminator > 0 ? 1 : 0) - (terminator == 2 ? 1 : 0)
+        // A line with nothing on it is blank (no fields, as libcsv reports it); so is PostgreSQL's `\.`.
+        let isBlankLine = record.fieldCount == 0 && atFieldStart && fieldLength == 0 && !nullMarker && !hadEscape
+        let isEndMarker = record.fieldCount == 0 && fieldLength == 1 && hadEscape && !quoted
+            && field[0] == UInt8(ascii: ".") && endOfLine == 2
+        if isBlankLine || isEndMarker {
+            fieldLength = 0
+            hadEscape = false
+            atFieldStart = true
+        } else {
+            endField()
+        }
+        terminatorLength = terminator
+        record.rowEnded = true
+        atRecordStart = true
+    }
+}

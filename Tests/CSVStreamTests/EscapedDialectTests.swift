@@ -1,0 +1,253 @@
+import CSVStream
+import Foundation
+import PropertyBased
+import Testing
+
+/// Text written with a backslash escape (``CSVDialect/escape``): MySQL's `SELECT … INTO OUTFILE` and
+/// PostgreSQL's text-format `COPY`.
+@Suite("Escaped dialect")
+struct EscapedDialectTests {
+    /// PostgreSQL's text format: tab-separated, never quoted, backslash escapes.
+    static let postgres: CSVDialect = {
+        var dialect = CSVDialect(delimiter: 0x09, quote: CSVDialect.noQuote, hasHeader: false)
+        dialect.escape = UInt8(ascii: "\\")
+        return dialect
+    }()
+    /// MySQL's `FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' ESCAPED BY '\\'`.
+    static let mysqlEnclosed: CSVDialect = {
+        var dialect = CSVDialect(hasHeader: false)
+        dialect.escape = UInt8(ascii: "\\")
+        return dialect
+    }()
+
+    /// Each field of every record: its text, or nil for a null (`\N`, an empty unquoted field).
+    static func read(_ bytes: [UInt8], _ dialect: CSVDialect, chunkSize: Int = 64 * 1024) throws -> [[String?]] {
+        let reader = try CSVReader(bytes: bytes, dialect: dialect, chunkSize: chunkSize)
+        var records: [[String?]] = []
+        try reader.forEachRawRecord { record in
+            if record.isBlank { return }
+            try record.validateQuotes()
+            records.append(try (0..<record.count).map { index in
+                let text = try record.string(at: index)
+                return text.isEmpty && !record.isQuoted(at: index) ? nil : text
+            })
+        }
+        return records
+    }
+
+    static func read(_ text: String, _ dialect: CSVDialect, chunkSize: Int = 64 * 1024) throws -> [[String?]] {
+        try read(Array(text.utf8), dialect, chunkSize: chunkSize)
+    }
+
+    @Test func postgresTextEscapesDecode() throws {
+        let text = "1\tAnn\\tTab\tline\\none\\\\back\n2\t\\N\t\n3\ta\\\tb\tc\\\nd\n"
+        #expect(try Self.read(text, Self.postgres) == [
+            ["1", "Ann\tTab", "line\none\\back"],
+            ["2", nil, ""],
+            ["3", "a\tb", "c\nd"],
+        ])
+    }
+
+    @Test func everyNamedEscape() throws {
+        let text = "\\0|\\b|\\f|\\n|\\r|\\t|\\v|\\Z|\\q|\\é|\\|\n"
+        var dialect = Self.postgres
+        dialect.delimiter = UInt8(ascii: "|")
+        #expect(try Self.read(text, dialect) == [["\0", "\u{08}", "\u{0C}", "\n", "\r", "\t", "\u{0B}", "\u{1A}", "q", "é", "|"]])
+    }
+
+    @Test func nullMarkerOnlyAsAWholeField() throws {
+        let text = "\\N\t\\\\N\t\\Nx\tN\t\\N\\N\t\"\\N\"\n"
+        #expect(try Self.read(text, Self.postgres) == [[nil, "\\N", "Nx", "N", "NN", "\"N\""]])
+        // Quoted, \N is the letter N.
+        #expect(try Self.read("\"\\N\",\\N\n", Self.mysqlEnclosed) == [["N", nil]])
+    }
+
+    @Test func escapedFieldsAreLiteralAndEmptyIsAnEmptyString() throws {
+        let reader = try CSVReader(string: "\\N,,a\\,b,plain,\"q\"\n", dialect: Self.mysqlEnclosed)
+        try reader.forEachRawRecord { record in
+            #expect(record.count == 5)
+            #expect(!record.isQuoted(at: 0))  // null: empty and unquoted
+            #expect(record.isQuoted(at: 1))  // an empty string
+            #expect(record.isQuoted(at: 2))  // held an escape: literal text
+            #expect(!record.isQuoted(at: 3))
+            #expect(record.isQuoted(at: 4))
+        }
+    }
+
+    @Test func mysqlEnclosedOutput() throws {
+        // MySQL escapes the quote, the escape byte, the delimiter's and line terminator's first bytes.
+        let text = "1,\"Ann \\\"the\\\" Smith\",\"a,b\",\"two\\\nlines\",\\N,\"back\\\\slash\"\n2,\"x\"\"y\",7,\"\",\\N,\"\"\n"
+        #expect(try Self.read(text, Self.mysqlEnclosed) == [
+            ["1", "Ann \"the\" Smith", "a,b", "two\nlines", nil, "back\\slash"],
+            ["2", "x\"y", "7", "", nil, ""],
+        ])
+    }
+
+    @Test func mysqlTabDefaultWithRawCarriageReturn() throws {
+        // MySQL leaves a CR in text as it is; only the CR of a CRLF line end is a line end.
+        var dialect = Self.postgres
+        dialect.quote = UInt8(ascii: "\"")
+        let text = "1\ta\rb\t\\N\r\n2\t\"quoted\"\tc\r\n"
+        #expect(try Self.read(text, dialect) == [["1", "a\rb", nil], ["2", "quoted", "c"]])
+    }
+
+    @Test func lineNumbersCountEveryLineFeed() throws {
+        let text = "a\tone\\\ntwo\nb\tthree\r\nc\tx\ry\n\nd\tz"
+        let reader = try CSVReader(string: text, dialect: Self.postgres, chunkSize: 3)
+        var seen: [(String, Int, Int64, String)] = []
+        try reader.forEachRawRecord { record in
+            if record.isBlank { return }
+            let raw = record.withRawBytes { String(decoding: $0, as: UTF8.self) }
+            seen.append((try record.string(at: 0), record.lineNumber, record.byteOffset, raw))
+        }
+        #expect(seen.map(\.0) == ["a", "b", "c", "d"])
+        #expect(seen.map(\.1) == [1, 3, 4, 6])
+        #expect(seen.map(\.2) == [0, 11, 20, 27])
+        #expect(seen.map(\.3) == ["a\tone\\\ntwo", "b\tthree", "c\tx\ry", "d\tz"])
+    }
+
+    @Test func endOfDataMarkerIsBlank() throws {
+        #expect(try Self.read("1\ta\n\\.\n", Self.postgres) == [["1", "a"]])
+        // Not alone on its line, it is the text ".".
+        #expect(try Self.read("\\.\tx\n", Self.postgres) == [[".", "x"]])
+    }
+
+    @Test func trimmingDropsUnescapedSpacesOnly() throws {
+        var dialect = Self.mysqlEnclosed
+        dialect.trimsSpaces = true
+        // The escaped spaces stay, and the one between them.
+        #expect(try Self.read("  a  , \\  b\\ ,  \"c \" ,d\n", dialect) == [["a", "  b ", "c ", "d"]])
+    }
+
+    @Test func textAfterAClosingQuoteIsReported() throws {
+        let reader = try CSVReader(string: "1,\"Ann\" said,2\n3,ok,4\n", dialect: Self.mysqlEnclosed)
+        var errors: [CSVError] = []
+        var fields: [[String]] = []
+        try reader.forEachRawRecord { record in
+            fields.append(try (0..<record.count).map { try record.string(at: $0) })
+            do throws(CSVError) { try record.validateQuotes() } catch { errors.append(error) }
+        }
+        #expect(fields == [["1", "Ann\" said", "2"], ["3", "ok", "4"]])
+        #expect(errors.count == 1)
+        #expect(errors.first?.kind == .textAfterClosingQuote)
+        #expect(errors.first?.column == 2)
+        #expect(errors.first?.byteOffset == 7)
+        #expect(errors.first?.message.contains("without a quote byte") == true)
+    }
+
+    @Test func strictModeStopsAtTextAfterAClosingQuote() throws {
+        var dialect = Self.mysqlEnclosed
+        dialect.strict = true
+        let error = #expect(throws: CSVError.self) { try Self.read("1,\"Ann\" said\n", dialect) }
+        #expect(error?.kind == .malformedQuote)
+        #expect(error?.byteOffset == 7)
+    }
+
+    @Test func unclosedQuoteIsReportedAtItsField() throws {
+        let reader = try CSVReader(string: "1,\"open\n2,x\n", dialect: Self.mysqlEnclosed)
+        var errors: [CSVError] = []
+        try reader.forEachRawRecord { record in
+            do throws(CSVError) { try record.validateQuotes() } catch { errors.append(error) }
+        }
+        #expect(errors.map(\.kind) == [.unterminatedQuote])
+        #expect(errors.first?.column == 2)
+        #expect(errors.first?.byteOffset == 2)
+    }
+
+    @Test func headerIsDecodedToo() throws {
+        var dialect = Self.postgres
+        dialect.hasHeader = true
+        let reader = try CSVReader(string: "id\tna\\tme\n1\tx\n", dialect: dialect)
+        #expect(reader.header == ["id", "na\tme"])
+    }
+
+    @Test func escapeMustDifferFromTheSyntax() {
+        for escape: UInt8 in [UInt8(ascii: ","), UInt8(ascii: "\""), 0x0A, 0x0D] {
+            var dialect = CSVDialect.csv
+            dialect.escape = escape
+            #expect(throws: CSVError.self) { try CSVReader(string: "a\n", dialect: dialect) }
+        }
+        var epf = CSVDialect.epf
+        epf.escape = UInt8(ascii: "\\")
+        #expect(throws: CSVError.self) { try CSVReader(string: "a\n", dialect: epf) }
+    }
+
+    // MARK: - Round trips
+
+    static let characters: [Character] = ["a", "N", "0", " ", "\t", ",", "\"", "\n", "\r", "\\", ".", "é", "\u{01}", "\0"]
+    static let value = pick(characters).string(of: 0...5)
+    /// A field: text, or nil for null.
+    static let field = value.optional(valueRate: 0.8)
+    static let document = field.array(of: 1...4).array(of: 1...5)
+
+    /// PostgreSQL's `COPY … TO` in text format.
+    static func writePostgres(_ records: [[String?]], delimiter: Character) -> String {
+        records.map { record in
+            record.map { field in
+                guard let field else { return "\\N" }
+                var out = ""
+                for character in field.unicodeScalars {
+                    switch character {
+                    case "\\": out += "\\\\"
+                    case "\n": out += "\\n"
+                    case "\r": out += "\\r"
+                    case "\t": out += "\\t"
+                    case delimiter.unicodeScalars.first!: out += "\\" + String(character)
+                    default: out.unicodeScalars.append(character)
+                    }
+                }
+                return out
+            }.joined(separator: String(delimiter)) + "\n"
+        }.joined()
+    }
+
+    /// MySQL's `SELECT … INTO OUTFILE` with `ESCAPED BY '\\'`, enclosing every text value or none.
+    static func writeMySQL(_ records: [[String?]], enclosed: Bool, lineEnd: String) -> String {
+        records.map { record in
+            record.map { field in
+                guard let field else { return "\\N" }
+                var out = ""
+                for character in field.unicodeScalars {
+                    switch character {
+                    case "\\": out += "\\\\"
+                    case "\0": out += "\\0"
+                    case "\"" where enclosed: out += "\\\""
+                    case ",", "\n": out += "\\" + String(character)
+                    default: out.unicodeScalars.append(character)
+                    }
+                }
+                return enclosed ? "\"" + out + "\"" : out
+            }.joined(separator: ",") + lineEnd
+        }.joined()
+    }
+
+    @Test func postgresTextRoundTrips() async {
+        await propertyCheck(input: Self.document, pick([Character]([",", "\t", "|"])), Gen.int(in: 1...7)) {
+            records, delimiter, chunkSize in
+            do {
+                var dialect = Self.postgres
+                dialect.delimiter = UInt8(ascii: delimiter.unicodeScalars.first!)
+                // PostgreSQL text holds no NUL (and a file starting with one reads as UTF-16).
+                let records = records.map { $0.map { $0?.replacingOccurrences(of: "\0", with: "0") } }
+                let text = Self.writePostgres(records, delimiter: delimiter)
+                // A record of one empty text is a blank line, which PostgreSQL writes alike.
+                let expected = records.filter { $0 != [""] }
+                #expect((try? Self.read(text, dialect, chunkSize: chunkSize)) == expected, "\(text.debugDescription)")
+            }
+        }
+    }
+
+    @Test func mysqlOutfileRoundTrips() async {
+        await propertyCheck(input: Self.document, Gen.bool, Gen.int(in: 1...7)) { records, enclosed, chunkSize in
+            do {
+                var dialect = Self.mysqlEnclosed
+                if !enclosed { dialect.quote = CSVDialect.noQuote }
+                // A CR at a text's end is read as part of a CRLF line end, which MySQL's output cannot tell apart.
+                let records = records.filter { !$0.contains { $0?.hasSuffix("\r") == true } }
+                let text = Self.writeMySQL(records, enclosed: enclosed, lineEnd: "\n")
+                let expected = enclosed ? records : records.filter { $0 != [""] }
+                #expect((try? Self.read(text, dialect, chunkSize: chunkSize)) == expected, "\(text.debugDescription)")
+            }
+        }
+    }
+}
