@@ -62,8 +62,11 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The field delimiter, overriding the mapping (one character, \\t, or \\xHH such as \\x01; default: ',', or tab for a .tsv file).", valueName: "char"))
     var delimiter: String?
 
-    @Option(help: ArgumentHelp("The quote character, overriding the mapping (default \").", valueName: "char"))
+    @Option(help: ArgumentHelp("The quote character, overriding the mapping (default \"; none for a file that never quotes).", valueName: "char"))
     var quote: String?
+
+    @Option(help: ArgumentHelp("The escape character of MySQL's SELECT … INTO OUTFILE and PostgreSQL's text-format COPY: '\\' decodes \\N as null, \\t, \\n and an escaped delimiter or line end, overriding the mapping (default none: RFC 4180 CSV). PostgreSQL's text format never quotes: add --quote none.", valueName: "char"))
+    var escape: String?
 
     @Option(name: .customLong("skip-lines"), help: ArgumentHelp("Lines above the header that are not CSV (a report's title, notes), skipped as written, overriding the mapping; line numbers still count them.", valueName: "n"))
     var skipLines: Int?
@@ -158,11 +161,21 @@ struct ImportCommand: ParsableCommand {
         if let delimiter, CSVOptions.byte(delimiter) == nil {
             throw ValidationError("--delimiter takes one ASCII character, \\t or \\xHH (\\x01), not '\(Self.visible(delimiter))'.")
         }
-        if let quote, CSVOptions.byte(quote) == nil {
-            throw ValidationError("--quote takes one ASCII character or \\xHH, not '\(Self.visible(quote))'.")
+        if let quote, CSVOptions.byteOrNone(quote) == nil {
+            throw ValidationError("--quote takes one ASCII character, \\xHH or none, not '\(Self.visible(quote))'.")
+        }
+        if let escape, CSVOptions.byteOrNone(escape) == nil {
+            throw ValidationError("--escape takes one ASCII character (\\\\ for MySQL's and PostgreSQL's exports) or none, not '\(Self.visible(escape))'.")
+        }
+        if let escape, let byte = CSVOptions.byteOrNone(escape), byte != 0 {
+            for (name, value) in [("--delimiter", delimiter ?? (mapping == nil ? "," : nil)), ("--quote", quote ?? (mapping == nil ? "\"" : nil))] {
+                if let value, CSVOptions.byteOrNone(value) == byte {
+                    throw ValidationError("--escape and \(value == delimiter || value == quote ? name : "the default \(name.dropFirst(2))") are both '\(Self.visible(escape))'; they must differ.")
+                }
+            }
         }
         // With a mapping, each file's quote and delimiter are known only once it is read (``checkDelimiterAndQuote(_:)``).
-        if let delimiter, let byte = CSVOptions.byte(delimiter), let other = quote.flatMap(CSVOptions.byte) ?? (mapping == nil ? UInt8(ascii: "\"") : nil), byte == other {
+        if let delimiter, let byte = CSVOptions.byte(delimiter), let other = quote.flatMap(CSVOptions.byteOrNone) ?? (mapping == nil ? UInt8(ascii: "\"") : nil), byte == other {
             throw ValidationError("--delimiter and the quote are both '\(Self.visible(delimiter))'; they must differ (choose another --quote).")
         }
         if let timeZone, (try? DateFormat("iso8601", timeZone: timeZone)) == nil {
@@ -234,7 +247,8 @@ struct ImportCommand: ParsableCommand {
         if let forwardKeyLimit { options.forwardKeyLimit = max(0, forwardKeyLimit) }
         options.encoding = encoding.flatMap(TextEncoding.init(label:))
         options.delimiter = delimiter.flatMap(CSVOptions.byte)
-        options.quote = quote.flatMap(CSVOptions.byte)
+        options.quote = quote.flatMap(CSVOptions.byteOrNone)
+        options.escape = escape.flatMap(CSVOptions.byteOrNone)
         options.decimalComma = decimalComma
         options.trim = trim
         options.skipLines = skipLines
@@ -272,6 +286,7 @@ struct ImportCommand: ParsableCommand {
                 if let encoding = options.encoding { defaults.encoding = encoding }
                 if let delimiter = options.delimiter { defaults.delimiter = delimiter }
                 if let quote = options.quote { defaults.quote = quote }
+                if let escape = options.escape, escape != 0 { defaults.escape = escape }
                 if let skipLines = options.skipLines { defaults.skipLines = skipLines }
                 try checkDelimiterAndQuote(sources.compactMap(Self.split).map { ($0.path, defaults) })
                 importMapping = try ImportMapping.inferred(sources: sources.compactMap(Self.split), model: objectModel, defaults: defaults)

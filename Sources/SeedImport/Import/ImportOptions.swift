@@ -36,8 +36,12 @@ public struct ImportOptions: Sendable {
     /// Overrides every file's longest record in bytes (``CSVOptions/maximumRecordBytes``; the CLI's
     /// `--max-record-size`, in MiB).
     public var maximumRecordBytes: Int?
-    /// Overrides every file's quote (the CLI's `--quote`).
+    /// Overrides every file's quote (the CLI's `--quote`; ``CSVDialect/noQuote``, 0, for none).
     public var quote: UInt8?
+    /// Overrides every file's escape byte (``CSVOptions/escape``; the CLI's `--escape`): a backslash reads
+    /// MySQL's and PostgreSQL's text exports, 0 turns a mapping's escape off, `nil` leaves each file as its
+    /// mapping says (none by default).
+    public var escape: UInt8?
     /// Reads every file's numbers with a decimal comma (``CSVOptions/decimalComma``; the CLI's
     /// `--decimal-comma`). Off leaves each file as its mapping says.
     public var decimalComma = false

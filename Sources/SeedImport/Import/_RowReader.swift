@@ -482,6 +482,11 @@ final class _RowReader: @unchecked Sendable {
     static func nullWordNote(_ bytes: UnsafeBufferPointer<UInt8>, columnTokens: [String]? = nil) -> String {
         guard bytes.count <= 4, let word = String(bytes: bytes, encoding: .utf8),
               ["null", "na", "n/a", "none", "nil", "\\n"].contains(word.lowercased()) else { return "" }
+        // Not a word: MySQL's and PostgreSQL's text exports write null so, with their other escapes.
+        if word == "\\N" {
+            return " (\\N is the null of MySQL's SELECT … INTO OUTFILE and PostgreSQL's text-format COPY: re-run with --escape '\\', "
+                + "which also decodes their other backslash escapes; PostgreSQL's text format never quotes, so add --quote none for it)"
+        }
         guard let columnTokens else {
             return " (\(word) is not a null token of this file: --null, or \"nullTokens\" in a mapping, sets them and replaces the defaults, so name every one)"
         }

@@ -150,7 +150,7 @@ struct _MappingReader {
 
     /// The keys ``options(_:base:at:)`` reads, allowed in `defaults` and in each file.
     static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma", "skipLines",
-                              "maxRecordSize", "timeZone"]
+                              "maxRecordSize", "timeZone", "escape"]
 
     /// Why `text` cannot be a delimiter or quote, before the word: a line break ends records, anything
     /// else is not one ASCII byte.
@@ -173,10 +173,17 @@ struct _MappingReader {
             }
         }
         if let quote = string(object["quote"], at: "\(place).quote") {
-            if let byte = CSVOptions.byte(quote) {
+            if let byte = CSVOptions.byteOrNone(quote) {
                 options.quote = byte
             } else {
-                problem("\(place).quote", "'\(VisibleText.escaped(quote))' \(Self.notOneByte(quote)) quote (use \"\\\"\" or \"'\")")
+                problem("\(place).quote", "'\(VisibleText.escaped(quote))' \(Self.notOneByte(quote)) quote (use \"\\\"\" or \"'\", or \"none\")")
+            }
+        }
+        if let escape = string(object["escape"], at: "\(place).escape") {
+            if let byte = CSVOptions.byteOrNone(escape) {
+                options.escape = byte == 0 ? nil : byte
+            } else {
+                problem("\(place).escape", "'\(VisibleText.escaped(escape))' \(Self.notOneByte(escape)) escape (use \"\\\\\" for MySQL's and PostgreSQL's backslash, or \"none\")")
             }
         }
         if let strict = object["strict"] {
@@ -218,6 +225,9 @@ struct _MappingReader {
         if let tokens = tokens(object["nullTokens"], at: "\(place).nullTokens") { options.nullTokens = tokens }
         if options.quote == options.delimiter {
             problem(place, "the quote and the delimiter are both '\(VisibleText.escaped(String(Character(Unicode.Scalar(options.quote)))))'; they must differ")
+        }
+        if let escape = options.escape, escape == options.delimiter || escape == options.quote {
+            problem(place, "the escape and the \(escape == options.delimiter ? "delimiter" : "quote") are both '\(VisibleText.escaped(String(Character(Unicode.Scalar(escape)))))'; they must differ")
         }
         return options
     }

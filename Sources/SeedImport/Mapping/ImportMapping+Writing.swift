@@ -143,7 +143,8 @@ extension ImportMapping {
         if options.isDelimiterSet && (!delimiterSet || options.delimiter != base.delimiter) {
             keys.append(("delimiter", .string(character(options.delimiter))))
         }
-        if options.quote != base.quote { keys.append(("quote", .string(character(options.quote)))) }
+        if options.quote != base.quote { keys.append(("quote", .string(options.quote == CSVDialect.noQuote ? "none" : character(options.quote)))) }
+        if options.escape != base.escape { keys.append(("escape", .string(options.escape.map(character) ?? "none"))) }
         if options.strict != base.strict { keys.append(("strict", .bool(options.strict))) }
         if options.hasHeader != base.hasHeader { keys.append(("header", .bool(options.hasHeader))) }
         // Tokens chosen, even the defaults' list, are written: chosen tokens are not warned about (CSVOptions.isNullTokensSet).
@@ -229,6 +230,7 @@ extension CSVOptions {
         if let encoding = options.encoding { dialect.encoding = encoding }
         if let delimiter = options.delimiter { dialect.delimiter = delimiter }
         if let quote = options.quote { dialect.quote = quote }
+        if let escape = options.escape { dialect.escape = escape == 0 ? nil : escape }
         if options.decimalComma { dialect.decimalComma = true }
         if let trim = options.trim { dialect.trim = trim }
         if let zone = options.timeZone { dialect.timeZone = zone }

@@ -92,6 +92,18 @@ public struct CSVOptions: Sendable, Hashable {
     /// Whether spaces and tabs around unquoted text, and outside quotes, are dropped (off by default: text
     /// keeps them). Text inside quotes is kept as written, and non-text values never keep them.
     public var trim: Bool { didSet { isTrimSet = true } }
+    /// The escape byte of text written as MySQL's `SELECT … INTO OUTFILE` and PostgreSQL's text-format
+    /// `COPY` write it (a backslash), or `nil` (the default) for RFC 4180 CSV, where only quotes are
+    /// special. With one, `\N` is null, an escaped delimiter or line end is data, `\t` and `\n` are a tab
+    /// and a line feed (``CSVDialect/escape``), and only `\N` is null unless null tokens are chosen (an
+    /// empty field is then an empty string); a field that starts with ``quote`` is quoted, as MySQL's
+    /// `ENCLOSED BY` writes: PostgreSQL's text format never quotes, so read it with ``CSVDialect/noQuote``.
+    ///
+    /// ```swift
+    /// var options = CSVOptions(delimiter: 0x09, quote: CSVDialect.noQuote)
+    /// options.escape = UInt8(ascii: "\\")   // PostgreSQL: COPY wells TO '/tmp/wells.txt'
+    /// ```
+    public var escape: UInt8?
     /// The time zone of Date values written without one (`2023-01-05 14:03`), for every Date column of
     /// the file: an IANA name (`Europe/Berlin`) or a fixed offset (`+05:30`); `nil` reads them as UTC.
     /// Values that name their zone keep it; epoch numbers are instants.
@@ -154,6 +166,7 @@ public struct CSVOptions: Sendable, Hashable {
         var dialect = CSVDialect(delimiter: delimiter, quote: quote, hasHeader: hasHeader, trimsSpaces: trim, encoding: encoding, strict: strict)
         dialect.maximumRecordBytes = maximumRecordBytes
         dialect.skipLines = skipLines
+        dialect.escape = escape
         return dialect
     }
 
@@ -193,6 +206,33 @@ public struct CSVOptions: Sendable, Hashable {
         if !isDelimiterSet { options.delimiter = bytes[4] }
         if skipLines == 0 { options.skipLines = 1 }
         return options
+    }
+
+    /// The byte a quote or escape is written as: what ``byte(_:)`` reads, or ``CSVDialect/noQuote`` (0) for
+    /// `none` (any case), which turns quoting or escapes off.
+    ///
+    /// ```swift
+    /// CSVOptions.byteOrNone("none")   // 0
+    /// CSVOptions.byteOrNone("\\")     // 0x5C
+    /// ```
+    public static func byteOrNone(_ text: String) -> UInt8? {
+        text.lowercased() == "none" ? CSVDialect.noQuote : byte(text)
+    }
+
+    /// The null tokens read with these options from `tokens` (a column's own, or ``nullTokens``): as they
+    /// are, or with an ``escape`` byte, the empty token that matches `\N` (the reader hands it over as an
+    /// empty unquoted field, and an empty field as an empty string) added to tokens someone chose, and
+    /// alone in place of the defaults, whose `NULL` and `NA` are text in such files.
+    ///
+    /// ```swift
+    /// var options = CSVOptions()
+    /// options.escape = UInt8(ascii: "\\")
+    /// options.nullTokens(reading: CSVOptions.defaultNullTokens)   // [""]
+    /// ```
+    public func nullTokens(reading tokens: [String]) -> [String] {
+        guard escape != nil else { return tokens }
+        if tokens == CSVOptions.defaultNullTokens && !isNullTokensSet { return [""] }
+        return tokens.contains("") ? tokens : [""] + tokens
     }
 
     /// The byte a delimiter or quote is written as: one ASCII character, `\t` or `tab`, or `\xHH`

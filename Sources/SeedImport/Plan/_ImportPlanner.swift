@@ -371,6 +371,7 @@ struct _ImportPlanner {
     /// Packed null tokens; when they do not fit, a problem (once per list of tokens) and the empty token
     /// alone, so that planning goes on without problems that follow from this one.
     private mutating func nullTokens(_ tokens: [String], place: String, options: CSVOptions) -> _NullTokens {
+        let tokens = options.nullTokens(reading: tokens)
         // Null tokens match unquoted fields after trimming: one holding the delimiter or a line break,
         // starting with the quote, or (trimming) starting or ending with a space or tab, could never match.
         let delimiter = Character(Unicode.Scalar(options.delimiter)), quote = Character(Unicode.Scalar(options.quote))
@@ -539,7 +540,7 @@ struct _ImportPlanner {
                     // only the built-in ones' text made null is worth a warning.
                     if case .string = converter, spec?.nullTokens == nil, !file.options.isNullTokensSet { fieldPlan.countsTextNulls = true }
                     if case .string = converter, !file.options.trim { fieldPlan.countsPadding = true }
-                    if case .string = converter { fieldPlan.countsEscapes = true }
+                    if case .string = converter, file.options.escape == nil { fieldPlan.countsEscapes = true }
                     plan.fields.append(fieldPlan)
                     plan.attributeNames.append(attribute.name)
                     plan.columnNullTokens.append(spec?.nullTokens)

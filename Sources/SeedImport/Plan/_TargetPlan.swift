@@ -440,12 +440,10 @@ final class _FilePlan {
         let escaped = fileWide(escapedText).map { total, items in
             "\(displayPath): \(total == 1 ? "1 text value looks" : "\(_ProgressReporter.grouped(total)) text values look") "
                 + "backslash-escaped, as MySQL's SELECT … INTO OUTFILE and PostgreSQL's text-format COPY write them, and "
-                + "\(total == 1 ? "was" : "were") stored as written: \(items). The importer reads CSV as RFC 4180 "
-                + "writes it (quotes, doubled quotes) and decodes no backslash escapes: \\N is the text \\N, and a backslash before a "
-                + "delimiter or line end does not keep the value going. "
-                // With \N a null token already, only trailing backslashes are left to say anything of.
-                + (options.nullTokens.contains("\\N") ? "Export" : "For \\N alone, re-run with --null '' --null '\\N'; otherwise export")
-                + " CSV (PostgreSQL: COPY … WITH (FORMAT csv)) or decode the escapes first"
+                + "\(total == 1 ? "was" : "were") stored as written: \(items). Read as RFC 4180 CSV (quotes, doubled quotes), "
+                + "\\N is the text \\N, and a backslash before a delimiter or line end does not keep the value going. "
+                + "If the file is such an export, re-run with --escape '\\' (or \"escape\": \"\\\\\" for the file in a mapping), "
+                + "which decodes the escapes and reads \\N as null; PostgreSQL's text format never quotes, so add --quote none for it"
         }
         return nulls + grouped + [padded, escaped].compactMap { $0 }
     }

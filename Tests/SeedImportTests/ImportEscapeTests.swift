@@ -1,0 +1,188 @@
+import CSVStream
+import Foundation
+import ManagedStore
+import SeedImport
+import Testing
+
+/// Exports written with backslash escapes: PostgreSQL's text-format `COPY` and MySQL's
+/// `SELECT … INTO OUTFILE`, read with an escape byte (`--escape '\'`, `"escape"` in a mapping).
+@Suite("Import: backslash-escaped exports")
+struct ImportEscapeTests {
+    static let model = """
+        {"entities": [
+          {"name": "T", "attributes": [{"name": "id", "type": "Integer 64"}, {"name": "name", "type": "String", "optional": true},
+                                       {"name": "note", "type": "String", "optional": true}, {"name": "born", "type": "Date", "optional": true},
+                                       {"name": "score", "type": "Decimal", "optional": true}]}]}
+        """
+
+    /// Written by PostgreSQL 15.18: `\copy t to 't.txt' with (format text, header true)` of rows inserted as
+    /// (1, 'Ann', E'line1\nline2', '2001-02-03', 1.5), (2, E'tab\there', E'back\\slash', null, null),
+    /// (3, '', E'cr\rhere', '1999-12-31', -2), (4, '\N', E'\\N', '2020-01-01', 0),
+    /// (5, E'quote "x"', 'comma, here', '2020-01-02', 3), (6, 'München', E'trailing\\', '2020-01-03', 4),
+    /// (7, '  padded  ', 'NULL', '2020-01-04', 5).
+    static let postgres = #"""
+        id	name	note	born	score
+        1	Ann	line1\nline2	2001-02-03	1.5
+        2	tab\there	back\\slash	\N	\N
+        3		cr\rhere	1999-12-31	-2
+        4	\\N	\\N	2020-01-01	0
+        5	quote "x"	comma, here	2020-01-02	3
+        6	München	trailing\\	2020-01-03	4
+        7	  padded  	NULL	2020-01-04	5
+
+        """#
+
+    /// Imports `text` as `T` with `defaults` and returns the summary and the rows by id.
+    static func rows(_ text: String, defaults: CSVOptions, options: ImportOptions = ImportOptions(),
+                     in scratch: ImportScratch = ImportScratch()) throws -> (ImportSummary, [Int64: [String: Value]]) {
+        try scratch.write("t.txt", text)
+        try scratch.write("m.model.json", model)
+        let objectModel = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping.inferred(sources: [("T", "t.txt")], model: objectModel, defaults: defaults,
+                                                 baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: objectModel, mapping: mapping, options: options).run(into: scratch.path("t.sqlite"))
+        let (context, objects) = try StoreReader.objects(scratch.path("t.sqlite"), "T")
+        defer { withExtendedLifetime(context) {} }
+        var rows: [Int64: [String: Value]] = [:]
+        for object in objects {
+            guard case .integer(let id) = object["id"] else { continue }
+            rows[id] = ["name": object["name"], "note": object["note"], "born": object["born"], "score": object["score"]]
+        }
+        return (summary, rows)
+    }
+
+    static var postgresOptions: CSVOptions {
+        var options = CSVOptions(delimiter: 0x09, quote: CSVDialect.noQuote)
+        options.escape = UInt8(ascii: "\\")
+        return options
+    }
+
+    @Test("PostgreSQL's text COPY reads back exactly: \\N null, '' an empty string, NULL and \\\\N text", arguments: [true, false])
+    func postgresTextCopy(readsAhead: Bool) throws {
+        var options = ImportOptions()
+        options.readsAhead = readsAhead
+        let (summary, rows) = try Self.rows(Self.postgres, defaults: Self.postgresOptions, options: options)
+        #expect(summary.rejects == 0)
+        #expect(rows.count == 7)
+        #expect(rows[1]?["note"] == .string("line1\nline2"))
+        #expect(rows[2]?["name"] == .string("tab\there") && rows[2]?["note"] == .string("back\\slash"))
+        #expect(rows[2]?["born"] == .null && rows[2]?["score"] == .null)
+        #expect(rows[3]?["name"] == .string(""), "an empty field is an empty string")
+        #expect(rows[3]?["note"] == .string("cr\rhere"))
+        #expect(rows[4]?["name"] == .string("\\N") && rows[4]?["note"] == .string("\\N"))
+        #expect(rows[5]?["name"] == .string("quote \"x\""))
+        #expect(rows[6]?["name"] == .string("München") && rows[6]?["note"] == .string("trailing\\"))
+        #expect(rows[7]?["name"] == .string("  padded  ") && rows[7]?["note"] == .string("NULL"), "NULL is text in such a file")
+        #expect(rows[1]?["born"] == .date(Date.utc(2001, 2, 3)))
+        #expect(!summary.warnings.contains { $0.contains("backslash") }, "\(summary.warnings)")
+    }
+
+    @Test("without --escape, PostgreSQL's \\N in a Date column is refused naming --escape")
+    func withoutEscapeNamesIt() throws {
+        let error = try #require(throws: ImportError.self) {
+            _ = try Self.rows(Self.postgres, defaults: CSVOptions(delimiter: 0x09))
+        }
+        #expect(error.description.contains("re-run with --escape '\\'"), "\(error)")
+    }
+
+    @Test("MySQL's OUTFILE with OPTIONALLY ENCLOSED BY '\"': escaped quotes, line ends and delimiters, \\N null")
+    func mysqlEnclosed() throws {
+        var defaults = CSVOptions()
+        defaults.escape = UInt8(ascii: "\\")
+        let text = #"""
+            "id","name","note","born","score"
+            1,"Ann \"the\" Smith","two\
+            lines",\N,1.50
+            2,"a,b","back\\slash","2020-01-02",\N
+            3,"","NULL","2020-01-03",7
+
+            """#
+        let (summary, rows) = try Self.rows(text, defaults: defaults)
+        #expect(summary.rejects == 0)
+        #expect(rows[1]?["name"] == .string("Ann \"the\" Smith") && rows[1]?["note"] == .string("two\nlines"))
+        #expect(rows[1]?["born"] == .null)
+        #expect(rows[2]?["name"] == .string("a,b") && rows[2]?["note"] == .string("back\\slash") && rows[2]?["score"] == .null)
+        #expect(rows[3]?["name"] == .string("") && rows[3]?["note"] == .string("NULL"))
+    }
+
+    @Test("null tokens chosen with an escape byte: \\N stays null, the tokens apply to plain text, escaped text is literal")
+    func chosenTokens() throws {
+        var defaults = Self.postgresOptions
+        defaults.nullTokens = ["NA"]
+        let text = "id\tname\tnote\tborn\tscore\n1\tNA\t\\N\t\\N\t\\N\n2\t\\NA\t\t2020-01-01\t1\n"
+        let (_, rows) = try Self.rows(text, defaults: defaults)
+        #expect(rows[1]?["name"] == .null && rows[1]?["note"] == .null)
+        #expect(rows[2]?["name"] == .string("NA"), "an escaped letter makes the text literal")
+        #expect(rows[2]?["note"] == .string(""))
+    }
+
+    @Test("a bad row after a value over two lines is rejected with its own line and its text as written")
+    func rejectLines() throws {
+        let scratch = ImportScratch()
+        var options = scratch.skipping()
+        options.rejectsPath = scratch.path("rejects.csv")
+        let text = "id\tname\tnote\tborn\tscore\n1\tA\tone\\\ntwo\t\\N\t1\n2\tB\tx\tnot a date\t2\n3\tC\ty\t\\N\t3\n"
+        let (summary, rows) = try Self.rows(text, defaults: Self.postgresOptions, options: options, in: scratch)
+        #expect(summary.rejects == 1)
+        #expect(rows[1]?["note"] == .string("one\ntwo") && rows[3] != nil)
+        let rejects = try String(contentsOfFile: scratch.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains("\nt.txt,4,4,T,born,not a date,"), "\(rejects)")
+        #expect(rejects.contains("2\tB\tx\tnot a date\t2"), "\(rejects)")
+    }
+
+    @Test("a mapping's \"escape\" and \"quote\": \"none\" are read, and written back as given")
+    func mappingKeys() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", Self.model)
+        try scratch.write("t.txt", Self.postgres)
+        let json = #"""
+            {"format": 1, "model": "m.model.json",
+             "files": [{"path": "t.txt", "delimiter": "\t", "quote": "none", "escape": "\\", "targets": [{"entity": "T", "key": "id"}]}]}
+            """#
+        let mapping = try ImportMapping(json: Data(json.utf8), baseDirectory: scratch.url.path)
+        #expect(mapping.files[0].options.escape == UInt8(ascii: "\\") && mapping.files[0].options.quote == CSVDialect.noQuote)
+        let written = try mapping.jsonData(relativeTo: scratch.url.path)
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(text.contains(#""quote": "none""#) && text.contains(#""escape": "\\""#), "\(text)")
+        let again = try ImportMapping(json: written, baseDirectory: scratch.url.path)
+        #expect(again.files[0].options == mapping.files[0].options)
+
+        let bad = #"{"format": 1, "model": "m.model.json", "files": [{"path": "t.txt", "escape": ",", "targets": [{"entity": "T"}]}]}"#
+        let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(bad.utf8), baseDirectory: scratch.url.path) }
+        #expect(error.description.contains("the escape and the delimiter are both ','"), "\(error)")
+    }
+}
+
+@Suite("Import: --escape on the command line", .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
+struct ImportEscapeCLITests {
+    @Test("--escape '\\' --quote none reads PostgreSQL's text COPY; --save-mapping keeps both")
+    func postgres() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportEscapeTests.model)
+        try scratch.write("t.tsv", ImportEscapeTests.postgres)
+        let result = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite"),
+                                        "--progress", "none", "--escape", "\\", "--quote", "none",
+                                        "--save-mapping", scratch.path("saved.json"), "T=" + scratch.path("t.tsv")])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try StoreReader.scalar(scratch.path("t.sqlite"), "SELECT count(*) FROM ZT WHERE ZBORN IS NULL") == .integer(1))
+        #expect(try StoreReader.scalar(scratch.path("t.sqlite"), "SELECT ZNOTE FROM ZT WHERE ZID = 1") == .text("line1\nline2"))
+        let saved = try String(contentsOfFile: scratch.path("saved.json"), encoding: .utf8)
+        #expect(saved.contains(#""escape": "\\""#) && saved.contains(#""quote": "none""#), "\(saved)")
+    }
+
+    @Test("--escape that is not one character, or is the delimiter or quote, is a usage error", arguments: [
+        (["--escape", "xy"], "--escape takes one ASCII character"),
+        (["--escape", ","], "--escape and the default delimiter are both ','"),
+        (["--escape", "|", "--delimiter", "|"], "--escape and --delimiter are both '|'"),
+        (["--escape", "'", "--quote", "'"], "--escape and --quote are both '''"),
+    ])
+    func usage(arguments: [String], message: String) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportEscapeTests.model)
+        try scratch.write("t.csv", "id\n1\n")
+        let result = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite")]
+                                       + arguments + ["T=" + scratch.path("t.csv")])
+        #expect(result.status == 64)
+        #expect(result.errors.contains(message), "\(result.errors)")
+    }
+}
