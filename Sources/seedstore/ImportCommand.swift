@@ -195,6 +195,9 @@ struct ImportCommand: ParsableCommand {
                 throw ValidationError("\(option) takes a word as the file writes it, without line breaks, tabs or other control characters, not '\(Self.visible(word))'.")
             }
         }
+        if let problem = ImportOptions.nullTokensProblem(nullTokens) {
+            throw ValidationError("--null: \(problem).")
+        }
         if !trueValues.isEmpty || !falseValues.isEmpty, let problem = ImportOptions.booleanWordsProblem(true: trueValues, false: falseValues) {
             throw ValidationError("\(problem); see docs/mapping.md, Converting values.")
         }

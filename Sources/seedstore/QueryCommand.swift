@@ -428,6 +428,34 @@ struct QueryCommand: ParsableCommand {
         return items
     }
 
+    /// The error naming a property `request` uses that its entity lacks, found by compiling it; `nil` when
+    /// every property exists (any other failure is left to the fetch itself).
+    static func unknownKeyError(_ context: ManagedObjectContext, _ request: FetchRequest) -> StoreError? {
+        do {
+            _ = try context.explain(request)
+            return nil
+        } catch {
+            if case .unknownKey = error { return error }
+            return nil
+        }
+    }
+
+    /// The error naming a step of a `--prefetch` key path that is no property of its entity (an attribute
+    /// there is left to the fetch, which says what prefetching takes); `nil` when there is none.
+    static func unknownPrefetchError(_ request: FetchRequest, from root: Entity, in model: ObjectModel) -> StoreError? {
+        for path in request.relationshipKeyPathsForPrefetching {
+            var current = root
+            for part in path.split(separator: ".").map(String.init) {
+                if current.attribute(named: part) != nil { break }
+                guard let relationship = current.relationship(named: part), let next = model.entity(named: relationship.destination) else {
+                    return .unknownKey(entity: current.name, key: part, suggestions: closestNames(to: part, in: current.relationships.map(\.name)))
+                }
+                current = next
+            }
+        }
+        return nil
+    }
+
     func run() throws {
         let store = try options.open()
         // Named here with the model's entities, as import names them: a name far from all of them gets no "did you mean".
@@ -447,6 +475,12 @@ struct QueryCommand: ParsableCommand {
         }
         if let predicate = request.predicate, let problem = Self.relationshipLiteralProblem(predicate, from: root, in: store.model) {
             printError("error: --where: " + problem)
+            throw ExitCode.validationFailure
+        }
+        // A property the entity lacks (in --where, --sort, --properties, --prefetch…) is a usage error too:
+        // compiling the request names it before anything runs.
+        if let unknown = Self.unknownKeyError(context, request) ?? Self.unknownPrefetchError(request, from: root, in: store.model) {
+            printError("error: \(unknown)")
             throw ExitCode.validationFailure
         }
         let before = store.connection.stats

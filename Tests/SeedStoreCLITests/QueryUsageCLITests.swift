@@ -39,6 +39,16 @@ final class QueryUsageCLITests {
         #expect(try query("FailedBankDetails", ["--limit", "-1"]).status == 64)
     }
 
+    @Test("a property the entity lacks, in --where, --sort, --properties or --prefetch, is a usage error: exit 64, naming it")
+    func unknownPropertiesExit64() throws {
+        for arguments in [["--where", "bogus == 1"], ["--sort", "bogus"], ["--properties", "bogus"], ["--prefetch", "detials"]] {
+            let result = try query("FailedBankInfo", arguments)
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(arguments): exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.hasPrefix("error: entity FailedBankInfo has no property '"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try query("FailedBankInfo", ["--prefetch", "detials"]).stderr.contains("did you mean 'details'?"))
+    }
+
     @Test("[c], [d], [cd] and [l] on an attribute that is no String are refused, naming its type, as Foundation has them for strings only")
     func stringComparisonsOnOtherTypesAreRefused() throws {
         for (sort, flag, type) in [("cert[c]", "[c]", "an Integer 32 attribute"), ("-closeDate[l]", "[l]", "a Date attribute"),

@@ -78,6 +78,16 @@ public struct ImportOptions: Sendable {
     /// More words for false (the CLI's `--false-value`): see ``trueValues``.
     public var falseValues: [String]?
 
+    /// Why null tokens given as options (`--null`) cannot be matched, or `nil` when they can: at most four
+    /// besides `""`, each at most 32 bytes.
+    ///
+    /// ```swift
+    /// ImportOptions.nullTokensProblem(["", "NA"])   // nil
+    /// ```
+    public static func nullTokensProblem(_ tokens: [String]) -> String? {
+        _NullTokens.limitProblem(tokens)
+    }
+
     /// Why Boolean words given as options cannot be read, naming them as `names` (the options they came
     /// from), or `nil` when they can: a word may not be empty, in both lists, or a built-in word for the
     /// other value.
