@@ -78,7 +78,7 @@ struct ImportCommand: ParsableCommand {
           help: "Drop spaces and tabs around unquoted text (fixed-width exports pad their values); text inside quotes, and numbers, dates and other non-text values, are unaffected (default: the mapping's \"trim\", else text keeps its spaces).")
     var trim: Bool?
 
-    @Option(name: .customLong("null"), help: ArgumentHelp("A value that means null, overriding the mapping's defaults and files (a column's own \"nullTokens\" still win); repeat for several (default: empty, NULL, NA). The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'.", valueName: "token"))
+    @Option(name: .customLong("null"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value that means null, overriding the mapping's defaults and files (a column's own \"nullTokens\" still win); repeat for several (default: empty, NULL, NA). The tokens given replace the whole list, so an empty field is null only when --null '' is among them: --null '' --null '-'.", valueName: "token"))
     var nullTokens: [String] = []
 
     @Option(name: .customLong("date-format"), help: ArgumentHelp("How Date columns the mapping gives no format are written (without a mapping: every Date column): d-MMM-yy, M/d/yyyy, dd.MM.yyyy HH:mm, epoch…; repeat for several, tried in order (default: ISO 8601).", valueName: "format"))
@@ -87,13 +87,13 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("pivot-year"), help: ArgumentHelp("Two-digit years fall in the hundred years from this one, where the mapping gives none: 2000 reads 13-Oct-00 as 2000 (default: 1969, as POSIX strptime).", valueName: "year"))
     var pivotYear: Int?
 
-    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The time zone of dates and times written without one (MySQL's DATETIME, Excel and R local times), overriding the mapping: a region such as Europe/Berlin, or an offset such as UTC+05:30 or UTC-08 (default: UTC). Values that name their zone keep it.", valueName: "zone"))
+    @Option(name: .customLong("time-zone"), parsing: .unconditional, help: ArgumentHelp("The time zone of dates and times written without one (MySQL's DATETIME, Excel and R local times), overriding the mapping: a region such as Europe/Berlin, or an offset such as +05:30, -08 or UTC-08 (default: UTC). Values that name their zone keep it.", valueName: "zone"))
     var timeZone: String?
 
-    @Option(name: .customLong("true-value"), help: ArgumentHelp("A word Boolean columns write for true, besides true, yes, y, t and 1 (any case), where the mapping gives none; repeat for several: --true-value ja --true-value oui.", valueName: "word"))
+    @Option(name: .customLong("true-value"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A word Boolean columns write for true, besides true, yes, y, t and 1 (any case), where the mapping gives none; repeat for several: --true-value ja --true-value oui.", valueName: "word"))
     var trueValues: [String] = []
 
-    @Option(name: .customLong("false-value"), help: ArgumentHelp("A word Boolean columns write for false, besides false, no, n, f and 0 (any case), where the mapping gives none; repeat for several.", valueName: "word"))
+    @Option(name: .customLong("false-value"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A word Boolean columns write for false, besides false, no, n, f and 0 (any case), where the mapping gives none; repeat for several.", valueName: "word"))
     var falseValues: [String] = []
 
     @Flag(help: "VACUUM the store after building its indexes.")

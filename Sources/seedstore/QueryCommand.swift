@@ -86,7 +86,7 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "table, json or csv.")
     var format: OutputFormat = .table
 
-    @Option(name: .customLong("null"),
+    @Option(name: .customLong("null"), parsing: .unconditionalSingleValue,
             help: "CSV: the null tokens the import that reads it back uses (repeat for several, as import's --null): null is written as the first, and text equal to any of them is quoted. Default: \"\", NULL and NA.")
     var nullTokens: [String] = []
 
