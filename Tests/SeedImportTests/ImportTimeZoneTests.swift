@@ -84,13 +84,50 @@ struct ImportTimeZoneTests {
         let error = try #require(throws: ImportError.self) {
             try ImportMapping(json: Data("""
                 {"format": 1, "defaults": {"timeZone": "Mars/Base", "trim": 3},
-                 "files": [{"path": "e.csv", "targets": [{"entity": "E", "columns": {"at": {"column": "at", "timeZone": "UTC"}}}]}]}
+                 "files": [{"path": "e.csv", "targets": [{"entity": "E", "columns": {"at": {"column": "at", "timeZone": "Moon/Crater"}}}]}]}
                 """.utf8), baseDirectory: scratch.url.path)
         }
         #expect(error.problems.contains { $0.hasPrefix("defaults.timeZone: unknown time zone 'Mars/Base'") }, "\(error.problems)")
         #expect(error.problems.contains { $0.hasPrefix("defaults.trim") }, "every problem in one run: \(error.problems)")
-        #expect(error.problems.contains { $0 == #"files[0].targets[0].columns.at.timeZone: a time zone applies to a whole file: put "timeZone" in the file's entry or in "defaults""# },
+        #expect(error.problems.contains { $0.hasPrefix("files[0].targets[0].columns.at.timeZone: unknown time zone 'Moon/Crater'") },
                 "\(error.problems)")
+    }
+
+    @Test("a column's own timeZone wins over the file's and --time-zone, is written back, and is refused on a non-Date attribute")
+    func column() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", """
+            {"entities": [{"name": "E", "attributes": [{"name": "code", "type": "String"}, {"name": "at", "type": "Date"},
+                                                      {"name": "logged", "type": "Date"}]}]}
+            """)
+        try scratch.write("e.csv", "code,at,logged\nA,2023-07-01 12:00,2023-07-01 12:00\n")
+        let json = """
+            {"format": 1, "model": "m.model.json", "defaults": {"timeZone": "Europe/Berlin"},
+             "files": [{"path": "e.csv", "targets": [{"entity": "E", "columns": {
+                "at": {"column": "at", "format": "yyyy-MM-dd HH:mm"},
+                "logged": {"column": "logged", "format": "yyyy-MM-dd HH:mm", "timeZone": "UTC"}}}]}]}
+            """
+        let mapping = try ImportMapping(json: Data(json.utf8), baseDirectory: scratch.url.path)
+        for override in [nil, "America/New_York"] {
+            var options = ImportOptions()
+            options.timeZone = override
+            _ = try SeedImporter(model: mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("e.sqlite"))
+            let (context, rows) = try StoreReader.objects(scratch.path("e.sqlite"), "E")
+            let local = override == nil ? "2023-07-01T10:00:00Z" : "2023-07-01T16:00:00Z"
+            #expect(rows.first?["at"] == Value.date(Date(timeIntervalSinceReferenceDate: try Self.instant(local))), "\(rows)")
+            #expect(rows.first?["logged"] == Value.date(Date(timeIntervalSinceReferenceDate: try Self.instant("2023-07-01T12:00:00Z"))),
+                    "the column's UTC wins: \(rows)")
+            withExtendedLifetime(context) {}
+        }
+        let written = String(decoding: try mapping.jsonData(relativeTo: scratch.url.path, model: mapping.loadModel()), as: UTF8.self)
+        #expect(written.contains(#""logged": {"column": "logged", "format": "yyyy-MM-dd HH:mm", "timeZone": "UTC"}"#), "\(written)")
+
+        let onText = try ImportMapping(json: Data(json.replacingOccurrences(of: #""at": {"column": "at","#, with: #""code": {"column": "code", "timeZone": "UTC"}, "at": {"column": "at","#).utf8),
+                                       baseDirectory: scratch.url.path)
+        let error = try #require(throws: ImportError.self) {
+            try SeedImporter(model: onText.loadModel(), mapping: onText).run(into: scratch.path("t.sqlite"))
+        }
+        #expect(error.description.contains(#"code: "timeZone" applies to Date attributes only, and code is String"#), "\(error)")
     }
 
     @Test("--time-zone reads an import's dates without a zone in it; an unknown zone is a usage error")

@@ -300,11 +300,11 @@ struct _MappingReader {
             problem(place, "expected a column name, null, or {\"column\": …, \"format\": …}")
             return nil
         }
-        if object["timeZone"] != nil {
-            // A file's setting: every Date column of a file is written in one zone.
-            problem("\(place).timeZone", "a time zone applies to a whole file: put \"timeZone\" in the file's entry or in \"defaults\"")
+        check(object, allowed: ["column", "format", "pivotYear", "nullTokens", "trueValues", "falseValues", "timeZone"], at: place)
+        var zone: String?
+        if let name = string(object["timeZone"], at: "\(place).timeZone") {
+            if _LocalZone.named(name) != nil { zone = name } else { problem("\(place).timeZone", DateFormat.unknownZone(name)) }
         }
-        check(object.filter { $0.key != "timeZone" }, allowed: ["column", "format", "pivotYear", "nullTokens", "trueValues", "falseValues"], at: place)
         var column: String?
         if let name = object["column"] as? String {
             column = name
@@ -343,6 +343,7 @@ struct _MappingReader {
         }
         var mapping = ColumnMapping(column, formats: formats, pivotYear: pivot, nullTokens: tokens(object["nullTokens"], at: "\(place).nullTokens"))
         mapping.trueValues = tokens(object["trueValues"], at: "\(place).trueValues")
+        mapping.timeZone = zone
         mapping.falseValues = tokens(object["falseValues"], at: "\(place).falseValues")
         return mapping
     }

@@ -209,6 +209,7 @@ extension ImportMapping {
         if spec.formats.count == 1 { fields.append(("format", .string(spec.formats[0]))) }
         if spec.formats.count > 1 { fields.append(("format", .array(spec.formats.map(_OrderedJSON.string)))) }
         if let year = spec.pivotYear { fields.append(("pivotYear", .int(year))) }
+        if let zone = spec.timeZone { fields.append(("timeZone", .string(zone))) }
         if let tokens = spec.nullTokens { fields.append(("nullTokens", .array(tokens.map(_OrderedJSON.string)))) }
         if let words = spec.trueValues { fields.append(("trueValues", .array(words.map(_OrderedJSON.string)))) }
         if let words = spec.falseValues { fields.append(("falseValues", .array(words.map(_OrderedJSON.string)))) }

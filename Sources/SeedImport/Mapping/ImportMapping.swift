@@ -376,6 +376,15 @@ public struct ColumnMapping: Sendable, Hashable {
     public var trueValues: [String]?
     /// More words for false: see ``trueValues``.
     public var falseValues: [String]?
+    /// The time zone of this Date column's values written without one, replacing the file's
+    /// (``CSVOptions/timeZone``) and `--time-zone` for it: a column a server wrote in UTC beside local
+    /// times. An IANA name or a fixed offset. Date attributes only.
+    ///
+    /// ```swift
+    /// var logged = ColumnMapping("logged_at_utc")
+    /// logged.timeZone = "UTC"   // the file's other dates are local
+    /// ```
+    public var timeZone: String?
 
     /// The attribute read from `column` (`nil`: left out), with one date `format` at most.
     ///

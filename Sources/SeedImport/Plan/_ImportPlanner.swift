@@ -507,8 +507,12 @@ struct _ImportPlanner {
                 // The mapping's formats, else the options' (--date-format) for a Date column.
                 let formats = spec?.formats.isEmpty == false ? spec?.formats : attribute.type == .date ? options.dateFormats : nil
                 let pivotYear = spec?.pivotYear ?? (attribute.type == .date ? options.pivotYear : nil)
-                // The file's zone for values written without one (--time-zone, "timeZone"): Date columns only.
-                let zone = attribute.type == .date ? file.options.timeZone : nil
+                // The zone for values written without one: the column's own, else the file's (--time-zone,
+                // "timeZone"). Date columns only.
+                if spec?.timeZone != nil && attribute.type != .date {
+                    problem(place, "\(attribute.name): \"timeZone\" applies to Date attributes only, and \(attribute.name) is \(attribute.type.rawValue)")
+                }
+                let zone = attribute.type == .date ? spec?.timeZone ?? file.options.timeZone : nil
                 if let formats, !formats.isEmpty {
                     do { format = try DateFormat(anyOf: formats, pivotYear: pivotYear, timeZone: zone) } catch {
                         problem(place, "\(attribute.name): \(error)")
