@@ -187,7 +187,7 @@ struct ImportMappingTests {
             #expect(error.problems == [
                 "defaults: unknown key \"delimter\"; did you mean \"delimiter\"? (expected one of decimalComma, delimiter, encoding, escape, header, maxRecordSize, nullTokens, quote, skipLines, strict, timeZone, trim)",
                 "files[0]: unknown key \"encodng\"; did you mean \"encoding\"? (expected one of decimalComma, delimiter, encoding, escape, header, join, maxRecordSize, nullTokens, path, quote, skipLines, strict, targets, timeZone, trim)",
-                "files[0].targets[0].columns.d: unknown key \"fromat\"; did you mean \"format\"? (expected one of column, falseValues, format, nullTokens, pivotYear, trueValues)",
+                "files[0].targets[0].columns.d: unknown key \"fromat\"; did you mean \"format\"? (expected one of column, falseValues, format, nullTokens, pivotYear, timeZone, trueValues)",
                 "files[0].targets[0].relationships.b: unknown key \"nullToken\"; did you mean \"nullTokens\"? (expected one of column, destinationKey, nullTokens)",
                 "files[1].join: unknown key \"zzz\" (expected one of destinationColumn, destinationKey, entity, relationship, sourceColumn, sourceKey)",
             ])
