@@ -154,3 +154,33 @@ struct ImportTimeZoneTests {
         #expect(unknown.status == 64 && unknown.errors.contains("error: --time-zone: unknown time zone 'EST5'"), "\(unknown.errors)")
     }
 }
+
+/// Two-digit years read with the default pivot (1969–2068): a birth date `3-Mar-45` lands in 2045, so
+/// values after today are named with the pivot that reads them as past years (a user trial).
+@Suite("Import: two-digit years after today")
+struct ImportTwoDigitYearTests {
+    @Test("values after today from two-digit years are named once per attribute; a chosen pivot, or four-digit years, say nothing")
+    func futureYearsWarn() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", """
+            {"entities": [{"name": "Y", "attributes": [{"name": "code", "type": "String"}, {"name": "at", "type": "Date"}]}]}
+            """)
+        try scratch.write("y.csv", "code,at\nA,3-Mar-45\nB,1-Jan-99\nC,5-May-50\n")
+        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        func warnings(_ formats: [String], pivot: Int?) throws -> [String] {
+            var options = ImportOptions()
+            options.dateFormats = formats
+            options.pivotYear = pivot
+            let mapping = try ImportMapping.inferred(sources: [("Y", "y.csv")], model: model, baseDirectory: scratch.url.path)
+            return try SeedImporter(model: model, mapping: mapping, options: options).run(into: scratch.path("y.sqlite")).warnings
+        }
+        let found = try warnings(["d-MMM-yy"], pivot: nil).filter { $0.hasPrefix("Y.at:") }
+        #expect(found.count == 1, "\(found)")
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        #expect(found.first?.hasPrefix("Y.at: 2 values are after today (the latest 2050-05-05), read from two-digit years, which fall in 1969–2068") == true, "\(found)")
+        #expect(found.first?.contains("re-run with --pivot-year \(year - 99)") == true, "\(found)")
+        #expect(try warnings(["d-MMM-yy"], pivot: 1927).allSatisfy { !$0.hasPrefix("Y.at:") })
+        try scratch.write("y.csv", "code,at\nA,3-Mar-2045\n")
+        #expect(try warnings(["d-MMM-yyyy"], pivot: nil).allSatisfy { !$0.hasPrefix("Y.at:") }, "a four-digit year is meant")
+    }
+}

@@ -154,6 +154,12 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// Whether the format, or one of those tried in order, reads two-digit years (`yy`).
+    var readsTwoDigitYears: Bool {
+        if case .pattern(let tokens) = kind, tokens.contains(where: { $0.field == .twoDigitYear }) { return true }
+        return alternatives.contains { $0.readsTwoDigitYears }
+    }
+
     /// Seconds since 2001-01-01 00:00:00 UTC (Core Data's reference date), or `nil` when `text` does not match.
     ///
     /// For example:

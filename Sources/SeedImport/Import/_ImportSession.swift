@@ -322,6 +322,7 @@ final class _ImportSession {
             try store.createIndexes()
             if let hashes = options.coreDataVersionHashes { try store.writeCoreDataVersionHashes(hashes) }
             try store.connection.execute("ANALYZE")
+            warnings += try futureTwoDigitYearNotes()
             if options.vacuum {
                 progress.note("vacuuming…")
                 try store.connection.execute("VACUUM")
@@ -342,6 +343,40 @@ final class _ImportSession {
             throw ImportError(.store, reason: "finishing the store failed: \(error)")
         }
         return counts
+    }
+
+    /// For each Date attribute read with two-digit years and the default pivot year, a note when values
+    /// stored in it are after today (`3-Mar-45` read as 2045, where a birth date meant 1945): how many, the
+    /// latest, and the option that places them. Asked of the store once the rows are in, so reading
+    /// pays nothing for it.
+    func futureTwoDigitYearNotes() throws(SQLiteError) -> [String] {
+        var notes: [String] = []
+        var checked = Set<String>()
+        let now = Date().timeIntervalSinceReferenceDate
+        // The pivot that reads every two-digit year as this year or before it (1928 in 2027).
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let pastPivot = calendar.component(.year, from: Date()) - 99
+        for file in plan.files {
+            for target in file.targets {
+                for (f, field) in target.fields.enumerated() where field.checksFutureYears {
+                    let name = target.attributeNames[f]
+                    guard checked.insert("\(target.entity.name).\(name)").inserted,
+                          let column = target.entity.columnIndex(of: name).map({ target.entity.columns[$0].columnName }) else { continue }
+                    // Identifiers from the model, the moment bound.
+                    let row = try store.connection.rows(
+                        "SELECT count(*), CAST(max(\(column)) AS REAL) FROM \(target.entity.tableName) WHERE \(column) > ?", [.real(now)])
+                    guard let first = row.first, case .integer(let count) = first[0], count > 0, case .real(let latest) = first[1] else { continue }
+                    let day = ISO8601DateFormatter.string(from: Date(timeIntervalSinceReferenceDate: latest), timeZone: TimeZone(identifier: "UTC")!,
+                                                          formatOptions: [.withFullDate])
+                    notes.append("\(target.entity.name).\(name): \(_ProgressReporter.grouped(Int(count))) value\(count == 1 ? " is" : "s are") after today "
+                        + "(the latest \(day)), read from two-digit years, which fall in \(DateFormat.defaultPivotYear)–\(DateFormat.defaultPivotYear + 99) "
+                        + "unless a pivot year is given; if they are past dates, re-run with --pivot-year \(pastPivot) "
+                        + "(or \"pivotYear\" for the column in a mapping)")
+                }
+            }
+        }
+        return notes
     }
 
     /// A note when much of the store's file is free pages, which a shipped seed store would carry: over

@@ -545,6 +545,7 @@ struct _ImportPlanner {
                     if case .string = converter, spec?.nullTokens == nil, !file.options.isNullTokensSet { fieldPlan.countsTextNulls = true }
                     if case .string = converter, !file.options.trim { fieldPlan.countsPadding = true }
                     if case .string = converter, file.options.escape == nil { fieldPlan.countsEscapes = true }
+                    if pivotYear == nil, format?.readsTwoDigitYears == true { fieldPlan.checksFutureYears = true }
                     plan.fields.append(fieldPlan)
                     plan.attributeNames.append(attribute.name)
                     plan.columnNullTokens.append(spec?.nullTokens)

@@ -156,6 +156,10 @@ struct _FieldPlan {
     /// (MySQL's and PostgreSQL's text-format null) or a value ending in a backslash (an escaped delimiter
     /// or line end). A String attribute: other types refuse such values with their own reason.
     var countsEscapes = false
+    /// Whether the column reads two-digit years with the default pivot (nobody chose one): after the
+    /// import, values after today are named (``_ImportSession/futureTwoDigitYearNotes()``), since 45
+    /// reads as 2045 there.
+    var checksFutureYears = false
 }
 
 /// One to-one relationship filled from a column holding the destination's key.
