@@ -123,3 +123,60 @@ struct ImportUpsertTests {
         #expect(linked == .integer(12))
     }
 }
+
+/// A correction file (the key and the columns that change) of an entity an earlier file fills, without
+/// columns for its required attributes: its rows update; one with a new key is a reject naming them.
+@Suite("Import: correction files without required columns")
+struct ImportCorrectionFileTests {
+    static let model = """
+        {"entities": [{"name": "P", "attributes": [{"name": "code", "type": "String", "optional": false},
+                                                  {"name": "name", "type": "String", "optional": false},
+                                                  {"name": "qty", "type": "Integer 32", "optional": true}]}]}
+        """
+
+    static func run(_ fix: String, files: String, options: ImportOptions = ImportOptions(), in scratch: ImportScratch) throws -> ImportSummary {
+        try scratch.write("m.model.json", model)
+        try scratch.write("base.csv", "code,name,qty\nA,Apple,1\nB,Banana,2\n")
+        try scratch.write("fix.csv", fix)
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.model.json", "files": [\(files)]}
+            """.utf8), baseDirectory: scratch.url.path)
+        return try SeedImporter(model: mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("p.sqlite"))
+    }
+
+    static let both = """
+        {"path": "base.csv", "targets": [{"entity": "P", "key": "code"}]}, {"path": "fix.csv", "targets": [{"entity": "P", "key": "code"}]}
+        """
+
+    @Test("rows that update go in; a row with a new key is a reject naming the key and the missing columns", arguments: [true, false])
+    func updatesOnly(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        var options = scratch.skipping()
+        options.readsAhead = readsAhead
+        let summary = try Self.run("code,qty\nA,10\nC,3\nB,\n", files: Self.both, options: options, in: scratch)
+        #expect(summary.rejects == 1)
+        #expect(try StoreReader.scalar(scratch.path("p.sqlite"), "SELECT group_concat(ZCODE || ':' || ZNAME || ':' || ifnull(ZQTY, '-'), ' ') FROM (SELECT * FROM ZP ORDER BY ZCODE)")
+                == .text("A:Apple:10 B:Banana:-"))
+        let rejects = scratch.rejects
+        #expect(rejects.contains(#"fix.csv,3,1,P,code,C,"code: no P has code ""C"" yet, so this row would make a new one, but the file has no column for name, which P requires"#),
+                "\(rejects)")
+    }
+
+    @Test("abort mode stops at a new key; the store stays as it was")
+    func abortStops() throws {
+        let scratch = ImportScratch()
+        let error = try #require(throws: ImportError.self) { try Self.run("code,qty\nA,10\nC,3\n", files: Self.both, in: scratch) }
+        #expect(error.description.contains("fix.csv:3:1: P.code (\"code\" = \"C\"): no P has code \"C\" yet"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("p.sqlite")))
+    }
+
+    @Test("a file without required columns that no earlier file fills is still a mapping error, saying when it may leave them out")
+    func onlyFile() throws {
+        let scratch = ImportScratch()
+        let error = try #require(throws: ImportError.self) {
+            try Self.run("code,qty\nA,10\n", files: #"{"path": "fix.csv", "targets": [{"entity": "P", "key": "code"}]}"#, in: scratch)
+        }
+        #expect(error.description.contains("name is required, has no default and no column matches its name")
+                && error.description.contains("a file that only updates objects an earlier file made may leave it out"), "\(error)")
+    }
+}

@@ -34,6 +34,8 @@ final class _TargetWriter {
     let hasLinks: Bool
     /// Whether a link has a required side: a row's link may then take a partner its holder requires.
     let hasRequiredLinks: Bool
+    /// Whether a target's file lacks columns for required attributes: its rows may only update.
+    let updatesOnly: Bool
     let hasRelationships: Bool
 
     // Touched for every row by this thread alone: no dynamic exclusivity checks.
@@ -290,6 +292,7 @@ final class _TargetWriter {
                 || plans[link.other].entity.columns[inverse].relationship?.isOptional == false
         }
         hasRelationships = relationshipPlans.contains { !$0.isEmpty }
+        updatesOnly = plans.contains { !$0.unmappedRequired.isEmpty }
         inserted = Array(repeating: 0, count: targetCount)
         updated = Array(repeating: 0, count: targetCount)
         duplicates = Array(repeating: 0, count: targetCount)
@@ -382,6 +385,11 @@ final class _TargetWriter {
             return
         }
         if hasRequiredLinks, let failure = linkTakesRequiredPartner() {
+            rowForward.removeAll(keepingCapacity: true)
+            try session.reject(file, line: row.line, failure, contextual: takesBackRejectedRows, raw: { rawBytes(row) })
+            return
+        }
+        if updatesOnly, let failure = newObjectLacksRequired() {
             rowForward.removeAll(keepingCapacity: true)
             try session.reject(file, line: row.line, failure, contextual: takesBackRejectedRows, raw: { rawBytes(row) })
             return
@@ -763,6 +771,24 @@ final class _TargetWriter {
                     reason: "\(entities[moving].name)\(movingKey.map { " " + _ImportSession.describe($0) } ?? "") is already the \(name) of another \(entities[holderTarget].name)\(holderKey.map { " (" + _ImportSession.describe($0) + ")" } ?? ""), which requires it: linking it to this row's \(entities[holderTarget].name) would leave that one without",
                     value: movingKey?.description)
             }
+        }
+        return nil
+    }
+
+    /// When a target whose file lacks columns for required attributes (``_TargetPlan/unmappedRequired``)
+    /// would insert an object rather than update one: the failure naming its key and the attributes.
+    func newObjectLacksRequired() -> _RowFailure? {
+        for t in 0..<targetCount where !targets[t].unmappedRequired.isEmpty && !updatesExisting(t) {
+            let missing = targets[t].unmappedRequired
+            let key = keys[t].map { rowValues[t][$0.ordinal] }
+            let field = keys[t].flatMap { key in targets[t].fields.first { $0.ordinal == key.ordinal }?.field }
+            let listed = missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", ") + " and " + missing.last!
+            return _RowFailure(
+                field: field, entity: entities[t].name, attribute: targets[t].keyAttribute,
+                reason: "no \(entities[t].name) has \(targets[t].keyAttribute ?? "this key") \(key.map(_ImportSession.describe) ?? "") yet, so this row would make a new one, "
+                    + "but the file has no column for \(listed), which \(entities[t].name) requires: rows of this file may only update "
+                    + "\(entities[t].name) objects an earlier file made; put the row in that file, or add the column\(missing.count == 1 ? "" : "s")",
+                value: key?.description)
         }
         return nil
     }

@@ -499,7 +499,14 @@ struct _ImportPlanner {
                     if spec != nil {
                         problem(place, "the column \"\(column)\" named for \(attribute.name) is not in the file\(headerSuggestion(column, file)) (\(headerList(file)))\(delimiterHint(file))")
                     } else if !attribute.isOptional && attribute.defaultValue == nil {
-                        problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))\(delimiterHint(file))\(headerLineHint(file, entity))")
+                        // A correction file (key and changed columns) of an entity an earlier file fills: its
+                        // rows may update objects, and one that would make a new object is a reject.
+                        if target.key != nil, (fillPositions[entity.name] ?? []).contains(where: { $0 < file.position }) {
+                            plan.unmappedRequired.append(attribute.name)
+                        } else {
+                            problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))\(delimiterHint(file))\(headerLineHint(file, entity))"
+                                    + (target.key != nil ? "; a file that only updates objects an earlier file made may leave it out" : ""))
+                        }
                     }
                     continue
                 }

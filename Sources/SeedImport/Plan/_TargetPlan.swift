@@ -242,6 +242,10 @@ final class _TargetPlan {
     var nullValues: [Value] = []
     /// The attribute of each field, by position in ``fields``.
     var attributeNames: [String] = []
+    /// Required attributes without a default that this file has no column for: it fills an entity an
+    /// earlier file fills, by key, so its rows may update objects; a row that would insert one is a reject
+    /// (``_TargetWriter/newObjectLacksRequired()``).
+    var unmappedRequired: [String] = []
     /// What to do when a field's value does not convert, by position in ``fields``, when something
     /// specific helps (a date column read as ISO 8601 for want of a `format`); mostly `nil`.
     var conversionHints: [String?] = []
