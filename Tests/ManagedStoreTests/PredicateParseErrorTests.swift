@@ -57,8 +57,6 @@ struct PredicateParseErrorTests {
         Expectation(PredicateFormatCase("ANY == 1"), .syntax, at: 4, "expected a key path after ANY"),
         Expectation(PredicateFormatCase("x == 99999999999999999999"), .syntax, at: 5,
                     "integer literal '99999999999999999999' does not fit in 64 bits"),
-        Expectation(PredicateFormatCase("x < 1e400"), .syntax, at: 4,
-                    "number literal '1e400' is beyond a Double (about ±1.8e308)"),
         Expectation(PredicateFormatCase("x == 0x"), .syntax, at: 7, "expected digits after '0x'"),
         Expectation(PredicateFormatCase("x == {1, 2"), .syntax, at: 10,
                     "expected ',' or '}' in the list that starts at offset 5"),
