@@ -504,8 +504,10 @@ struct _ImportPlanner {
                         if target.key != nil, (fillPositions[entity.name] ?? []).contains(where: { $0 < file.position }) {
                             plan.unmappedRequired.append(attribute.name)
                         } else {
-                            problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))\(delimiterHint(file))\(headerLineHint(file, entity))"
-                                    + (target.key != nil ? "; a file that only updates objects an earlier file made may leave it out" : ""))
+                            // A keyed file may leave it out once an earlier file makes the objects (not the key itself).
+                            let updateNote = target.key != nil && target.key != attribute.name
+                                ? "; a file that only updates objects an earlier file made may leave it out" : ""
+                            problem(place, "\(attribute.name) is required, has no default and no column matches its name; map it in \"columns\" (\(headerList(file)))\(updateNote)\(delimiterHint(file))\(headerLineHint(file, entity))")
                         }
                     }
                     continue
