@@ -62,11 +62,16 @@ public struct CSVDialect: Sendable, Hashable {
     ///
     /// With an escape byte, an escaped delimiter, line feed, quote or escape byte is data; `\0`, `\b`, `\f`,
     /// `\n`, `\r`, `\t`, `\v` and `\Z` stand for NUL, backspace, form feed, LF, CR, tab, vertical tab and
-    /// 0x1A; `\N` as a whole field is null (reported as an empty unquoted field, while an empty field is
-    /// an empty string, reported as quoted); records end at LF (a CR before it is part of the line end,
-    /// any other CR is data); a line of `\.` alone (PostgreSQL's end of data) is blank. A field that
-    /// starts with ``quote`` is quoted, as MySQL's `ENCLOSED BY` writes: set ``quote`` to
-    /// ``noQuote`` for PostgreSQL's text format, which never quotes.
+    /// 0x1A, and any other escaped byte for itself (`\x41` is `x41`, as MySQL reads it). `\N` as a whole
+    /// field, null, is handed over as the two bytes `\N`, unquoted, while a field holding any other escape
+    /// is reported as quoted (``CSVRawRecord/isQuoted(at:)``): those two bytes unquoted mean null and
+    /// nothing else. An empty field is an empty unquoted field. The first line end tells how lines end:
+    /// in a file of LF lines a CR is data, in a file of CRLF lines (MySQL's `LINES TERMINATED BY '\r\n'`)
+    /// a bare LF is. A line end ends the record even inside an open quote (such exports escape the line
+    /// ends in values), and ``CSVRawRecord/validateQuotes()`` reports that quote. A line of `\.` alone
+    /// (PostgreSQL's end of data) is blank and ends the input. A field that starts with ``quote`` is
+    /// quoted, as MySQL's `ENCLOSED BY` writes: set ``quote`` to ``noQuote`` for PostgreSQL's text format,
+    /// which never quotes.
     ///
     /// ```swift
     /// var dialect = CSVDialect(delimiter: 0x09, quote: CSVDialect.noQuote)

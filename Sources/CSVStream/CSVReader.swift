@@ -365,7 +365,8 @@ public final class CSVReader {
     /// lines after it are read as records (outside strict mode, which throws
     /// ``CSVError/Kind/unterminatedQuote`` while reading instead).
     func unterminatedQuoteError() -> CSVError? {
-        guard scanner.endedInsideQuotes else { return nil }
+        // Escaped text ends a record at its line end, quote or not: closingQuoteError() reports it.
+        guard scanner.endedInsideQuotes, scanner.escapedParser == nil else { return nil }
         let raw = scanner.record.rawBytes(count: scanner.recordLength)
         guard let opened = scanner.openQuote(in: raw) else { return nil }
         let line = scanner.line(ofRecordByte: opened.index, in: raw)
@@ -411,7 +412,7 @@ public final class CSVReader {
     /// end (see ``CSVRawRecord/validateQuotes()``), as an error; `nil` when there is none.
     func closingQuoteError() -> CSVError? {
         let raw = scanner.record.rawBytes(count: scanner.recordLength)
-        if let escaped = scanner.escapedParser { return escapedStrayError(escaped, raw: raw) }
+        if let escaped = scanner.escapedParser { return escapedQuoteError(escaped, raw: raw) }
         guard let base = raw.baseAddress, memchr(base, Int32(dialect.quote), raw.count) != nil else { return nil }
         var scan = _QuoteScan()
         guard let i = scan.nextStray(in: raw, delimiter: dialect.delimiter, quote: dialect.quote, trims: dialect.trimsSpaces)
@@ -449,7 +450,22 @@ public final class CSVReader {
 
     /// The escaped-format parser's first stray byte after a closing quote in the current record (see
     /// ``CSVRawRecord/validateQuotes()``), as an error; `nil` when there is none.
-    func escapedStrayError(_ escaped: _EscapedParser, raw: UnsafeBufferPointer<UInt8>) -> CSVError? {
+    func escapedQuoteError(_ escaped: _EscapedParser, raw: UnsafeBufferPointer<UInt8>) -> CSVError? {
+        let open = escaped.unclosedQuoteIndex
+        if open >= 0 && open < raw.count {
+            var error = CSVError(
+                kind: .unterminatedQuote,
+                message: "the quote that opens field \(escaped.unclosedQuoteField + 1) is not closed on its line; text written with escapes "
+                    + "escapes the line ends inside its values, so the record ends with the line (if the file never quotes its values, "
+                    + "as PostgreSQL's text format and MySQL's default OUTFILE, a value starting with \(Character(Unicode.Scalar(dialect.quote))) "
+                    + "is not quoted: read it without a quote byte, --quote none)",
+                line: scanner.line(ofRecordByte: open, in: raw), byteOffset: scanner.recordStart + Int64(open))
+            error.path = path
+            error.column = escaped.unclosedQuoteField + 1
+            error.recordLine = scanner.recordLine
+            error.isRecoverable = true
+            return error
+        }
         let i = escaped.strayIndex
         guard i >= 0, i < raw.count else { return nil }
         let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
@@ -466,6 +482,20 @@ public final class CSVReader {
         error.isRecoverable = true
         return error
     }
+
+    /// Records of escaped text (``CSVDialect/escape``) holding a field the quote opened (MySQL's
+    /// `ENCLOSED BY`), and the first one's line: a file that never quotes (PostgreSQL's text format) has
+    /// values starting with a quote read without it, so a caller may warn when the quote was not chosen.
+    public var enclosedRecords: Int { scanner.enclosedRecords }
+    public var firstEnclosedLine: Int? { scanner.firstEnclosedLine }
+    /// Records of escaped text holding a doubled quote inside quotes, RFC 4180's way to write a quote,
+    /// which neither MySQL nor PostgreSQL writes (a sign the file is plain CSV), and the first one's line.
+    public var doubledQuoteRecords: Int { scanner.doubledQuoteRecords }
+    public var firstDoubledQuoteLine: Int? { scanner.firstDoubledQuoteLine }
+    /// The line of PostgreSQL's end-of-data marker (`\.` alone on a line) in escaped text, where reading
+    /// stopped, and whether the input holds more after it (not read).
+    public var endOfDataLine: Int? { scanner.endOfDataLine }
+    public var hasBytesAfterEndOfData: Bool { scanner.hasBytesAfterEndOfData }
 
     /// The error for an undecodable field, located at the first bad byte of the field's raw text (or, should
     /// the raw text be valid where the unquoted field is not, at the field's first raw byte).

@@ -20,7 +20,7 @@ struct EscapedDialectTests {
         return dialect
     }()
 
-    /// Each field of every record: its text, or nil for a null (`\N`, an empty unquoted field).
+    /// Each field of every record: its text, or nil for a null (`\N`: those two bytes, unquoted).
     static func read(_ bytes: [UInt8], _ dialect: CSVDialect, chunkSize: Int = 64 * 1024) throws -> [[String?]] {
         let reader = try CSVReader(bytes: bytes, dialect: dialect, chunkSize: chunkSize)
         var records: [[String?]] = []
@@ -29,7 +29,7 @@ struct EscapedDialectTests {
             try record.validateQuotes()
             records.append(try (0..<record.count).map { index in
                 let text = try record.string(at: index)
-                return text.isEmpty && !record.isQuoted(at: index) ? nil : text
+                return text == "\\N" && !record.isQuoted(at: index) ? nil : text
             })
         }
         return records
@@ -62,15 +62,18 @@ struct EscapedDialectTests {
         #expect(try Self.read("\"\\N\",\\N\n", Self.mysqlEnclosed) == [["N", nil]])
     }
 
-    @Test func escapedFieldsAreLiteralAndEmptyIsAnEmptyString() throws {
-        let reader = try CSVReader(string: "\\N,,a\\,b,plain,\"q\"\n", dialect: Self.mysqlEnclosed)
+    @Test func escapedFieldsAreLiteralAndNullIsTwoUnquotedBytes() throws {
+        let reader = try CSVReader(string: "\\N,,a\\,b,plain,\"q\",\"\",\\\\N\n", dialect: Self.mysqlEnclosed)
         try reader.forEachRawRecord { record in
-            #expect(record.count == 5)
-            #expect(!record.isQuoted(at: 0))  // null: empty and unquoted
-            #expect(record.isQuoted(at: 1))  // an empty string
+            #expect(record.count == 7)
+            let texts = try (0..<record.count).map { try record.string(at: $0) }
+            #expect(!record.isQuoted(at: 0) && texts[0] == "\\N")  // null
+            #expect(!record.isQuoted(at: 1) && texts[1].isEmpty)  // an empty field
             #expect(record.isQuoted(at: 2))  // held an escape: literal text
             #expect(!record.isQuoted(at: 3))
             #expect(record.isQuoted(at: 4))
+            #expect(record.isQuoted(at: 5))  // "": quoted, an empty string
+            #expect(record.isQuoted(at: 6) && texts[6] == "\\N")  // the text \N
         }
     }
 
@@ -92,7 +95,7 @@ struct EscapedDialectTests {
     }
 
     @Test func lineNumbersCountEveryLineFeed() throws {
-        let text = "a\tone\\\ntwo\nb\tthree\r\nc\tx\ry\n\nd\tz"
+        let text = "a\tone\\\ntwo\nb\tthree\nc\tx\ry\n\nd\tz"
         let reader = try CSVReader(string: text, dialect: Self.postgres, chunkSize: 3)
         var seen: [(String, Int, Int64, String)] = []
         try reader.forEachRawRecord { record in
@@ -102,14 +105,42 @@ struct EscapedDialectTests {
         }
         #expect(seen.map(\.0) == ["a", "b", "c", "d"])
         #expect(seen.map(\.1) == [1, 3, 4, 6])
-        #expect(seen.map(\.2) == [0, 11, 20, 27])
+        #expect(seen.map(\.2) == [0, 11, 19, 26])
         #expect(seen.map(\.3) == ["a\tone\\\ntwo", "b\tthree", "c\tx\ry", "d\tz"])
     }
 
-    @Test func endOfDataMarkerIsBlank() throws {
+    @Test func endOfDataMarkerEndsTheData() throws {
         #expect(try Self.read("1\ta\n\\.\n", Self.postgres) == [["1", "a"]])
+        #expect(try Self.read("1\ta\n\\.", Self.postgres) == [["1", "a"]], "without a final line end too")
+        let reader = try CSVReader(string: "1\ta\n\\.\n2\tb\n", dialect: Self.postgres)
+        #expect(try reader.readAll().filter { !$0.isBlank }.map(\.fields) == [["1", "a"]])
+        #expect(reader.endOfDataLine == 2 && reader.hasBytesAfterEndOfData)
         // Not alone on its line, it is the text ".".
         #expect(try Self.read("\\.\tx\n", Self.postgres) == [[".", "x"]])
+    }
+
+    @Test func crlfFilesTakeABareLineFeedAsData() throws {
+        // MySQL's LINES TERMINATED BY '\r\n' escapes a CR in text and leaves an LF as it is.
+        var dialect = Self.postgres
+        dialect.quote = UInt8(ascii: "\"")
+        // The first line end (the header's) tells the file's kind.
+        #expect(try Self.read("id\tname\r\n1\tline1\nline2\r\n2\ta\\\rb\r\n", dialect)
+                == [["id", "name"], ["1", "line1\nline2"], ["2", "a\rb"]])
+        // In a file of LF lines, a CR before the line end is data (MySQL writes it so).
+        #expect(try Self.read("1\tx\n2\ty\n3\tz\n4\tw\n5\tv\n6\tab\r\n", dialect).last == ["6", "ab\r"])
+        // Told from the file's start, not its first line end: a first value over lines in CRLF lines,
+        // and an escaped LF (MySQL escapes the line end's first byte) in LF lines, whatever the chunk size.
+        for chunkSize in [1, 3, 64 * 1024] {
+            #expect(try Self.read("1\ta\nb\nc\r\n2\td\r\n", dialect, chunkSize: chunkSize) == [["1", "a\nb\nc"], ["2", "d"]])
+            #expect(try Self.read("1\tend\r\n2\ta\\\nb\n", dialect, chunkSize: chunkSize) == [["1", "end\r"], ["2", "a\nb"]])
+        }
+    }
+
+    @Test func enclosedAndDoubledQuotesAreCounted() throws {
+        let reader = try CSVReader(string: "1,\"a\"\n2,b\n3,\"x\"\"y\"\n", dialect: Self.mysqlEnclosed)
+        _ = try reader.readAll()
+        #expect(reader.enclosedRecords == 2 && reader.firstEnclosedLine == 1)
+        #expect(reader.doubledQuoteRecords == 1 && reader.firstDoubledQuoteLine == 3)
     }
 
     @Test func trimmingDropsUnescapedSpacesOnly() throws {
@@ -143,15 +174,23 @@ struct EscapedDialectTests {
         #expect(error?.byteOffset == 7)
     }
 
-    @Test func unclosedQuoteIsReportedAtItsField() throws {
-        let reader = try CSVReader(string: "1,\"open\n2,x\n", dialect: Self.mysqlEnclosed)
+    @Test func aQuoteOpenAtTheLineEndEndsItsRecordThere() throws {
+        // Such exports escape line ends in values: the quote opened no quoted field, and takes no later line.
+        let reader = try CSVReader(string: "1,\"open\n2,x\n3,\"y\n", dialect: Self.mysqlEnclosed)
         var errors: [CSVError] = []
+        var lines: [Int] = []
         try reader.forEachRawRecord { record in
+            lines.append(record.lineNumber)
             do throws(CSVError) { try record.validateQuotes() } catch { errors.append(error) }
         }
-        #expect(errors.map(\.kind) == [.unterminatedQuote])
-        #expect(errors.first?.column == 2)
-        #expect(errors.first?.byteOffset == 2)
+        #expect(lines == [1, 2, 3])
+        #expect(errors.map(\.kind) == [.unterminatedQuote, .unterminatedQuote])
+        #expect(errors.first?.column == 2 && errors.first?.byteOffset == 2 && errors.first?.line == 1)
+        #expect(errors.first?.message.contains("--quote none") == true)
+        var strict = Self.mysqlEnclosed
+        strict.strict = true
+        let stopped = #expect(throws: CSVError.self) { try Self.read("1,\"open\n2,x\n", strict) }
+        #expect(stopped?.kind == .unterminatedQuote && stopped?.message.contains("--quote none") == true)
     }
 
     @Test func headerIsDecodedToo() throws {
@@ -212,7 +251,7 @@ struct EscapedDialectTests {
                     case "\\": out += "\\\\"
                     case "\0": out += "\\0"
                     case "\"" where enclosed: out += "\\\""
-                    case ",", "\n": out += "\\" + String(character)
+                    case ",", lineEnd.unicodeScalars.first!: out += "\\" + String(character)
                     default: out.unicodeScalars.append(character)
                     }
                 }
@@ -238,14 +277,16 @@ struct EscapedDialectTests {
     }
 
     @Test func mysqlOutfileRoundTrips() async {
-        await propertyCheck(input: Self.document, Gen.bool, Gen.int(in: 1...7)) { records, enclosed, chunkSize in
+        await propertyCheck(input: Self.document, Gen.bool, Gen.bool, Gen.int(in: 1...7)) { records, enclosed, crlf, chunkSize in
             do {
                 var dialect = Self.mysqlEnclosed
                 if !enclosed { dialect.quote = CSVDialect.noQuote }
-                // A CR at a text's end is read as part of a CRLF line end, which MySQL's output cannot tell apart.
-                let records = records.filter { !$0.contains { $0?.hasSuffix("\r") == true } }
-                let text = Self.writeMySQL(records, enclosed: enclosed, lineEnd: "\n")
-                let expected = enclosed ? records : records.filter { $0 != [""] }
+                // Text ending in the line end's unescaped first byte reads as part of the line end, which
+                // MySQL's output cannot tell apart: a CR before LF lines, an LF... never (CR is escaped).
+                let records = crlf ? records : records.filter { !$0.contains { $0?.hasSuffix("\r") == true } }
+                // How lines end is told from the file's start: a header line, as an export with one has.
+                let text = Self.writeMySQL([["id", "name"]] + records, enclosed: enclosed, lineEnd: crlf ? "\r\n" : "\n")
+                let expected = [["id", "name"]] + (enclosed ? records : records.filter { $0 != [""] })
                 #expect((try? Self.read(text, dialect, chunkSize: chunkSize)) == expected, "\(text.debugDescription)")
             }
         }

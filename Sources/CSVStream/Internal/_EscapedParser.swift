@@ -6,20 +6,24 @@
 /// - The escape byte and the byte after it stand for that byte, except `\0` (NUL), `\b`, `\f`, `\n`,
 ///   `\r`, `\t`, `\v` and `\Z` (0x1A), which stand for the control characters MySQL and PostgreSQL write
 ///   them for. An escaped delimiter, quote, line feed or escape byte is itself.
-/// - `\N` as a whole unquoted field is null: it is handed over as an empty *unquoted* field, the one kind
-///   of field a null token `""` matches here; an empty field is an empty string (reported as quoted, as
-///   `""` is in CSV), and a field holding an escape is reported as quoted (its text is literal, never a
-///   null token).
-/// - A field that starts with the quote byte (MySQL's `ENCLOSED BY`) is quoted: inside, the delimiter and
-///   line ends are data, an escaped or doubled quote is a quote, and a lone quote closes it. A byte other
-///   than the delimiter or a line end after the closing quote is *stray* (the field goes on, unquoted, and
-///   ``strayIndex`` says where: the reader reports the record); strict mode stops there instead.
-/// - Records end at an unescaped LF outside quotes; a CR just before it belongs to the line end (CRLF),
-///   any other CR is data (MySQL writes a CR in text as it is).
-/// - A line that is exactly `\.` (PostgreSQL's end-of-data marker) is a blank line.
+/// - `\N` as a whole unquoted field (null) is handed over as those two bytes, unquoted; a field holding
+///   any other escape is reported as quoted (its text is literal, never a null token), so the two bytes
+///   unquoted mean null and nothing else. An empty field is an empty unquoted field.
+/// - A field that starts with the quote byte (MySQL's `ENCLOSED BY`) is quoted: inside, the delimiter is
+///   data, an escaped or doubled quote is a quote, and a lone quote closes it. A byte other than the
+///   delimiter or a line end after the closing quote is *stray* (the field goes on, unquoted, and
+///   ``strayIndex`` says where: the reader reports the record).
+/// - A line end ends the record, inside an open quote too (such exports escape the line ends in values:
+///   a quote open there opened no quoted field, and ``unclosedQuoteIndex`` says where, for the reader to
+///   report, instead of the quote taking the rest of the file). The first line end tells the file's
+///   kind: in a file of LF lines a CR is data; in a file of CRLF lines (MySQL's `LINES TERMINATED BY
+///   '\r\n'`) a bare LF is data.
+/// - A line that is exactly `\.` (PostgreSQL's end-of-data marker) is a blank line and ends the data
+///   (``endOfData``).
 ///
-/// Like libcsv it keeps its state between calls, so input may be split anywhere; unlike libcsv it knows
-/// where each field starts in the record's raw bytes, which it records in the buffer as it goes.
+/// Strict mode stops at a stray byte or a quote open at a line end. Like libcsv it keeps its state
+/// between calls, so input may be split anywhere; unlike libcsv it knows where each field starts in the
+/// record's raw bytes, which it records in the buffer as it goes.
 ///
 /// - Complexity: O(n), one pass over the input; fields are built in a reused scratch buffer.
 final class _EscapedParser {
@@ -61,10 +65,24 @@ final class _EscapedParser {
     /// The raw index of the first stray byte after a closing quote in the record, and its field; -1: none.
     private(set) var strayIndex = -1
     private(set) var strayField = 0
+    /// The raw index of a quote still open at the record's line end (or the input's end), and its field;
+    /// -1: none. The record ends with its line all the same (see ``endLine(at:terminator:)``).
+    private(set) var unclosedQuoteIndex = -1
+    private(set) var unclosedQuoteField = 0
+    /// Whether the record holds a field the quote opens, and a doubled quote inside one (RFC 4180's
+    /// escape, which neither MySQL nor PostgreSQL writes), for the reader's counts.
+    private(set) var recordQuoted = false
+    private(set) var recordDoubledQuote = false
+    /// Whether the record was PostgreSQL's end-of-data marker, `\.` alone on its line.
+    private(set) var endOfData = false
+    /// How the file's lines end, told by its first line end: in a file of CRLF lines a bare LF is data.
+    private var lineEnds = LineEnds.unknown
+    enum LineEnds { case unknown, lineFeed, carriageReturnLineFeed }
     /// How many bytes of the completed record's raw text its line end takes (1 for LF, 2 for CRLF).
     private(set) var terminatorLength = 1
-    /// Strict mode stopped at a stray byte after a closing quote.
-    private(set) var failed = false
+    /// Why strict mode stopped, if it did: text after a closing quote, or a quote open at a line end.
+    private(set) var failure: CSVError.Kind?
+    var failed: Bool { failure != nil }
 
     init(dialect: CSVDialect, escape: UInt8, record: _RecordBuffer) {
         self.record = record
@@ -78,11 +96,40 @@ final class _EscapedParser {
 
     deinit { field.deallocate() }
 
+    /// Tells how the file's lines end from its first bytes (`sample`), whatever the chunk size, where the
+    /// first line end alone can mislead (a first value over several lines, or ending in a CR):
+    /// - an escaped LF means LF lines (MySQL escapes the line end's first byte), an escaped CR CRLF lines;
+    /// - else CRLF when LFs after a CR are at least a quarter of the bare ones (in a file of LF lines a CR
+    ///   ends a line only when a value ends with one; in a file of CRLF lines, bare LFs are text over
+    ///   several lines, several a value at times), LF when no LF follows a CR;
+    /// - with no LF in the sample, the first line end tells.
+    func presetLineEnds(from sample: [UInt8]) {
+        var afterCR = 0, bare = 0, escapedCR = 0, escapedLF = 0
+        var escapes = 0  // the run of escape bytes before the current byte
+        for (i, byte) in sample.enumerated() {
+            if byte == 0x0A {
+                if escapes % 2 == 1 { escapedLF += 1 } else if i > 0 && sample[i - 1] == 0x0D { afterCR += 1 } else { bare += 1 }
+            } else if byte == 0x0D && escapes % 2 == 1 {
+                escapedCR += 1
+            }
+            escapes = byte == escape ? escapes + 1 : 0
+        }
+        if escapedLF > 0 && escapedCR == 0 {
+            lineEnds = .lineFeed
+        } else if escapedCR > 0 && escapedLF == 0 {
+            lineEnds = .carriageReturnLineFeed
+        } else if afterCR > 0 && afterCR * 4 >= bare {
+            lineEnds = .carriageReturnLineFeed
+        } else if bare > 0 {
+            lineEnds = .lineFeed
+        }
+    }
+
     /// Whether the input so far ends inside a quoted field.
     var isInsideQuotedField: Bool { inQuotes }
 
     /// Parses `count` bytes that the scanner has just appended to the record's raw capture; returns how
-    /// many were consumed (fewer only when strict mode stops at a stray byte).
+    /// many were consumed (fewer only when strict mode stops at a misplaced quote).
     func parse(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
         let base = record.rawCount - count
         var i = 0
@@ -98,37 +145,38 @@ final class _EscapedParser {
             }
             if pendingCR {
                 pendingCR = false
-                if byte == 0x0A {
-                    endRecord(terminator: 2)
+                if byte == 0x0A && lineEnds != .lineFeed {  // CRLF: the line end of a CRLF file, or the first one
+                    if lineEnds == .unknown { lineEnds = .carriageReturnLineFeed }
+                    if !endLine(at: rawIndex, terminator: 2) { return i - 1 }
                     continue
                 }
-                flushNullMarker()
-                if atFieldStart { beginField(at: pendingCRIndex) }
-                append(0x0D, space: false)
+                if !takeCarriageReturnAsData() { return i - 1 }
+            }
+            // A bare LF ends the line in a file of LF lines; in a file of CRLF lines it is data (MySQL's
+            // LINES TERMINATED BY '\r\n' leaves it unescaped).
+            if byte == 0x0A && lineEnds != .carriageReturnLineFeed {
+                if lineEnds == .unknown { lineEnds = .lineFeed }
+                if !endLine(at: rawIndex, terminator: 1) { return i - 1 }
+                continue
+            }
+            if byte == 0x0D {
+                pendingCR = true
+                pendingCRIndex = rawIndex
+                continue
             }
             if afterQuote {
                 afterQuote = false
                 if byte == quote {  // a doubled quote
                     inQuotes = true
+                    recordDoubledQuote = true
                     append(quote, space: false)
                     continue
-                }
-                if byte != delimiter && byte != 0x0A && byte != 0x0D && !(trims && (byte == 0x20 || byte == 0x09)) {
-                    if strayIndex < 0 {
-                        strayIndex = rawIndex
-                        strayField = record.fieldCount
-                    }
-                    if strict {
-                        failed = true
-                        return i - 1
-                    }
-                    append(quote, space: false)  // the quote was data; the field goes on unquoted
-                    quoted = false
                 }
                 if trims && (byte == 0x20 || byte == 0x09) {
                     afterQuote = true
                     continue
                 }
+                if byte != delimiter && !takeStray(at: rawIndex) { return i - 1 }
             }
             if inQuotes {
                 if byte == escape {
@@ -147,16 +195,6 @@ final class _EscapedParser {
                 endField()
                 continue
             }
-            if byte == 0x0A {
-                if atFieldStart { fieldRawStart = rawIndex }
-                endRecord(terminator: 1)
-                continue
-            }
-            if byte == 0x0D {
-                pendingCR = true
-                pendingCRIndex = rawIndex
-                continue
-            }
             flushNullMarker()
             if byte == escape {
                 escaping = true
@@ -169,6 +207,7 @@ final class _EscapedParser {
                 if byte == quote && quote != CSVDialect.noQuote {
                     quoted = true
                     inQuotes = true
+                    recordQuoted = true
                     openQuoteIndex = rawIndex
                     openQuoteField = record.fieldCount
                     continue
@@ -177,6 +216,58 @@ final class _EscapedParser {
             append(byte, space: byte == 0x20 || byte == 0x09)
         }
         return count
+    }
+
+    /// A byte other than the delimiter after a closing quote: the quote was data and the field goes on
+    /// unquoted; the first such byte of the record is remembered for ``CSVRawRecord/validateQuotes()``.
+    /// Returns `false` when strict mode stops there.
+    private func takeStray(at rawIndex: Int) -> Bool {
+        if strayIndex < 0 {
+            strayIndex = rawIndex
+            strayField = record.fieldCount
+        }
+        if strict {
+            failure = .textAfterClosingQuote
+            return false
+        }
+        append(quote, space: false)
+        quoted = false
+        return true
+    }
+
+    /// A CR not followed by the line feed of a line end: data. Returns `false` when strict mode stops (a
+    /// CR after a closing quote).
+    private func takeCarriageReturnAsData() -> Bool {
+        flushNullMarker()
+        if afterQuote {
+            afterQuote = false
+            if !takeStray(at: pendingCRIndex) { return false }
+        }
+        if atFieldStart { beginField(at: pendingCRIndex) }
+        append(0x0D, space: false)
+        return true
+    }
+
+    /// A line end (`terminator` bytes ending at `rawIndex`) ends the record, even inside an open quote:
+    /// such exports escape line ends inside values, so a quote still open there opened no quoted field,
+    /// and the record is reported (``unclosedQuoteIndex``) rather than run on through the file. Returns
+    /// `false` when strict mode stops there.
+    private func endLine(at rawIndex: Int, terminator: Int) -> Bool {
+        afterQuote = false
+        if inQuotes {
+            if unclosedQuoteIndex < 0 {
+                unclosedQuoteIndex = openQuoteIndex
+                unclosedQuoteField = openQuoteField
+            }
+            inQuotes = false
+            if strict {
+                failure = .unterminatedQuote
+                return false
+            }
+        }
+        if atFieldStart { fieldRawStart = rawIndex - terminator + 1 }
+        endRecord(terminator: terminator)
+        return true
     }
 
     /// Ends the input: a record without a final line end is submitted. Returns `false` in strict mode when
@@ -188,9 +279,16 @@ final class _EscapedParser {
             escaping = false
             append(escape, space: false)
         }
-        if inQuotes && strict { return false }
         // A final CR is a line end.
         if pendingCR { pendingCR = false }
+        if inQuotes {
+            if strict { return false }
+            if unclosedQuoteIndex < 0 {
+                unclosedQuoteIndex = openQuoteIndex
+                unclosedQuoteField = openQuoteField
+            }
+            inQuotes = false
+        }
         endRecord(terminator: 0)
         return true
     }
@@ -210,7 +308,10 @@ final class _EscapedParser {
         atFieldStart = true
         openQuoteIndex = -1
         strayIndex = -1
-        failed = false
+        unclosedQuoteIndex = -1
+        recordQuoted = false
+        recordDoubledQuote = false
+        failure = nil
         terminatorLength = 1
     }
 
@@ -268,8 +369,14 @@ final class _EscapedParser {
         if afterQuote { afterQuote = false }
         var length = fieldLength
         if trims && !quoted { length -= trailingSpaces }
-        let kind: _RecordBuffer.EscapedFieldKind =
-            nullMarker ? .null : quoted || hadEscape || length == 0 ? .literal : .plain
+        if nullMarker {
+            // `\N` alone: handed over as written, unquoted (text holding an escape is reported quoted, so
+            // these two bytes unquoted mean null and nothing else).
+            field[0] = escape
+            field[1] = UInt8(ascii: "N")
+            length = 2
+        }
+        let kind: _RecordBuffer.EscapedFieldKind = !nullMarker && (quoted || hadEscape) ? .literal : .plain
         record.appendEscapedField(field, length, kind: kind, rawStart: fieldRawStart)
         fieldLength = 0
         trailingSpaces = 0
@@ -286,6 +393,7 @@ final class _EscapedParser {
         let isBlankLine = record.fieldCount == 0 && atFieldStart && fieldLength == 0 && !nullMarker && !hadEscape
         let isEndMarker = record.fieldCount == 0 && fieldLength == 1 && hadEscape && !quoted
             && field[0] == UInt8(ascii: ".") && endOfLine == 2
+        if isEndMarker { endOfData = true }
         if isBlankLine || isEndMarker {
             fieldLength = 0
             hadEscape = false

@@ -78,7 +78,7 @@ final class _LibCSVParser {
 
     /// The error libcsv reports after ``parse(_:count:)`` stopped early.
     var error: CSVError.Kind {
-        if let escaped, escaped.failed { return .malformedQuote }
+        if let escaped, let failure = escaped.failure { return failure == .unterminatedQuote ? .unterminatedQuote : .malformedQuote }
         return switch csv_error(parser) {
         case CSV_EPARSE: .malformedQuote
         default: .fieldTooLarge
@@ -87,7 +87,9 @@ final class _LibCSVParser {
 
     /// libcsv's message for its current error.
     var errorMessage: String {
-        if let escaped, escaped.failed { return "text after a closing quote" }
+        if let escaped, let failure = escaped.failure {
+            return failure == .unterminatedQuote ? "a quote is still open at the line end" : "text after a closing quote"
+        }
         return String(cString: csv_strerror(csv_error(parser)))
     }
 

@@ -99,12 +99,10 @@ final class _RecordBuffer {
 
     /// What an escaped-format field (``_EscapedParser``) is, for ``isQuoted(_:length:delimiter:quote:trimsSpaces:)``.
     enum EscapedFieldKind {
-        /// Unquoted text without escapes: null tokens apply.
+        /// Unquoted text without escapes (an empty field too), and `\N`: null tokens apply.
         case plain
-        /// Quoted, holding an escape, or empty (an empty string): text as it is.
+        /// Quoted, or holding an escape: text as it is.
         case literal
-        /// `\N`: handed over as an empty unquoted field.
-        case null
     }
 
     /// Appends one field of escaped-format text, with where it starts in the raw bytes: the parser knows,
@@ -122,7 +120,7 @@ final class _RecordBuffer {
             rawStartsCapacity = capacity
         }
         rawStarts[fieldCount] = rawStart << 1 | (kind == .literal ? 1 : 0)
-        appendField(kind == .null ? nil : UnsafeRawPointer(source), length)
+        appendField(kind == .plain && length == 0 ? nil : UnsafeRawPointer(source), length)
         isLocated = true
     }
 

@@ -116,12 +116,49 @@ final class _RecordScanner {
         extraStop = dialect.recordTerminator == .controlBNewline ? 0x02 : 0x0A
         chunk = .allocate(capacity: self.chunkSize)  // from here on, deinit frees it even if init throws
         try skipByteOrderMark()
+        if let escaped = escapedParser, source.size != nil, let sample = try? source.bytes(in: 0..<Self.lineEndSample) {
+            escaped.presetLineEnds(from: sample)
+        }
     }
 
     deinit { chunk.deallocate() }
 
     /// How far parsing has got, in input bytes (bytes parsed again count once).
     var bytesConsumed: Int64 { Swift.max(furthestConsumed, chunkOffset + Int64(chunkPosition)) }
+
+    /// Records of escaped text (``CSVDialect/escape``) holding a field the quote opens, and the first one's
+    /// line: read as MySQL's `ENCLOSED BY` writes them, which a file that never quotes did not mean.
+    private(set) var enclosedRecords = 0
+    private(set) var firstEnclosedLine: Int?
+    /// Records of escaped text holding a doubled quote inside quotes (RFC 4180's escape, which MySQL and
+    /// PostgreSQL never write), and the first one's line.
+    private(set) var doubledQuoteRecords = 0
+    private(set) var firstDoubledQuoteLine: Int?
+    /// The line of PostgreSQL's end-of-data marker (`\.`), which ends the data, and whether anything
+    /// follows it (not read).
+    private(set) var endOfDataLine: Int?
+    private(set) var hasBytesAfterEndOfData = false
+
+    /// How much of a seekable input the escaped parser's line ends are told from (``_EscapedParser/presetLineEnds(from:)``).
+    static let lineEndSample: Int64 = 64 << 10
+
+    /// Counts what the escaped parser saw in the record just completed; after the end-of-data marker,
+    /// ends the input (looking only at whether a byte follows).
+    private func noteEscapedRecord(_ escaped: _EscapedParser) throws(CSVError) {
+        if escaped.recordQuoted {
+            enclosedRecords += 1
+            if firstEnclosedLine == nil { firstEnclosedLine = recordLine }
+        }
+        if escaped.recordDoubledQuote {
+            doubledQuoteRecords += 1
+            if firstDoubledQuoteLine == nil { firstDoubledQuoteLine = recordLine }
+        }
+        if escaped.endOfData && endOfDataLine == nil {
+            endOfDataLine = recordLine
+            if !finished { hasBytesAfterEndOfData = try peekByte() != nil }
+            finished = true
+        }
+    }
 
     /// Records past the input's start whose line began with a UTF-8 byte-order mark (files joined with
     /// `cat`, each with its own), which was skipped before parsing, as the input's own is, and the first
@@ -160,6 +197,7 @@ final class _RecordScanner {
             chunkPosition = end
             if try consume(chunk + start, count: end - start, offset: chunkOffset + Int64(start), stop: stop) {
                 generation &+= 1
+                if let escaped = escapedParser { try noteEscapedRecord(escaped) }
                 return true
             }
         }
@@ -348,9 +386,11 @@ final class _RecordScanner {
         // After a lone CR the record is complete even when libcsv holds no row (only spaces it trims).
         guard record.rowEnded || loneCarriageReturn >= 0 else { return false }
         atBoundary = true
-        isBlank = false
+        // The escaped parser ends a last line of `\.` alone with no fields: blank, as with a line end.
+        isBlank = escapedParser != nil && record.fieldCount == 0
         recordLength = record.rawCount
         generation &+= 1
+        if let escaped = escapedParser { try noteEscapedRecord(escaped) }
         return true
     }
 
@@ -546,6 +586,10 @@ final class _RecordScanner {
     }
 
     private func parseErrorMessage(_ byte: UInt8) -> String {
+        if let escaped = escapedParser, escaped.failure == .unterminatedQuote {
+            return "the quote that opens field \(escaped.openQuoteField + 1) is still open at the line end, where text written with "
+                + "escapes escapes its line ends; if the file never quotes its values, read it without a quote byte (--quote none)"
+        }
         switch parser.error {
         case .malformedQuote:
             if byte == dialect.quote {
