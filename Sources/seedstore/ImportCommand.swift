@@ -165,12 +165,13 @@ struct ImportCommand: ParsableCommand {
             throw ValidationError("--quote takes one ASCII character, \\xHH or none, not '\(Self.visible(quote))'.")
         }
         if let escape, CSVOptions.byteOrNone(escape) == nil {
-            throw ValidationError("--escape takes one ASCII character (\\\\ for MySQL's and PostgreSQL's exports) or none, not '\(Self.visible(escape))'.")
+            throw ValidationError("--escape takes one ASCII character ('\\' for MySQL's and PostgreSQL's exports) or none, not '\(Self.visible(escape))'.")
         }
+        // Against each file's own delimiter and quote once they are known (``checkDelimiterAndQuote(_:)``).
         if let escape, let byte = CSVOptions.byteOrNone(escape), byte != 0 {
-            for (name, value) in [("--delimiter", delimiter ?? (mapping == nil ? "," : nil)), ("--quote", quote ?? (mapping == nil ? "\"" : nil))] {
+            for (name, value) in [("--delimiter", delimiter), ("--quote", quote)] {
                 if let value, CSVOptions.byteOrNone(value) == byte {
-                    throw ValidationError("--escape and \(value == delimiter || value == quote ? name : "the default \(name.dropFirst(2))") are both '\(Self.visible(escape))'; they must differ.")
+                    throw ValidationError("--escape and \(name) are both '\(Self.visible(escape))'; they must differ.")
                 }
             }
         }
@@ -336,11 +337,19 @@ struct ImportCommand: ParsableCommand {
     /// a file's quote (its mapping's), as ``validate()`` refuses `--delimiter` equal to `--quote` or '"'. A
     /// pipe is left to the import, which reads it once.
     func checkDelimiterAndQuote(_ files: [(path: String, options: CSVOptions)]) throws(ExitCode) {
-        guard (delimiter == nil) != (quote == nil) else { return }
+        let escapeByte = escape.flatMap(CSVOptions.byteOrNone).flatMap { $0 == 0 ? nil : $0 }
+        guard (delimiter == nil) != (quote == nil) || escapeByte != nil else { return }
         for (path, options) in files {
             guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular else { continue }
             let (shown, message): (String, String)
-            if let quote, let byte = CSVOptions.byte(quote), options.forFile(path).withSeparatorLine(of: path).delimiter == byte {
+            let fileDelimiter = delimiter.flatMap(CSVOptions.byte) ?? options.forFile(path).withSeparatorLine(of: path).delimiter
+            let fileQuote = quote.flatMap(CSVOptions.byteOrNone) ?? options.quote
+            if let escape, let escapeByte, escapeByte == fileDelimiter || escapeByte == fileQuote {
+                let which = escapeByte == fileDelimiter ? "delimiter" : "quote"
+                (shown, message) = (escape, "--escape and the \(which) of \(path) are both '%@'; they must differ (choose another --\(which == "delimiter" ? "delimiter" : "quote")).")
+            } else if (delimiter == nil) == (quote == nil) {
+                continue
+            } else if let quote, let byte = CSVOptions.byte(quote), options.forFile(path).withSeparatorLine(of: path).delimiter == byte {
                 (shown, message) = (quote, "--quote and the delimiter of \(path) are both '%@'; they must differ (choose another --delimiter).")
             } else if let delimiter, let byte = CSVOptions.byte(delimiter), options.quote == byte {
                 (shown, message) = (delimiter, "--delimiter and the quote of \(path) are both '%@'; they must differ (choose another --quote).")

@@ -153,6 +153,114 @@ struct ImportEscapeTests {
     }
 }
 
+/// What user trial V found reading real PostgreSQL exports and MySQL-style files with `--escape`.
+@Suite("Import: backslash-escaped exports, trial V")
+struct ImportEscapeTrialTests {
+    static let model = """
+        {"entities": [{"name": "R", "attributes": [{"name": "id", "type": "Integer 64"}, {"name": "name", "type": "String", "optional": true},
+                                                   {"name": "n", "type": "Integer 32", "optional": true}]}]}
+        """
+
+    static func run(_ text: String, _ defaults: CSVOptions, options: ImportOptions? = nil,
+                    in scratch: ImportScratch = ImportScratch()) throws -> (ImportSummary, [Int64: [String: Value]]) {
+        try scratch.write("m.model.json", model)
+        try scratch.write("r.tsv", text)
+        let objectModel = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping.inferred(sources: [("R", "r.tsv")], model: objectModel, defaults: defaults, baseDirectory: scratch.url.path)
+        let summary = try SeedImporter(model: objectModel, mapping: mapping, options: options ?? scratch.skipping()).run(into: scratch.path("r.sqlite"))
+        let (context, objects) = try StoreReader.objects(scratch.path("r.sqlite"), "R")
+        defer { withExtendedLifetime(context) {} }
+        var rows: [Int64: [String: Value]] = [:]
+        for object in objects { if case .integer(let id) = object["id"] { rows[id] = ["name": object["name"], "n": object["n"]] } }
+        return (summary, rows)
+    }
+
+    static var postgres: CSVOptions { ImportEscapeTests.postgresOptions }
+    static var escapedKeepingQuote: CSVOptions {
+        var options = CSVOptions(delimiter: 0x09)
+        options.escape = UInt8(ascii: "\\")
+        return options
+    }
+
+    @Test("a quote never closed on its line is one bad row naming --quote none; the lines after it are read")
+    func unclosedQuoteTakesOneRow() throws {
+        var text = "id\tname\tn\n"
+        for i in 1...100 { text += "\(i)\t\(i == 10 ? "\"" : "name \(i)")\t\(i)\n" }
+        let scratch = ImportScratch()
+        let (summary, rows) = try Self.run(text, Self.escapedKeepingQuote, in: scratch)
+        #expect(summary.rejects == 1 && rows.count == 99)
+        #expect(scratch.rejects.contains("r.tsv,11,2,R,name,"), "\(scratch.rejects)")
+        #expect(scratch.rejects.contains("--quote none"), "\(scratch.rejects)")
+    }
+
+    @Test("--null '' makes empty fields null, as PostgreSQL's COPY … (NULL '') writes them; \\N stays null")
+    func chosenEmptyToken() throws {
+        var defaults = Self.postgres
+        defaults.nullTokens = [""]
+        let (summary, rows) = try Self.run("id\tname\tn\n1\t\t\n2\t\\N\t\\N\n3\tNULL\t3\n", defaults)
+        #expect(summary.rejects == 0)
+        #expect(rows[1]?["name"] == .null && rows[1]?["n"] == .null)
+        #expect(rows[2]?["name"] == .null && rows[3]?["name"] == .string("NULL"))
+        // Without it, an empty field is an empty string, and an empty number a reject.
+        let scratch = ImportScratch()
+        let (plain, kept) = try Self.run("id\tname\tn\n1\t\t\n", Self.postgres, in: scratch)
+        #expect(plain.rejects == 1 && kept.isEmpty, "\(scratch.rejects)")
+    }
+
+    @Test("rows of empty strings or spaces are rows, and so is an empty line in a file of one column")
+    func everyRowIsARow() throws {
+        let (summary, rows) = try Self.run("id\tname\tn\n1\t\t1\n2\t \t2\n", Self.postgres)
+        #expect(summary.rejects == 0 && rows[1]?["name"] == .string("") && rows[2]?["name"] == .string(" "))
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", #"{"entities": [{"name": "T", "attributes": [{"name": "tag", "type": "String", "optional": true}]}]}"#)
+        try scratch.write("t.tsv", "tag\na\n\n  \nb\n\\.\n")
+        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping.inferred(sources: [("T", "t.tsv")], model: model, defaults: Self.postgres, baseDirectory: scratch.url.path)
+        let one = try SeedImporter(model: model, mapping: mapping).run(into: scratch.path("t.sqlite"))
+        #expect(one.objects["T"]?.stored == 4, "a, '', '  ' and b; the end-of-data line is not a row: \(one)")
+    }
+
+    @Test("values read as quoted while the quote is the default are named with --quote none; a chosen quote says nothing")
+    func quotedValuesWarn() throws {
+        let text = "id\tname\tn\n1\t\"abc\"\t1\n2\tplain\t2\n"
+        let (summary, rows) = try Self.run(text, Self.escapedKeepingQuote)
+        #expect(rows[1]?["name"] == .string("abc"))
+        let warning = try #require(summary.warnings.first { $0.contains("read as quoted") }, "\(summary.warnings)")
+        #expect(warning.hasPrefix("r.tsv: 1 row (line 2) holds values that start with \", read as quoted") && warning.contains("--quote none"))
+        var chosen = Self.escapedKeepingQuote
+        chosen.quote = UInt8(ascii: "\"")
+        #expect(try Self.run(text, chosen).0.warnings.allSatisfy { !$0.contains("read as quoted") })
+        // Doubled quotes: the file is likely plain CSV.
+        let csv = try Self.run("id\tname\tn\n1\t\"say \"\"hi\"\"\"\t1\n", Self.escapedKeepingQuote).0
+        #expect(csv.warnings.contains { $0.contains("a doubled quote inside quotes") && $0.contains("without --escape") }, "\(csv.warnings)")
+    }
+
+    @Test("PostgreSQL's end-of-data line ends the data; lines after it are named, not read")
+    func endOfData() throws {
+        let (summary, rows) = try Self.run("id\tname\tn\n1\ta\t1\n\\.\n2\tb\t2\n", Self.postgres)
+        #expect(rows.count == 1)
+        #expect(summary.warnings.contains { $0 == "r.tsv: line 3 is \\. alone, PostgreSQL's end of data, so the lines after it were not read" },
+                "\(summary.warnings)")
+    }
+
+    @Test("MySQL's LINES TERMINATED BY '\\r\\n': an LF in text is data, an escaped CR is a CR")
+    func crlfLines() throws {
+        let (summary, rows) = try Self.run("id\tname\tn\r\n1\tline1\nline2\t1\r\n2\ta\\\rb\t2\r\n", Self.postgres)
+        #expect(summary.rejects == 0)
+        #expect(rows[1]?["name"] == .string("line1\nline2") && rows[2]?["name"] == .string("a\rb"))
+    }
+
+    @Test("without --escape, text holding \\n, \\t or \\\\ is named (not a Windows path); a row split at a backslash-escaped delimiter names --escape")
+    func hintsWithoutEscape() throws {
+        let (summary, _) = try Self.run("id\tname\tn\n1\tline1\\nline2\t1\n2\tC:\\temp\t2\n", CSVOptions(delimiter: 0x09))
+        let warning = try #require(summary.warnings.first { $0.contains("backslash-escaped") }, "\(summary.warnings)")
+        #expect(warning.contains("R.name 1 (the first \"line1\\nline2\", line 2"), "\(warning)")
+        let scratch = ImportScratch()
+        _ = try Self.run("id\tname\tn\n1\ta\\\tb\t1\n", CSVOptions(delimiter: 0x09), in: scratch)
+        #expect(scratch.rejects.contains("A backslash stands before a tab in the row") && scratch.rejects.contains("--escape"), "\(scratch.rejects)")
+    }
+}
+
 @Suite("Import: --escape on the command line", .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
 struct ImportEscapeCLITests {
     @Test("--escape '\\' --quote none reads PostgreSQL's text COPY; --save-mapping keeps both")
@@ -170,9 +278,23 @@ struct ImportEscapeCLITests {
         #expect(saved.contains(#""escape": "\\""#) && saved.contains(#""quote": "none""#), "\(saved)")
     }
 
+    @Test("--escape is checked against each file's own delimiter: ',' suits a .tsv file, '\\t' does not")
+    func againstEachFile() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportEscapeTests.model)
+        try scratch.write("t.tsv", "id\tname\n1\ta,\tb\n")
+        let ok = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite"), "--progress", "none",
+                                    "--escape", ",", "T=" + scratch.path("t.tsv")])
+        #expect(ok.status == 0, "\(ok.errors)")
+        #expect(try StoreReader.scalar(scratch.path("t.sqlite"), "SELECT ZNAME FROM ZT") == .text("a\tb"))
+        let tab = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("u.sqlite"), "--progress", "none",
+                                     "--escape", "\\t", "T=" + scratch.path("t.tsv")])
+        #expect(tab.status == 64 && tab.errors.hasPrefix("error: --escape and the delimiter of "), "\(tab.errors)")
+    }
+
     @Test("--escape that is not one character, or is the delimiter or quote, is a usage error", arguments: [
         (["--escape", "xy"], "--escape takes one ASCII character"),
-        (["--escape", ","], "--escape and the default delimiter are both ','"),
+        (["--escape", ","], "--escape and the delimiter of "),
         (["--escape", "|", "--delimiter", "|"], "--escape and --delimiter are both '|'"),
         (["--escape", "'", "--quote", "'"], "--escape and --quote are both '''"),
     ])

@@ -6,7 +6,10 @@ extension CSVRawRecord {
     /// (`,,,`), or a line of spaces (`  , ,,`, an editor's or a spreadsheet's leftover), whether or not the
     /// file trims. Such records are skipped and counted ("blank skipped" in the summary).
     ///
-    /// Quoted empty fields (`"",""`) are values (empty strings), so they do not make a record empty.
+    /// Quoted empty fields (`"",""`) are values (empty strings), so they do not make a record empty. In
+    /// text written with escapes (`escaped`: MySQL's and PostgreSQL's exports) every field is a value, an
+    /// empty one an empty string: only a blank line is empty, and in a file of one column (`columns`) not
+    /// even that, unless it is PostgreSQL's end-of-data marker (`endOfData`, its line).
     ///
     /// For example:
     ///
@@ -16,7 +19,8 @@ extension CSVRawRecord {
     ///
     /// - Complexity: O(1) for a record whose first byte is data; O(length) at most.
     @inline(__always)
-    func isEmptyRow(delimiter: UInt8) -> Bool {
+    func isEmptyRow(delimiter: UInt8, escaped: Bool = false, columns: Int = 0, endOfData: Int? = nil) -> Bool {
+        if escaped { return isBlank && (columns != 1 || endOfData == lineNumber) }
         if isBlank || byteCount < count { return true }
         return withRawBytes { raw in raw.allSatisfy { $0 == delimiter || $0 == 0x20 || $0 == 0x09 } }
     }

@@ -33,6 +33,38 @@ extension _ImportSession {
             + "or with \"encoding\": \"utf-8\" for the file in a mapping; files of several encodings need a mapping that gives each its own)"
     }
 
+    /// For a file read with an escape byte (``CSVOptions/escape``), once it has been read: values read as
+    /// quoted while the quote was left at its default (PostgreSQL's text format never quotes, so a value
+    /// starting with `"` lost its quotes, where MySQL's `ENCLOSED BY` meant them); doubled quotes, which
+    /// neither export writes (the file is likely plain CSV); and lines after PostgreSQL's end-of-data
+    /// marker, which were not read.
+    ///
+    /// ```swift
+    /// escapedTextWarnings(file, reader)   // ["t.txt: 2 rows hold values read as quoted, …"]
+    /// ```
+    static func escapedTextWarnings(_ file: _FilePlan, _ reader: CSVReader) -> [String] {
+        guard file.options.escape != nil else { return [] }
+        func rows(_ count: Int, _ line: Int) -> String {
+            count == 1 ? "1 row (line \(line)) holds" : "\(_ProgressReporter.grouped(count)) rows (the first on line \(line)) hold"
+        }
+        var warnings: [String] = []
+        let quote = Character(Unicode.Scalar(file.options.quote))
+        if reader.doubledQuoteRecords > 0, let line = reader.firstDoubledQuoteLine {
+            warnings.append("\(file.displayPath): \(rows(reader.doubledQuoteRecords, line)) a doubled quote inside quotes (\(quote)\(quote)), "
+                + "RFC 4180 CSV's way to write a quote, which neither MySQL's OUTFILE nor PostgreSQL's text COPY writes: if the file "
+                + "is CSV, re-run without --escape (or \"escape\": \"none\" for the file), or its backslashes were read as escapes")
+        } else if !file.options.isQuoteSet, reader.enclosedRecords > 0, let line = reader.firstEnclosedLine {
+            warnings.append("\(file.displayPath): \(rows(reader.enclosedRecords, line)) values that start with \(quote), read as quoted (the quotes "
+                + "dropped), as MySQL's ENCLOSED BY '\(quote)' writes them; if the file never quotes its values (PostgreSQL's text format, "
+                + "MySQL's default OUTFILE), re-run with --quote none (or \"quote\": \"none\" for the file in a mapping); if it does, "
+                + "give the quote (--quote '\(quote)') and this is not said again")
+        }
+        if let line = reader.endOfDataLine, reader.hasBytesAfterEndOfData {
+            warnings.append("\(file.displayPath): line \(line) is \\. alone, PostgreSQL's end of data, so the lines after it were not read")
+        }
+        return warnings
+    }
+
     /// The warning for a file read as Latin-1 that holds bytes 0x80–0x9F, once it has been read: Latin-1
     /// makes them invisible control characters, while they are Windows-1252's `€` and curly quotes, which
     /// is what such a file almost always is. `nil` when the reader counted none (``CSVReader/latin1ControlBytes``).

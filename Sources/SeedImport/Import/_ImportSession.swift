@@ -180,6 +180,7 @@ final class _ImportSession {
                 warnings.append(warning)
             }
             if let warning = Self.byteOrderMarkWarning(file, reader), !warnings.contains(warning) { warnings.append(warning) }
+            for warning in Self.escapedTextWarnings(file, reader) where !warnings.contains(warning) { warnings.append(warning) }
             for key in file.releases { plan.indexes[key]?.release() }
             bytesDone += file.size
             rowsDone += file.rowsRead
@@ -448,7 +449,8 @@ final class _ImportSession {
             file.rowsRead += 1
             tick &+= 1
             if tick & 511 == 0 { progress.update(bytes: reader.bytesRead, rows: file.rowsRead) }
-            if record.isEmptyRow(delimiter: file.options.delimiter) {
+            if record.isEmptyRow(delimiter: file.options.delimiter, escaped: file.options.escape != nil, columns: columnCount,
+                                 endOfData: reader.endOfDataLine) {
                 file.blankRows += 1
                 return
             }

@@ -48,7 +48,11 @@ extension _RowFailure {
         var hint = "A field is missing, or a value runs over lines without quotes."
         let extraFieldsEmpty = record.count > columns
             && (columns..<record.count).allSatisfy { field in record.withBytes(at: field) { _trimmed($0).isEmpty } }
-        if !file.options.trim, Self.quoteAfterSpace(raw, delimiter: delimiter, quote: quote) {
+        if file.options.escape == nil, record.count > columns, Self.escapedDelimiter(raw, delimiter: delimiter) {
+            // `a\<TAB>b`: MySQL's OUTFILE escapes a delimiter inside a value with a backslash.
+            hint = "A backslash stands before a \(shown) in the row, which is how MySQL's SELECT … INTO OUTFILE writes a \(shown) inside a value; "
+                + "if the file is such an export, re-run with --escape '\\' (or \"escape\": \"\\\\\" for the file in a mapping), which reads it as data."
+        } else if !file.options.trim, Self.quoteAfterSpace(raw, delimiter: delimiter, quote: quote) {
             // `A, "Ann, B"`: hand-written CSV with a space after each delimiter, read as text kept as written.
             hint = "A quoted field follows a space after a \(shown): a file that keeps text as written reads the space and the quotes as text, "
                 + "so a \(shown) inside those quotes splits the value. If the file puts a space after each delimiter, re-run with --trim "
@@ -149,5 +153,22 @@ extension _JoinPlan {
         if field == sourceField { return (sourceIndex.entity.name, sourceIndex.attribute) }
         if field == destinationField { return (destinationIndex.entity.name, destinationIndex.attribute) }
         return nil
+    }
+}
+
+extension _RowFailure {
+    /// Whether `raw` holds a backslash right before `delimiter` (after an odd run of backslashes: an even
+    /// run is escaped backslashes).
+    ///
+    /// ```swift
+    /// _RowFailure.escapedDelimiter(Array("a\\\tb".utf8), delimiter: 0x09)   // true
+    /// ```
+    static func escapedDelimiter(_ raw: [UInt8], delimiter: UInt8) -> Bool {
+        var run = 0
+        for byte in raw {
+            if byte == delimiter && run % 2 == 1 { return true }
+            run = byte == 0x5C ? run + 1 : 0
+        }
+        return false
     }
 }

@@ -156,6 +156,10 @@ final class _RowReader: @unchecked Sendable {
     private let targetCount: Int
     private let trim: Bool
     private let delimiter: UInt8
+    /// Whether a field counts text that looks backslash-escaped (``_FieldPlan/countsEscapes``).
+    private let watchesEscapes: Bool
+    /// Whether the file is written with escapes (``CSVOptions/escape``): every field is a value.
+    private let escaped: Bool
     private let quote: UInt8
     /// Whether text kept with spaces around it is counted for a warning: not when the file chose to keep
     /// it (`--no-trim`, `"trim": false`).
@@ -205,6 +209,8 @@ final class _RowReader: @unchecked Sendable {
         targetCount = targets.count
         trim = file.options.trim
         delimiter = file.options.delimiter
+        escaped = file.options.escape != nil
+        watchesEscapes = file.targets.contains { $0.fields.contains(where: \.countsEscapes) }
         quote = file.options.quote
         warnsPadding = !file.options.isTrimSet
         columnCount = file.columnCount
@@ -313,7 +319,7 @@ final class _RowReader: @unchecked Sendable {
 
     /// Converts one record: its values go into the chunk (one array per target); returns what became of it.
     private func convert(_ record: CSVRawRecord) -> _RowChunk.Row.Status {
-        if record.isEmptyRow(delimiter: delimiter) { return .blank }
+        if record.isEmptyRow(delimiter: delimiter, escaped: escaped, columns: columnCount, endOfData: reader.endOfDataLine) { return .blank }
         if let headerEcho, record.repeats(headerEcho) { return .repeatedHeader }
         if !excluded.isEmpty, let failure = excluded[record.lineNumber] { return .failed(failure, raw: reader.lastRecordRawBytes, keys: setAsideKeys(of: record)) }
         // Every column, read or not: a byte the encoding does not define makes the row bad; so does text
@@ -338,6 +344,11 @@ final class _RowReader: @unchecked Sendable {
             }
         }
         let first = chunk.values.count
+        // Escape sequences inside text (`\\`, `\n`, `\t`, `\r`) are looked for only in a record holding a
+        // backslash: one memchr a record, where a field's own test is two bytes.
+        let hasBackslash = watchesEscapes && record.withRawBytes { raw in
+            raw.baseAddress.map { memchr($0, 0x5C, raw.count) != nil } ?? false
+        }
         for t in 0..<targetCount {
             var values = ContiguousArray<Value>(repeating: .null, count: columnCounts[t])
             for (ordinal, value) in presets[t] { values[ordinal] = value }
@@ -368,7 +379,8 @@ final class _RowReader: @unchecked Sendable {
                     }
                     // `\N` alone, or a trailing backslash (two bytes' test for most values; quoted text is meant).
                     if field.countsEscapes, let base = bytes.baseAddress, !bytes.isEmpty,
-                       base[bytes.count - 1] == 0x5C || (bytes.count == 2 && base[0] == 0x5C && base[1] == UInt8(ascii: "N")),
+                       base[bytes.count - 1] == 0x5C || (bytes.count == 2 && base[0] == 0x5C && base[1] == UInt8(ascii: "N"))
+                        || (hasBackslash && Self.holdsEscapeSequence(bytes)),
                        !record.isQuoted(at: field.field) {
                         _FieldTally.note(&chunk.escapedText, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
                     }
@@ -465,6 +477,26 @@ final class _RowReader: @unchecked Sendable {
         var end = bytes.count
         while end > 0 && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
         return end >= 2 && bytes[end - 1] == quote && !bytes[..<(end - 1)].contains(quote)
+    }
+
+    /// Whether text holds `\\`, `\n`, `\t` or `\r`: how MySQL's and PostgreSQL's text exports write a
+    /// backslash, a line feed, a tab and a carriage return; not in what looks like a Windows path.
+    ///
+    /// ```swift
+    /// holdsEscapeSequence(bytes)   // true for `line1\nline2`
+    /// ```
+    static func holdsEscapeSequence(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        // A Windows path (`C:\temp\new`, `\\server\share`) is not counted: its backslashes are its own.
+        if bytes[0] == 0x5C && bytes[1] == 0x5C { return false }
+        for i in 1..<bytes.count where bytes[i] == 0x5C && bytes[i - 1] == UInt8(ascii: ":") { return false }
+        for i in 0..<(bytes.count - 1) where bytes[i] == 0x5C {
+            switch bytes[i + 1] {
+            case 0x5C, UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r"): return true
+            default: continue
+            }
+        }
+        return false
     }
 
     /// The reason of a field ``isSpacedQuote(_:quote:)`` finds.

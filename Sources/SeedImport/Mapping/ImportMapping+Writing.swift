@@ -143,7 +143,10 @@ extension ImportMapping {
         if options.isDelimiterSet && (!delimiterSet || options.delimiter != base.delimiter) {
             keys.append(("delimiter", .string(character(options.delimiter))))
         }
-        if options.quote != base.quote { keys.append(("quote", .string(options.quote == CSVDialect.noQuote ? "none" : character(options.quote)))) }
+        // A quote chosen, even the default, is written: with an escape byte it is not warned about (CSVOptions.isQuoteSet).
+        if options.quote != base.quote || (options.isQuoteSet && !base.isQuoteSet) {
+            keys.append(("quote", .string(options.quote == CSVDialect.noQuote ? "none" : character(options.quote))))
+        }
         if options.escape != base.escape { keys.append(("escape", .string(options.escape.map(character) ?? "none"))) }
         if options.strict != base.strict { keys.append(("strict", .bool(options.strict))) }
         if options.hasHeader != base.hasHeader { keys.append(("header", .bool(options.hasHeader))) }

@@ -75,7 +75,10 @@ public struct CSVOptions: Sendable, Hashable {
     /// Whether ``delimiter`` was set (by a mapping, an option or code) rather than left at `,`.
     public private(set) var isDelimiterSet: Bool
     /// The byte that opens and closes quoted fields (`"`); doubled inside one it stands for itself.
-    public var quote: UInt8
+    public var quote: UInt8 { didSet { isQuoteSet = true } }
+    /// Whether ``quote`` was set (by a mapping, an option or code) rather than left at `"`: with an
+    /// ``escape`` byte, quoted values are then taken as meant (MySQL's `ENCLOSED BY`), not warned about.
+    public private(set) var isQuoteSet: Bool
     /// Whether a misplaced or unclosed quote is an error (naming line and byte offset) instead of data.
     public var strict: Bool
     /// The text encoding.
@@ -148,6 +151,7 @@ public struct CSVOptions: Sendable, Hashable {
         self.delimiter = delimiter
         self.isDelimiterSet = delimiter != UInt8(ascii: ",")
         self.quote = quote
+        self.isQuoteSet = quote != UInt8(ascii: "\"")
         self.strict = strict
         self.encoding = encoding
         self.hasHeader = hasHeader
@@ -220,19 +224,18 @@ public struct CSVOptions: Sendable, Hashable {
     }
 
     /// The null tokens read with these options from `tokens` (a column's own, or ``nullTokens``): as they
-    /// are, or with an ``escape`` byte, the empty token that matches `\N` (the reader hands it over as an
-    /// empty unquoted field, and an empty field as an empty string) added to tokens someone chose, and
-    /// alone in place of the defaults, whose `NULL` and `NA` are text in such files.
+    /// are, or with an ``escape`` byte, none in place of the defaults, whose empty field, `NULL` and `NA`
+    /// are text in such files (`\N` is null there whatever the tokens: the planner adds it). Tokens
+    /// someone chose apply as chosen: `--null ''` makes empty fields null, as PostgreSQL's `NULL ''` writes them.
     ///
     /// ```swift
     /// var options = CSVOptions()
     /// options.escape = UInt8(ascii: "\\")
-    /// options.nullTokens(reading: CSVOptions.defaultNullTokens)   // [""]
+    /// options.nullTokens(reading: CSVOptions.defaultNullTokens)   // []
     /// ```
     public func nullTokens(reading tokens: [String]) -> [String] {
         guard escape != nil else { return tokens }
-        if tokens == CSVOptions.defaultNullTokens && !isNullTokensSet { return [""] }
-        return tokens.contains("") ? tokens : [""] + tokens
+        return tokens == CSVOptions.defaultNullTokens && !isNullTokensSet ? [] : tokens
     }
 
     /// The byte a delimiter or quote is written as: one ASCII character, `\t` or `tab`, or `\xHH`

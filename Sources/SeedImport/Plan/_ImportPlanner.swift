@@ -383,8 +383,8 @@ struct _ImportPlanner {
             let shown = unmatchable.map { "\"\($0.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t"))\"" }
             nullTokensProblem(tokens, place: place, "\(shown.joined(separator: ", ")) can never match: null tokens are compared with unquoted values\(options.trim ? " after trimming spaces and tabs" : ""), which hold no delimiter or line break and do not start with a quote; drop \(unmatchable.count == 1 ? "it" : "them")\(options.trim ? " or trim the token" : "")")
         }
-        guard let packed = _NullTokens(tokens) else {
-            let fallback = _NullTokens([""])!
+        guard let packed = _NullTokens(tokens, escape: options.escape) else {
+            let fallback = _NullTokens([""], escape: options.escape)!
             if badNullTokens.insert(tokens).inserted, let message = _NullTokens.limitProblem(tokens) {
                 nullTokensProblem(tokens, place: place, message)
             }
@@ -551,7 +551,9 @@ struct _ImportPlanner {
                                                nulls: nulls, nullValue: nullValue)
                     // Tokens the user chose (the column's, --null, the file's or the defaults') are meant:
                     // only the built-in ones' text made null is worth a warning.
-                    if case .string = converter, spec?.nullTokens == nil, !file.options.isNullTokensSet { fieldPlan.countsTextNulls = true }
+                    if case .string = converter, spec?.nullTokens == nil, !file.options.isNullTokensSet, file.options.escape == nil {
+                        fieldPlan.countsTextNulls = true
+                    }
                     if case .string = converter, !file.options.trim { fieldPlan.countsPadding = true }
                     if case .string = converter, file.options.escape == nil { fieldPlan.countsEscapes = true }
                     if pivotYear == nil, format?.readsTwoDigitYears == true { fieldPlan.checksFutureYears = true }

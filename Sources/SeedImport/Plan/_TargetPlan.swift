@@ -15,6 +15,9 @@ struct _NullTokens: Sendable {
     static let maximumLength = 32
 
     let matchesEmpty: Bool
+    /// With an escape byte, the two bytes `\N` (the escape and `N`, little-endian), which the reader hands
+    /// over unquoted for a null and for nothing else; 0 without one.
+    private var escapedNull: UInt16 = 0
     private var count: UInt8 = 0
     private var lengths: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -40,9 +43,11 @@ struct _NullTokens: Sendable {
         return "at most \(maximumTokens) tokens besides \"\" are supported, each at most \(maximumLength) bytes (\(found.joined(separator: "; ")))"
     }
 
-    /// Packs `tokens`; `nil` when there are too many or one is too long (``limitProblem(_:)`` says which).
-    init?(_ tokens: [String]) {
+    /// Packs `tokens`, and with an `escape` byte the escaped null `\N` besides them; `nil` when there are
+    /// too many or one is too long (``limitProblem(_:)`` says which).
+    init?(_ tokens: [String], escape: UInt8? = nil) {
         matchesEmpty = tokens.contains("")
+        if let escape { escapedNull = UInt16(escape) | UInt16(UInt8(ascii: "N")) << 8 }
         let others = Array(Set(tokens.filter { !$0.isEmpty }.map { Array($0.utf8) })).sorted { $0.lexicographicallyPrecedes($1) }
         guard others.count <= Self.maximumTokens, others.allSatisfy({ $0.count <= Self.maximumLength }) else { return nil }
         count = UInt8(others.count)
@@ -72,6 +77,7 @@ struct _NullTokens: Sendable {
     @inline(__always)
     func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if bytes.isEmpty { return matchesEmpty }
+        if escapedNull != 0 && bytes.count == 2 && UInt16(bytes[0]) | UInt16(bytes[1]) << 8 == escapedNull { return true }
         if bytes.count > Int(longest) { return false }
         if bytes.count > 16 { return matchesLong(bytes) }
         let length = UInt8(bytes.count)
