@@ -65,9 +65,10 @@ public struct CSVDialect: Sendable, Hashable {
     /// 0x1A, and any other escaped byte for itself (`\x41` is `x41`, as MySQL reads it). `\N` as a whole
     /// field, null, is handed over as the two bytes `\N`, unquoted, while a field holding any other escape
     /// is reported as quoted (``CSVRawRecord/isQuoted(at:)``): those two bytes unquoted mean null and
-    /// nothing else. An empty field is an empty unquoted field. The first line end tells how lines end:
-    /// in a file of LF lines a CR is data, in a file of CRLF lines (MySQL's `LINES TERMINATED BY '\r\n'`)
-    /// a bare LF is. A line end ends the record even inside an open quote (such exports escape the line
+    /// nothing else. An empty field is an empty unquoted field. Every LF ends a line and a CR before it is
+    /// part of the line end, unless the input's start says otherwise (an escaped CR: CRLF lines, MySQL's
+    /// `LINES TERMINATED BY '\r\n'`, where a bare LF is data; an escaped LF or a lone CR: LF lines, where
+    /// a CR before the LF is data). A line end ends the record even inside an open quote (such exports escape the line
     /// ends in values), and ``CSVRawRecord/validateQuotes()`` reports that quote. A line of `\.` alone
     /// (PostgreSQL's end of data) is blank and ends the input. A field that starts with ``quote`` is
     /// quoted, as MySQL's `ENCLOSED BY` writes: set ``quote`` to ``noQuote`` for PostgreSQL's text format,

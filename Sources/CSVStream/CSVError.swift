@@ -67,6 +67,8 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
     public var openingQuoteLine: Int?
     /// The encoding the bytes were decoded with, for ``Kind/invalidEncoding``.
     public var encoding: TextEncoding?
+    /// The escape byte the text was read with (``CSVDialect/escape``), for quote errors' hints.
+    public var escape: UInt8?
     /// Whether the reader has skipped the offending record and ``CSVReader/next()`` can go on with the
     /// next one (true for encoding errors); otherwise the reader is finished and rethrows this error.
     public var isRecoverable: Bool
@@ -118,6 +120,11 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
             return
                 "Nothing may stand between a closing quote and the delimiter: quote the whole value and double its inner quotes (\"x\"\"y\"), or remove what follows the quote. The record ends with this line; the lines after it are read as records of their own."
         case .unterminatedQuote:
+            if let escape {
+                let mark = String(Character(Unicode.Scalar(escape)))
+                return "Escape the quote if it is data (\(mark)\"), or close it on its line; if the file never quotes its values, read it "
+                    + "without a quote byte (--quote none). The record ends with its line; the lines after it are read as records of their own."
+            }
             return
                 "Close the quote, or double it if it is data (\"5'10\"\"\"); a file cut short ends inside its last record."
         case .loneCarriageReturn:

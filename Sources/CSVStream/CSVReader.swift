@@ -105,6 +105,8 @@ public final class CSVReader {
             do throws(CSVError) {
                 header = try makeRecord().fields
                 headerRawBytes = lastRecordRawBytes
+                // The header's quotes are not values' (a quoted header is no sign the values are quoted).
+                scanner.forgetEscapedCounts()
                 // A header with a malformed quote has garbled names (`"a"b,c` is one name): no column can
                 // be found by name.
                 if !scanner.isBlank, let error = closingQuoteError() ?? unterminatedQuoteError() { throw error }
@@ -456,14 +458,14 @@ public final class CSVReader {
             var error = CSVError(
                 kind: .unterminatedQuote,
                 message: "the quote that opens field \(escaped.unclosedQuoteField + 1) is not closed on its line; text written with escapes "
-                    + "escapes the line ends inside its values, so the record ends with the line (if the file never quotes its values, "
-                    + "as PostgreSQL's text format and MySQL's default OUTFILE, a value starting with \(Character(Unicode.Scalar(dialect.quote))) "
-                    + "is not quoted: read it without a quote byte, --quote none)",
+                    + "escapes the line ends inside its values, so the record ends with the line (PostgreSQL's text format and MySQL's "
+                    + "default OUTFILE never quote: there a value starting with \(Character(Unicode.Scalar(dialect.quote))) is text)",
                 line: scanner.line(ofRecordByte: open, in: raw), byteOffset: scanner.recordStart + Int64(open))
             error.path = path
             error.column = escaped.unclosedQuoteField + 1
             error.recordLine = scanner.recordLine
             error.isRecoverable = true
+            error.escape = dialect.escape
             return error
         }
         let i = escaped.strayIndex
@@ -495,6 +497,12 @@ public final class CSVReader {
     /// The line of PostgreSQL's end-of-data marker (`\.` alone on a line) in escaped text, where reading
     /// stopped, and whether the input holds more after it (not read).
     public var endOfDataLine: Int? { scanner.endOfDataLine }
+    /// In escaped text read with every LF a line end (nothing at its start said how lines end), how many
+    /// lines ended with a bare LF and how many with CR LF: both may mean a MySQL export of CRLF lines whose
+    /// text holds LFs, read as line ends.
+    public var escapedLineEnds: (lineFeed: Int, carriageReturnLineFeed: Int) {
+        (scanner.escapedParser?.bareLineFeedEnds ?? 0, scanner.escapedParser?.carriageReturnLineFeedEnds ?? 0)
+    }
     public var hasBytesAfterEndOfData: Bool { scanner.hasBytesAfterEndOfData }
 
     /// The error for an undecodable field, located at the first bad byte of the field's raw text (or, should

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc  // memmove
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Splits text written with an escape byte (``CSVDialect/escape``, a backslash in MySQL's
 /// `SELECT … INTO OUTFILE` and PostgreSQL's text-format `COPY`) into fields, in place of libcsv, which
 /// knows no escapes: an escaped delimiter or line end is data, where libcsv would split the record there.
@@ -15,9 +23,10 @@
 ///   ``strayIndex`` says where: the reader reports the record).
 /// - A line end ends the record, inside an open quote too (such exports escape the line ends in values:
 ///   a quote open there opened no quoted field, and ``unclosedQuoteIndex`` says where, for the reader to
-///   report, instead of the quote taking the rest of the file). The first line end tells the file's
-///   kind: in a file of LF lines a CR is data; in a file of CRLF lines (MySQL's `LINES TERMINATED BY
-///   '\r\n'`) a bare LF is data.
+///   report, instead of the quote taking the rest of the file). Every LF ends a line, and a CR before it
+///   is part of the line end, unless the file's start says otherwise (``presetLineEnds(from:)``): in a
+///   file of CRLF lines (MySQL's `LINES TERMINATED BY '\r\n'`) a bare LF is data, in a file of LF lines a
+///   CR before the LF is.
 /// - A line that is exactly `\.` (PostgreSQL's end-of-data marker) is a blank line and ends the data
 ///   (``endOfData``).
 ///
@@ -75,8 +84,13 @@ final class _EscapedParser {
     private(set) var recordDoubledQuote = false
     /// Whether the record was PostgreSQL's end-of-data marker, `\.` alone on its line.
     private(set) var endOfData = false
-    /// How the file's lines end, told by its first line end: in a file of CRLF lines a bare LF is data.
+    /// How the file's lines end (``presetLineEnds(from:)``): in a file of CRLF lines a bare LF is data, in a
+    /// file of LF lines a CR before the LF is; `unknown`, every LF ends a line, after a CR or not.
     private var lineEnds = LineEnds.unknown
+    /// With ``LineEnds/unknown``, the line ends read so far that were a bare LF, and a CR and an LF: both
+    /// in one file may be a MySQL export of CRLF lines whose text holds LFs, which were read as line ends.
+    private(set) var bareLineFeedEnds = 0
+    private(set) var carriageReturnLineFeedEnds = 0
     enum LineEnds { case unknown, lineFeed, carriageReturnLineFeed }
     /// How many bytes of the completed record's raw text its line end takes (1 for LF, 2 for CRLF).
     private(set) var terminatorLength = 1
@@ -96,31 +110,28 @@ final class _EscapedParser {
 
     deinit { field.deallocate() }
 
-    /// Tells how the file's lines end from its first bytes (`sample`), whatever the chunk size, where the
-    /// first line end alone can mislead (a first value over several lines, or ending in a CR):
-    /// - an escaped LF means LF lines (MySQL escapes the line end's first byte), an escaped CR CRLF lines;
-    /// - else CRLF when LFs after a CR are at least a quarter of the bare ones (in a file of LF lines a CR
-    ///   ends a line only when a value ends with one; in a file of CRLF lines, bare LFs are text over
-    ///   several lines, several a value at times), LF when no LF follows a CR;
-    /// - with no LF in the sample, the first line end tells.
+    /// Tells how the file's lines end from its first bytes (`sample`), whatever the chunk size, when they
+    /// say so for certain (MySQL escapes the first byte of its line terminator, and writes other CRs and
+    /// LFs in text as they are):
+    /// - an escaped CR: CRLF lines (`LINES TERMINATED BY '\r\n'`), where a bare LF is text;
+    /// - an escaped LF, or a CR before anything but an LF: LF lines, where a CR before the LF is text;
+    /// - neither, or both: every LF ends a line and a CR before it is part of the line end
+    ///   (``LineEnds/unknown``), which reads PostgreSQL's files, LF or CRLF, and MySQL's but for an LF in
+    ///   the text of a CRLF export (counted: ``bareLineFeedEnds``, ``carriageReturnLineFeedEnds``).
     func presetLineEnds(from sample: [UInt8]) {
-        var afterCR = 0, bare = 0, escapedCR = 0, escapedLF = 0
+        var escapedCR = false, lineFeedSigns = false
         var escapes = 0  // the run of escape bytes before the current byte
         for (i, byte) in sample.enumerated() {
-            if byte == 0x0A {
-                if escapes % 2 == 1 { escapedLF += 1 } else if i > 0 && sample[i - 1] == 0x0D { afterCR += 1 } else { bare += 1 }
-            } else if byte == 0x0D && escapes % 2 == 1 {
-                escapedCR += 1
+            let escaped = escapes % 2 == 1
+            if byte == 0x0A && escaped { lineFeedSigns = true }
+            if byte == 0x0D {
+                if escaped { escapedCR = true } else if i + 1 < sample.count && sample[i + 1] != 0x0A { lineFeedSigns = true }
             }
             escapes = byte == escape ? escapes + 1 : 0
         }
-        if escapedLF > 0 && escapedCR == 0 {
-            lineEnds = .lineFeed
-        } else if escapedCR > 0 && escapedLF == 0 {
+        if escapedCR && !lineFeedSigns {
             lineEnds = .carriageReturnLineFeed
-        } else if afterCR > 0 && afterCR * 4 >= bare {
-            lineEnds = .carriageReturnLineFeed
-        } else if bare > 0 {
+        } else if lineFeedSigns && !escapedCR {
             lineEnds = .lineFeed
         }
     }
@@ -145,8 +156,8 @@ final class _EscapedParser {
             }
             if pendingCR {
                 pendingCR = false
-                if byte == 0x0A && lineEnds != .lineFeed {  // CRLF: the line end of a CRLF file, or the first one
-                    if lineEnds == .unknown { lineEnds = .carriageReturnLineFeed }
+                if byte == 0x0A && lineEnds != .lineFeed {  // CRLF: a line end, but in a file of LF lines
+                    if lineEnds == .unknown { carriageReturnLineFeedEnds += 1 }
                     if !endLine(at: rawIndex, terminator: 2) { return i - 1 }
                     continue
                 }
@@ -155,7 +166,7 @@ final class _EscapedParser {
             // A bare LF ends the line in a file of LF lines; in a file of CRLF lines it is data (MySQL's
             // LINES TERMINATED BY '\r\n' leaves it unescaped).
             if byte == 0x0A && lineEnds != .carriageReturnLineFeed {
-                if lineEnds == .unknown { lineEnds = .lineFeed }
+                if lineEnds == .unknown { bareLineFeedEnds += 1 }
                 if !endLine(at: rawIndex, terminator: 1) { return i - 1 }
                 continue
             }
@@ -172,7 +183,7 @@ final class _EscapedParser {
                     append(quote, space: false)
                     continue
                 }
-                if trims && (byte == 0x20 || byte == 0x09) {
+                if trims && (byte == 0x20 || byte == 0x09) && byte != delimiter {
                     afterQuote = true
                     continue
                 }
@@ -193,6 +204,11 @@ final class _EscapedParser {
             if byte == delimiter {
                 if atFieldStart { fieldRawStart = rawIndex }
                 endField()
+                continue
+            }
+            // `\N` then spaces, in a file that trims: still null unless more text follows (kept after N then).
+            if nullMarker && trims && (byte == 0x20 || byte == 0x09) {
+                append(byte, space: true)
                 continue
             }
             flushNullMarker()
@@ -320,7 +336,14 @@ final class _EscapedParser {
     private func flushNullMarker() {
         guard nullMarker else { return }
         nullMarker = false
+        // Spaces held after the marker (a file that trims) come after the N.
+        let held = fieldLength
         append(UInt8(ascii: "N"), space: false)
+        if held > 0 {
+            memmove(field + 1, field, held)
+            field[0] = UInt8(ascii: "N")
+            trailingSpaces = held
+        }
     }
 
     private func beginField(at rawIndex: Int) {

@@ -142,6 +142,14 @@ final class _RecordScanner {
     /// How much of a seekable input the escaped parser's line ends are told from (``_EscapedParser/presetLineEnds(from:)``).
     static let lineEndSample: Int64 = 64 << 10
 
+    /// Forgets the escaped-text counts so far (the header's).
+    func forgetEscapedCounts() {
+        enclosedRecords = 0
+        firstEnclosedLine = nil
+        doubledQuoteRecords = 0
+        firstDoubledQuoteLine = nil
+    }
+
     /// Counts what the escaped parser saw in the record just completed; after the end-of-data marker,
     /// ends the input (looking only at whether a byte follows).
     private func noteEscapedRecord(_ escaped: _EscapedParser) throws(CSVError) {
