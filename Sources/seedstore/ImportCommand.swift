@@ -164,6 +164,9 @@ struct ImportCommand: ParsableCommand {
         if let quote, CSVOptions.byteOrNone(quote) == nil {
             throw ValidationError("--quote takes one ASCII character, \\xHH or none, not '\(Self.visible(quote))'.")
         }
+        if let escape, ["\n", "\r", "\r\n", "\\n", "\\r"].contains(escape) {
+            throw ValidationError("--escape cannot be a line break, which ends records; MySQL's and PostgreSQL's exports use '\\'.")
+        }
         if let escape, CSVOptions.byteOrNone(escape) == nil {
             throw ValidationError("--escape takes one ASCII character ('\\' for MySQL's and PostgreSQL's exports) or none, not '\(Self.visible(escape))'.")
         }
@@ -194,6 +197,12 @@ struct ImportCommand: ParsableCommand {
         for (option, words) in [("--true-value", trueValues), ("--false-value", falseValues)] {
             if let word = words.first(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
                 throw ValidationError("\(option) takes a word as the file writes it, without line breaks, tabs or other control characters, not '\(Self.visible(word))'.")
+            }
+        }
+        // These take the next argument whatever it is (--null -999): an option there was most likely a value left out.
+        for (option, values) in [("--null", nullTokens), ("--true-value", trueValues), ("--false-value", falseValues)] {
+            if let value = values.first(where: { $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true }) {
+                throw ValidationError("\(option) took '\(value)', an option, as its value: give \(option) its value first (--null '' for an empty one).")
             }
         }
         if let problem = ImportOptions.nullTokensProblem(nullTokens) {

@@ -214,7 +214,7 @@ enum _NumberParser {
         // NaN: Double's own text for "not a number", which the store cannot hold (SQLite stores it as NULL).
         if isNaNText(bytes) {
             return "NaN is not a number the store can hold (SQLite stores NaN as NULL, so it would read back nil): "
-                + "leave the field empty for no value (or make NaN a null token: the column's \"nullTokens\" in a mapping, or --null NaN), or write a number"
+                + "leave the field empty for no value (or make NaN a null token: --null '' --null NaN, as --null replaces the defaults, or the column's \"nullTokens\" in a mapping), or write a number"
         }
         if let sign = infinitySign(bytes) {
             return "\(sign)Infinity is not read: a number attribute here holds finite numbers (JSON and CSV readers of the store have no infinity); "

@@ -59,8 +59,18 @@ extension _ImportSession {
                 + "MySQL's default OUTFILE), re-run with --quote none (or \"quote\": \"none\" for the file in a mapping); if it does, "
                 + "give the quote (--quote '\(quote)') and this is not said again")
         }
-        if let line = reader.endOfDataLine, reader.hasBytesAfterEndOfData {
-            warnings.append("\(file.displayPath): line \(line) is \\. alone, PostgreSQL's end of data, so the lines after it were not read")
+        if let line = reader.endOfDataLine, reader.hasBytesAfterEndOfData, let escape = file.options.escape {
+            let marker = String(Character(Unicode.Scalar(escape))) + "."
+            warnings.append("\(file.displayPath): line \(line) is \(marker) alone, PostgreSQL's end of data, so the lines after it were not read")
+        }
+        let ends = reader.escapedLineEnds
+        // One LF alone is a header written apart (`echo header; cat export`): nothing to say.
+        if ends.lineFeed > 1 && ends.carriageReturnLineFeed > 0 {
+            warnings.append("\(file.displayPath): \(_ProgressReporter.grouped(ends.carriageReturnLineFeed)) lines end with CR LF and "
+                + "\(_ProgressReporter.grouped(ends.lineFeed)) with LF alone, all read as line ends, a CR before an LF dropped: from MySQL's "
+                + "OUTFILE with LINES TERMINATED BY '\\r\\n', an LF in a value was text and split its row; with '\\n', a CR ending a value "
+                + "was dropped. Nothing in the file's first 64 KiB tells which (MySQL escapes the terminator's first byte in text): "
+                + "re-export with LINES TERMINATED BY '\\n' to be sure")
         }
         return warnings
     }

@@ -354,10 +354,8 @@ final class _ImportSession {
         var notes: [String] = []
         var checked = Set<String>()
         let now = Date().timeIntervalSinceReferenceDate
-        // The pivot that reads every two-digit year as this year or before it (1928 in 2027).
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let pastPivot = calendar.component(.year, from: Date()) - 99
         for file in plan.files {
             for target in file.targets {
                 for (f, field) in target.fields.enumerated() where field.checksFutureYears {
@@ -366,14 +364,19 @@ final class _ImportSession {
                           let column = target.entity.columnIndex(of: name).map({ target.entity.columns[$0].columnName }) else { continue }
                     // Identifiers from the model, the moment bound.
                     let row = try store.connection.rows(
-                        "SELECT count(*), CAST(max(\(column)) AS REAL) FROM \(target.entity.tableName) WHERE \(column) > ?", [.real(now)])
-                    guard let first = row.first, case .integer(let count) = first[0], count > 0, case .real(let latest) = first[1] else { continue }
+                        "SELECT count(*), CAST(max(\(column)) AS REAL), CAST(min(\(column)) AS REAL) FROM \(target.entity.tableName) WHERE \(column) > ?",
+                        [.real(now)])
+                    guard let first = row.first, case .integer(let count) = first[0], count > 0, case .real(let latest) = first[1],
+                          case .real(let earliest) = first[2] else { continue }
+                    // The pivot that reads them all a hundred years earlier: the earliest one's year, less 100.
+                    let pastPivot = max(DateFormat.pivotYears.lowerBound,
+                                        calendar.component(.year, from: Date(timeIntervalSinceReferenceDate: earliest)) - 100)
                     let day = ISO8601DateFormatter.string(from: Date(timeIntervalSinceReferenceDate: latest), timeZone: TimeZone(identifier: "UTC")!,
                                                           formatOptions: [.withFullDate])
                     notes.append("\(target.entity.name).\(name): \(_ProgressReporter.grouped(Int(count))) value\(count == 1 ? " is" : "s are") after today "
                         + "(the latest \(day)), read from two-digit years, which fall in \(DateFormat.defaultPivotYear)–\(DateFormat.defaultPivotYear + 99) "
-                        + "unless a pivot year is given; if they are past dates, re-run with --pivot-year \(pastPivot) "
-                        + "(or \"pivotYear\" for the column in a mapping)")
+                        + "unless a pivot year is given; if they are past dates, re-run with --pivot-year \(pastPivot), which reads two-digit "
+                        + "years as \(pastPivot)–\(pastPivot + 99) (or \"pivotYear\" for the column in a mapping)")
                 }
             }
         }
@@ -438,7 +441,8 @@ final class _ImportSession {
 
     private func runJoin(_ file: _FilePlan, _ join: _JoinPlan, reader: CSVReader) throws {
         let columnCount = file.columnCount
-        let headerEcho = _HeaderEcho(file.header, raw: reader.headerRawBytes)
+        // An escaped export's rows are its table's, as COPY FROM reads them: one equal to the header too.
+        let headerEcho = file.options.escape == nil ? _HeaderEcho(file.header, raw: reader.headerRawBytes) : nil
         // Pairs of saved objects go straight to the join table in batches (``linkSaved``), when the
         // relationship needs no object loaded or validated to take them; else through the context.
         let inBulk = join.sourceIndex.entity === join.entity && context.canLinkSaved(by: join.relationship, of: join.entity)

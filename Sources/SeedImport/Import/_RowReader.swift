@@ -237,7 +237,8 @@ final class _RowReader: @unchecked Sendable {
         }
         fieldOwners = owners
         excluded = file.excluded
-        headerEcho = _HeaderEcho(file.header, raw: reader.headerRawBytes)
+        // An escaped export's rows are its table's, as COPY FROM reads them: one equal to the header too.
+        headerEcho = file.options.escape == nil ? _HeaderEcho(file.header, raw: reader.headerRawBytes) : nil
         unnamedColumns = file.unnamedColumns
         // In a comma-separated file a number holding ',' is quoted, and `"1,250"` is the usual US grouping;
         // in a file split by ';', tabs or '|', it is as often a decimal comma (Excel writes the locale's
@@ -487,9 +488,10 @@ final class _RowReader: @unchecked Sendable {
     /// ```
     static func holdsEscapeSequence(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 2 else { return false }
-        // A Windows path (`C:\temp\new`, `\\server\share`) is not counted: its backslashes are its own.
-        if bytes[0] == 0x5C && bytes[1] == 0x5C { return false }
-        for i in 1..<bytes.count where bytes[i] == 0x5C && bytes[i - 1] == UInt8(ascii: ":") { return false }
+        // A Windows path (`C:\temp\new`, `\\server\share`) is not counted: its backslashes are its own. Its
+        // escaped form (`C:\\temp`, `\\\\server`), which doubles them, is.
+        if bytes.count >= 3 && bytes[0] == 0x5C && bytes[1] == 0x5C && bytes[2] != 0x5C { return false }
+        for i in 1..<(bytes.count - 1) where bytes[i] == 0x5C && bytes[i - 1] == UInt8(ascii: ":") && bytes[i + 1] != 0x5C { return false }
         for i in 0..<(bytes.count - 1) where bytes[i] == 0x5C {
             switch bytes[i + 1] {
             case 0x5C, UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r"): return true
