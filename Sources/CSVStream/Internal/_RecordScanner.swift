@@ -190,11 +190,17 @@ final class _RecordScanner {
             let start = chunkPosition
             var end = start
             let stop: UInt8?
-            let extraStop = extraStop, carriageReturnStop = carriageReturnStop
-            while end < chunkCount {
-                let byte = chunk[end]
-                if byte <= 0x0D && (byte == 0x0A || byte == carriageReturnStop || byte == extraStop) { break }
-                end += 1
+            if escapedParser == nil {
+                // libcsv's path, as it was before escaped text: a stored stop byte here cost 0.8% of an import.
+                let extraStop = extraStop
+                while end < chunkCount {
+                    let byte = chunk[end]
+                    if byte <= 0x0D && (byte == 0x0A || byte == 0x0D || byte == extraStop) { break }
+                    end += 1
+                }
+            } else {
+                // Escaped text: only an LF stops a segment (a CR is told by the parser).
+                while end < chunkCount && chunk[end] != 0x0A { end += 1 }
             }
             if end < chunkCount {
                 stop = chunk[end]
