@@ -149,6 +149,14 @@ struct ImportTimeZoneTests {
                                           "--time-zone", "Europe/Berlin"], directory: scratch.url)
         #expect(replaced.status == 0 && replaced.output.contains(#"warning: e.csv: --time-zone Europe/Berlin replaces the mapping's "timeZone": "America/New_York""#),
                 "\(replaced.output)")
+        // A file without Date attributes has no times to replace: nothing said (trial W).
+        try scratch.write("n.model.json", #"{"entities": [{"name": "E", "attributes": [{"name": "code", "type": "String"}, {"name": "at", "type": "String"}]}]}"#)
+        try scratch.write("n.mapping.json", """
+            {"format": 1, "model": "n.model.json", "files": [{"path": "e.csv", "timeZone": "America/New_York", "targets": [{"entity": "E"}]}]}
+            """)
+        let dateless = try ImportCLI.run(["import", "--mapping", "n.mapping.json", "--out", "n.sqlite", "--progress", "none",
+                                          "--time-zone", "Europe/Berlin"], directory: scratch.url)
+        #expect(dateless.status == 0 && !dateless.output.contains("replaces"), "\(dateless.output)")
         let unknown = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "f.sqlite", "--time-zone", "EST5", "E=e.csv"],
                                         directory: scratch.url)
         #expect(unknown.status == 64 && unknown.errors.contains("error: --time-zone: unknown time zone 'EST5'"), "\(unknown.errors)")

@@ -242,6 +242,7 @@ struct _ImportPlanner {
             // The mapping chose a zone for this file's times; the command line's replaces it, hours apart.
             if let zone = options.timeZone, let own = mapping.options.timeZone,
                _LocalZone.named(own)?.name != _LocalZone.named(zone)?.name,
+               mapping.entities.contains(where: { model.entity(named: $0)?.attributes.contains { $0.type == .date } ?? false }),
                !warnings.contains(where: { $0.hasPrefix("\(mapping.path): --time-zone") }) {
                 warnings.append("\(mapping.path): --time-zone \(zone) replaces the mapping's \"timeZone\": \"\(own)\" for this file's dates and times; "
                     + "to keep each file's own, leave out --time-zone and set \"timeZone\" in \"defaults\" for the files that have none")
