@@ -180,3 +180,25 @@ struct ImportCorrectionFileTests {
                 && error.description.contains("a file that only updates objects an earlier file made may leave it out"), "\(error)")
     }
 }
+
+/// Skip mode: a row set aside whose key another row stored is named, since importing it again as a
+/// correction would replace that row's values (a user trial).
+@Suite("Import: rows set aside whose key another row stored")
+struct ImportSetAsideKeyTests {
+    @Test("the summary names them once per file and target, with the first one's line and key", arguments: [true, false])
+    func named(readsAhead: Bool) throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportCorrectionFileTests.model)
+        try scratch.write("sa.csv", "code,name,qty\nA,Apple,1\nB,Banana,x\nB,Banana,2\nC,Cherry,y\nD,Date,z\nA,Apricot,q\n")
+        let mapping = try ImportMapping(json: Data("""
+            {"format": 1, "model": "m.model.json", "files": [{"path": "sa.csv", "targets": [{"entity": "P", "key": "code"}]}]}
+            """.utf8), baseDirectory: scratch.url.path)
+        var options = scratch.skipping()
+        options.readsAhead = readsAhead
+        let summary = try SeedImporter(model: mapping.loadModel(), mapping: mapping, options: options).run(into: scratch.path("p.sqlite"))
+        #expect(summary.rejects == 4)
+        let found = summary.warnings.filter { $0.contains("set aside") }
+        #expect(found == ["sa.csv: 2 rows set aside hold keys that another row stored (the first: line 3, P.code \"B\"): the store keeps that "
+                          + "row's values, and a set-aside row fixed and imported again as a correction would replace them"], "\(summary.warnings)")
+    }
+}

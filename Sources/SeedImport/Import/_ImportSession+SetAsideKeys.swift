@@ -48,3 +48,55 @@ extension _ImportSession {
         return hashes
     }
 }
+
+extension _ImportSession {
+    /// Skip mode, once the rows are in: for each file whose rows were set aside, the rows whose key
+    /// another row stored (a later correction, or an earlier row), with the first one's line and key. The
+    /// store holds that other row's values; a set-aside row fixed and imported again as a correction would
+    /// replace them, which its reject alone does not tell (a user trial).
+    ///
+    /// The file is read again for the keys of the rejected lines, and the store is asked once per target
+    /// through a temporary table; nothing is done without rejects.
+    func setAsideKeysStoredNotes() throws(SQLiteError) -> [String] {
+        guard options.onError == .skip else { return [] }
+        var notes: [String] = []
+        for file in plan.files where file.join == nil && file.rejects > 0 {
+            let keyed = file.targets.compactMap { target -> (_TargetPlan, _FieldPlan, String)? in
+                guard let attribute = target.keyAttribute, let ordinal = target.entity.columnIndex(of: attribute),
+                      let field = target.fields.first(where: { $0.ordinal == ordinal }) else { return nil }
+                return (target, field, target.entity.columns[ordinal].columnName)
+            }
+            guard !keyed.isEmpty else { continue }
+            var keys: [[(line: Int, key: Value)]] = Array(repeating: [], count: keyed.count)
+            try? CSVReader(path: file.path, dialect: file.options.dialect).forEachRawRecord { record in
+                guard file.rejectedLines.contains(record.lineNumber) else { return }
+                for (k, (target, field, _)) in keyed.enumerated() {
+                    if let value = _TargetWriter.key(field, of: target, in: record), !value.isNull { keys[k].append((record.lineNumber, value)) }
+                }
+            }
+            for (k, (target, _, column)) in keyed.enumerated() where !keys[k].isEmpty {
+                let connection = store.connection
+                try connection.execute("CREATE TEMP TABLE IF NOT EXISTS z_seedstore_set_aside (line INTEGER, key)")
+                try connection.execute("DELETE FROM z_seedstore_set_aside")
+                let insert = try connection.prepare("INSERT INTO z_seedstore_set_aside VALUES (?, ?)")
+                for (line, key) in keys[k] {
+                    insert.reset()
+                    try insert.bind([.integer(Int64(line)), key.sqlValue])
+                    _ = try insert.step()
+                }
+                // Names from the model; the keys bound.
+                let found = try connection.rows("""
+                    SELECT count(*), min(line) FROM z_seedstore_set_aside WHERE key IN (SELECT \(column) FROM \(target.entity.tableName))
+                    """)
+                try connection.execute("DROP TABLE z_seedstore_set_aside")
+                guard let row = found.first, case .integer(let count) = row[0], count > 0, case .integer(let first) = row[1],
+                      let key = keys[k].first(where: { $0.line == Int(first) })?.key else { continue }
+                let rows = count == 1 ? "1 row set aside holds a key" : "\(_ProgressReporter.grouped(Int(count))) rows set aside hold keys"
+                notes.append("\(file.displayPath): \(rows) that another row stored (the first: line \(first), \(target.entity.name).\(target.keyAttribute ?? "") "
+                    + "\(Self.describe(key))): the store keeps that row's values, and a set-aside row fixed and imported again as a correction "
+                    + "would replace them")
+            }
+        }
+        return notes
+    }
+}

@@ -316,6 +316,7 @@ final class _ImportSession {
             // done, so its core is free.
             try store.connection.execute("PRAGMA cache_size = -\(max(256, options.indexCacheSizeKiB))")
             try store.connection.execute("PRAGMA threads = \(max(0, options.indexSortThreads))")
+            warnings += try setAsideKeysStoredNotes()
             for name in lookupIndexes.values { try store.connection.execute("DROP INDEX \(name)") }
             // Members of ordered to-manys linked from their to-one side (a relationship column) get their
             // positions, in the order of the rows that made them: Core Data reads the order from them alone.
