@@ -428,32 +428,30 @@ struct QueryCommand: ParsableCommand {
         return items
     }
 
-    /// The error naming a property `request` uses that its entity lacks, found by compiling it; `nil` when
-    /// every property exists (any other failure is left to the fetch itself).
-    static func unknownKeyError(_ context: ManagedObjectContext, _ request: FetchRequest) -> StoreError? {
+    /// The error of a request its arguments made wrong (a property the entity lacks or cannot use so, a
+    /// request that cannot run), found by compiling it; `nil` when it compiles (any other failure, such as
+    /// the store's, is left to the fetch itself).
+    static func requestError(_ context: ManagedObjectContext, _ request: FetchRequest) -> StoreError? {
         do {
             _ = try context.explain(request)
             return nil
         } catch {
-            if case .unknownKey = error { return error }
-            return nil
+            switch error {
+            case .unknownKey, .invalidProperty, .invalidRequest, .unknownEntity: return error
+            default: return nil
+            }
         }
     }
 
-    /// The error naming a step of a `--prefetch` key path that is no property of its entity (an attribute
-    /// there is left to the fetch, which says what prefetching takes); `nil` when there is none.
-    static func unknownPrefetchError(_ request: FetchRequest, from root: Entity, in model: ObjectModel) -> StoreError? {
-        for path in request.relationshipKeyPathsForPrefetching {
-            var current = root
-            for part in path.split(separator: ".").map(String.init) {
-                if current.attribute(named: part) != nil { break }
-                guard let relationship = current.relationship(named: part), let next = model.entity(named: relationship.destination) else {
-                    return .unknownKey(entity: current.name, key: part, suggestions: closestNames(to: part, in: current.relationships.map(\.name)))
-                }
-                current = next
-            }
+    /// The error naming a `--prefetch` key path step that is no relationship (an unknown name, or an
+    /// attribute), as the fetch would throw it; `nil` when every step is one.
+    static func prefetchError(_ context: ManagedObjectContext, _ request: FetchRequest, from root: Entity) -> StoreError? {
+        do {
+            try context.checkPrefetchKeyPaths(request.relationshipKeyPathsForPrefetching, from: root)
+            return nil
+        } catch {
+            return error
         }
-        return nil
     }
 
     func run() throws {
@@ -465,7 +463,12 @@ struct QueryCommand: ParsableCommand {
             throw StoreError.invalidRequest("the model has no entity '\(entity)'\(close) (it has: \(names.joined(separator: ", ")))")
         }
         let context = ManagedObjectContext(store: store)
-        let request = try makeRequest(model: store.model)
+        // The request is made from the arguments alone: what it refuses is a usage error.
+        let request: FetchRequest
+        do { request = try makeRequest(model: store.model) } catch {
+            printError("error: \(error)")
+            throw ExitCode.validationFailure
+        }
         let root = try store.entity(named: entity)
         // A usage error (exit 64) found only with the model: a ValidationError thrown here would print the
         // root command's usage line, not this one's.
@@ -477,9 +480,9 @@ struct QueryCommand: ParsableCommand {
             printError("error: --where: " + problem)
             throw ExitCode.validationFailure
         }
-        // A property the entity lacks (in --where, --sort, --properties, --prefetch…) is a usage error too:
-        // compiling the request names it before anything runs.
-        if let unknown = Self.unknownKeyError(context, request) ?? Self.unknownPrefetchError(request, from: root, in: store.model) {
+        // A property the entity lacks or cannot use so (in --where, --sort, --properties, --prefetch…), or a
+        // request that cannot run, is a usage error too: compiling the request names it before anything runs.
+        if let unknown = Self.requestError(context, request) ?? Self.prefetchError(context, request, from: root) {
             printError("error: \(unknown)")
             throw ExitCode.validationFailure
         }

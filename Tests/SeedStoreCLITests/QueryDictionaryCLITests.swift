@@ -38,12 +38,12 @@ final class QueryDictionaryCLITests {
         for (arguments, head, advice) in cases {
             for format in ["json", "csv", "table"] {
                 let result = try query(arguments + ["--format", format])
-                #expect(result.status == 1, "\(arguments) \(format): \(result.stderr)")
+                #expect(result.status == 64, "\(arguments) \(format): \(result.stderr)")
                 #expect(!result.stderr.contains("Fatal error"))
                 #expect(result.stderr.contains(head) && result.stderr.contains(advice), "\(arguments) \(format): \(result.stderr)")
             }
             let count = try query(arguments + ["--count"])
-            #expect(count.status == 1 && count.stderr.contains(head), "\(arguments) --count: \(count.stderr)")
+            #expect(count.status == 64 && count.stderr.contains(head), "\(arguments) --count: \(count.stderr)")
         }
     }
 
@@ -62,12 +62,12 @@ final class QueryDictionaryCLITests {
     @Test func groupedFetchesHaveAndSortOnlyByGroupKeysAndAggregateNames() throws {
         let grouped = ["--properties", "state,count(name) as n", "--group-by", "state"]
         let city = try query(grouped + ["--having", "city BEGINSWITH 'S'"])
-        #expect(city.status == 1 && city.stdout.isEmpty)
+        #expect(city.status == 64 && city.stdout.isEmpty)
         #expect(city.stderr.contains("FailedBankInfo.city: named in the having predicate") && city.stderr.contains("--where"), "\(city.stderr)")
         let any = try query(grouped + ["--having", "ANY details.tags.name == 'vip'"])
-        #expect(any.status == 1 && any.stderr.contains("ANY, ALL or NONE"), "\(any.stderr)")
+        #expect(any.status == 64 && any.stderr.contains("ANY, ALL or NONE"), "\(any.stderr)")
         let sort = try query(grouped + ["--sort", "city"])
-        #expect(sort.status == 1 && sort.stderr.contains("FailedBankInfo.city: sorts a fetch grouped by [state]"), "\(sort.stderr)")
+        #expect(sort.status == 64 && sort.stderr.contains("FailedBankInfo.city: sorts a fetch grouped by [state]"), "\(sort.stderr)")
 
         let byCount = try query(grouped + ["--sort", "-n,state", "--format", "csv"])
         #expect(byCount.stdout == "state,n\r\nCA,2\r\nKS,1\r\nNY,1\r\n", "\(byCount.stderr)")
@@ -89,13 +89,13 @@ final class QueryDictionaryCLITests {
     @Test func keysMixedWithAggregatesNeedGroupBy() throws {
         for format in ["table", "json", "csv"] {
             let result = try query(["--properties", "name,count(*) as n", "--format", format])
-            #expect(result.status == 1 && result.stdout.isEmpty, "\(format): an arbitrary name was printed: \(result.stdout)")
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(format): an arbitrary name was printed: \(result.stdout)")
             #expect(result.stderr.contains("FailedBankInfo.name: fetched with the aggregate 'count(*) as n' but without propertiesToGroupBy"),
                     "\(format): \(result.stderr)")
             #expect(result.stderr.contains("--group-by name"), "\(format): \(result.stderr)")
         }
         let count = try query(["--properties", "name,count(*) as n", "--count"])
-        #expect(count.status == 1 && count.stderr.contains("FailedBankInfo.name: fetched with the aggregate"), "\(count.stderr)")
+        #expect(count.status == 64 && count.stderr.contains("FailedBankInfo.name: fetched with the aggregate"), "\(count.stderr)")
         let grouped = try query(["--properties", "state,count(*) as n", "--group-by", "state", "--sort", "state", "--format", "csv"])
         #expect(grouped.stdout == "state,n\r\nCA,2\r\nKS,1\r\nNY,1\r\n", "\(grouped.stderr)")
     }

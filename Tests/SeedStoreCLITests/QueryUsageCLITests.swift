@@ -47,6 +47,12 @@ final class QueryUsageCLITests {
             #expect(result.stderr.hasPrefix("error: entity FailedBankInfo has no property '"), "\(arguments): \(result.stderr)")
         }
         #expect(try query("FailedBankInfo", ["--prefetch", "detials"]).stderr.contains("did you mean 'details'?"))
+        // A property used in a way it cannot be: an attribute to prefetch, a key after an attribute (trial W).
+        for arguments in [["--prefetch", "name"], ["--properties", "name.x"]] {
+            let result = try query("FailedBankInfo", arguments)
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(arguments): exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("'name' is an attribute of FailedBankInfo"), "\(arguments): \(result.stderr)")
+        }
     }
 
     @Test("[c], [d], [cd] and [l] on an attribute that is no String are refused, naming its type, as Foundation has them for strings only")

@@ -40,7 +40,7 @@ final class QueryWhereKindsCLITests {
         for (predicate, head, type, value, advice, fixed) in cases {
             for more in [[], ["--explain"], ["--count"]] {
                 let result = try query(predicate, more)
-                #expect(result.status == 1 && result.stdout.isEmpty, "\(predicate) \(more): \(result.stdout)")
+                #expect(result.status == 64 && result.stdout.isEmpty, "\(predicate) \(more): \(result.stdout)")
                 for part in [head, type, value, advice] {
                     #expect(result.stderr.contains(part), "\(predicate) \(more) lacks \(part): \(result.stderr)")
                 }
@@ -55,11 +55,11 @@ final class QueryWhereKindsCLITests {
     @Test func inWithOneTextValueAdvisesByTheLeftSidesKind() throws {
         // CONTAINS needs text on both sides: for a number the way is a list.
         let number = try query("cert IN 'abc'")
-        #expect(number.status == 1 && number.stdout.isEmpty)
+        #expect(number.status == 64 && number.stdout.isEmpty)
         #expect(number.stderr.contains("IN needs a collection") && number.stderr.contains("cert IN {1, 2}"), "\(number.stderr)")
         #expect(!number.stderr.contains("CONTAINS"), "\(number.stderr)")
         let text = try query("acquirer IN 'State Bank of Texas'")
-        #expect(text.status == 1 && text.stderr.contains("\"State Bank of Texas\" CONTAINS acquirer"), "\(text.stderr)")
+        #expect(text.status == 64 && text.stderr.contains("\"State Bank of Texas\" CONTAINS acquirer"), "\(text.stderr)")
         let written = try query("'State Bank of Texas' CONTAINS acquirer")
         #expect(written.stdout == "cert\r\n57053\r\n", "\(written.stdout) \(written.stderr)")
     }

@@ -25,7 +25,7 @@ extension ManagedObjectContext {
     /// Checks that every step of each key path is a relationship, before any statement runs and
     /// whether or not anything matches: an unknown key gets the suggestions a predicate's gets, an
     /// attribute is named as one, with the relationships that could be meant.
-    func checkPrefetchKeyPaths(_ keyPaths: [String], from root: Entity) throws(StoreError) {
+    package func checkPrefetchKeyPaths(_ keyPaths: [String], from root: Entity) throws(StoreError) {
         for keyPath in keyPaths {
             var entity = root
             for key in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
