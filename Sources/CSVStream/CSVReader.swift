@@ -399,15 +399,10 @@ public final class CSVReader {
         let raw = scanner.record.rawBytes(count: scanner.recordLength)
         let line = scanner.line(ofRecordByte: index, in: raw)
         let ending = scanner.lineEnding == .carriageReturnLineFeed ? "CRLF" : "LF"
-        var error = CSVError(
-            kind: .loneCarriageReturn,
-            message: "field \(scanner.loneCarriageReturnField + 1) on line \(line) holds a lone carriage return (CR, byte 0x0D, not followed by a line feed) outside quotes, in a file whose lines end with \(ending): it is not a line end here, so the record runs on to the next \(ending)",
-            line: line, byteOffset: scanner.recordStart + Int64(index))
-        error.path = path
-        error.column = scanner.loneCarriageReturnField + 1
-        error.recordLine = scanner.recordLine
-        error.isRecoverable = true
-        return error
+        return recordError(
+            .loneCarriageReturn,
+            "field \(scanner.loneCarriageReturnField + 1) on line \(line) holds a lone carriage return (CR, byte 0x0D, not followed by a line feed) outside quotes, in a file whose lines end with \(ending): it is not a line end here, so the record runs on to the next \(ending)",
+            at: index, in: raw, field: scanner.loneCarriageReturnField)
     }
 
     /// The first closing quote of the current record followed by text other than the delimiter or a line
@@ -455,16 +450,12 @@ public final class CSVReader {
     func escapedQuoteError(_ escaped: _EscapedParser, raw: UnsafeBufferPointer<UInt8>) -> CSVError? {
         let open = escaped.unclosedQuoteIndex
         if open >= 0 && open < raw.count {
-            var error = CSVError(
-                kind: .unterminatedQuote,
-                message: "the quote that opens field \(escaped.unclosedQuoteField + 1) is not closed on its line; text written with escapes "
+            var error = recordError(
+                .unterminatedQuote,
+                "the quote that opens field \(escaped.unclosedQuoteField + 1) is not closed on its line; text written with escapes "
                     + "escapes the line ends inside its values, so the record ends with the line (PostgreSQL's text format and MySQL's "
                     + "default OUTFILE never quote: there a value starting with \(Character(Unicode.Scalar(dialect.quote))) is text)",
-                line: scanner.line(ofRecordByte: open, in: raw), byteOffset: scanner.recordStart + Int64(open))
-            error.path = path
-            error.column = escaped.unclosedQuoteField + 1
-            error.recordLine = scanner.recordLine
-            error.isRecoverable = true
+                at: open, in: raw, field: escaped.unclosedQuoteField)
             error.escape = dialect.escape
             return error
         }
@@ -472,14 +463,21 @@ public final class CSVReader {
         guard i >= 0, i < raw.count else { return nil }
         let shown = raw[i] >= 0x20 && raw[i] < 0x7F ? "'\(Character(Unicode.Scalar(raw[i])))'" : "byte 0x\(raw[i].hexDigits)"
         let quote = Character(Unicode.Scalar(dialect.quote))
-        var error = CSVError(
-            kind: .textAfterClosingQuote,
-            message: "\(shown) follows the closing quote of field \(escaped.strayField + 1) instead of the delimiter or a line end "
+        return recordError(
+            .textAfterClosingQuote,
+            "\(shown) follows the closing quote of field \(escaped.strayField + 1) instead of the delimiter or a line end "
                 + "(with an escape byte, a quote inside a quoted field is written escaped or doubled; if the file never quotes "
                 + "its fields, as PostgreSQL's text format, a value starting with \(quote) is not quoted: read it without a quote byte)",
-            line: scanner.line(ofRecordByte: i, in: raw), byteOffset: scanner.recordStart + Int64(i))
+            at: i, in: raw, field: escaped.strayField)
+    }
+
+    /// A recoverable error about the current record, at byte `index` of its raw bytes `raw` (its line and
+    /// offset), in 0-based `field`.
+    func recordError(_ kind: CSVError.Kind, _ message: String, at index: Int, in raw: UnsafeBufferPointer<UInt8>, field: Int) -> CSVError {
+        var error = CSVError(kind: kind, message: message, line: scanner.line(ofRecordByte: index, in: raw),
+                             byteOffset: scanner.recordStart + Int64(index))
         error.path = path
-        error.column = escaped.strayField + 1
+        error.column = field + 1
         error.recordLine = scanner.recordLine
         error.isRecoverable = true
         return error
