@@ -153,6 +153,8 @@ def convert(attr, text, quoted, fmt=None, decimal_comma=False, trims=False):
         return None
     value = field_text(type_, text, quoted, trims)
     if type_ == "String":
+        if "\x00" in value:
+            raise Bad("a NUL byte in text (README: a reject)")   # only escape-mode files write one (`\0`)
         return value
     if decimal_comma and (type_ in INT_RANGES or type_ in ("Double", "Float", "Decimal")):
         # The file writes `1.234,5` or `1 234,5`; the docs read it as `1,234.5` (docs/mapping.md,

@@ -8,6 +8,8 @@ importer's rejects file names rows.
 import json
 import os
 
+from . import escaped
+
 
 PADDED_QUOTES = {"lpad": (" ", ""), "rpad": ("", " "), "pad": ("\t ", " ")}
 
@@ -21,11 +23,29 @@ def encode_field(text, quoted):
     return before + '"' + text.replace('"', '""') + '"' + after
 
 
-def record_text(row):
-    """A row (list of [text, quoted], or None for a blank line) as one record's text, no line end."""
+def record_text(row, f=None):
+    """A row (list of [text, quoted], or None for a blank line) as one record's text, no line end; a
+    row of an escape-mode file `f` is its raw fields joined by its delimiter (escaped.py)."""
+    if f is not None and escaped.is_escape_file(f):
+        return escaped.record_text(f, row)
     if row is None:
         return ""
     return ",".join(encode_field(t, q) for t, q in row)
+
+
+def header_text(f):
+    """The header line of a file, no line end."""
+    if escaped.is_escape_file(f):
+        esc = f["escape"]
+        return esc["delimiter"].join(escaped.encode_header(name, esc) for name in f["header"])
+    return ",".join(f["header"])
+
+
+def preamble_bytes(f):
+    """The bytes of the lines above the header (the mapping's "skipLines")."""
+    eol = "\r\n" if f.get("crlf") else "\n"
+    encoding = "cp1252" if f["encoding"] in ("windows-1252", "cp1252") else f["encoding"]
+    return "".join(text + eol for text in f.get("preamble", [])).encode(encoding, errors="surrogateescape")
 
 
 def file_bytes(f):
@@ -35,12 +55,12 @@ def file_bytes(f):
     encoding = "cp1252" if f["encoding"] in ("windows-1252", "cp1252") else f["encoding"]
     # Lines above the header that are not CSV (the mapping's "skipLines"), written as they are.
     preamble = f.get("preamble", [])
-    parts = [text + eol for text in preamble] + [",".join(f["header"]) + eol]
+    parts = [text + eol for text in preamble] + [header_text(f) + eol]
     line = 2 + len(preamble)
     starts = []
     for row in f["rows"]:
         starts.append(line)
-        text = record_text(row)
+        text = record_text(row, f)
         line += text.count("\n") + 1
         parts.append(text + eol)
     data = "".join(parts).encode(encoding, errors="surrogateescape")
@@ -50,7 +70,7 @@ def file_bytes(f):
 def record_bytes(f, row):
     """The bytes of one record in the file's encoding (to check which rows have undefined bytes)."""
     encoding = "cp1252" if f["encoding"] in ("windows-1252", "cp1252") else f["encoding"]
-    return record_text(row).encode(encoding, errors="surrogateescape")
+    return record_text(row, f).encode(encoding, errors="surrogateescape")
 
 
 def write_case(case, directory):

@@ -20,7 +20,7 @@ Rejected rows are not replayed, and leave nothing (checked): a row rejected once
 (a forward key, or a chain) takes back what it wrote, or the import runs again without it.
 """
 
-from . import convert
+from . import convert, escaped
 from .csvfiles import record_bytes
 
 
@@ -59,7 +59,9 @@ class Plan:
         self.files = []
         for f in mapping["files"]:
             fp = {"path": f["path"], "header": headers[f["path"]], "encoding": encodings[f["path"]],
-                  "trim": self.trims(mapping, f, options or {})}
+                  "trim": self.trims(mapping, f, options or {}),
+                  "escape": next((g.get("escape") for g in files if g["path"] == f["path"]), None),
+                  "tokens": self.null_tokens(mapping, f, options or {})}
             if "join" in f:
                 fp["join"] = f["join"]
             else:
@@ -75,6 +77,19 @@ class Plan:
         if "trim" in f:
             return bool(f["trim"])
         return bool(mapping.get("defaults", {}).get("trim", False))
+
+    @staticmethod
+    def null_tokens(mapping, f, options):
+        """The null tokens chosen for a file (`--null`, the file's `nullTokens`, the defaults'), or None
+        when none are: an escape-mode file then has no token but `\\N` (escaped.py). (Columns' own
+        `nullTokens` are not generated.)"""
+        if options.get("null_flag") is not None:
+            return list(options["null_flag"])
+        if "nullTokens" in f:
+            return list(f["nullTokens"])
+        if "nullTokens" in mapping.get("defaults", {}):
+            return list(mapping["defaults"]["nullTokens"])
+        return None
 
     def _target(self, t, all_targets):
         """One target: its key, columns, relationship columns and link."""
@@ -184,13 +199,19 @@ class Replayer:
     @staticmethod
     def is_blank(row):
         """A blank line or a record whose raw bytes are only delimiters, spaces and tabs (no field quoted):
-        skipped and counted whether or not the file trims."""
+        skipped and counted whether or not the file trims. (Not for escape-mode files: escaped.records.)"""
         return row is None or all(not q and convert.trim(t) == "" for t, q in row)
 
     def _decode_check(self, fp, row):
         """Bytes the file's encoding does not define make the row a reject."""
-        data = record_bytes(self.files[fp["path"]], row)
         codec = "cp1252" if fp["encoding"] in ("windows-1252", "cp1252") else fp["encoding"]
+        if getattr(row, "bad", None):
+            raise RowBad(row.bad)          # an escape-mode record a quote leaves malformed (escaped.Row)
+        if fp.get("escape"):
+            # `row` is the decoded view: its texts hold the raw bytes the escapes leave as they are.
+            data = "".join(t for t, q in row).encode(codec, errors="surrogateescape")
+        else:
+            data = record_bytes(self.files[fp["path"]], row)
         try:
             data.decode(codec)
         except UnicodeDecodeError:
@@ -510,8 +531,13 @@ class Replayer:
         for fp in self.plan.files:
             f = self.files[fp["path"]]
             self.forwards = []
-            for row, line in zip(f["rows"], lines[fp["path"]]):
-                if self.is_blank(row):
+            if fp.get("escape"):
+                # Raw fields → records read from the file's bytes, as [text, quoted] rows (None: blank).
+                pairs = [(row, line) for line, row in escaped.records(f, fp["trim"], fp["tokens"])]
+            else:
+                pairs = zip(f["rows"], lines[fp["path"]])
+            for row, line in pairs:
+                if row is None or (not fp.get("escape") and self.is_blank(row)):
                     continue
                 if accepted is not None and line not in accepted[fp["path"]]:
                     rejected_names.setdefault(fp["path"], {})[line] = self.note_rejected(fp, row, line)

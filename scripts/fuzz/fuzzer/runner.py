@@ -47,6 +47,10 @@ def command(case, binary="seedstore"):
         args.append("--decimal-comma")
     if o.get("skip_lines_flag"):
         args += ["--skip-lines", str(o["skip_lines_flag"])]
+    if o.get("escape_flag"):
+        args += ["--escape", o["escape_flag"]]
+    if o.get("quote_flag"):
+        args += ["--quote", o["quote_flag"]]
     if o.get("trim_flag") is True:
         args.append("--trim")
     elif o.get("trim_flag") is False:
@@ -58,7 +62,7 @@ def command(case, binary="seedstore"):
 
 def resaved_command(case, binary="seedstore"):
     """The import again with the saved mapping alone: the flags it holds (--encoding, --decimal-comma,
-    --skip-lines, --trim/--no-trim) left out, into a store and rejects file of its own."""
+    --skip-lines, --trim/--no-trim, --escape, --quote) left out, into a store and rejects file of its own."""
     o = case["options"]
     args = [binary, "import", "--mapping", SAVED_MAPPING, "--out", RESAVED_STORE, "--progress", "none",
             "--batch-size", str(o["batch_size"])]
