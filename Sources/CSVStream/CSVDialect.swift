@@ -66,9 +66,9 @@ public struct CSVDialect: Sendable, Hashable {
     /// field, null, is handed over as the two bytes `\N`, unquoted, while a field holding any other escape
     /// is reported as quoted (``CSVRawRecord/isQuoted(at:)``): those two bytes unquoted mean null and
     /// nothing else. An empty field is an empty unquoted field. Every LF ends a line and a CR before it is
-    /// part of the line end, unless the input's start says otherwise (an escaped CR: CRLF lines, MySQL's
-    /// `LINES TERMINATED BY '\r\n'`, where a bare LF is data; an escaped LF or a lone CR: LF lines, where
-    /// a CR before the LF is data). A line end ends the record even inside an open quote (such exports escape the line
+    /// part of the line end, unless the input says otherwise (an escaped CR: CRLF lines, MySQL's
+    /// `LINES TERMINATED BY '\r\n'`, where a bare LF is data; an escaped LF: LF lines, where a CR before
+    /// the LF is data; in its first 64 KiB, or CRLF line ends twice the bare LF ones there). A line end ends the record even inside an open quote (such exports escape the line
     /// ends in values), and ``CSVRawRecord/validateQuotes()`` reports that quote. A line of `\.` alone
     /// (PostgreSQL's end of data) is blank and ends the input. A field that starts with ``quote`` is
     /// quoted, as MySQL's `ENCLOSED BY` writes: set ``quote`` to ``noQuote`` for PostgreSQL's text format,

@@ -128,12 +128,29 @@ struct EscapedDialectTests {
                     == [["id", "name"], ["1", "line1\nline2"], ["2", "a\rb"]])
             // An escaped LF, or a CR before anything but an LF: LF lines, where a CR before the LF is text.
             #expect(try Self.read("1\tend\r\n2\ta\\\nb\n", dialect, chunkSize: chunkSize) == [["1", "end\r"], ["2", "a\nb"]])
-            #expect(try Self.read("1\ta\rb\n2\tend\r\n", dialect, chunkSize: chunkSize) == [["1", "a\rb"], ["2", "end\r"]])
+            // No escaped CR or LF: CRLF lines when they are at least twice the bare LFs (trial X: a CRLF file
+            // with a stray CR in text, one with an LF in text and no CR).
+            #expect(try Self.read("id\tname\r\n1\ta\rb\r\n2\tAnn\r\n", dialect, chunkSize: chunkSize) == [["id", "name"], ["1", "a\rb"], ["2", "Ann"]])
+            #expect(try Self.read("1\tline a\nline b\r\n2\tx\r\n3\ty\r\n", dialect, chunkSize: chunkSize)
+                    == [["1", "line a\nline b"], ["2", "x"], ["3", "y"]])
+            // A header written apart ends with a bare LF: it still ends the header.
+            var headed = dialect
+            headed.hasHeader = true
+            let apart = try CSVReader(string: "id\tname\n1\tx\r\n2\ty\r\n3\tz\r\n", dialect: headed, chunkSize: chunkSize)
+            let rows = try apart.readAll().map(\.fields)
+            #expect(apart.header == ["id", "name"] && rows == [["1", "x"], ["2", "y"], ["3", "z"]])
             // Nothing to tell: every LF ends a line, a CR before it with it; both kinds are counted.
             let reader = try CSVReader(string: "1\tx\r\n2\ty\n3\tz\n", dialect: dialect, chunkSize: chunkSize)
             #expect(try reader.readAll().map(\.fields) == [["1", "x"], ["2", "y"], ["3", "z"]])
             #expect(reader.escapedLineEnds == (2, 1))
         }
+    }
+
+    @Test func anEscapedCarriageReturnPastTheSampleTellsCRLFLinesThen() throws {
+        var dialect = Self.postgres
+        dialect.quote = UInt8(ascii: "\"")
+        let long = String(repeating: "x", count: 70_000)
+        #expect(try Self.read("1\t" + long + "\\\r\ny\r\n2\tz\r\n", dialect) == [["1", long + "\r\ny"], ["2", "z"]])
     }
 
     @Test func enclosedAndDoubledQuotesAreCounted() throws {

@@ -24,7 +24,7 @@ import Darwin
 /// - A line end ends the record, inside an open quote too (such exports escape the line ends in values:
 ///   a quote open there opened no quoted field, and ``unclosedQuoteIndex`` says where, for the reader to
 ///   report, instead of the quote taking the rest of the file). Every LF ends a line, and a CR before it
-///   is part of the line end, unless the file's start says otherwise (``presetLineEnds(from:)``): in a
+///   is part of the line end, unless the file says otherwise (``presetLineEnds(from:hasHeader:)``): in a
 ///   file of CRLF lines (MySQL's `LINES TERMINATED BY '\r\n'`) a bare LF is data, in a file of LF lines a
 ///   CR before the LF is.
 /// - A line that is exactly `\.` (PostgreSQL's end-of-data marker) is a blank line and ends the data
@@ -84,7 +84,10 @@ final class _EscapedParser {
     private(set) var recordDoubledQuote = false
     /// Whether the record was PostgreSQL's end-of-data marker, `\.` alone on its line.
     private(set) var endOfData = false
-    /// How the file's lines end (``presetLineEnds(from:)``): in a file of CRLF lines a bare LF is data, in a
+    /// Whether the record being read is the header (``CSVDialect/hasHeader``), whose line may end with
+    /// a bare LF in a file of CRLF lines (`echo header; cat export`): names hold no line end.
+    private var headerLine: Bool
+    /// How the file's lines end (``presetLineEnds(from:hasHeader:)``): in a file of CRLF lines a bare LF is data, in a
     /// file of LF lines a CR before the LF is; `unknown`, every LF ends a line, after a CR or not.
     private var lineEnds = LineEnds.unknown
     /// With ``LineEnds/unknown``, the line ends read so far that were a bare LF, and a CR and an LF: both
@@ -105,34 +108,46 @@ final class _EscapedParser {
         self.escape = escape
         trims = dialect.trimsSpaces
         strict = dialect.strict
+        headerLine = dialect.hasHeader
         field = .allocate(capacity: fieldCapacity)
     }
 
     deinit { field.deallocate() }
 
-    /// Tells how the file's lines end from its first bytes (`sample`), whatever the chunk size, when they
-    /// say so for certain (MySQL escapes the first byte of its line terminator, and writes other CRs and
-    /// LFs in text as they are):
-    /// - an escaped CR: CRLF lines (`LINES TERMINATED BY '\r\n'`), where a bare LF is text;
-    /// - an escaped LF, or a CR before anything but an LF: LF lines, where a CR before the LF is text;
-    /// - neither, or both: every LF ends a line and a CR before it is part of the line end
-    ///   (``LineEnds/unknown``), which reads PostgreSQL's files, LF or CRLF, and MySQL's but for an LF in
-    ///   the text of a CRLF export (counted: ``bareLineFeedEnds``, ``carriageReturnLineFeedEnds``).
-    func presetLineEnds(from sample: [UInt8]) {
-        var escapedCR = false, lineFeedSigns = false
+    /// Tells how the file's lines end from its first bytes (`sample`), whatever the chunk size. MySQL
+    /// escapes the first byte of its line terminator and writes other CRs and LFs in text as they are:
+    /// - an escaped CR (and no escaped LF): CRLF lines (`LINES TERMINATED BY '\r\n'`), where a bare LF is text;
+    /// - an escaped LF (and no escaped CR): LF lines, where a CR before the LF is text;
+    /// - else, when LF after CR ends at least two lines and twice as many as a bare LF does (the header's
+    ///   line end, with `hasHeader`, not counted: `echo header; cat export` writes it apart): CRLF lines;
+    /// - else every LF ends a line and a CR before it is part of the line end (``LineEnds/unknown``), which
+    ///   reads PostgreSQL's files, LF or CRLF, and MySQL's but for an LF in the text of a CRLF export with
+    ///   few rows (counted: ``bareLineFeedEnds``, ``carriageReturnLineFeedEnds``); an escaped CR or LF
+    ///   met later decides then.
+    func presetLineEnds(from sample: [UInt8], hasHeader: Bool) {
+        var escapedCR = false, escapedLF = false, afterCR = 0, bare = 0
         var escapes = 0  // the run of escape bytes before the current byte
+        var firstLineEnd = true
         for (i, byte) in sample.enumerated() {
             let escaped = escapes % 2 == 1
-            if byte == 0x0A && escaped { lineFeedSigns = true }
-            if byte == 0x0D {
-                if escaped { escapedCR = true } else if i + 1 < sample.count && sample[i + 1] != 0x0A { lineFeedSigns = true }
+            if byte == 0x0D && escaped { escapedCR = true }
+            if byte == 0x0A {
+                if escaped {
+                    escapedLF = true
+                } else {
+                    let crlf = i > 0 && sample[i - 1] == 0x0D && !(i > 1 && sample[i - 2] == escape)
+                    if !(firstLineEnd && hasHeader) { if crlf { afterCR += 1 } else { bare += 1 } }
+                    firstLineEnd = false
+                }
             }
             escapes = byte == escape ? escapes + 1 : 0
         }
-        if escapedCR && !lineFeedSigns {
+        if escapedCR && !escapedLF {
             lineEnds = .carriageReturnLineFeed
-        } else if lineFeedSigns && !escapedCR {
+        } else if escapedLF && !escapedCR {
             lineEnds = .lineFeed
+        } else if !escapedCR && afterCR >= 2 && afterCR >= 2 * bare {
+            lineEnds = .carriageReturnLineFeed
         }
     }
 
@@ -151,6 +166,10 @@ final class _EscapedParser {
             if atRecordStart { startRecord() }
             if escaping {
                 escaping = false
+                // An escaped CR or LF met while nothing has told how lines end tells it now.
+                if lineEnds == .unknown && (byte == 0x0D || byte == 0x0A) {
+                    lineEnds = byte == 0x0D ? .carriageReturnLineFeed : .lineFeed
+                }
                 takeEscaped(byte)
                 continue
             }
@@ -165,7 +184,7 @@ final class _EscapedParser {
             }
             // A bare LF ends the line in a file of LF lines; in a file of CRLF lines it is data (MySQL's
             // LINES TERMINATED BY '\r\n' leaves it unescaped).
-            if byte == 0x0A && lineEnds != .carriageReturnLineFeed {
+            if byte == 0x0A && (lineEnds != .carriageReturnLineFeed || headerLine) {
                 if lineEnds == .unknown { bareLineFeedEnds += 1 }
                 if !endLine(at: rawIndex, terminator: 1) { return i - 1 }
                 continue
@@ -427,5 +446,6 @@ final class _EscapedParser {
         terminatorLength = terminator
         record.rowEnded = true
         atRecordStart = true
+        headerLine = false
     }
 }

@@ -117,7 +117,7 @@ final class _RecordScanner {
         chunk = .allocate(capacity: self.chunkSize)  // from here on, deinit frees it even if init throws
         try skipByteOrderMark()
         if let escaped = escapedParser, source.size != nil, let sample = try? source.bytes(in: 0..<Self.lineEndSample) {
-            escaped.presetLineEnds(from: sample)
+            escaped.presetLineEnds(from: sample, hasHeader: dialect.hasHeader)
         }
     }
 
