@@ -201,8 +201,9 @@ struct ImportCommand: ParsableCommand {
         }
         // These take the next argument whatever it is (--null -999): an option there was most likely a value left out.
         for (option, values) in [("--null", nullTokens), ("--true-value", trueValues), ("--false-value", falseValues)] {
-            if let value = values.first(where: { $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true }) {
-                throw ValidationError("\(option) took '\(value)', an option, as its value: give \(option) its value first (--null '' for an empty one).")
+            if let value = values.first(where: { ($0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true) || $0 == "-h" }) {
+                throw ValidationError("\(option) took '\(value)', an option, as its value: give \(option) its value first"
+                                      + (option == "--null" ? " (--null '' for an empty one)." : "."))
             }
         }
         if let problem = ImportOptions.nullTokensProblem(nullTokens) {

@@ -460,7 +460,8 @@ struct QueryCommand: ParsableCommand {
         guard store.model.entity(named: entity) != nil else {
             let names = store.model.entities.map(\.name)
             let close = closestNames(to: entity, in: names, limit: 1).first.map { "; did you mean '\($0)'?" } ?? ""
-            throw StoreError.invalidRequest("the model has no entity '\(entity)'\(close) (it has: \(names.joined(separator: ", ")))")
+            printError("error: the model has no entity '\(entity)'\(close) (it has: \(names.joined(separator: ", ")))")
+            throw ExitCode.validationFailure
         }
         let context = ManagedObjectContext(store: store)
         // The request is made from the arguments alone: what it refuses is a usage error.

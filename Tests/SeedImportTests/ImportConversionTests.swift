@@ -466,7 +466,7 @@ struct ImportConversionTests {
         #expect(explain(.double, "50%") == "the value is a percentage (50%), as a spreadsheet shows it: export the number alone (50 or its fraction), or map the column to a String attribute")
         for text in ["Infinity", "-Infinity", "inf", "+INF"] {
             #expect(explain(.double, text).contains("Infinity is not read"), "\(text)")
-            #expect(explain(.double, text).contains("--null '' --null '\(text)'"), "\(text)")
+            #expect(explain(.double, text).contains("--null '' --null NULL --null NA --null '\(text)'"), "\(text)")
         }
         #expect(explain(.double, "-Infinity").hasPrefix("-Infinity is not read"))
         #expect(explain(.double, "information") == "not a number")

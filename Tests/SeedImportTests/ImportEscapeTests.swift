@@ -293,7 +293,7 @@ struct ImportEscapeCLITests {
         let scratch = ImportScratch()
         try scratch.write("m.model.json", ImportEscapeTests.model)
         try scratch.write("t.csv", "id\n1\n")
-        for arguments in [["--null", "--trim"], ["--true-value", "--no-trim"], ["--escape", "\n"]] {
+        for arguments in [["--null", "--trim"], ["--true-value", "--no-trim"], ["--null", "-h"], ["--escape", "\n"]] {
             let result = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite")]
                                            + arguments + ["T=" + scratch.path("t.csv")])
             #expect(result.status == 64, "\(arguments): \(result.errors)")

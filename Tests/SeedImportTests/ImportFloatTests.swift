@@ -75,7 +75,7 @@ struct ImportFloatTests {
         let rejects = try ImportRejectsTests.records(scratch.path("rejects.csv"))
         let reasons = Dictionary(uniqueKeysWithValues: rejects.dropFirst().map { (Int($0[1])!, $0[6]) })
         let reason = "NaN is not a number the store can hold (SQLite stores NaN as NULL, so it would read back nil): leave the field empty for no value "
-            + "(or make NaN a null token: --null '' --null NaN, as --null replaces the defaults, or the column's \"nullTokens\" in a mapping), or write a number"
+            + "(or make NaN a null token: --null '' --null NULL --null NA --null NaN, the defaults and NaN, as --null replaces them, or the column's \"nullTokens\" in a mapping), or write a number"
         #expect(reasons[2] == "d: " + reason)
         #expect(reasons[3] == "f: " + reason)
         #expect(reasons[4] == "f: " + reason)

@@ -47,6 +47,9 @@ final class QueryUsageCLITests {
             #expect(result.stderr.hasPrefix("error: entity FailedBankInfo has no property '"), "\(arguments): \(result.stderr)")
         }
         #expect(try query("FailedBankInfo", ["--prefetch", "detials"]).stderr.contains("did you mean 'details'?"))
+        // An entity the model lacks is one too (trial X).
+        let entity = try query("Nope", [])
+        #expect(entity.status == 64 && entity.stderr.hasPrefix("error: the model has no entity 'Nope'"), "\(entity.stderr)")
         // A property used in a way it cannot be: an attribute to prefetch, a key after an attribute (trial W).
         for arguments in [["--prefetch", "name"], ["--properties", "name.x"]] {
             let result = try query("FailedBankInfo", arguments)

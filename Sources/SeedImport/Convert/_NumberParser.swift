@@ -214,11 +214,12 @@ enum _NumberParser {
         // NaN: Double's own text for "not a number", which the store cannot hold (SQLite stores it as NULL).
         if isNaNText(bytes) {
             return "NaN is not a number the store can hold (SQLite stores NaN as NULL, so it would read back nil): "
-                + "leave the field empty for no value (or make NaN a null token: --null '' --null NaN, as --null replaces the defaults, or the column's \"nullTokens\" in a mapping), or write a number"
+                + "leave the field empty for no value (or make NaN a null token: --null '' --null NULL --null NA --null NaN, the defaults and NaN, as --null replaces them, or the column's \"nullTokens\" in a mapping), or write a number"
         }
         if let sign = infinitySign(bytes) {
             return "\(sign)Infinity is not read: a number attribute here holds finite numbers (JSON and CSV readers of the store have no infinity); "
-                + "make it a null token (--null '' --null '\(String(decoding: bytes, as: UTF8.self))', or the column's \"nullTokens\" in a mapping), or write a number"
+                + "make it a null token (--null '' --null NULL --null NA --null '\(String(decoding: bytes, as: UTF8.self))', the defaults and it, as --null replaces them, "
+                + "or the column's \"nullTokens\" in a mapping), or write a number"
         }
         // Spreadsheet formatting (Google Sheets and Excel export what the cell shows): a currency sign, a percent sign.
         let text = String(decoding: bytes, as: UTF8.self)

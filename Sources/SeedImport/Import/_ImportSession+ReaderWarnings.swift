@@ -66,10 +66,11 @@ extension _ImportSession {
         let ends = reader.escapedLineEnds
         // One LF alone is a header written apart (`echo header; cat export`): nothing to say.
         if ends.lineFeed > 1 && ends.carriageReturnLineFeed > 0 {
-            warnings.append("\(file.displayPath): \(_ProgressReporter.grouped(ends.carriageReturnLineFeed)) lines end with CR LF and "
+            let crlf = ends.carriageReturnLineFeed
+            warnings.append("\(file.displayPath): \(_ProgressReporter.grouped(crlf)) line\(crlf == 1 ? "" : "s") end\(crlf == 1 ? "s" : "") with CR LF and "
                 + "\(_ProgressReporter.grouped(ends.lineFeed)) with LF alone, all read as line ends, a CR before an LF dropped: from MySQL's "
                 + "OUTFILE with LINES TERMINATED BY '\\r\\n', an LF in a value was text and split its row; with '\\n', a CR ending a value "
-                + "was dropped. Nothing in the file's first 64 KiB tells which (MySQL escapes the terminator's first byte in text): "
+                + "was dropped. Nothing in the file told which (MySQL escapes the terminator's first byte in text, and CRLF lines twice as many as LF ones are taken as the line ends): "
                 + "re-export with LINES TERMINATED BY '\\n' to be sure")
         }
         return warnings
