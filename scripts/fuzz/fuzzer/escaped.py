@@ -67,27 +67,40 @@ def record_text(f, row):
 LINE_END_SAMPLE = 64 << 10
 
 
-def line_ends(sample, escape=ESCAPE):
-    """How the file's lines end, told from its first 64 KiB (docs/mapping.md, `escape`): "crlf" when an
-    escaped CR is there and no LF evidence (an escaped LF, or a CR before anything but an LF); "lf" when
-    there is LF evidence and no escaped CR; else None (every LF ends a line, a CR before it is part of the
-    line end). `sample`: the bytes as a latin-1 string."""
-    escaped_cr = lf_signs = False
+def line_ends(sample, escape=ESCAPE, has_header=True):
+    """How the file's lines end, told from its first 64 KiB (docs/mapping.md, `escape`;
+    `_EscapedParser.presetLineEnds`): "crlf" when an escaped CR is there and no escaped LF; "lf" when an
+    escaped LF is there and no escaped CR; else "crlf" when there is no escaped CR and LFs after a CR
+    (the CR itself not after the escape byte) end at least two lines and twice as many as bare LFs (the
+    first line end not counted when the file has a header); else None (every LF ends a line, a CR before
+    it is part of the line end, and the first escaped CR or LF met decides). `sample`: the bytes as a
+    latin-1 string."""
+    escaped_cr = escaped_lf = False
+    after_cr = bare = 0
+    first = True
     run = 0
     for i, c in enumerate(sample):
         was_escaped = run % 2 == 1
-        if c == "\n" and was_escaped:
-            lf_signs = True
-        if c == "\r":
+        if c == "\r" and was_escaped:
+            escaped_cr = True
+        if c == "\n":
             if was_escaped:
-                escaped_cr = True
-            elif i + 1 < len(sample) and sample[i + 1] != "\n":
-                lf_signs = True
+                escaped_lf = True
+            else:
+                crlf = i > 0 and sample[i - 1] == "\r" and not (i > 1 and sample[i - 2] == escape)
+                if not (first and has_header):
+                    if crlf:
+                        after_cr += 1
+                    else:
+                        bare += 1
+                first = False
         run = run + 1 if c == escape else 0
-    if escaped_cr and not lf_signs:
+    if escaped_cr and not escaped_lf:
         return "crlf"
-    if lf_signs and not escaped_cr:
+    if escaped_lf and not escaped_cr:
         return "lf"
+    if not escaped_cr and after_cr >= 2 and after_cr >= 2 * bare:
+        return "crlf"
     return None
 
 
@@ -119,6 +132,7 @@ class _Parser:
         self.record = None
         self.raw = 0          # the record's raw bytes so far
         self.end_of_data = False
+        self.header_line = True   # the first record is the header, whose bare LF ends it in CRLF mode too
 
     def append(self, c, space=False):
         self.field.append(c)
@@ -189,6 +203,7 @@ class _Parser:
             self.end_field()
         self.records.append(r)
         self.at_record_start = True
+        self.header_line = False
         if end:
             self.end_of_data = True
 
@@ -208,6 +223,8 @@ class _Parser:
                 line += 1          # every LF is a line, data or not
             if self.escaping:
                 self.escaping = False
+                if self.mode is None and c in "\r\n":   # an escaped CR or LF decides when nothing has
+                    self.mode = "crlf" if c == "\r" else "lf"
                 self.take_escaped(c)
                 continue
             if self.pending_cr:
@@ -216,7 +233,7 @@ class _Parser:
                     self.end_line(2)
                     continue
                 self.take_cr_as_data()
-            if c == "\n" and self.mode != "crlf":
+            if c == "\n" and (self.mode != "crlf" or self.header_line):   # a header's bare LF ends it
                 self.end_line(1)
                 continue
             if c == "\r":
