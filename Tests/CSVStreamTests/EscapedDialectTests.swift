@@ -246,45 +246,47 @@ struct EscapedDialectTests {
     static let field = value.optional(valueRate: 0.8)
     static let document = field.array(of: 1...4).array(of: 1...5)
 
-    /// PostgreSQL's `COPY … TO` in text format.
-    static func writePostgres(_ records: [[String?]], delimiter: Character) -> String {
+    /// Records written with `\N` for null, each character of a value as `escaped` gives it (itself when
+    /// `nil`), each value as `wrapped` gives it, fields joined by `delimiter` and ended by `lineEnd`.
+    static func write(_ records: [[String?]], delimiter: String, lineEnd: String, escaped: (Unicode.Scalar) -> String?,
+                      wrapped: (String) -> String = { $0 }) -> String {
         records.map { record in
             record.map { field in
                 guard let field else { return "\\N" }
                 var out = ""
                 for character in field.unicodeScalars {
-                    switch character {
-                    case "\\": out += "\\\\"
-                    case "\n": out += "\\n"
-                    case "\r": out += "\\r"
-                    case "\t": out += "\\t"
-                    case delimiter.unicodeScalars.first!: out += "\\" + String(character)
-                    default: out.unicodeScalars.append(character)
-                    }
+                    if let written = escaped(character) { out += written } else { out.unicodeScalars.append(character) }
                 }
-                return out
-            }.joined(separator: String(delimiter)) + "\n"
+                return wrapped(out)
+            }.joined(separator: delimiter) + lineEnd
         }.joined()
+    }
+
+    /// PostgreSQL's `COPY … TO` in text format.
+    static func writePostgres(_ records: [[String?]], delimiter: Character) -> String {
+        write(records, delimiter: String(delimiter), lineEnd: "\n") { character in
+            switch character {
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case delimiter.unicodeScalars.first!: "\\" + String(character)
+            default: nil
+            }
+        }
     }
 
     /// MySQL's `SELECT … INTO OUTFILE` with `ESCAPED BY '\\'`, enclosing every text value or none.
     static func writeMySQL(_ records: [[String?]], enclosed: Bool, lineEnd: String) -> String {
-        records.map { record in
-            record.map { field in
-                guard let field else { return "\\N" }
-                var out = ""
-                for character in field.unicodeScalars {
-                    switch character {
-                    case "\\": out += "\\\\"
-                    case "\0": out += "\\0"
-                    case "\"" where enclosed: out += "\\\""
-                    case ",", lineEnd.unicodeScalars.first!: out += "\\" + String(character)
-                    default: out.unicodeScalars.append(character)
-                    }
-                }
-                return enclosed ? "\"" + out + "\"" : out
-            }.joined(separator: ",") + lineEnd
-        }.joined()
+        write(records, delimiter: ",", lineEnd: lineEnd, escaped: { character in
+            switch character {
+            case "\\": "\\\\"
+            case "\0": "\\0"
+            case "\"" where enclosed: "\\\""
+            case ",", lineEnd.unicodeScalars.first!: "\\" + String(character)
+            default: nil
+            }
+        }, wrapped: { enclosed ? "\"" + $0 + "\"" : $0 })
     }
 
     @Test func postgresTextRoundTrips() async {
