@@ -79,6 +79,23 @@ public struct CSVDialect: Sendable, Hashable {
     /// dialect.escape = UInt8(ascii: "\\")   // PostgreSQL: COPY wells TO '/tmp/wells.txt'
     /// ```
     public var escape: UInt8?
+    /// How the lines of escaped text (``escape``) end, when the file does not tell it: `nil` (the
+    /// default) looks at the text; ``EscapedLineEnd/carriageReturnLineFeed`` reads MySQL's
+    /// `LINES TERMINATED BY '\r\n'` (a bare LF is text) and ``EscapedLineEnd/lineFeed`` its default (a
+    /// CR before the LF is text), whatever the text says.
+    ///
+    /// ```swift
+    /// dialect.escapedLineEnd = .carriageReturnLineFeed   // notes with LFs in a CRLF export
+    /// ```
+    public var escapedLineEnd: EscapedLineEnd?
+
+    /// How the lines of escaped text end (``escapedLineEnd``).
+    public enum EscapedLineEnd: String, Sendable, Hashable {
+        /// LF: a CR before it is text.
+        case lineFeed = "lf"
+        /// CR LF: a bare LF is text.
+        case carriageReturnLineFeed = "crlf"
+    }
     /// The longest record the reader holds, in bytes as in the input (``defaultMaximumRecordBytes``). A
     /// record is held whole, and a quote never closed reads every line after it into one field until the
     /// input ends (where the reader ends the record with the quote's line and reads the lines after it

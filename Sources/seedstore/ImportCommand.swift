@@ -68,6 +68,9 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The escape character of MySQL's SELECT … INTO OUTFILE and PostgreSQL's text-format COPY: '\\' decodes \\N as null, \\t, \\n and an escaped delimiter or line end, overriding the mapping (default none: RFC 4180 CSV). PostgreSQL's text format never quotes: add --quote none.", valueName: "char"))
     var escape: String?
 
+    @Option(name: .customLong("line-end"), help: ArgumentHelp("How the lines of files read with --escape end, when their text does not tell it: crlf for MySQL's LINES TERMINATED BY '\\r\\n' (an LF in a value is text), lf for its default (a CR before the LF is text), overriding the mapping's \"lineEnd\" (default: told from the text).", valueName: "lf|crlf"))
+    var lineEnd: CSVDialect.EscapedLineEnd?
+
     @Option(name: .customLong("skip-lines"), help: ArgumentHelp("Lines above the header that are not CSV (a report's title, notes), skipped as written, overriding the mapping; line numbers still count them.", valueName: "n"))
     var skipLines: Int?
 
@@ -170,6 +173,9 @@ struct ImportCommand: ParsableCommand {
         if let escape, CSVOptions.byteOrNone(escape) == nil {
             throw ValidationError("--escape takes one ASCII character ('\\' for MySQL's and PostgreSQL's exports) or none, not '\(Self.visible(escape))'.")
         }
+        if lineEnd != nil && escape.flatMap(CSVOptions.byteOrNone).map({ $0 == 0 }) ?? (mapping == nil) {
+            throw ValidationError("--line-end applies to files read with an escape (--escape '\\'); CSV files take LF, CRLF and CR lines as they come.")
+        }
         // Against each file's own delimiter and quote once they are known (``checkDelimiterAndQuote(_:)``).
         if let escape, let byte = CSVOptions.byteOrNone(escape), byte != 0 {
             for (name, value) in [("--delimiter", delimiter), ("--quote", quote)] {
@@ -263,6 +269,7 @@ struct ImportCommand: ParsableCommand {
         options.delimiter = delimiter.flatMap(CSVOptions.byte)
         options.quote = quote.flatMap(CSVOptions.byteOrNone)
         options.escape = escape.flatMap(CSVOptions.byteOrNone)
+        options.escapedLineEnd = lineEnd
         options.decimalComma = decimalComma
         options.trim = trim
         options.skipLines = skipLines
@@ -496,3 +503,4 @@ struct ImportCommand: ParsableCommand {
 
 extension ErrorPolicy: ExpressibleByArgument {}
 extension ProgressMode: ExpressibleByArgument {}
+extension CSVDialect.EscapedLineEnd: ExpressibleByArgument {}

@@ -146,6 +146,19 @@ struct EscapedDialectTests {
         }
     }
 
+    @Test func chosenLineEndsWinOverTheText() throws {
+        // Trial X's notes: a CRLF export whose values hold more LFs than it has rows, and no CR.
+        var dialect = Self.postgres
+        let text = "1\ta\nb\nc\r\n2\td\ne\nf\r\n"
+        #expect(try Self.read(text, dialect).count == 6)
+        dialect.escapedLineEnd = .carriageReturnLineFeed
+        #expect(try Self.read(text, dialect) == [["1", "a\nb\nc"], ["2", "d\ne\nf"]])
+        // Chosen, it stays: an escaped LF later does not change it.
+        #expect(try Self.read("1\tx\r\n2\ta\\\nb\r\n", dialect) == [["1", "x"], ["2", "a\nb"]])
+        dialect.escapedLineEnd = .lineFeed
+        #expect(try Self.read("1\tend\r\n2\tx\r\n3\ty\r\n", dialect) == [["1", "end\r"], ["2", "x\r"], ["3", "y\r"]])
+    }
+
     @Test func anEscapedCarriageReturnPastTheSampleTellsCRLFLinesThen() throws {
         var dialect = Self.postgres
         dialect.quote = UInt8(ascii: "\"")

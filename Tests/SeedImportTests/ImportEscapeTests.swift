@@ -288,6 +288,29 @@ struct ImportEscapeCLITests {
         #expect(saved.contains(#""escape": "\\""#) && saved.contains(#""quote": "none""#), "\(saved)")
     }
 
+    @Test("--line-end crlf reads a CRLF export whose values hold LFs; a mapping's \"lineEnd\" too, written back; only with an escape")
+    func lineEnd() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", ImportEscapeTests.model)
+        try scratch.write("t.tsv", "id\tname\r\n1\ta\nb\nc\r\n2\td\ne\nf\r\n")
+        let result = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite"), "--progress", "none",
+                                        "--escape", "\\", "--quote", "none", "--line-end", "crlf", "--save-mapping", scratch.path("s.json"),
+                                        "T=" + scratch.path("t.tsv")])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try StoreReader.scalar(scratch.path("t.sqlite"), "SELECT ZNAME FROM ZT WHERE ZID = 2") == .text("d\ne\nf"))
+        let saved = try String(contentsOfFile: scratch.path("s.json"), encoding: .utf8)
+        #expect(saved.contains(#""lineEnd": "crlf""#), "\(saved)")
+        let again = try ImportCLI.run(["import", "--mapping", scratch.path("s.json"), "--out", scratch.path("u.sqlite"), "--progress", "none"])
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(try StoreReader.scalar(scratch.path("u.sqlite"), "SELECT count(*) FROM ZT") == .integer(2))
+        let plain = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("v.sqlite"), "--line-end", "crlf",
+                                       "T=" + scratch.path("t.tsv")])
+        #expect(plain.status == 64 && plain.errors.hasPrefix("error: --line-end applies to files read with an escape"), "\(plain.errors)")
+        let bad = #"{"format": 1, "model": "m.model.json", "files": [{"path": "t.tsv", "lineEnd": "crlf", "targets": [{"entity": "T"}]}]}"#
+        let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(bad.utf8), baseDirectory: scratch.url.path) }
+        #expect(error.description.contains(#""lineEnd" applies to files read with an escape"#), "\(error)")
+    }
+
     @Test("an option taken as the value of --null, --true-value or --false-value is a usage error; a line break is no escape")
     func optionsTakenAsValues() throws {
         let scratch = ImportScratch()

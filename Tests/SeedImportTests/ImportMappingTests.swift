@@ -185,8 +185,8 @@ struct ImportMappingTests {
             Issue.record("expected an error")
         } catch {
             #expect(error.problems == [
-                "defaults: unknown key \"delimter\"; did you mean \"delimiter\"? (expected one of decimalComma, delimiter, encoding, escape, header, maxRecordSize, nullTokens, quote, skipLines, strict, timeZone, trim)",
-                "files[0]: unknown key \"encodng\"; did you mean \"encoding\"? (expected one of decimalComma, delimiter, encoding, escape, header, join, maxRecordSize, nullTokens, path, quote, skipLines, strict, targets, timeZone, trim)",
+                "defaults: unknown key \"delimter\"; did you mean \"delimiter\"? (expected one of decimalComma, delimiter, encoding, escape, header, lineEnd, maxRecordSize, nullTokens, quote, skipLines, strict, timeZone, trim)",
+                "files[0]: unknown key \"encodng\"; did you mean \"encoding\"? (expected one of decimalComma, delimiter, encoding, escape, header, join, lineEnd, maxRecordSize, nullTokens, path, quote, skipLines, strict, targets, timeZone, trim)",
                 "files[0].targets[0].columns.d: unknown key \"fromat\"; did you mean \"format\"? (expected one of column, falseValues, format, nullTokens, pivotYear, timeZone, trueValues)",
                 "files[0].targets[0].relationships.b: unknown key \"nullToken\"; did you mean \"nullTokens\"? (expected one of column, destinationKey, nullTokens)",
                 "files[1].join: unknown key \"zzz\" (expected one of destinationColumn, destinationKey, entity, relationship, sourceColumn, sourceKey)",
@@ -206,7 +206,7 @@ struct ImportMappingTests {
             """
         let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(json.utf8), baseDirectory: "/tmp") }
         #expect(error.problems == [
-            "defaults: unknown key \"bogus\" (expected one of decimalComma, delimiter, encoding, escape, header, maxRecordSize, nullTokens, quote, skipLines, strict, timeZone, trim)",
+            "defaults: unknown key \"bogus\" (expected one of decimalComma, delimiter, encoding, escape, header, lineEnd, maxRecordSize, nullTokens, quote, skipLines, strict, timeZone, trim)",
             "defaults.nullTokens: at most 4 tokens besides \"\" are supported, each at most 32 bytes (5 tokens besides \"\")",
             "files[0].nullTokens: at most 4 tokens besides \"\" are supported, each at most 32 bytes (\"NOT-AVAILABLE-AT-ALL-IN-THIS-FILE\" is 33 bytes)",
             "files[0].targets[0].relationships.b.nullTokens: at most 4 tokens besides \"\" are supported, each at most 32 bytes (5 tokens besides \"\")",

@@ -90,6 +90,8 @@ final class _EscapedParser {
     /// How the file's lines end (``presetLineEnds(from:hasHeader:)``): in a file of CRLF lines a bare LF is data, in a
     /// file of LF lines a CR before the LF is; `unknown`, every LF ends a line, after a CR or not.
     private var lineEnds = LineEnds.unknown
+    /// Whether ``lineEnds`` was chosen (``fixLineEnds(_:)``): nothing in the text changes it then.
+    private var lineEndsFixed = false
     /// With ``LineEnds/unknown``, the line ends read so far that were a bare LF, and a CR and an LF: both
     /// in one file may be a MySQL export of CRLF lines whose text holds LFs, which were read as line ends.
     private(set) var bareLineFeedEnds = 0
@@ -151,6 +153,12 @@ final class _EscapedParser {
         }
     }
 
+    /// Reads lines as `chosen` says (``CSVDialect/escapedLineEnd``), whatever the text says.
+    func fixLineEnds(_ chosen: CSVDialect.EscapedLineEnd) {
+        lineEnds = chosen == .lineFeed ? .lineFeed : .carriageReturnLineFeed
+        lineEndsFixed = true
+    }
+
     /// Whether the input so far ends inside a quoted field.
     var isInsideQuotedField: Bool { inQuotes }
 
@@ -167,7 +175,7 @@ final class _EscapedParser {
             if escaping {
                 escaping = false
                 // An escaped CR or LF met while nothing has told how lines end tells it now.
-                if lineEnds == .unknown && (byte == 0x0D || byte == 0x0A) {
+                if lineEnds == .unknown && !lineEndsFixed && (byte == 0x0D || byte == 0x0A) {
                     lineEnds = byte == 0x0D ? .carriageReturnLineFeed : .lineFeed
                 }
                 takeEscaped(byte)

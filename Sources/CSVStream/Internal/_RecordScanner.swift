@@ -116,8 +116,12 @@ final class _RecordScanner {
         extraStop = dialect.recordTerminator == .controlBNewline ? 0x02 : 0x0A
         chunk = .allocate(capacity: self.chunkSize)  // from here on, deinit frees it even if init throws
         try skipByteOrderMark()
-        if let escaped = escapedParser, source.size != nil, let sample = try? source.bytes(in: 0..<Self.lineEndSample) {
-            escaped.presetLineEnds(from: sample, hasHeader: dialect.hasHeader)
+        if let escaped = escapedParser {
+            if let chosen = dialect.escapedLineEnd {
+                escaped.fixLineEnds(chosen)
+            } else if source.size != nil, let sample = try? source.bytes(in: 0..<Self.lineEndSample) {
+                escaped.presetLineEnds(from: sample, hasHeader: dialect.hasHeader)
+            }
         }
     }
 

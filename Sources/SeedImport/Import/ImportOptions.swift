@@ -42,6 +42,8 @@ public struct ImportOptions: Sendable {
     /// MySQL's and PostgreSQL's text exports, 0 turns a mapping's escape off, `nil` leaves each file as its
     /// mapping says (none by default).
     public var escape: UInt8?
+    /// Overrides every escaped file's line ends (``CSVOptions/escapedLineEnd``; the CLI's `--line-end`).
+    public var escapedLineEnd: CSVDialect.EscapedLineEnd?
     /// Reads every file's numbers with a decimal comma (``CSVOptions/decimalComma``; the CLI's
     /// `--decimal-comma`). Off leaves each file as its mapping says.
     public var decimalComma = false

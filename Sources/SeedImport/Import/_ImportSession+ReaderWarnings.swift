@@ -71,7 +71,7 @@ extension _ImportSession {
                 + "\(_ProgressReporter.grouped(ends.lineFeed)) with LF alone, all read as line ends, a CR before an LF dropped: from MySQL's "
                 + "OUTFILE with LINES TERMINATED BY '\\r\\n', an LF in a value was text and split its row; with '\\n', a CR ending a value "
                 + "was dropped. Nothing in the file told which (MySQL escapes the terminator's first byte in text, and CRLF lines twice as many as LF ones are taken as the line ends): "
-                + "re-export with LINES TERMINATED BY '\\n' to be sure")
+                + "re-run with --line-end crlf or --line-end lf (or \"lineEnd\" for the file in a mapping) to say which")
         }
         return warnings
     }

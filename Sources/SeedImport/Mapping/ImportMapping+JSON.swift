@@ -150,7 +150,7 @@ struct _MappingReader {
 
     /// The keys ``options(_:base:at:)`` reads, allowed in `defaults` and in each file.
     static let dialectKeys = ["encoding", "delimiter", "quote", "strict", "header", "nullTokens", "trim", "decimalComma", "skipLines",
-                              "maxRecordSize", "timeZone", "escape"]
+                              "maxRecordSize", "timeZone", "escape", "lineEnd"]
 
     /// Why `text` cannot be a delimiter or quote, before the word: a line break ends records, anything
     /// else is not one ASCII byte.
@@ -225,6 +225,18 @@ struct _MappingReader {
         if let tokens = tokens(object["nullTokens"], at: "\(place).nullTokens") { options.nullTokens = tokens }
         if options.quote == options.delimiter {
             problem(place, "the quote and the delimiter are both '\(VisibleText.escaped(String(Character(Unicode.Scalar(options.quote)))))'; they must differ")
+        }
+        if let name = string(object["lineEnd"], at: "\(place).lineEnd") {
+            if name.lowercased() == "auto" {
+                options.escapedLineEnd = nil
+            } else if let chosen = CSVDialect.EscapedLineEnd(rawValue: name.lowercased()) {
+                options.escapedLineEnd = chosen
+            } else {
+                problem("\(place).lineEnd", "'\(VisibleText.escaped(name))' is not a line end: use \"crlf\", \"lf\" or \"auto\"")
+            }
+        }
+        if options.escapedLineEnd != nil && options.escape == nil {
+            problem(place, "\"lineEnd\" applies to files read with an escape (\"escape\"); CSV files take LF, CRLF and CR lines as they come")
         }
         if let escape = options.escape, escape == options.delimiter || escape == options.quote {
             problem(place, "the escape and the \(escape == options.delimiter ? "delimiter" : "quote") are both '\(VisibleText.escaped(String(Character(Unicode.Scalar(escape)))))'; they must differ")

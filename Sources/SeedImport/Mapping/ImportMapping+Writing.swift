@@ -148,6 +148,7 @@ extension ImportMapping {
             keys.append(("quote", .string(options.quote == CSVDialect.noQuote ? "none" : character(options.quote))))
         }
         if options.escape != base.escape { keys.append(("escape", .string(options.escape.map(character) ?? "none"))) }
+        if options.escapedLineEnd != base.escapedLineEnd { keys.append(("lineEnd", .string(options.escapedLineEnd?.rawValue ?? "auto"))) }
         if options.strict != base.strict { keys.append(("strict", .bool(options.strict))) }
         if options.hasHeader != base.hasHeader { keys.append(("header", .bool(options.hasHeader))) }
         // Tokens chosen, even the defaults' list, are written: chosen tokens are not warned about (CSVOptions.isNullTokensSet).
@@ -235,6 +236,7 @@ extension CSVOptions {
         if let delimiter = options.delimiter { dialect.delimiter = delimiter }
         if let quote = options.quote { dialect.quote = quote }
         if let escape = options.escape { dialect.escape = escape == 0 ? nil : escape }
+        if let lineEnd = options.escapedLineEnd { dialect.escapedLineEnd = lineEnd }
         if options.decimalComma { dialect.decimalComma = true }
         if let trim = options.trim { dialect.trim = trim }
         if let zone = options.timeZone { dialect.timeZone = zone }

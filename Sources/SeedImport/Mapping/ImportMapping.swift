@@ -107,6 +107,14 @@ public struct CSVOptions: Sendable, Hashable {
     /// options.escape = UInt8(ascii: "\\")   // PostgreSQL: COPY wells TO '/tmp/wells.txt'
     /// ```
     public var escape: UInt8?
+    /// How the lines of a file read with an ``escape`` end, when the text does not tell it
+    /// (``CSVDialect/escapedLineEnd``): `crlf` for MySQL's `LINES TERMINATED BY '\r\n'` whose text holds
+    /// LFs, `lf` for its default; `nil` looks at the text. Only with an escape.
+    ///
+    /// ```swift
+    /// options.escapedLineEnd = .carriageReturnLineFeed
+    /// ```
+    public var escapedLineEnd: CSVDialect.EscapedLineEnd?
     /// The time zone of Date values written without one (`2023-01-05 14:03`), for every Date column of
     /// the file: an IANA name (`Europe/Berlin`) or a fixed offset (`+05:30`); `nil` reads them as UTC.
     /// Values that name their zone keep it; epoch numbers are instants.
@@ -171,6 +179,7 @@ public struct CSVOptions: Sendable, Hashable {
         dialect.maximumRecordBytes = maximumRecordBytes
         dialect.skipLines = skipLines
         dialect.escape = escape
+        dialect.escapedLineEnd = escape == nil ? nil : escapedLineEnd
         return dialect
     }
 
