@@ -29,23 +29,31 @@ extension _ImportSession {
     /// cannot be read again gives none: only the wording of messages depends on it.
     private func readSetAsideKeys(of index: _KeyIndex, upTo file: _FilePlan) -> Set<UInt64> {
         var hashes = Set<UInt64>()
-        for plan in plan.files where plan.position <= file.position && plan.join == nil && plan.rejects > 0 {
-            let keyed = plan.targets.compactMap { target -> (_TargetPlan, _FieldPlan)? in
-                guard target.entity.name == index.entity.name, target.keyAttribute == index.attribute,
-                      let ordinal = target.entity.columnIndex(of: index.attribute),
-                      let field = target.fields.first(where: { $0.ordinal == ordinal }) else { return nil }
-                return (target, field)
-            }
-            guard !keyed.isEmpty else { continue }
-            try? CSVReader(path: plan.path, dialect: plan.options.dialect).forEachRawRecord { record in
-                guard plan.rejectedLines.contains(record.lineNumber) else { return }
-                for (target, field) in keyed {
-                    guard let value = _TargetWriter.key(field, of: target, in: record) else { continue }
-                    hashes.insert(_KeyBytes.with(value) { _KeyIndex.hash64($0) })
-                }
+        for plan in plan.files where plan.position <= file.position {
+            Self.forEachSetAsideKey(in: plan, of: { $0.entity.name == index.entity.name && $0.keyAttribute == index.attribute }) { _, _, value in
+                hashes.insert(_KeyBytes.with(value) { _KeyIndex.hash64($0) })
             }
         }
         return hashes
+    }
+
+    /// The key targets of `file` that `include` takes held in the rows set aside (a file of targets with
+    /// rejects), read again from the file: `body` gets the target's position among `file`'s targets, the
+    /// line and the key. A file that cannot be read again gives none.
+    static func forEachSetAsideKey(in file: _FilePlan, of include: (_TargetPlan) -> Bool, _ body: (Int, Int, Value) -> Void) {
+        guard file.join == nil, file.rejects > 0 else { return }
+        let keyed = file.targets.enumerated().compactMap { t, target -> (Int, _TargetPlan, _FieldPlan)? in
+            guard include(target), let attribute = target.keyAttribute, let ordinal = target.entity.columnIndex(of: attribute),
+                  let field = target.fields.first(where: { $0.ordinal == ordinal }) else { return nil }
+            return (t, target, field)
+        }
+        guard !keyed.isEmpty else { return }
+        try? CSVReader(path: file.path, dialect: file.options.dialect).forEachRawRecord { record in
+            guard file.rejectedLines.contains(record.lineNumber) else { return }
+            for (t, target, field) in keyed {
+                if let value = _TargetWriter.key(field, of: target, in: record) { body(t, record.lineNumber, value) }
+            }
+        }
     }
 }
 
@@ -60,21 +68,14 @@ extension _ImportSession {
     func setAsideKeysStoredNotes() throws(SQLiteError) -> [String] {
         guard options.onError == .skip else { return [] }
         var notes: [String] = []
-        for file in plan.files where file.join == nil && file.rejects > 0 {
-            let keyed = file.targets.compactMap { target -> (_TargetPlan, _FieldPlan, String)? in
-                guard let attribute = target.keyAttribute, let ordinal = target.entity.columnIndex(of: attribute),
-                      let field = target.fields.first(where: { $0.ordinal == ordinal }) else { return nil }
-                return (target, field, target.entity.columns[ordinal].columnName)
+        for file in plan.files {
+            var keys: [[(line: Int, key: Value)]] = Array(repeating: [], count: file.targets.count)
+            Self.forEachSetAsideKey(in: file, of: { _ in true }) { t, line, value in
+                if !value.isNull { keys[t].append((line, value)) }
             }
-            guard !keyed.isEmpty else { continue }
-            var keys: [[(line: Int, key: Value)]] = Array(repeating: [], count: keyed.count)
-            try? CSVReader(path: file.path, dialect: file.options.dialect).forEachRawRecord { record in
-                guard file.rejectedLines.contains(record.lineNumber) else { return }
-                for (k, (target, field, _)) in keyed.enumerated() {
-                    if let value = _TargetWriter.key(field, of: target, in: record), !value.isNull { keys[k].append((record.lineNumber, value)) }
-                }
-            }
-            for (k, (target, _, column)) in keyed.enumerated() where !keys[k].isEmpty {
+            for (k, target) in file.targets.enumerated() where !keys[k].isEmpty {
+                guard let attribute = target.keyAttribute, let ordinal = target.entity.columnIndex(of: attribute) else { continue }
+                let column = target.entity.columns[ordinal].columnName
                 let connection = store.connection
                 try connection.execute("CREATE TEMP TABLE IF NOT EXISTS z_seedstore_set_aside (line INTEGER, key)")
                 try connection.execute("DELETE FROM z_seedstore_set_aside")
