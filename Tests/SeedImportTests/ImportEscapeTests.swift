@@ -273,14 +273,18 @@ struct ImportEscapeTrialTests {
 
 @Suite("Import: --escape on the command line", .enabled(if: ImportFixtures.hasCLI, ImportFixtures.cliSkipReason))
 struct ImportEscapeCLITests {
+    /// `seedstore import --model` (the suite's model) `--out out`, then `arguments`, then `T=file`, in `scratch`.
+    static func importing(_ file: String, out: String, _ arguments: [String], in scratch: ImportScratch) throws -> CLIResult {
+        try scratch.write("m.model.json", ImportEscapeTests.model)
+        return try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path(out)] + arguments + ["T=" + scratch.path(file)])
+    }
+
     @Test("--escape '\\' --quote none reads PostgreSQL's text COPY; --save-mapping keeps both")
     func postgres() throws {
         let scratch = ImportScratch()
-        try scratch.write("m.model.json", ImportEscapeTests.model)
         try scratch.write("t.tsv", ImportEscapeTests.postgres)
-        let result = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite"),
-                                        "--progress", "none", "--escape", "\\", "--quote", "none",
-                                        "--save-mapping", scratch.path("saved.json"), "T=" + scratch.path("t.tsv")])
+        let result = try Self.importing("t.tsv", out: "t.sqlite", ["--progress", "none", "--escape", "\\", "--quote", "none",
+                                        "--save-mapping", scratch.path("saved.json")], in: scratch)
         #expect(result.status == 0, "\(result.errors)")
         #expect(try StoreReader.scalar(scratch.path("t.sqlite"), "SELECT count(*) FROM ZT WHERE ZBORN IS NULL") == .integer(1))
         #expect(try StoreReader.scalar(scratch.path("t.sqlite"), "SELECT ZNOTE FROM ZT WHERE ZID = 1") == .text("line1\nline2"))
@@ -291,11 +295,9 @@ struct ImportEscapeCLITests {
     @Test("--line-end crlf reads a CRLF export whose values hold LFs; a mapping's \"lineEnd\" too, written back; only with an escape")
     func lineEnd() throws {
         let scratch = ImportScratch()
-        try scratch.write("m.model.json", ImportEscapeTests.model)
         try scratch.write("t.tsv", "id\tname\r\n1\ta\nb\nc\r\n2\td\ne\nf\r\n")
-        let result = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite"), "--progress", "none",
-                                        "--escape", "\\", "--quote", "none", "--line-end", "crlf", "--save-mapping", scratch.path("s.json"),
-                                        "T=" + scratch.path("t.tsv")])
+        let result = try Self.importing("t.tsv", out: "t.sqlite", ["--progress", "none",
+                                        "--escape", "\\", "--quote", "none", "--line-end", "crlf", "--save-mapping", scratch.path("s.json")], in: scratch)
         #expect(result.status == 0, "\(result.errors)")
         #expect(try StoreReader.scalar(scratch.path("t.sqlite"), "SELECT ZNAME FROM ZT WHERE ZID = 2") == .text("d\ne\nf"))
         let saved = try String(contentsOfFile: scratch.path("s.json"), encoding: .utf8)
@@ -303,8 +305,7 @@ struct ImportEscapeCLITests {
         let again = try ImportCLI.run(["import", "--mapping", scratch.path("s.json"), "--out", scratch.path("u.sqlite"), "--progress", "none"])
         #expect(again.status == 0, "\(again.errors)")
         #expect(try StoreReader.scalar(scratch.path("u.sqlite"), "SELECT count(*) FROM ZT") == .integer(2))
-        let plain = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("v.sqlite"), "--line-end", "crlf",
-                                       "T=" + scratch.path("t.tsv")])
+        let plain = try Self.importing("t.tsv", out: "v.sqlite", ["--line-end", "crlf"], in: scratch)
         #expect(plain.status == 64 && plain.errors.hasPrefix("error: --line-end applies to files read with an escape"), "\(plain.errors)")
         let bad = #"{"format": 1, "model": "m.model.json", "files": [{"path": "t.tsv", "lineEnd": "crlf", "targets": [{"entity": "T"}]}]}"#
         let error = try #require(throws: ImportError.self) { try ImportMapping(json: Data(bad.utf8), baseDirectory: scratch.url.path) }
@@ -314,11 +315,9 @@ struct ImportEscapeCLITests {
     @Test("an option taken as the value of --null, --true-value or --false-value is a usage error; a line break is no escape")
     func optionsTakenAsValues() throws {
         let scratch = ImportScratch()
-        try scratch.write("m.model.json", ImportEscapeTests.model)
         try scratch.write("t.csv", "id\n1\n")
         for arguments in [["--null", "--trim"], ["--true-value", "--no-trim"], ["--null", "-h"], ["--escape", "\n"]] {
-            let result = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite")]
-                                           + arguments + ["T=" + scratch.path("t.csv")])
+            let result = try Self.importing("t.csv", out: "t.sqlite", arguments, in: scratch)
             #expect(result.status == 64, "\(arguments): \(result.errors)")
             #expect(result.errors.hasPrefix("error: \(arguments[0]) "), "\(result.errors)")
         }
@@ -327,14 +326,13 @@ struct ImportEscapeCLITests {
     @Test("--escape is checked against each file's own delimiter: ',' suits a .tsv file, '\\t' does not")
     func againstEachFile() throws {
         let scratch = ImportScratch()
-        try scratch.write("m.model.json", ImportEscapeTests.model)
         try scratch.write("t.tsv", "id\tname\n1\ta,\tb\n")
-        let ok = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite"), "--progress", "none",
-                                    "--escape", ",", "T=" + scratch.path("t.tsv")])
+        let ok = try Self.importing("t.tsv", out: "t.sqlite", ["--progress", "none",
+                                    "--escape", ","], in: scratch)
         #expect(ok.status == 0, "\(ok.errors)")
         #expect(try StoreReader.scalar(scratch.path("t.sqlite"), "SELECT ZNAME FROM ZT") == .text("a\tb"))
-        let tab = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("u.sqlite"), "--progress", "none",
-                                     "--escape", "\\t", "T=" + scratch.path("t.tsv")])
+        let tab = try Self.importing("t.tsv", out: "u.sqlite", ["--progress", "none",
+                                     "--escape", "\\t"], in: scratch)
         #expect(tab.status == 64 && tab.errors.hasPrefix("error: --escape and the delimiter of "), "\(tab.errors)")
     }
 
@@ -346,10 +344,8 @@ struct ImportEscapeCLITests {
     ])
     func usage(arguments: [String], message: String) throws {
         let scratch = ImportScratch()
-        try scratch.write("m.model.json", ImportEscapeTests.model)
         try scratch.write("t.csv", "id\n1\n")
-        let result = try ImportCLI.run(["import", "--model", scratch.path("m.model.json"), "--out", scratch.path("t.sqlite")]
-                                       + arguments + ["T=" + scratch.path("t.csv")])
+        let result = try Self.importing("t.csv", out: "t.sqlite", arguments, in: scratch)
         #expect(result.status == 64)
         #expect(result.errors.contains(message), "\(result.errors)")
     }
