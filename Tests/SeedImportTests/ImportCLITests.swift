@@ -15,7 +15,7 @@ struct ImportCLITests {
         ])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("Person: 5 objects (5 inserted)"))
-        #expect(result.errors.contains("import: building indexes…"), "plain progress lines on standard error")
+        #expect(result.errors.contains("import: building index 1 of "), "plain progress lines on standard error: \(result.errors)")
         #expect(result.output.contains("peak memory"))
         let json = try Data(contentsOf: URL(fileURLWithPath: scratch.path("summary.json")))
         // A user trial: `cat summary.json` left the prompt on its last line.

@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 @testable import SeedImport
 import Testing
 
@@ -77,7 +78,11 @@ struct ImportProgressTests {
                                        directory: scratch.url, environment: ["COLUMNS": nil])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("  data/wells/wells.csv → W: 60,000 rows read"), "\(result.output)")
-        let bars = result.errors.split(separator: "\r").filter { $0.hasPrefix("[") }
+        let lines = result.errors.split(separator: "\r").filter { $0.hasPrefix("[") }
+        // The finish's steps follow the load's bars.
+        let finish = lines.filter { $0.contains("building index") || $0.contains("(ANALYZE)") }
+        #expect(finish.count == 1 && finish[0].contains("gathering statistics (ANALYZE)  ETA "), "W has no index: ANALYZE alone: \(finish)")
+        let bars = lines.filter { !finish.contains($0) }
         #expect(!bars.isEmpty, "\(result.errors)")
         #expect(bars.allSatisfy { $0.contains("%  data/wells/wells.csv ") && $0.contains(" rows/s  ETA ") }, "\(bars)")
     }
@@ -89,6 +94,48 @@ struct ImportProgressTests {
         reporter.note("running again without the 12 rows rejected once their file had been read…")
         let line = try #require(lines.all.last)
         #expect(line == "\rrunning again without the 12 rows reje…\u{1B}[K", "39 columns, the last an ellipsis: \(line)")
+    }
+
+    @Test("the ETA covers the index build: the indexes each file's rows fill, weighed by its bytes")
+    func finishInTheETA() throws {
+        let scratch = ImportScratch()
+        let data = try DataSetGenerator.generate(.wells, rows: 50, into: scratch.url.appendingPathComponent("data"))
+        let mapping = try ImportMapping(contentsOf: data.mappingFile.url.path)
+        let model = try mapping.loadModel()
+        let plan = try _ImportPlanner.plan(model: model, mapping: mapping, options: ImportOptions())
+        let indexes = try PersistentStore.inMemory(model: model).indexes()
+        #expect(indexes.map(\.label) == ["Operator.operator_id", "Well.uwi", "Well.well_name", "Well.operator", "WellDetail.uwi",
+                                         "WellDetail.summary", "WellDetail.operator", "WellSummary.uwi", "WellSummary.well_name",
+                                         "WellSummary.details"])
+        // operators.csv fills Operator (1 index), wells.csv Well (3), then WellSummary + WellDetail (3 + 3).
+        let sizes = plan.files.map { Double($0.size) }
+        let expected = (sizes[0] * 1 + sizes[1] * 3 + sizes[2] * 6) / sizes.reduce(0, +)
+        #expect(abs(_ImportSession.indexesPerByte(plan, indexes: indexes) - expected) < 1e-9)
+
+        let reporter = _ProgressReporter(mode: .plain, totalBytes: 1_000, output: { _ in })
+        #expect(reporter.finishEstimate(loadSeconds: 10) == 0, "nothing expected: no finish in the ETA")
+        reporter.expectFinish(indexesPerByte: 4.5)
+        #expect(abs(reporter.finishEstimate(loadSeconds: 10) - 10 * 4.5 * _ProgressReporter.finishPerIndex) < 1e-9)
+    }
+
+    @Test("the finish's steps show on the bar, fitted to the terminal, and the first as a plain line")
+    func finishSteps() throws {
+        let lines = Lines()
+        let plain = _ProgressReporter(mode: .plain, totalBytes: 1_000, output: { lines.append($0) })
+        plain.finishStep("building index 1 of 3 (Well.uwi)", done: 0)
+        plain.finishStep("building index 2 of 3 (Well.well_name)", done: 0.3)
+        #expect(lines.all.count == 1, "later steps wait for the plain interval: \(lines.all)")
+        let first = try #require(lines.all.first)
+        #expect(first.hasPrefix("import: building index 1 of 3 (Well.uwi), 0% of the finish, ETA "), "\(first)")
+
+        let bar = _ProgressReporter(mode: .bar, totalBytes: 1_000, output: { _ in })
+        #expect(bar.finishLine("building index 2 of 3 (Well.well_name)", done: 0.5, eta: "0:01", columns: 100)
+                == "[======      ]  50%  building index 2 of 3 (Well.well_name)  ETA 0:01")
+        let cut = bar.finishLine("building index 2 of 3 (WellSummary.well_name)", done: 0.5, eta: "0:01", columns: 50)
+        #expect(cut == "[======      ]  50%  building index 2 …  ETA 0:01", "\(cut)")
+        for columns in [12, 20, 30, 50, 80] {
+            #expect(bar.finishLine("building index 2 of 3 (WellSummary.well_name)", done: 0.5, eta: "0:01", columns: columns).count <= columns - 1)
+        }
     }
 
     @Test("a file mapped twice is named with the entities of each pass; a file mapped once by its name alone")

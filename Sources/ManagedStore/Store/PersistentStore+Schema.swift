@@ -43,18 +43,38 @@ extension PersistentStore {
         return "CREATE TABLE \(entity.tableName) ( " + columns.joined(separator: ", ") + " )"
     }
 
-    /// The indexes a store gets: attributes marked indexed and every to-one foreign key, named as Core Data names them.
-    public func indexStatements(relationshipsOnly: Bool = false) -> [String] {
-        var statements: [String] = []
+    /// The indexes a store gets: attributes marked indexed, every to-one foreign key and each join
+    /// table's destination column, named as Core Data names them, with what each serves.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// for index in store.indexes() { print(index.label, index.sql) }   // Well.uwi CREATE INDEX IF NOT EXISTS …
+    /// ```
+    public func indexes(relationshipsOnly: Bool = false) -> [StoreIndex] {
+        var indexes: [StoreIndex] = []
         for entity in model.entities {
             for column in entity.columns where column.relationship != nil || (!relationshipsOnly && column.attribute?.isIndexed == true) {
-                statements.append("CREATE INDEX IF NOT EXISTS \(entity.tableName)_\(column.columnName)_INDEX ON \(entity.tableName) (\(column.columnName))")
+                let name = "\(entity.tableName)_\(column.columnName)_INDEX"
+                indexes.append(StoreIndex(name: name, table: entity.tableName, label: "\(entity.name).\(column.name)",
+                                          sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(entity.tableName) (\(column.columnName))"))
             }
         }
         for table in model.joinTables {
-            statements.append("CREATE INDEX IF NOT EXISTS \(table.name)_\(table.destinationColumn)_INDEX ON \(table.name) (\(table.destinationColumn), \(table.sourceColumn))")
+            let name = "\(table.name)_\(table.destinationColumn)_INDEX"
+            indexes.append(StoreIndex(name: name, table: table.name, label: table.name,
+                                      sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(table.name) (\(table.destinationColumn), \(table.sourceColumn))"))
         }
-        return statements
+        return indexes
+    }
+
+    /// The `CREATE INDEX` statements of ``indexes(relationshipsOnly:)``.
+    ///
+    /// ```swift
+    /// let statements = store.indexStatements()   // ["CREATE INDEX IF NOT EXISTS ZWELL_ZUWI_INDEX ON ZWELL (ZUWI)", …]
+    /// ```
+    public func indexStatements(relationshipsOnly: Bool = false) -> [String] {
+        indexes(relationshipsOnly: relationshipsOnly).map(\.sql)
     }
 
     /// Creates the indexes of ``indexStatements(relationshipsOnly:)`` (a seed import runs this after the load;
@@ -70,13 +90,10 @@ extension PersistentStore {
         do { for sql in indexStatements(relationshipsOnly: relationshipsOnly) { try connection.execute(sql) } } catch { throw .sqlite(error) }
     }
 
-    /// Drops the indexes of ``indexStatements()`` (so a bulk load does not maintain them row by row).
+    /// Drops the indexes of ``indexes(relationshipsOnly:)`` (so a bulk load does not maintain them row by row).
     public func dropIndexes() throws(StoreError) {
         do {
-            for sql in indexStatements() {
-                let name = sql.split(separator: " ")[5]
-                try connection.execute("DROP INDEX IF EXISTS \(name)")
-            }
+            for index in indexes() { try connection.execute("DROP INDEX IF EXISTS \(index.name)") }
         } catch { throw .sqlite(error) }
     }
 }

@@ -83,6 +83,7 @@ final class _ImportSession {
             throw ImportError(.store, reason: "cannot prepare the store for loading: \(error)", file: path)
         }
         context = ManagedObjectContext(store: store)
+        progress.expectFinish(indexesPerByte: Self.indexesPerByte(plan, indexes: store.indexes()))
         // The store is this import's own: every row stays at version 1, whatever the batch size.
         context.countsVersions = false
         keyMemory = _KeyMemoryBudget(limit: options.keyIndexMemoryBytes)
@@ -301,13 +302,48 @@ final class _ImportSession {
         return try store.storedValue(at: ordinal, of: id)
     }
 
+    /// The indexes on the tables each file fills, weighed by the file's bytes, over all bytes: what the
+    /// progress's ETA reckons the finish by (``_ProgressReporter/expectFinish(indexesPerByte:)``).
+    static func indexesPerByte(_ plan: _ImportPlan, indexes: [StoreIndex]) -> Double {
+        var perTable: [String: Int] = [:]
+        for index in indexes { perTable[index.table, default: 0] += 1 }
+        var weighed = 0.0
+        var bytes = 0.0
+        for file in plan.files {
+            // A join file fills one join table, which has one index.
+            let count = file.join != nil ? 1 : file.targets.reduce(0) { $0 + perTable[$1.entity.tableName, default: 0] }
+            weighed += Double(file.size) * Double(count)
+            bytes += Double(file.size)
+        }
+        return bytes > 0 ? weighed / bytes : 0
+    }
+
+    /// Builds the store's indexes one at a time, saying which and how far (by the rows of the tables
+    /// indexed; ANALYZE after them counts as ``_ProgressReporter/analyzeShare`` of them), then ANALYZE.
+    private func buildIndexesAndAnalyze() throws {
+        let indexes = store.indexes()
+        var rows: [Double] = []
+        for index in indexes {
+            // The largest rowid: the table's rows, without reading them all (a few deleted ones aside).
+            rows.append(Double(try store.connection.scalar("SELECT max(rowid) FROM \(index.table)")?.int64 ?? 0))
+        }
+        let total = max(1, rows.reduce(0, +) * (1 + _ProgressReporter.analyzeShare))
+        var done = 0.0
+        for (i, index) in indexes.enumerated() {
+            progress.finishStep("building index \(i + 1) of \(indexes.count) (\(index.label))", done: done / total)
+            try store.connection.execute(index.sql)
+            done += rows[i]
+        }
+        progress.finishStep("gathering statistics (ANALYZE)", done: done / total)
+        try store.connection.execute("ANALYZE")
+    }
+
     /// Indexes, statistics, optional vacuum, and a one-file journal mode; returns the objects per entity.
     func finish() throws(ImportError) -> [String: ImportSummary.EntityReport] {
         try checkKeyIndexes()
         for name in keyMemory.spilled {
             warnings.append("the keys of \(name) outgrew the key memory (\(max(1, keyMemory.limit >> 20)) MiB) and moved to a temporary file to keep memory flat, which is slower: raise --key-memory to keep them in memory")
         }
-        progress.note("building indexes…")
         let start = Clock.now()
         defer { finishSeconds = Clock.now() - start }
         var counts: [String: ImportSummary.EntityReport] = [:]
@@ -321,9 +357,8 @@ final class _ImportSession {
             // Members of ordered to-manys linked from their to-one side (a relationship column) get their
             // positions, in the order of the rows that made them: Core Data reads the order from them alone.
             _ = try store.positionUnplacedMembers()
-            try store.createIndexes()
             if let hashes = options.coreDataVersionHashes { try store.writeCoreDataVersionHashes(hashes) }
-            try store.connection.execute("ANALYZE")
+            try buildIndexesAndAnalyze()
             warnings += try futureTwoDigitYearNotes()
             if options.vacuum {
                 progress.note("vacuuming…")
