@@ -5,6 +5,10 @@ import Foundation
 /// Values live in a flat array indexed by the entity's column ordinals; relationships to many
 /// are loaded the first time they are read. A fault holds only its ID until a value is read.
 ///
+/// An object does not keep its context alive. Once the context is reset or released (or the object's
+/// deletion saved), the key-based accessors that change it or follow its relationships throw
+/// ``StoreError/invalidRequest(_:)``, as does reading a fault; values read before stay readable.
+///
 /// For example:
 ///
 /// ```swift
@@ -44,6 +48,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var isUpdated = false
     /// Whether the object is deleted (pending a save, or saved).
     public internal(set) var isDeleted = false
+    /// Whether the object was a fault when its context was gone, so its values are nulls it never read.
+    var readWithoutContext = false
 
     init(entity: Entity, id: ObjectID, context: ManagedObjectContext?, values: ContiguousArray<Value>?) {
         self.entity = entity
@@ -100,9 +106,11 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public func fireFault() {
         guard isFault else { return }
         guard let context else {
-            // The context is gone: nothing can be read any more; the object reads as nulls.
+            // The context is gone: nothing can be read any more; the object reads as nulls through the
+            // ordinal accessors, and the key-based ones throw (``liveContext()``).
             values = ContiguousArray(repeating: .null, count: entity.columns.count)
             isFault = false
+            readWithoutContext = true
             return
         }
         context.fulfill(self)
@@ -143,9 +151,14 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` naming the closest keys for a key
     ///   the entity lacks; ``StoreError/invalidProperty(entity:property:reason:)`` for a to-many
-    ///   relationship, saying to read it with ``objects(forKey:)``.
+    ///   relationship, saying to read it with ``objects(forKey:)``; ``StoreError/invalidRequest(_:)`` for
+    ///   a fault whose context is gone (reset or released), which has no values to read. Values read
+    ///   while the context lived stay readable.
     public func value(forKey key: String) throws(StoreError) -> Value {
-        value(at: try columnIndex(of: key, for: .value))
+        let index = try columnIndex(of: key, for: .value)
+        // Values read while the context lived stay readable; a fault's without it are nulls it never read.
+        if context == nil && (isFault || readWithoutContext) { _ = try liveContext() }
+        return value(at: index)
     }
 
     /// Sets the attribute or to-one relationship `key`; a to-one keeps its inverse in step.
@@ -166,11 +179,11 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     ///   to-one set to the ID of an unsaved object of another context or of an entity the model lacks.
     public func setValue(_ value: Value, forKey key: String) throws(StoreError) {
         let index = try columnIndex(of: key, for: .value)
+        let context = try liveContext()
         if let relationship = entity.columns[index].relationship {
             switch value {
-            case .null: context?.setToOne(self, relationship, column: index, to: nil)
+            case .null: context.setToOne(self, relationship, column: index, to: nil)
             case .object(let id):
-                guard let context else { return }
                 try context.checkDestination(id, of: self, key: key)
                 context.setToOne(self, relationship, column: index, to: id)
             default: setValue(value, at: index)   // a wrong kind: validation reports it on save
@@ -192,8 +205,10 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     ///   ``StoreError/invalidProperty(entity:property:reason:)`` for an attribute or a to-many
     ///   relationship, naming the API to use.
     public func object(forKey key: String) throws(StoreError) -> ManagedObject? {
-        guard case .object(let id) = value(at: try columnIndex(of: key, for: .toOne)) else { return nil }
-        return context?.object(with: id)
+        let index = try columnIndex(of: key, for: .toOne)
+        let context = try liveContext()
+        guard case .object(let id) = value(at: index) else { return nil }
+        return context.object(with: id)
     }
 
     /// Sets the destination of the to-one relationship `key` (and its inverse).
@@ -228,7 +243,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     ///   relationship, naming the API to use.
     public func objects(forKey key: String) throws(StoreError) -> [ManagedObject] {
         let index = try toManyIndex(of: key)
-        guard let context else { return [] }
+        let context = try liveContext()
         return try context.toManyIDs(of: self, index: index).map { context.object(with: $0) }
     }
 
@@ -246,8 +261,9 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     ///   is of another entity than the relationship holds.
     public func add(_ object: ManagedObject, toKey key: String) throws(StoreError) {
         let index = try toManyIndex(of: key)
+        let context = try liveContext()
         try checkSameContext(object, key: key)
-        try context?.addToMany(self, index: index, object, adding: true)
+        try context.addToMany(self, index: index, object, adding: true)
     }
 
     /// Inserts `object` at `position` of the ordered to-many relationship `key` (and sets the inverse);
@@ -268,8 +284,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         guard entity.toManyRelationships[index].isOrdered else {
             throw .invalidRequest("\(entity.name).\(key) is not ordered: use add(_:toKey:), or mark the relationship ordered in the model")
         }
+        let context = try liveContext()
         try checkSameContext(object, key: key)
-        guard let context else { return }
         let count = try context.toManyIDs(of: self, index: index).count
         guard position >= 0 && position <= count else {
             throw .invalidRequest("\(entity.name).\(key) has \(count) members, so the positions are 0...\(count) (\(count): at the end), not \(position); nothing was changed")
@@ -311,8 +327,9 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     ///   another context or `key` is not a to-many relationship.
     public func remove(_ object: ManagedObject, fromKey key: String) throws(StoreError) {
         let index = try toManyIndex(of: key)
+        let context = try liveContext()
         try checkSameContext(object, key: key)
-        try context?.addToMany(self, index: index, object, adding: false)
+        try context.addToMany(self, index: index, object, adding: false)
     }
 
     /// The values that differ from the last saved ones, by key (every set value for an inserted object).
@@ -380,9 +397,24 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
     }
 
+    /// This object's context, or, when it is in none, the error the key-based accessors throw: a change
+    /// would never be saved, relationships cannot be followed, and a fault's values cannot be read.
+    func liveContext() throws(StoreError) -> ManagedObjectContext {
+        if let context { return context }
+        throw .invalidRequest("the \(entity.name) \(objectID) is in no context: \(detachedReason); a reference kept past that reads "
+            + "nothing and saves nothing, so fetch the object again in a live context (existingObject(with: objectID) once it is saved)")
+    }
+
+    /// Why an object is in no context, for messages.
+    var detachedReason: String {
+        if isDeleted { return "it was deleted and the deletion saved" }
+        if objectID.isTemporary { return "it was inserted and never saved (rolled back, or its context was reset or released)" }
+        return "its context was reset or released (a ManagedObject does not keep its context alive: keep the context while you use its objects)"
+    }
+
     /// Refuses a destination that is not registered in this object's context: Core Data's "Illegal
-    /// attempt to establish a relationship between objects in different contexts". An object whose own
-    /// context is gone changes nothing anyway, so it is not checked.
+    /// attempt to establish a relationship between objects in different contexts". The object's own
+    /// context is checked first (``liveContext()``).
     func checkSameContext(_ destination: ManagedObject, key: String) throws(StoreError) {
         guard let context, destination.context !== context else { return }
         let other = destination.entity.name

@@ -192,7 +192,7 @@ extension ManagedObjectContext {
                         fail(v > 0 ? .numberTooLarge : .numberTooSmall, name,
                              "is \(v), outside \(type.rawValue)'s range \(-largest)...\(largest)")
                     } else {
-                        fail(.invalidValue, name, "holds a \(value.kindName) (\(value)) where \(type.rawValue) is expected")
+                        fail(.invalidValue, name, "holds \(value.kindNameWithArticle) (\(value)) where \(type.rawValue) is expected")
                     }
                 }
             case .toOne(let destination, let optional):
@@ -208,7 +208,7 @@ extension ManagedObjectContext {
                              + "rolled back or deleted); set it to an object of this context: fetch it here, or save its context and use existingObject(with:)")
                     }
                 default:
-                    fail(.invalidValue, entity.columns[i].name, "holds a \(value.kindName) where a \(entity.columns[i].relationship!.destination) object is expected")
+                    fail(.invalidValue, entity.columns[i].name, "holds \(value.kindNameWithArticle) where a \(entity.columns[i].relationship!.destination) object is expected")
                 }
             }
         }

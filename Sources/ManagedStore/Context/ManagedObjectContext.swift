@@ -369,8 +369,28 @@ public final class ManagedObjectContext {
     }
 
     /// Marks `object` for deletion; the next save deletes its row and runs its relationships' delete rules.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// context.delete(book)
+    /// try context.save()
+    /// ```
+    ///
+    /// Deleting an object again, or one whose deletion was saved, does nothing.
+    ///
+    /// - Precondition: `object` is registered in this context, as in Core Data (which raises on an object
+    ///   of another context). An object of another context, or one its context let go (reset, released,
+    ///   rolled back), is a programming error that stops the program naming the object: fetch it in this
+    ///   context (``existingObject(with:)``) and delete that.
     public func delete(_ object: ManagedObject) {
-        guard object.context === self, !object.isDeleted else { return }
+        guard object.context === self else {
+            if object.context == nil && object.isDeleted { return }
+            let whose = object.context == nil ? object.detachedReason : "it belongs to another context"
+            preconditionFailure("cannot delete the \(object.entity.name) \(object.objectID) in this context: \(whose); "
+                + "delete this context's copy, context.existingObject(with: objectID), instead")
+        }
+        guard !object.isDeleted else { return }
         if object.isInserted {
             // Never saved: forget it, and take it out of the relationships it joined.
             detachInserted(object)

@@ -6,7 +6,9 @@ extension ManagedObjectContext {
     ///
     /// With `fetchBatchSize` N > 0 the first statement selects only primary keys and the returned
     /// collection loads N rows at a time; see ``FetchedObjects``. A negative `fetchLimit`,
-    /// `fetchOffset` or `fetchBatchSize` throws ``StoreError/invalidRequest(_:)``.
+    /// `fetchOffset` or `fetchBatchSize` throws ``StoreError/invalidRequest(_:)``, and so does a request
+    /// whose ``FetchRequest/resultType`` asks for something else than objects, naming the call that
+    /// returns it (``fetchRows(_:)``, ``fetchObjectIDs(_:)``, ``count(for:)``).
     ///
     /// For example:
     ///
@@ -17,6 +19,16 @@ extension ManagedObjectContext {
     /// ```
     public func fetch(_ request: FetchRequest) throws(StoreError) -> FetchedObjects {
         try request.checkPaging()
+        let call: String? = switch request.resultType {
+        case .managedObject: nil
+        case .dictionary: "fetchRows(_:)"
+        case .managedObjectID: "fetchObjectIDs(_:)"
+        case .count: "count(for:)"
+        }
+        if let call {
+            throw .invalidRequest("the request's resultType is .\(request.resultType.rawValue), but fetch(_:) returns managed objects: "
+                + "run it with \(call), or set resultType to .managedObject")
+        }
         let request = request.fixingNow(Date())
         let entity = try store.entity(named: request.entityName)
         let plan = rowPlan(for: entity)

@@ -83,7 +83,7 @@ public struct Column: Sendable, Hashable {
 /// ```swift
 /// let book = model.entity(named: "Book")!
 /// book.tableName                       // "ZBOOK"
-/// book.slot(of: "title")               // .column(1)
+/// book.slot(of: "title")               // .column(0) when title is its first attribute
 /// ```
 public final class Entity: Sendable, CustomStringConvertible {
     /// The entity's name.

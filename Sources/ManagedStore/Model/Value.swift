@@ -60,6 +60,12 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// ``kindName`` with its article, for messages ("an integer", "a string", "a UUID").
+    var kindNameWithArticle: String {
+        let name = kindName
+        return (name.first.map { "aeio".contains($0) } == true ? "an " : "a ") + name
+    }
+
     /// The value as a plain Swift value (`Int64`, `Double`, `String`, `Date`, …), `nil` for `.null`.
     public var anyValue: Any? {
         switch self {

@@ -43,8 +43,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     /// For example:
     ///
     /// ```swift
-    /// do { try context.save() }
-    /// catch .inUse { try context.save() }   // after a pause: the context keeps its changes
+    /// do { try context.save() } catch {
+    ///     guard case .inUse = error else { throw error }
+    ///     try context.save()   // after a pause: the context keeps its changes
+    /// }
     /// ```
     case inUse(path: String)
 
