@@ -141,7 +141,7 @@ struct ImportEscapeTests {
             """#
         let mapping = try ImportMapping(json: Data(json.utf8), baseDirectory: scratch.url.path)
         #expect(mapping.files[0].options.escape == UInt8(ascii: "\\") && mapping.files[0].options.quote == CSVDialect.noQuote)
-        let written = try mapping.jsonData(relativeTo: scratch.url.path)
+        let written = mapping.jsonData(relativeTo: scratch.url.path)
         let text = String(decoding: written, as: UTF8.self)
         #expect(text.contains(#""quote": "none""#) && text.contains(#""escape": "\\""#), "\(text)")
         let again = try ImportMapping(json: written, baseDirectory: scratch.url.path)

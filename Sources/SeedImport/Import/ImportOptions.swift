@@ -21,7 +21,8 @@ public struct ImportOptions: Sendable {
     /// Where rejected rows go in skip mode; by default next to the store, named after it without its
     /// extension (`Wells.sqlite` → `Wells.rejects.csv`), written only when there are rejects.
     public var rejectsPath: String?
-    /// How progress is shown on standard error.
+    /// How progress is shown, on standard error or through ``progressOutput`` (default `.none`; the
+    /// CLI's default is `auto`).
     public var progress: ProgressMode
     /// Whether to `VACUUM` the store after building indexes.
     public var vacuum: Bool
@@ -160,7 +161,14 @@ public struct ImportOptions: Sendable {
     public var reportedLines: Int
     /// Called with each file pass's position before it is read; tests change a file there.
     var beforeEachPass: (@Sendable (Int) -> Void)?
-    /// Where progress text goes (standard error by default); tests capture it here.
+    /// Where progress text goes (standard error by default): the lines ``progress`` asks for, as the CLI
+    /// prints them (a bar's redraws start with `\r`; plain lines end with a line break). With ``progress``
+    /// at `.none`, its default here, nothing comes.
+    ///
+    /// ```swift
+    /// options.progress = .plain
+    /// options.progressOutput = { line in print(line, terminator: "") }
+    /// ```
     public var progressOutput: (@Sendable (String) -> Void)?
     /// Whether SIGINT, SIGTERM and SIGHUP remove the temporary store (and a rejects file this run
     /// created) before the process ends. For command-line tools, which the signal ends anyway (the

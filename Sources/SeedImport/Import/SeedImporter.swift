@@ -52,7 +52,8 @@ public final class SeedImporter {
     public func run(into storePath: String) throws(ImportError) -> ImportSummary {
         let start = Clock.now()
         guard options.batchSize >= 1 else {
-            throw ImportError(.mapping, reason: "the batch size must be at least 1 (got \(options.batchSize))")
+            throw ImportError(.mapping, reason: "the batch size must be at least 1 (got \(options.batchSize))",
+                              hint: "Set ImportOptions.batchSize (--batch-size) to 1 or more, or leave it at its default, \(ImportOptions().batchSize). Nothing was written.")
         }
         // A copy of a pipe made while planning shows itself, and a signal from now on says what became of
         // the store.
@@ -77,6 +78,11 @@ public final class SeedImporter {
             throw ImportError(.mapping, reason: "--out \(storePath) is \(file.role); the finished store would replace it",
                               hint: "Give --out a path of its own. Nothing was written.")
         }
+        // One import at a time into a target from this process; and a missing folder named as the
+        // store's, before the rejects file beside it is checked.
+        try storeFile.claim()
+        defer { storeFile.release() }
+        try storeFile.checkDirectory()
         if options.onError == .skip {
             // The rejects file is replaced: it must not be one of the files the import reads or writes.
             for file in [(storeFile.target.path, "the store (--out)")] + readFiles {

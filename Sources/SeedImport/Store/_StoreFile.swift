@@ -191,13 +191,31 @@ struct _StoreFile {
         }
     }
 
-    /// Removes a temporary file of this process left by an earlier attempt.
-    func prepare() throws(ImportError) {
-        try checkTarget()
-        try checkNoOtherImporter()
-        // Before any work: found again at the end, the refusal would cost the whole import.
-        try checkPreviousNotOpen()
-        discard()
+    /// Guards ``building``.
+    private static let buildingLock = NSLock()
+    /// The targets this process is building stores for: another import into one of them, from another
+    /// thread or task, is refused, as one from another process is (the two would share the temporary
+    /// file, which is named by the process).
+    nonisolated(unsafe) private static var building: Set<String> = []
+
+    /// Takes the target for this import, or refuses it when another import of this process has it;
+    /// ``release()`` gives it back.
+    func claim() throws(ImportError) {
+        let taken = Self.buildingLock.withLock { Self.building.insert(target.path).inserted }
+        guard taken else {
+            throw ImportError(.store, reason: "another import in this process is building a store for this --out", file: target.path,
+                              hint: "Wait for its run(into:) to return, or import into another path. Nothing was written.")
+        }
+    }
+
+    /// Gives back the target ``claim()`` took.
+    func release() {
+        _ = Self.buildingLock.withLock { Self.building.remove(target.path) }
+    }
+
+    /// Refuses a target whose directory is missing or not writable, before anything else is checked or
+    /// written: the rejects file beside the store would otherwise be blamed for it.
+    func checkDirectory() throws(ImportError) {
         let directory = target.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -208,6 +226,16 @@ struct _StoreFile {
             throw ImportError(.store, reason: "the directory \(directory) is not writable", file: target.path,
                               hint: "Choose another --out path.")
         }
+    }
+
+    /// Removes a temporary file of this process left by an earlier attempt.
+    func prepare() throws(ImportError) {
+        try checkTarget()
+        try checkNoOtherImporter()
+        // Before any work: found again at the end, the refusal would cost the whole import.
+        try checkPreviousNotOpen()
+        discard()
+        try checkDirectory()
     }
 
     /// Flushes the finished temporary store to disk and renames it over the target.
