@@ -67,7 +67,7 @@ struct ImportLibraryUseTests {
         let anyOperator = try #require(try context.fetch(FetchRequest(entityName: "Operator")).first)
         let prefix = String(try #require(anyOperator.get("name", as: String.self)).prefix(3))
         var request = FetchRequest(entityName: "Well")
-        request.predicate = try FetchPredicate(format: "operator.name BEGINSWITH %@", .string(prefix))
+        request.predicate = try FetchPredicate(format: "operator.name BEGINSWITH %@", prefix)
         request.fetchBatchSize = 20
         let uwis = try context.fetch(request).map { $0.get("uwi", as: String.self) ?? "" }
         #expect(!uwis.isEmpty && uwis.allSatisfy { !$0.isEmpty })

@@ -44,7 +44,7 @@ struct ImportOutputPathTests {
     func summaryThroughLinkToStdout() throws {
         let scratch = try Self.scratch()
         try FileManager.default.createSymbolicLink(atPath: scratch.path("work/my_stdout"), withDestinationPath: "/proc/self/fd/1")
-        FileManager.default.createFile(atPath: scratch.path("out.txt"), contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.path("out.txt"), contents: nil)
         let handle = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("out.txt"))
         let result = try Self.importing(["--summary-json", "my_stdout"], in: scratch, stdout: handle)
         try handle.close()

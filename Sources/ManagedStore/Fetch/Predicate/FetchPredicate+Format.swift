@@ -21,6 +21,23 @@ extension FetchPredicate {
         try self.init(format: format, arguments: arguments)
     }
 
+    /// Parses a predicate in Apple's predicate format syntax, substituting Swift values (variables as
+    /// well as literals) for its format specifiers in order: see ``PredicateArgumentConvertible``.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let word = "bank", priority: Int32 = 1, due: Date? = nil
+    /// let p = try FetchPredicate(format: "task_description CONTAINS[cd] %@ AND priority == %@ AND due == %@", word, priority, due)
+    /// ```
+    ///
+    /// - Throws: ``PredicateParseError``, as ``init(format:_:)-(_,PredicateArgument...)`` does.
+    public init<each Argument: PredicateArgumentConvertible>(format: String, _ arguments: repeat each Argument) throws(PredicateParseError) {
+        var list: [PredicateArgument] = []
+        for argument in repeat each arguments { list.append(argument.predicateArgument) }
+        try self.init(format: format, arguments: list)
+    }
+
     /// Parses a predicate, substituting an array of arguments for its
     /// format specifiers in order.
     ///

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A Swift value that can stand for a format specifier of a ``FetchPredicate``: integers, floating-point
+/// numbers, strings, Booleans, dates, data, UUIDs, optionals and arrays of them, and
+/// ``PredicateArgument`` itself. It lets variables go in as they are.
+///
+/// For example:
+///
+/// ```swift
+/// let name = "Ringo", minimum = 3
+/// let p = try FetchPredicate(format: "name == %@ AND priority >= %@", name, minimum)
+/// ```
+public protocol PredicateArgumentConvertible {
+    /// The argument this value stands for: a bound constant.
+    var predicateArgument: PredicateArgument { get }
+}
+
+extension PredicateArgument: PredicateArgumentConvertible {
+    /// Itself.
+    public var predicateArgument: PredicateArgument { self }
+}
+
+extension PredicateConstant: PredicateArgumentConvertible {
+    /// The constant as a value argument.
+    public var predicateArgument: PredicateArgument { .value(self) }
+}
+
+extension Bool: PredicateArgumentConvertible {
+    /// A Boolean argument.
+    public var predicateArgument: PredicateArgument { .value(.bool(self)) }
+}
+
+extension Int: PredicateArgumentConvertible {
+    /// An integer argument.
+    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
+}
+
+extension Int64: PredicateArgumentConvertible {
+    /// An integer argument.
+    public var predicateArgument: PredicateArgument { .value(.int(self)) }
+}
+
+extension Int32: PredicateArgumentConvertible {
+    /// An integer argument.
+    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
+}
+
+extension Int16: PredicateArgumentConvertible {
+    /// An integer argument.
+    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
+}
+
+extension Double: PredicateArgumentConvertible {
+    /// A floating-point argument.
+    public var predicateArgument: PredicateArgument { .value(.double(self)) }
+}
+
+extension Float: PredicateArgumentConvertible {
+    /// A floating-point argument (widened to `Double`).
+    public var predicateArgument: PredicateArgument { .value(.double(Double(self))) }
+}
+
+extension String: PredicateArgumentConvertible {
+    /// A string argument (for `%K`, the key path it names).
+    public var predicateArgument: PredicateArgument { .value(.string(self)) }
+}
+
+extension Substring: PredicateArgumentConvertible {
+    /// A string argument.
+    public var predicateArgument: PredicateArgument { .value(.string(String(self))) }
+}
+
+extension Date: PredicateArgumentConvertible {
+    /// A date argument.
+    public var predicateArgument: PredicateArgument { .value(.date(self)) }
+}
+
+extension Data: PredicateArgumentConvertible {
+    /// A binary data argument.
+    public var predicateArgument: PredicateArgument { .value(.data(self)) }
+}
+
+extension UUID: PredicateArgumentConvertible {
+    /// A UUID argument.
+    public var predicateArgument: PredicateArgument { .value(.uuid(self)) }
+}
+
+extension Optional: PredicateArgumentConvertible where Wrapped: PredicateArgumentConvertible {
+    /// The wrapped value's argument, or null.
+    public var predicateArgument: PredicateArgument { self?.predicateArgument ?? .null }
+}
+
+extension Array: PredicateArgumentConvertible where Element: PredicateArgumentConvertible {
+    /// An array argument, for `IN %@` and `BETWEEN %@` (a key path among the elements counts as its
+    /// name, a string).
+    public var predicateArgument: PredicateArgument {
+        .value(.array(map { element in
+            switch element.predicateArgument {
+            case .value(let constant): constant
+            case .keyPath(let path): .string(path)
+            }
+        }))
+    }
+}
