@@ -73,6 +73,35 @@ struct ImportLibraryUseTests {
         #expect(!uwis.isEmpty && uwis.allSatisfy { !$0.isEmpty })
     }
 
+    @Test("a cancelled task stops its import: kind cancelled, the store there unchanged, no temporary file left")
+    func cancelledTask() async throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", Self.model)
+        try scratch.write("e.csv", "a,n\nx,1\n")
+        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping.inferred(sources: [("E", "e.csv")], model: model, baseDirectory: scratch.url.path)
+        let target = scratch.path("s.sqlite")
+        _ = try SeedImporter(model: model, mapping: mapping).run(into: target)
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+        try scratch.write("e.csv", "a,n\n" + (0..<5_000).map { "row \($0),\($0)\n" }.joined())
+
+        let task = Task { () throws -> ImportSummary in
+            var options = ImportOptions()
+            // The task is cancelled once the import is under way (as a server cancels a request's task).
+            options.beforeEachPass = { _ in withUnsafeCurrentTask { $0?.cancel() } }
+            return try SeedImporter(model: model, mapping: mapping, options: options).run(into: target)
+        }
+        guard case .failure(let thrown) = await task.result, let error = thrown as? ImportError else {
+            Issue.record("the cancelled import did not stop with an ImportError: \(await task.result)")
+            return
+        }
+        #expect(error.kind == .cancelled && error.reason == "the import was cancelled", "\(error)")
+        #expect(error.hint?.contains("s.sqlite is unchanged") == true, "\(error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.contains(".importing-") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
     @Test("skip mode into a folder that does not exist names the store's folder, not the rejects file beside it")
     func missingFolderInSkipMode() throws {
         let scratch = ImportScratch()

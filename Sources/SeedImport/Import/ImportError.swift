@@ -23,6 +23,8 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
         case input
         /// The store cannot be written (exit code 1).
         case store
+        /// The task running the import was cancelled (exit code 1); nothing was written.
+        case cancelled
     }
 
     /// What kind of failure it is.

@@ -47,8 +47,12 @@ public final class SeedImporter {
     /// when the import completes.
     ///
     /// - Returns: what was imported, rejected and repeated, with timing and peak memory.
+    /// The call is synchronous. Run from a Swift task, it stops when the task is cancelled (checked at
+    /// each chunk of rows and before each index), throwing ``ImportError/Kind/cancelled``.
+    ///
     /// - Throws: ``ImportError``: a mapping that does not fit (nothing written), a bad row in abort
-    ///   mode, unreadable input, or a store that cannot be written. The target is untouched in every case.
+    ///   mode, unreadable input, a store that cannot be written, or a cancelled task. The target is
+    ///   untouched in every case.
     public func run(into storePath: String) throws(ImportError) -> ImportSummary {
         let start = Clock.now()
         guard options.batchSize >= 1 else {

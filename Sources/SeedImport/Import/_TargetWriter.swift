@@ -343,6 +343,7 @@ final class _TargetWriter {
 
     /// Writes every row of a chunk (its value arrays are moved out), then reports progress.
     func process(_ chunk: inout _RowChunk) throws {
+        try session.checkCancelled()
         for row in chunk.rows {
             rowsRead += 1
             switch row.status {
