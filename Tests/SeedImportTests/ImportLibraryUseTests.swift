@@ -11,6 +11,15 @@ struct ImportLibraryUseTests {
         {"entities": [{"name": "E", "attributes": [{"name": "a", "type": "String"}, {"name": "n", "type": "Integer 32"}]}]}
         """
 
+    /// A scratch folder holding the model and `e.csv` with `csv`, and the mapping inferred for it.
+    static func setUp(_ csv: String) throws -> (ImportScratch, ObjectModel, ImportMapping) {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", model)
+        try scratch.write("e.csv", csv)
+        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        return (scratch, model, try ImportMapping.inferred(sources: [("E", "e.csv")], model: model, baseDirectory: scratch.url.path))
+    }
+
     /// What the import run inside the first one's pass met.
     final class Outcome: @unchecked Sendable {
         private let lock = NSLock()
@@ -21,11 +30,7 @@ struct ImportLibraryUseTests {
 
     @Test("a second import into a store this process is building is refused, and the first completes")
     func sameTargetTwice() throws {
-        let scratch = ImportScratch()
-        try scratch.write("m.model.json", Self.model)
-        try scratch.write("e.csv", "a,n\nx,1\ny,2\n")
-        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
-        let mapping = try ImportMapping.inferred(sources: [("E", "e.csv")], model: model, baseDirectory: scratch.url.path)
+        let (scratch, model, mapping) = try Self.setUp("a,n\nx,1\ny,2\n")
         let target = scratch.path("s.sqlite")
         let second = Outcome()
         var options = ImportOptions()
@@ -75,11 +80,7 @@ struct ImportLibraryUseTests {
 
     @Test("a cancelled task stops its import: kind cancelled, the store there unchanged, no temporary file left")
     func cancelledTask() async throws {
-        let scratch = ImportScratch()
-        try scratch.write("m.model.json", Self.model)
-        try scratch.write("e.csv", "a,n\nx,1\n")
-        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
-        let mapping = try ImportMapping.inferred(sources: [("E", "e.csv")], model: model, baseDirectory: scratch.url.path)
+        let (scratch, model, mapping) = try Self.setUp("a,n\nx,1\n")
         let target = scratch.path("s.sqlite")
         _ = try SeedImporter(model: model, mapping: mapping).run(into: target)
         let before = try Data(contentsOf: URL(fileURLWithPath: target))
@@ -104,11 +105,7 @@ struct ImportLibraryUseTests {
 
     @Test("skip mode into a folder that does not exist names the store's folder, not the rejects file beside it")
     func missingFolderInSkipMode() throws {
-        let scratch = ImportScratch()
-        try scratch.write("m.model.json", Self.model)
-        try scratch.write("e.csv", "a,n\nx,1\n")
-        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
-        let mapping = try ImportMapping.inferred(sources: [("E", "e.csv")], model: model, baseDirectory: scratch.url.path)
+        let (scratch, model, mapping) = try Self.setUp("a,n\nx,1\n")
         let error = try #require(throws: ImportError.self) {
             _ = try SeedImporter(model: model, mapping: mapping, options: ImportOptions(onError: .skip)).run(into: scratch.path("nope/dir/x.sqlite"))
         }

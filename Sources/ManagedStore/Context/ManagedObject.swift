@@ -407,6 +407,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Why an object is in no context, for messages.
     var detachedReason: String {
+        if isDeleted && objectID.isTemporary { return "it was inserted, then deleted before any save" }
         if isDeleted { return "it was deleted and the deletion saved" }
         if objectID.isTemporary { return "it was inserted and never saved (rolled back, or its context was reset or released)" }
         return "its context was reset or released (a ManagedObject does not keep its context alive: keep the context while you use its objects)"

@@ -221,9 +221,28 @@ public struct ResultRow: Sendable, CustomStringConvertible {
     @inline(__always)
     public subscript(position: Int) -> Value { storage.values[start + position] }
 
-    /// The value called `key`, or `.null` when the row has none.
+    /// The value called `key`, or `.null` when the fetch has no such column, as a dictionary result has no
+    /// key for a nil value in Core Data: a misspelt key reads as null too; ``value(forKey:)`` throws instead.
     public subscript(key: String) -> Value {
         keys.index[key].map { storage.values[start + $0] } ?? .null
+    }
+
+    /// The value called `key`, or an error naming the columns the fetch has when it has no such one.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let latitude = try row.value(forKey: "surface_latitude")
+    /// ```
+    ///
+    /// - Throws: ``StoreError/invalidRequest(_:)`` for a key the fetch did not select (a typo, or a
+    ///   property left out of ``FetchRequest/propertiesToFetch``).
+    public func value(forKey key: String) throws(StoreError) -> Value {
+        guard let position = keys.index[key] else {
+            let names = keys.names.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw .invalidRequest("the rows have no \"\(key)\": the fetch selected \(names); add it to propertiesToFetch, or read one of those")
+        }
+        return storage.values[start + position]
     }
 
     /// The row as a dictionary.

@@ -30,7 +30,7 @@ final class _ProgressReporter {
     private var finishStart: Double?
 
     /// The indexes the store gets after the load, weighed by the input they follow: the sum over files of
-    /// a file's bytes times the indexes on the tables its rows fill, over all bytes (``expectFinish(_:)``).
+    /// a file's bytes times the indexes on the tables its rows fill, over all bytes (``expectFinish(indexesPerByte:)``).
     private(set) var finishWeight = 0.0
     /// Seconds of finish per second of load and index on a table the load filled: measured on the wells
     /// (the demo's mapping and Well alone, one thread and reading ahead, 244,292 and 977,168 rows) at 0.06–0.15.
@@ -70,6 +70,8 @@ final class _ProgressReporter {
 
     /// A file starts; `bytesBefore` and `rowsBefore` are what earlier files of the import covered.
     func begin(file: String, bytesBefore: Int64, rowsBefore: Int) {
+        // A run again (skip mode) has a finish of its own.
+        finishStart = nil
         self.file = file
         self.bytesBefore = bytesBefore
         self.rowsBefore = rowsBefore

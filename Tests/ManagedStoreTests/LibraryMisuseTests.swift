@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import ManagedStore
 
-/// An object whose context was reset or released, or whose deletion was saved, is in no context: the
-/// key-based accessors that would change it or follow its relationships throw, as does reading a fault,
-/// rather than dropping the change or reading nulls (a library trial found writes after `reset()` lost
-/// silently, and a fault sent to an actor read every value as nil).
-@Suite("Objects in no context")
-struct DetachedObjectTests {
+/// Misuse a library trial met, each now an error that says what to do. Mostly objects in no context: an
+/// object whose context was reset or released, or whose deletion was saved. The key-based accessors that
+/// would change it or follow its relationships throw, as does reading a fault, rather than dropping the
+/// change or reading nulls (the trial found writes after `reset()` lost silently, and a fault sent to an
+/// actor read every value as nil).
+@Suite("Library misuse: objects in no context, fetch result types, row keys")
+struct LibraryMisuseTests {
     let harness: StoreHarness
     var context: ManagedObjectContext { harness.context }
 
@@ -112,7 +113,7 @@ struct DetachedObjectTests {
         #expect(stderr.contains("its context was reset or released"), "\(stderr)")
     }
 
-    @Test("fetch(_:) refuses a request for dictionaries, IDs or a count, naming the call that returns them")
+    @Test("fetch(_:) refuses a request for dictionaries, IDs or a count, naming the call; a row's value(forKey:) refuses a key not fetched")
     func fetchRefusesOtherResultTypes() throws {
         for (type, call) in [(FetchRequest.ResultType.dictionary, "fetchRows(_:)"), (.managedObjectID, "fetchObjectIDs(_:)"), (.count, "count(for:)")] {
             var request = FetchRequest(entityName: "Book")
@@ -126,7 +127,16 @@ struct DetachedObjectTests {
         var rows = FetchRequest(entityName: "Book")
         rows.resultType = .dictionary
         rows.propertiesToFetch = [.key("title")]
-        #expect(try context.fetchRows(rows).count == 2)
+        let fetched = try context.fetchRows(rows)
+        #expect(fetched.count == 2)
+        // A row's key read through value(forKey:) is checked: a typo throws, where the subscript reads null.
+        #expect(try fetched[0].value(forKey: "title") == .string("Emma"))
+        #expect(fetched[0]["titel"] == .null)
+        guard case .invalidRequest(let message)? = thrown({ _ = try fetched[0].value(forKey: "titel") }) else {
+            Issue.record("value(forKey:) read a key the fetch did not select")
+            return
+        }
+        #expect(message == "the rows have no \"titel\": the fetch selected \"title\"; add it to propertiesToFetch, or read one of those", "\(message)")
     }
 
     @Test("a value of the wrong kind is named with its article: an integer, a string")
