@@ -36,11 +36,15 @@ struct LibraryMisuseTests {
 
     @Test("after reset(): changes, relationships and a fault's values throw; values read before stay readable")
     func afterReset() throws {
+        context.reset()   // the objects init() inserted go: the fetches below register their own
         var request = FetchRequest(entityName: "Book")
         request.predicate = try FetchPredicate(format: "title == %@", "Emma")
         request.returnsObjectsAsFaults = false
         let emma = try #require(try context.fetch(request).first)
-        let fault = try #require(try context.fetch(FetchRequest(entityName: "Author")).first)
+        // A fault whose row was never read (fetched with IDs only).
+        var ids = FetchRequest(entityName: "Author")
+        ids.includesPropertyValues = false
+        let fault = try #require(try context.fetch(ids).first)
         #expect(fault.isFault)
         let author = try #require(try emma.object(forKey: "author"))
         context.reset()
@@ -64,16 +68,24 @@ struct LibraryMisuseTests {
         #expect(titles == ["Emma", "Persuasion"])
     }
 
-    @Test("a fault whose context was released throws instead of reading as nulls")
+    @Test("objects fetched by a context released at once read their rows; a fault without one throws instead of reading nulls")
     func contextReleased() throws {
+        // The common pattern: a fetch's objects come as faults holding their rows (returnsObjectsAsFaults),
+        // and read them after the context that fetched them is gone (a check found this stopping the program).
+        let titles = try ManagedObjectContext(store: harness.store).fetch(FetchRequest(entityName: "Book")).map { $0["title"] }
+        #expect(titles == [.string("Emma"), .string("Persuasion")])
         var fault: ManagedObject?
         do {
             let other = ManagedObjectContext(store: harness.store)
-            fault = try other.fetch(FetchRequest(entityName: "Book")).first
+            var ids = FetchRequest(entityName: "Book")
+            ids.includesPropertyValues = false
+            fault = try other.fetch(ids).first
         }
         let book = try #require(fault)
-        #expect(book.context == nil)
+        #expect(book.context == nil && book.isFault)
         expectDetached(thrown { _ = try book.value(forKey: "title") }, "its context was reset or released")
+        expectDetached(thrown { _ = try book.transformedValue(forKey: "title") }, "its context was reset or released")
+        expectDetached(thrown { try book.setTransformedValue(nil, forKey: "title") }, "its context was reset or released")
     }
 
     @Test("an object whose deletion was saved: changes throw, deleting it again does nothing")

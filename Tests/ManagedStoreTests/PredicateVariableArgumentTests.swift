@@ -28,6 +28,9 @@ struct PredicateVariableArgumentTests {
         #expect(try FetchPredicate(format: "name == %@ AND priority == %@", none, some) == FetchPredicate(format: "name == nil AND priority == 7"))
         let ids = [1, 2, 3]
         #expect(try FetchPredicate(format: "priority IN %@", ids) == FetchPredicate(format: "priority IN {1, 2, 3}"))
+        let byte: UInt8 = 3, small: Int8 = 3, price2 = Decimal(string: "2.5")!, chosen: Set = [2]
+        #expect(byte.predicateArgument == .int(3) && small.predicateArgument == .int(3))
+        #expect(try FetchPredicate(format: "price < %@ AND priority IN %@", price2, chosen) == FetchPredicate(format: "price < 2.5 AND priority IN {2}"))
         // A PredicateArgument among variables, spelled with its type.
         #expect(try FetchPredicate(format: "%K == %@", PredicateArgument.keyPath("name"), name) == FetchPredicate(format: "name == 'Ringo'"))
     }

@@ -103,6 +103,30 @@ struct ImportLibraryUseTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    @Test("a task cancelled during the finish leaves the store there as it was")
+    func cancelledDuringFinish() async throws {
+        let (scratch, model, mapping) = try Self.setUp("a,n\nx,1\n")
+        let target = scratch.path("s.sqlite")
+        _ = try SeedImporter(model: model, mapping: mapping).run(into: target)
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+        try scratch.write("e.csv", "a,n\ny,2\n")
+        let task = Task { () throws -> ImportSummary in
+            var options = ImportOptions()
+            options.progress = .plain
+            // Cancelled as ANALYZE starts, the import's last step before the store moves into place.
+            options.progressOutput = { line in
+                if line.contains("(ANALYZE)") { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return try SeedImporter(model: model, mapping: mapping, options: options).run(into: target)
+        }
+        guard case .failure(let thrown) = await task.result, let error = thrown as? ImportError else {
+            Issue.record("the import cancelled during its finish completed")
+            return
+        }
+        #expect(error.kind == .cancelled, "\(error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+    }
+
     @Test("skip mode into a folder that does not exist names the store's folder, not the rejects file beside it")
     func missingFolderInSkipMode() throws {
         let (scratch, model, mapping) = try Self.setUp("a,n\nx,1\n")

@@ -148,7 +148,7 @@ extension ManagedObject {
     ///   ``value(forKey:as:)`` throws, which names the closest keys. For keys that come from input, or
     ///   wherever a typo must not stop the process, use ``value(forKey:as:)``.
     public func get<T: AttributeValue>(_ key: String, as type: T.Type = T.self) -> T? {
-        do { return try value(forKey: key, as: type) } catch { preconditionFailure(trapMessage(error, "get(_:as:)", throwing: "value(forKey:as:)")) }
+        do { return try value(forKey: key, as: type) } catch { fatalError(trapMessage(error, "get(_:as:)", throwing: "value(forKey:as:)")) }
     }
 
     /// Sets `key` from a Swift value; `nil` stores null.
@@ -164,7 +164,7 @@ extension ManagedObject {
     ///   ``setValue(_:forKey:)`` (the generic one) throws, which names the closest keys; call that one to get the
     ///   error thrown instead.
     public func set<T: AttributeValue>(_ key: String, _ value: T?) {
-        do { try setValue(value, forKey: key) } catch { preconditionFailure(trapMessage(error, "set(_:_:)", throwing: "setValue(_:forKey:)")) }
+        do { try setValue(value, forKey: key) } catch { fatalError(trapMessage(error, "set(_:_:)", throwing: "setValue(_:forKey:)")) }
     }
 
     /// The value of `key` as a Swift type, or an error for a key the entity lacks: ``get(_:as:)`` that
@@ -201,17 +201,33 @@ extension ManagedObject {
     }
 
     /// A transformable attribute's value, turned back by its registered ``ValueTransformer``.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let tags = try note.transformedValue(forKey: "tags") as? [String]
+    /// ```
+    ///
+    /// - Throws: what ``value(forKey:)`` throws, and the transformer's errors.
     public func transformedValue(forKey key: String) throws -> Any? {
         guard let attribute = entity.attribute(named: key) else { throw unknownKey(key) }
-        guard case .data(let data) = self[key] else { return nil }
+        guard case .data(let data) = try value(forKey: key) else { return nil }
         return try ValueTransformers.transformer(for: attribute).reverseTransformedValue(data)
     }
 
     /// Sets a transformable attribute: its registered ``ValueTransformer`` turns the value into data.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try note.setTransformedValue(["a", "b"], forKey: "tags")
+    /// ```
+    ///
+    /// - Throws: what ``setValue(_:forKey:)`` throws, and the transformer's errors.
     public func setTransformedValue(_ value: Any?, forKey key: String) throws {
         guard let attribute = entity.attribute(named: key) else { throw unknownKey(key) }
-        guard let value else { self[key] = .null; return }
-        self[key] = .data(try ValueTransformers.transformer(for: attribute).transformedValue(value))
+        guard let value else { return try setValue(Value.null, forKey: key) }
+        try setValue(Value.data(try ValueTransformers.transformer(for: attribute).transformedValue(value)), forKey: key)
     }
 }
 

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// An object does not keep its context alive. Once the context is reset or released (or the object's
 /// deletion saved), the key-based accessors that change it or follow its relationships throw
-/// ``StoreError/invalidRequest(_:)``, as does reading a fault; values read before stay readable.
+/// ``StoreError/invalidRequest(_:)``, as does reading a fault whose row was never read; values read
+/// before (a fetch reads rows with the objects by default) stay readable.
 ///
 /// For example:
 ///
@@ -48,7 +49,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var isUpdated = false
     /// Whether the object is deleted (pending a save, or saved).
     public internal(set) var isDeleted = false
-    /// Whether the object was a fault when its context was gone, so its values are nulls it never read.
+    /// Whether the object was a fault without a snapshot when its context was gone, so its values are
+    /// nulls it never read.
     var readWithoutContext = false
 
     init(entity: Entity, id: ObjectID, context: ManagedObjectContext?, values: ContiguousArray<Value>?) {
@@ -106,11 +108,16 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public func fireFault() {
         guard isFault else { return }
         guard let context else {
-            // The context is gone: nothing can be read any more; the object reads as nulls through the
-            // ordinal accessors, and the key-based ones throw (``liveContext()``).
-            values = ContiguousArray(repeating: .null, count: entity.columns.count)
+            // The context is gone. A fault fetched with its row fires from that snapshot, as it would
+            // with the context; one without reads as nulls through the ordinal accessors, and the
+            // key-based ones throw (``liveContext()``).
+            if let committed, committed.count == entity.columns.count {
+                values = committed
+            } else {
+                values = ContiguousArray(repeating: .null, count: entity.columns.count)
+                readWithoutContext = true
+            }
             isFault = false
-            readWithoutContext = true
             return
         }
         context.fulfill(self)
@@ -134,10 +141,10 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     ///   ``StoreError`` instead, for keys that come from input.
     public subscript(key: String) -> Value {
         get {
-            do { return try value(forKey: key) } catch { preconditionFailure(trapMessage(error, "the subscript", throwing: "value(forKey:)")) }
+            do { return try value(forKey: key) } catch { fatalError(trapMessage(error, "the subscript", throwing: "value(forKey:)")) }
         }
         set {
-            do { try setValue(newValue, forKey: key) } catch { preconditionFailure(trapMessage(error, "the subscript", throwing: "setValue(_:forKey:)")) }
+            do { try setValue(newValue, forKey: key) } catch { fatalError(trapMessage(error, "the subscript", throwing: "setValue(_:forKey:)")) }
         }
     }
 
@@ -152,12 +159,16 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// - Throws: ``StoreError/unknownKey(entity:key:suggestions:)`` naming the closest keys for a key
     ///   the entity lacks; ``StoreError/invalidProperty(entity:property:reason:)`` for a to-many
     ///   relationship, saying to read it with ``objects(forKey:)``; ``StoreError/invalidRequest(_:)`` for
-    ///   a fault whose context is gone (reset or released), which has no values to read. Values read
-    ///   while the context lived stay readable.
+    ///   a fault whose context is gone (reset or released) and whose row was never read. Values read while
+    ///   the context lived stay readable, a fetched fault's row included.
     public func value(forKey key: String) throws(StoreError) -> Value {
         let index = try columnIndex(of: key, for: .value)
-        // Values read while the context lived stay readable; a fault's without it are nulls it never read.
-        if context == nil && (isFault || readWithoutContext) { _ = try liveContext() }
+        // Values read while the context lived stay readable (a fault fetched with its row included); a
+        // fault's without it would be nulls it never read.
+        if context == nil {
+            if isFault { fireFault() }
+            if readWithoutContext { _ = try liveContext() }
+        }
         return value(at: index)
     }
 

@@ -13,9 +13,13 @@ extension ManagedObjectContext {
     /// For example:
     ///
     /// ```swift
-    /// do { try context.save() }
-    /// catch .validation(let failures) { failures.forEach { print($0) } }
-    /// catch .inUse { /* another writer: retry later */ }
+    /// do { try context.save() } catch {
+    ///     switch error {
+    ///     case .validation(let failures): failures.forEach { print($0) }
+    ///     case .inUse: break   // another writer: retry later
+    ///     default: throw error
+    ///     }
+    /// }
     /// ```
     public func save() throws(StoreError) {
         guard hasChanges else { return }

@@ -159,7 +159,7 @@ public final class ManagedObjectContext {
     ///   validation, as for any insert.
     /// - Complexity: O(1) apart from copying `values`.
     public func insert(_ entity: Entity, values: ContiguousArray<Value>) -> ManagedObject {
-        precondition(values.count == entity.columns.count, "\(entity.name) has \(entity.columns.count) columns, \(values.count) values given")
+        guard values.count == entity.columns.count else { fatalError("\(entity.name) has \(entity.columns.count) columns, \(values.count) values given") }
         let id = ObjectID(entityID: entity.id, primaryKey: temporaryKey(nextTemporaryKey))
         nextTemporaryKey += 1
         var values = values
@@ -191,7 +191,7 @@ public final class ManagedObjectContext {
     public func object(with id: ObjectID) -> ManagedObject {
         if let object = registered(id) { return object }
         guard let entity = model.entity(id: id.entityID) else {
-            preconditionFailure("\(unknownEntity(id)) (object(with:) stops the program on this; existingObject(with:) throws it instead)")
+            fatalError("\(unknownEntity(id)) (object(with:) stops the program on this; existingObject(with:) throws it instead)")
         }
         if let parent, let mirror = mirror(of: id, in: parent) { return mirror }
         // An unknown temporary ID (an object rolled back or deleted) gets a detached fault.
@@ -387,7 +387,7 @@ public final class ManagedObjectContext {
         guard object.context === self else {
             if object.context == nil && object.isDeleted { return }
             let whose = object.context == nil ? object.detachedReason : "it belongs to another context"
-            preconditionFailure("cannot delete the \(object.entity.name) \(object.objectID) in this context: \(whose); "
+            fatalError("cannot delete the \(object.entity.name) \(object.objectID) in this context: \(whose); "
                 + "delete this context's copy, context.existingObject(with: objectID), instead")
         }
         guard !object.isDeleted else { return }

@@ -92,7 +92,7 @@ public struct FetchRequest: Sendable, CustomStringConvertible {
     /// ```swift
     /// var request = FetchRequest(entityName: "Book")
     /// request.fetchOffset = -20
-    /// try request.checkPaging()   // throws: fetchOffset must be 0 or more (got -20)
+    /// _ = try context.fetch(request)   // throws: fetchOffset must be 0 or more (got -20; …)
     /// ```
     func checkPaging() throws(StoreError) {
         for (name, value, meaning) in [("fetchLimit", fetchLimit, "0 for no limit"), ("fetchOffset", fetchOffset, "0 to skip none"),

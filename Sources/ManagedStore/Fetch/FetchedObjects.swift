@@ -76,7 +76,7 @@ final class BatchLoader {
     }
 
     func object(at position: Int) -> ManagedObject {
-        precondition(position >= 0 && position < ids.count, "index \(position) out of range 0..<\(ids.count)")
+        guard position >= 0 && position < ids.count else { fatalError("index \(position) out of range 0..<\(ids.count)") }
         let batch = position / batchSize
         if let objects = batches[batch] {
             if recent.last != batch { recent.removeAll { $0 == batch }; recent.append(batch) }

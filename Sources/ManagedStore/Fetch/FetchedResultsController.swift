@@ -181,8 +181,8 @@ public final class FetchedResultsController {
     ///   message that says which (``sections`` and ``fetchedObjects`` are empty and `nil` until
     ///   the first fetch, and ``indexPath(for:)`` is `nil`).
     public func object(at indexPath: IndexPath) -> ManagedObject {
-        guard let fetchedObjects else { preconditionFailure(Self.notFetchedMessage) }
-        precondition(isValid(indexPath), outOfRangeMessage(indexPath))
+        guard let fetchedObjects else { fatalError(Self.notFetchedMessage) }
+        guard isValid(indexPath) else { fatalError(outOfRangeMessage(indexPath)) }
         return fetchedObjects[sections[indexPath.section].offset + indexPath.row]
     }
 

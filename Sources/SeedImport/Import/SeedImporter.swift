@@ -48,7 +48,8 @@ public final class SeedImporter {
     ///
     /// - Returns: what was imported, rejected and repeated, with timing and peak memory.
     /// The call is synchronous. Run from a Swift task, it stops when the task is cancelled (checked at
-    /// each chunk of rows and before each index), throwing ``ImportError/Kind/cancelled``.
+    /// each chunk of rows, before each index and before the store moves into place), throwing
+    /// ``ImportError/Kind/cancelled``.
     ///
     /// - Throws: ``ImportError``: a mapping that does not fit (nothing written), a bad row in abort
     ///   mode, unreadable input, a store that cannot be written, or a cancelled task. The target is
@@ -196,6 +197,8 @@ public final class SeedImporter {
                 _InterruptCleanup.setReplacedMessage("import: interrupted after \(storePath) was replaced by the new store"
                     + (rejects.map { "; \($0.path) may still hold the rejects of an earlier run" } ?? ""), whenGone: storeFile.temporary.path)
             }
+            // The last moment a cancelled task can leave the target as it was.
+            try _ImportSession.checkCancelled(untouched: _StoreFile.untouched(storePath))
             try storeFile.commit()
             finishSeconds += Clock.now() - commitStart
         } catch {

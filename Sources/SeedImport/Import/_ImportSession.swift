@@ -303,12 +303,18 @@ final class _ImportSession {
     }
 
     /// Stops the import when the Swift task running it was cancelled: checked at each chunk of rows, every
-    /// 512 rows of a join file and before each index, so a cancelled import ends within a fraction of a
+    /// 512 rows of a join file, before each index and ANALYZE, and before the store moves into place
+    /// (``SeedImporter``), so a cancelled import ends within a fraction of a
     /// second and writes nothing (``SeedImporter/run(into:)`` is synchronous; outside a task this never
     /// stops it).
     func checkCancelled() throws(ImportError) {
+        try Self.checkCancelled(untouched: targetUntouched)
+    }
+
+    /// ``checkCancelled()`` where no session is at hand: `untouched` says what became of the target.
+    static func checkCancelled(untouched: String) throws(ImportError) {
         guard Task.isCancelled else { return }
-        throw ImportError(.cancelled, reason: "the import was cancelled", hint: "Nothing was written: \(targetUntouched).")
+        throw ImportError(.cancelled, reason: "the import was cancelled", hint: "Nothing was written: \(untouched).")
     }
 
     /// The indexes on the tables each file fills, weighed by the file's bytes, over all bytes: what the
@@ -344,6 +350,7 @@ final class _ImportSession {
             try store.connection.execute(index.sql)
             done += rows[i]
         }
+        try checkCancelled()
         progress.finishStep("gathering statistics (ANALYZE)", done: done / total)
         try store.connection.execute("ANALYZE")
     }

@@ -1,8 +1,10 @@
 import Foundation
 
-/// A Swift value that can stand for a format specifier of a ``FetchPredicate``: integers, floating-point
-/// numbers, strings, Booleans, dates, data, UUIDs, optionals and arrays of them, and
-/// ``PredicateArgument`` itself. It lets variables go in as they are.
+/// A Swift value that can stand for a format specifier of a ``FetchPredicate``: integers (`UInt` and
+/// `UInt64` aside, which may not fit), floating-point numbers, decimals, strings, Booleans, dates, data,
+/// UUIDs, optionals, arrays and sets of them, and ``PredicateArgument`` itself. It lets variables go in
+/// as they are. An argument written as an implicit member (`.keyPath("name")`, `.date(d)`) next to
+/// variables names its type: `PredicateArgument.keyPath("name")`.
 ///
 /// For example:
 ///
@@ -50,6 +52,32 @@ extension Int16: PredicateArgumentConvertible {
     public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
 }
 
+extension Int8: PredicateArgumentConvertible {
+    /// An integer argument.
+    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
+}
+
+extension UInt8: PredicateArgumentConvertible {
+    /// An integer argument.
+    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
+}
+
+extension UInt16: PredicateArgumentConvertible {
+    /// An integer argument.
+    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
+}
+
+extension UInt32: PredicateArgumentConvertible {
+    /// An integer argument.
+    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
+}
+
+extension Decimal: PredicateArgumentConvertible {
+    /// A number argument: compared as a `Double`, as SQLite compares a Decimal attribute's column
+    /// (numeric affinity, about 15 significant digits).
+    public var predicateArgument: PredicateArgument { .value(.double(NSDecimalNumber(decimal: self).doubleValue)) }
+}
+
 extension Double: PredicateArgumentConvertible {
     /// A floating-point argument.
     public var predicateArgument: PredicateArgument { .value(.double(self)) }
@@ -88,6 +116,11 @@ extension UUID: PredicateArgumentConvertible {
 extension Optional: PredicateArgumentConvertible where Wrapped: PredicateArgumentConvertible {
     /// The wrapped value's argument, or null.
     public var predicateArgument: PredicateArgument { self?.predicateArgument ?? .null }
+}
+
+extension Set: PredicateArgumentConvertible where Element: PredicateArgumentConvertible {
+    /// An array argument of the members, for `IN %@`.
+    public var predicateArgument: PredicateArgument { Array(self).predicateArgument }
 }
 
 extension Array: PredicateArgumentConvertible where Element: PredicateArgumentConvertible {
