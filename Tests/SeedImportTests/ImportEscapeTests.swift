@@ -239,6 +239,8 @@ struct ImportEscapeTrialTests {
     func endOfData() throws {
         let (summary, rows) = try Self.run("id\tname\tn\n1\ta\t1\n\\.\n2\tb\t2\n", Self.postgres)
         #expect(rows.count == 1)
+        // The end-of-data line is no row of the table: not read as one, nor a blank one skipped.
+        #expect(summary.files.first?.rowsRead == 1 && summary.files.first?.blankRows == 0, "\(summary.files)")
         #expect(summary.warnings.contains { $0 == "r.tsv: line 3 is \\. alone, PostgreSQL's end of data, so the lines after it were not read" },
                 "\(summary.warnings)")
     }

@@ -173,6 +173,11 @@ final class _ImportSession {
             }
             try checkUnchanged(file)
             try flush()
+            // PostgreSQL's end-of-data line (`\.`) was read as a blank row: it is no row of the table.
+            if file.options.escape != nil, reader.endOfDataLine != nil, file.blankRows > 0 {
+                file.blankRows -= 1
+                file.rowsRead -= 1
+            }
             if file.join != nil { file.joinsAdded = context.joinRowsInserted - joinRowsBefore }
             if let warning = file.unnamedValuesWarning, !warnings.contains(warning) { warnings.append(warning) }
             for warning in file.tallyWarnings where !warnings.contains(warning) { warnings.append(warning) }
