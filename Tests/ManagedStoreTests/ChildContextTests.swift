@@ -68,4 +68,38 @@ import Testing
         #expect(saved.map { $0.get("title", as: String.self) } == ["Aaa first", "From the child", "Title 001"])
         #expect(saved[2].get("author") == "Changed in child")
     }
+
+    /// A review found a child's save stopping the program (delete(_:) of an object in no context) when
+    /// the parent had saved, rolled back or deleted an object it inserted after the child read it; before,
+    /// the child's change to it was lost without a word.
+    @Test("a child's change to an object its parent inserted and let go of since is refused, before anything reaches the parent")
+    func changeToAnObjectTheParentLetGo() throws {
+        for letGo in ["save", "rollback", "delete"] {
+            let context = harness.context
+            let book = try context.insert("Book")
+            book["title"] = .string("Fresh")
+            book["author"] = .string("New")
+            let child = ManagedObjectContext(parent: context)
+            let copy = child.object(with: book.objectID)
+            let other = try #require(try child.fetch(FetchRequest(entityName: "Book")).first { $0.get("title", as: String.self) == "Title 000" })
+            other["title"] = .string("Changed in the child")
+            switch letGo {
+            case "save": try context.save()
+            case "rollback": context.rollback()
+            default: context.delete(book)
+            }
+            for change in ["delete", "update"] {
+                if change == "delete" { child.delete(copy) } else { child.rollback(); other["title"] = .string("Changed in the child"); copy["title"] = .string("Again") }
+                guard case .invalidRequest(let message)? = thrown({ try child.save() }) else {
+                    Issue.record("\(letGo), \(change): the child's save went through")
+                    continue
+                }
+                #expect(message.contains("which the parent inserted and has since saved, rolled back or deleted"), "\(message)")
+                #expect(!context.hasChanges, "\(letGo), \(change): nothing reached the parent")
+                #expect(context.registeredObject(for: other.objectID)?.get("title", as: String.self) != "Changed in the child",
+                        "\(letGo), \(change): the child's other change did not reach the parent either")
+            }
+            context.rollback()
+        }
+    }
 }

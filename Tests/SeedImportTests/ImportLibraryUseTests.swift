@@ -20,6 +20,14 @@ struct ImportLibraryUseTests {
         return (scratch, model, try ImportMapping.inferred(sources: [("E", "e.csv")], model: model, baseDirectory: scratch.url.path))
     }
 
+    /// Progress lines written.
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines } }
+    }
+
     /// What the import run inside the first one's pass met.
     final class Outcome: @unchecked Sendable {
         private let lock = NSLock()
@@ -47,6 +55,24 @@ struct ImportLibraryUseTests {
         #expect(error.kind == .store)
         #expect(error.reason.contains("another import in this process is building a store for this --out"), "\(error)")
         #expect(error.hint?.contains("Wait for its run(into:) to return") == true, "\(error)")
+
+        // Skip mode: another store whose rejects go to the same file (s.sqlite and s.db both default to
+        // s.rejects.csv) is refused too, as the two would share the temporary rejects file.
+        let shared = Outcome()
+        let otherStore = scratch.path("s.db")
+        var skipping = ImportOptions(onError: .skip)
+        skipping.beforeEachPass = { _ in
+            do throws(ImportError) {
+                shared.set(.success(try SeedImporter(model: model, mapping: mapping, options: ImportOptions(onError: .skip)).run(into: otherStore)))
+            } catch { shared.set(.failure(error)) }
+        }
+        _ = try SeedImporter(model: model, mapping: mapping, options: skipping).run(into: target)
+        guard case .failure(let rejectsError)? = shared.result else {
+            Issue.record("the second skip-mode import ran: \(String(describing: shared.result))")
+            return
+        }
+        #expect(rejectsError.reason.contains("another import in this process is writing its rejects to") && rejectsError.reason.contains("s.rejects.csv"),
+                "\(rejectsError)")
 
         // Once the first is done, the path is free again.
         let again = try SeedImporter(model: model, mapping: mapping).run(into: target)
@@ -86,8 +112,11 @@ struct ImportLibraryUseTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: target))
         try scratch.write("e.csv", "a,n\n" + (0..<5_000).map { "row \($0),\($0)\n" }.joined())
 
+        let lines = Lines()
         let task = Task { () throws -> ImportSummary in
             var options = ImportOptions()
+            options.progress = .plain
+            options.progressOutput = { lines.append($0) }
             // The task is cancelled once the import is under way (as a server cancels a request's task).
             options.beforeEachPass = { _ in withUnsafeCurrentTask { $0?.cancel() } }
             return try SeedImporter(model: model, mapping: mapping, options: options).run(into: target)
@@ -101,21 +130,29 @@ struct ImportLibraryUseTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
         let left = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.contains(".importing-") }
         #expect(left.isEmpty, "\(left)")
+        // It stopped at its first chunk of rows, not at the end: the finish never began.
+        #expect(lines.all.allSatisfy { !$0.contains("(ANALYZE)") }, "\(lines.all)")
     }
 
     @Test("a task cancelled during the finish leaves the store there as it was")
     func cancelledDuringFinish() async throws {
-        let (scratch, model, mapping) = try Self.setUp("a,n\nx,1\n")
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", Self.model.replacingOccurrences(of: #""type": "String""#, with: #""type": "String", "indexed": true"#))
+        try scratch.write("e.csv", "a,n\nx,1\n")
+        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping.inferred(sources: [("E", "e.csv")], model: model, baseDirectory: scratch.url.path)
         let target = scratch.path("s.sqlite")
         _ = try SeedImporter(model: model, mapping: mapping).run(into: target)
         let before = try Data(contentsOf: URL(fileURLWithPath: target))
         try scratch.write("e.csv", "a,n\ny,2\n")
+        let lines = Lines()
         let task = Task { () throws -> ImportSummary in
             var options = ImportOptions()
             options.progress = .plain
-            // Cancelled as ANALYZE starts, the import's last step before the store moves into place.
+            // Cancelled as the index build starts: the check before ANALYZE stops it.
             options.progressOutput = { line in
-                if line.contains("(ANALYZE)") { withUnsafeCurrentTask { $0?.cancel() } }
+                lines.append(line)
+                if line.contains("building index 1 of 1") { withUnsafeCurrentTask { $0?.cancel() } }
             }
             return try SeedImporter(model: model, mapping: mapping, options: options).run(into: target)
         }
@@ -125,6 +162,8 @@ struct ImportLibraryUseTests {
         }
         #expect(error.kind == .cancelled, "\(error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+        #expect(lines.all.contains { $0.contains("building index 1 of 1 (E.a)") } && lines.all.allSatisfy { !$0.contains("(ANALYZE)") },
+                "stopped before ANALYZE: \(lines.all)")
     }
 
     @Test("skip mode into a folder that does not exist names the store's folder, not the rejects file beside it")

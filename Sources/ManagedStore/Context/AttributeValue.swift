@@ -143,9 +143,10 @@ extension ManagedObject {
     /// let title: String? = book.get("title")
     /// ```
     ///
-    /// - Precondition: `key` is an attribute or to-one relationship of the entity. A key it lacks (a
-    ///   typo) or a to-many key is a programming error: it stops the program with the error
-    ///   ``value(forKey:as:)`` throws, which names the closest keys. For keys that come from input, or
+    /// - Precondition: `key` is an attribute or to-one relationship of the entity, and the object is in a
+    ///   context or holds its row. A key it lacks (a typo), a to-many key, or a fault whose context is gone
+    ///   is a programming error: it stops the program with the error ``value(forKey:as:)`` throws, which
+    ///   names the closest keys or why the object is in no context. For keys that come from input, or
     ///   wherever a typo must not stop the process, use ``value(forKey:as:)``.
     public func get<T: AttributeValue>(_ key: String, as type: T.Type = T.self) -> T? {
         do { return try value(forKey: key, as: type) } catch { fatalError(trapMessage(error, "get(_:as:)", throwing: "value(forKey:as:)")) }
@@ -159,10 +160,11 @@ extension ManagedObject {
     /// book.set("title", "Psmith in the City")
     /// ```
     ///
-    /// - Precondition: `key` is an attribute or to-one relationship of the entity. A key it lacks (a
-    ///   typo) or a to-many key is a programming error: it stops the program with the error
-    ///   ``setValue(_:forKey:)`` (the generic one) throws, which names the closest keys; call that one to get the
-    ///   error thrown instead.
+    /// - Precondition: `key` is an attribute or to-one relationship of the entity, and the object is in a
+    ///   context. A key it lacks (a typo), a to-many key, or an object whose context is gone (the change
+    ///   could never be saved) is a programming error: it stops the program with the error
+    ///   ``setValue(_:forKey:)`` (the generic one) throws, which names the closest keys or why the object
+    ///   is in no context; call that one to get the error thrown instead.
     public func set<T: AttributeValue>(_ key: String, _ value: T?) {
         do { try setValue(value, forKey: key) } catch { fatalError(trapMessage(error, "set(_:_:)", throwing: "setValue(_:forKey:)")) }
     }

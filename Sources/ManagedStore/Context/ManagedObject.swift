@@ -134,11 +134,12 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// if case .string(let title) = book["title"] { print(title) }
     /// ```
     ///
-    /// - Precondition: `key` is an attribute or to-one relationship of the entity, and a value set is
-    ///   one ``setValue(_:forKey:)`` accepts. Anything else is a programming error and stops the
-    ///   program with the error ``value(forKey:)`` or ``setValue(_:forKey:)`` would throw (the
-    ///   entity's closest keys, or the API a to-many key needs); call those to get a thrown
-    ///   ``StoreError`` instead, for keys that come from input.
+    /// - Precondition: `key` is an attribute or to-one relationship of the entity, a value set is one
+    ///   ``setValue(_:forKey:)`` accepts, and the object is in a context (or, to read, holds its row).
+    ///   Anything else is a programming error and stops the program with the error ``value(forKey:)`` or
+    ///   ``setValue(_:forKey:)`` would throw (the entity's closest keys, the API a to-many key needs, or
+    ///   why the object is in no context); call those to get a thrown ``StoreError`` instead, for keys
+    ///   that come from input.
     public subscript(key: String) -> Value {
         get {
             do { return try value(forKey: key) } catch { fatalError(trapMessage(error, "the subscript", throwing: "value(forKey:)")) }

@@ -36,9 +36,39 @@ extension ManagedObjectContext {
         return mine
     }
 
+    /// Refuses a save whose changes reach an object the parent inserted (a temporary ID) and no longer
+    /// holds, because the parent saved it (its ID is now permanent), rolled it back or deleted it since this
+    /// child read it: the change would land on an object of no context and be lost. Checked before
+    /// anything reaches the parent.
+    func checkParentStillHolds(_ parent: ManagedObjectContext) throws(StoreError) {
+        let mine = Set(insertedList.lazy.filter(\.isInserted).map(\.objectID))
+        func check(_ id: ObjectID, _ what: @autoclosure () -> String) throws(StoreError) {
+            guard id.isTemporary, !mine.contains(id), parent.registeredObject(for: id) == nil else { return }
+            throw .invalidRequest("\(what()) the \(model.entity(id: id.entityID)?.name ?? "object") \(id), which the parent inserted and has since saved, "
+                + "rolled back or deleted, so this child's change cannot reach it; make a new child context after the parent saves, "
+                + "and make the change there")
+        }
+        for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault {
+            try check(object.objectID, "this child changed")
+        }
+        for object in deletedList { try check(object.objectID, "this child deleted") }
+        for list in [insertedList.filter(\.isInserted), updatedList.filter { $0.isUpdated && !$0.isDeleted && !$0.isFault }] {
+            for object in list {
+                for (i, column) in object.entity.columns.enumerated() where column.relationship != nil {
+                    if case .object(let id) = object.values[i] { try check(id, "\(object.entity.name).\(column.name) points at") }
+                }
+            }
+        }
+        for pair in pendingJoins.keys {
+            try check(pair.first, "a many-to-many change of this child joins")
+            try check(pair.second, "a many-to-many change of this child joins")
+        }
+    }
+
     /// Pushes this child's changes into its parent: inserts, changed values (relationships through
     /// the parent's own upkeep), deletes and many-to-many changes.
     func saveIntoParent(_ parent: ManagedObjectContext) throws(StoreError) {
+        try checkParentStillHolds(parent)
         // Inserted objects first, so relationships can point at them.
         var inserted: [ObjectID: ManagedObject] = [:]
         for object in insertedList where object.isInserted {
@@ -79,7 +109,11 @@ extension ManagedObjectContext {
             }
         }
         for object in deletedList {
-            parent.delete(inParent(object.objectID))
+            // checkParentStillHolds(_:) refused a temporary ID the parent let go of; a permanent one finds
+            // the parent's object or a fault of it.
+            let target = inParent(object.objectID)
+            guard target.context === parent else { continue }
+            parent.delete(target)
         }
         // Ordered relationships: the parent's sets take the child's order.
         for list in [insertedList, updatedList] {

@@ -85,8 +85,10 @@ public final class SeedImporter {
         }
         // One import at a time into a target from this process; and a missing folder named as the
         // store's, before the rejects file beside it is checked.
-        try storeFile.claim()
-        defer { storeFile.release() }
+        let claimedRejects = options.onError == .skip ? rejectsPath : nil
+        try storeFile.claim(rejects: claimedRejects)
+        defer { storeFile.release(rejects: claimedRejects) }
+        try storeFile.checkTarget()
         try storeFile.checkDirectory()
         if options.onError == .skip {
             // The rejects file is replaced: it must not be one of the files the import reads or writes.

@@ -198,19 +198,31 @@ struct _StoreFile {
     /// file, which is named by the process).
     nonisolated(unsafe) private static var building: Set<String> = []
 
-    /// Takes the target for this import, or refuses it when another import of this process has it;
-    /// ``release()`` gives it back.
-    func claim() throws(ImportError) {
-        let taken = Self.buildingLock.withLock { Self.building.insert(target.path).inserted }
-        guard taken else {
-            throw ImportError(.store, reason: "another import in this process is building a store for this --out", file: target.path,
-                              hint: "Wait for its run(into:) to return, or import into another path. Nothing was written.")
+    /// Takes the target, and the rejects file when there is one (skip mode), for this import; refuses both
+    /// when another import of this process has either: the two would share the temporary store or the
+    /// temporary rejects file, both named by the process. ``release(rejects:)`` gives them back.
+    func claim(rejects: String?) throws(ImportError) {
+        let rejectsPath = rejects.map(OutputPath.canonical)
+        let taken: String? = Self.buildingLock.withLock {
+            if Self.building.contains(target.path) { return target.path }
+            if let rejectsPath, Self.building.contains(rejectsPath) { return rejectsPath }
+            Self.building.insert(target.path)
+            if let rejectsPath { Self.building.insert(rejectsPath) }
+            return nil
         }
+        guard let taken else { return }
+        let what = taken == target.path ? "building a store for this --out" : "writing its rejects to \(rejects ?? taken)"
+        throw ImportError(.store, reason: "another import in this process is \(what)", file: target.path,
+                          hint: "Wait for its run(into:) to return, or import into another path\(taken == target.path ? "" : " (or give --rejects another file)"). Nothing was written.")
     }
 
-    /// Gives back the target ``claim()`` took.
-    func release() {
-        _ = Self.buildingLock.withLock { Self.building.remove(target.path) }
+    /// Gives back what ``claim(rejects:)`` took.
+    func release(rejects: String?) {
+        let rejectsPath = rejects.map(OutputPath.canonical)
+        Self.buildingLock.withLock {
+            Self.building.remove(target.path)
+            if let rejectsPath { Self.building.remove(rejectsPath) }
+        }
     }
 
     /// Refuses a target whose directory is missing or not writable, before anything else is checked or
