@@ -301,7 +301,7 @@ class Row(list):
 def records(f, trims, tokens):
     """The records of an escape-mode file after its header, read from the bytes it is written as:
     [(line, row)], row None for a blank record (skipped and counted), else a Row. The end-of-data marker
-    is a blank record, and nothing after it is read."""
+    is no record at all (neither read nor counted blank), and nothing after it is read."""
     from .csvfiles import file_bytes, preamble_bytes
     data, _ = file_bytes(f)
     text = data.decode("latin-1")
@@ -316,7 +316,9 @@ def records(f, trims, tokens):
     codec = "cp1252" if f["encoding"] in ("windows-1252", "cp1252") else f["encoding"]
     out = []
     for r in rest:
-        if r.blank and (columns != 1 or r.end):
+        if r.end:
+            continue
+        if r.blank and columns != 1:
             out.append((r.line, None))
             continue
         fields = r.fields if not r.blank else [("plain", "")]
