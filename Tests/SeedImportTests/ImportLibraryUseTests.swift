@@ -21,12 +21,7 @@ struct ImportLibraryUseTests {
     }
 
     /// Progress lines written.
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
-    }
+    typealias Lines = ImportProgressTests.Lines
 
     /// What the import run inside the first one's pass met.
     final class Outcome: @unchecked Sendable {
