@@ -3,8 +3,19 @@ extension ManagedObjectContext {
     /// The child's object for an object the parent (or its parents) inserted or changed, carrying
     /// the parent's current values; `nil` when the parent chain holds nothing unsaved for `id`.
     func mirror(of id: ObjectID, in parent: ManagedObjectContext) -> ManagedObject? {
-        guard let source = parent.registeredObject(for: id) ?? parent.parent.flatMap({ mirror(of: id, in: $0) }),
-              source.hasChanges else { return nil }
+        // The nearest ancestor whose object has unsaved changes: one that holds it unchanged (or not at
+        // all) shows what its own parent shows, so the search goes on up (a grandchild used to read a
+        // root's unsaved insert as nulls when the middle context had not read it).
+        var level: ManagedObjectContext? = parent
+        var found: ManagedObject?
+        while let context = level {
+            if let object = context.registeredObject(for: id), object.hasChanges {
+                found = object
+                break
+            }
+            level = context.parent
+        }
+        guard let source = found else { return nil }
         if source.isFault { source.fireFault() }
         let object = ManagedObject(entity: source.entity, id: id, context: self, values: source.values)
         object.committed = source.values
@@ -127,7 +138,21 @@ extension ManagedObjectContext {
                 }
             }
         }
-        // The child now matches its parent: its inserted objects take the parent's IDs.
+        // The child now matches its parent: references to its inserted objects (to-one values, loaded
+        // to-many sets, of every object the child holds) take the parent's IDs first, while the old ones
+        // still resolve, as a root context's save makes them permanent; then the objects themselves.
+        let parentID: (ObjectID) -> ObjectID = { inserted[$0]?.objectID ?? $0 }
+        for object in registry.values + insertedList.filter(\.isInserted) where !object.isFault {
+            for i in object.entity.attributes.count..<object.values.count {
+                if case .object(let id) = object.values[i], id.isTemporary, let mapped = inserted[id] { object.values[i] = .object(mapped.objectID) }
+            }
+            if let committed = object.committed, committed.count == object.values.count {
+                for i in object.entity.attributes.count..<committed.count {
+                    if case .object(let id) = committed[i], id.isTemporary, let mapped = inserted[id] { object.committed![i] = .object(mapped.objectID) }
+                }
+            }
+            for i in object.toMany.indices where object.toMany[i] != nil { object.toMany[i]!.remap(parentID) }
+        }
         for object in insertedList where object.isInserted {
             object.objectID = inserted[object.objectID]!.objectID
             object.isInserted = false
