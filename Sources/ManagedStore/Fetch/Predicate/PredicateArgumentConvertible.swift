@@ -27,65 +27,36 @@ extension PredicateConstant: PredicateArgumentConvertible {
     public var predicateArgument: PredicateArgument { .value(self) }
 }
 
+extension PredicateArgumentConvertible where Self: BinaryInteger {
+    /// An integer argument (the conforming integer types all fit in 64 signed bits).
+    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
+}
+
+extension PredicateArgumentConvertible where Self: BinaryFloatingPoint {
+    /// A floating-point argument (a `Float` widened to `Double`).
+    public var predicateArgument: PredicateArgument { .value(.double(Double(self))) }
+}
+
+extension Int: PredicateArgumentConvertible {}
+extension Int64: PredicateArgumentConvertible {}
+extension Int32: PredicateArgumentConvertible {}
+extension Int16: PredicateArgumentConvertible {}
+extension Int8: PredicateArgumentConvertible {}
+extension UInt32: PredicateArgumentConvertible {}
+extension UInt16: PredicateArgumentConvertible {}
+extension UInt8: PredicateArgumentConvertible {}
+extension Double: PredicateArgumentConvertible {}
+extension Float: PredicateArgumentConvertible {}
+
 extension Bool: PredicateArgumentConvertible {
     /// A Boolean argument.
     public var predicateArgument: PredicateArgument { .value(.bool(self)) }
-}
-
-extension Int: PredicateArgumentConvertible {
-    /// An integer argument.
-    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
-}
-
-extension Int64: PredicateArgumentConvertible {
-    /// An integer argument.
-    public var predicateArgument: PredicateArgument { .value(.int(self)) }
-}
-
-extension Int32: PredicateArgumentConvertible {
-    /// An integer argument.
-    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
-}
-
-extension Int16: PredicateArgumentConvertible {
-    /// An integer argument.
-    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
-}
-
-extension Int8: PredicateArgumentConvertible {
-    /// An integer argument.
-    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
-}
-
-extension UInt8: PredicateArgumentConvertible {
-    /// An integer argument.
-    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
-}
-
-extension UInt16: PredicateArgumentConvertible {
-    /// An integer argument.
-    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
-}
-
-extension UInt32: PredicateArgumentConvertible {
-    /// An integer argument.
-    public var predicateArgument: PredicateArgument { .value(.int(Int64(self))) }
 }
 
 extension Decimal: PredicateArgumentConvertible {
     /// A number argument: compared as a `Double`, as SQLite compares a Decimal attribute's column
     /// (numeric affinity, about 15 significant digits).
     public var predicateArgument: PredicateArgument { .value(.double(NSDecimalNumber(decimal: self).doubleValue)) }
-}
-
-extension Double: PredicateArgumentConvertible {
-    /// A floating-point argument.
-    public var predicateArgument: PredicateArgument { .value(.double(self)) }
-}
-
-extension Float: PredicateArgumentConvertible {
-    /// A floating-point argument (widened to `Double`).
-    public var predicateArgument: PredicateArgument { .value(.double(Double(self))) }
 }
 
 extension String: PredicateArgumentConvertible {
