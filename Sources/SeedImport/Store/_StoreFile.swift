@@ -240,14 +240,14 @@ struct _StoreFile {
         }
     }
 
-    /// Removes a temporary file of this process left by an earlier attempt.
+    /// Refuses a target another process is building or has open, and removes a temporary file of this
+    /// process left by an earlier attempt. The caller has checked the target's kind and folder
+    /// (``checkTarget()``, ``checkDirectory()``) first, before the rejects file beside it.
     func prepare() throws(ImportError) {
-        try checkTarget()
         try checkNoOtherImporter()
         // Before any work: found again at the end, the refusal would cost the whole import.
         try checkPreviousNotOpen()
         discard()
-        try checkDirectory()
     }
 
     /// Flushes the finished temporary store to disk and renames it over the target.
