@@ -409,6 +409,24 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
     }
 
+    /// Points the to-one values (with `snapshot`, the snapshot's too) and the loaded to-many sets that hold
+    /// temporary IDs at `newID` of them: once a save gave inserted objects their new IDs, the permanent
+    /// ones of a store or the parent's of a child context.
+    @inline(__always)
+    func remapTemporaryIDs(_ newID: (ObjectID) -> ObjectID, snapshot: Bool = false) {
+        let firstToOne = entity.attributes.count
+        for i in firstToOne..<values.count {
+            if case .object(let id) = values[i], id.isTemporary { values[i] = .object(newID(id)) }
+        }
+        if snapshot, var row = committed, row.count == values.count {
+            for i in firstToOne..<row.count {
+                if case .object(let id) = row[i], id.isTemporary { row[i] = .object(newID(id)) }
+            }
+            committed = row
+        }
+        for i in toMany.indices where toMany[i] != nil { toMany[i]!.remap(newID) }
+    }
+
     /// This object's context, or, when it is in none, the error the key-based accessors throw: a change
     /// would never be saved, relationships cannot be followed, and a fault's values cannot be read.
     func liveContext() throws(StoreError) -> ManagedObjectContext {

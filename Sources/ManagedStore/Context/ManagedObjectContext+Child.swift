@@ -143,15 +143,7 @@ extension ManagedObjectContext {
         // still resolve, as a root context's save makes them permanent; then the objects themselves.
         let parentID: (ObjectID) -> ObjectID = { inserted[$0]?.objectID ?? $0 }
         for object in registry.values + insertedList.filter(\.isInserted) where !object.isFault {
-            for i in object.entity.attributes.count..<object.values.count {
-                if case .object(let id) = object.values[i], id.isTemporary, let mapped = inserted[id] { object.values[i] = .object(mapped.objectID) }
-            }
-            if let committed = object.committed, committed.count == object.values.count {
-                for i in object.entity.attributes.count..<committed.count {
-                    if case .object(let id) = committed[i], id.isTemporary, let mapped = inserted[id] { object.committed![i] = .object(mapped.objectID) }
-                }
-            }
-            for i in object.toMany.indices where object.toMany[i] != nil { object.toMany[i]!.remap(parentID) }
+            object.remapTemporaryIDs(parentID, snapshot: true)
         }
         for object in insertedList where object.isInserted {
             object.objectID = inserted[object.objectID]!.objectID

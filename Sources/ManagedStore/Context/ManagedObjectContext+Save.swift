@@ -419,13 +419,7 @@ extension ManagedObjectContext {
         // References to inserted objects first, while their temporary IDs still resolve.
         for list in [insertedList, updatedList] {
             for object in list where !object.isFault && (object.isInserted || object.isUpdated) {
-                let firstToOne = object.entity.attributes.count
-                for i in firstToOne..<object.values.count {
-                    if case .object(let id) = object.values[i], id.isTemporary { object.values[i] = .object(permanent(id)) }
-                }
-                for i in object.toMany.indices where object.toMany[i] != nil {
-                    object.toMany[i]!.remap(permanent)
-                }
+                object.remapTemporaryIDs(permanent)
             }
         }
         registry.reserveCapacity(registry.count + liveInserted)
