@@ -83,3 +83,85 @@ struct ChildContextChainTests {
         #expect(try stored("Book", "title") == ["Changed in the grandchild", "Emma"])
     }
 }
+
+/// A to-many relationship a child reads for the first time starts from what its parent sees, not from
+/// the store: a check found a child that had saved into its parent listing none of the members it had
+/// pushed by their to-one side, and a Cascade from the owner missing them.
+extension ChildContextChainTests {
+    func book(_ title: String, in context: ManagedObjectContext) throws -> ManagedObject {
+        try #require(try context.fetchAll("Book").first { $0.get("title", as: String.self) == title })
+    }
+
+    func titles(_ objects: [ManagedObject]) -> [String] { objects.map { $0.get($0.entity.name == "Tag" ? "name" : "title", as: String.self) ?? "nil" }.sorted() }
+
+    @Test("members a child pushed by their to-one side are listed by the owner, in the child and in a fresh child",
+          arguments: ["inserted by the parent", "stored"])
+    func membersPushedByTheirToOneSide(owner kind: String) throws {
+        let owner = kind == "stored" ? try book("Emma", in: root) : try root.insert("Book")
+        if kind != "stored" { owner["title"] = .string("Root book") }
+        let child = ManagedObjectContext(parent: root)
+        let copy = child.object(with: owner.objectID)
+        let chapter = try child.insert("Chapter")
+        chapter["title"] = .string("C1")
+        try chapter.setObject(copy, forKey: "book")
+        try child.save()
+        // The child never loaded the owner's chapters: read now, after its save.
+        #expect(titles(try copy.objects(forKey: "chapters")) == ["C1"])
+        let fresh = ManagedObjectContext(parent: root)
+        #expect(titles(try fresh.object(with: owner.objectID).objects(forKey: "chapters")) == ["C1"])
+        let grand = ManagedObjectContext(parent: fresh)
+        #expect(titles(try grand.object(with: owner.objectID).objects(forKey: "chapters")) == ["C1"])
+        #expect(titles(try owner.objects(forKey: "chapters")) == ["C1"])
+    }
+
+    @Test("a Cascade from a parent's object reaches the members its parent chain added")
+    func cascadeReachesTheParentsMembers() throws {
+        let owner = try root.insert("Book")
+        owner["title"] = .string("Root book")
+        let chapter = try root.insert("Chapter")
+        chapter["title"] = .string("C1")
+        try chapter.setObject(owner, forKey: "book")
+        let child = ManagedObjectContext(parent: root)
+        child.delete(child.object(with: owner.objectID))
+        try child.save()
+        try root.save()
+        #expect(try stored("Book", "title") == ["Emma"])
+        #expect(try stored("Chapter", "title") == [], "the cascade deleted the parent's chapter too")
+    }
+
+    @Test("a child sees the parent's many-to-many additions and removals, and the parent's deletes")
+    func parentsJoinChangesAndDeletes() throws {
+        let emma = try book("Emma", in: root)
+        let tag = try root.insert("Tag")
+        tag["name"] = .string("classic")
+        try emma.add(tag, toKey: "tags")
+        let doomed = try root.insert("Chapter")
+        doomed["title"] = .string("Doomed")
+        let kept = try root.insert("Chapter")
+        kept["title"] = .string("Kept")
+        try emma.add(doomed, toKey: "chapters")
+        try emma.add(kept, toKey: "chapters")
+        try root.save()
+        root.reset()
+
+        let emmaAgain = try book("Emma", in: root)
+        let added = try root.insert("Tag")
+        added["name"] = .string("new")
+        try emmaAgain.add(added, toKey: "tags")
+        let classic = try #require(try root.fetchAll("Tag").first { $0.get("name", as: String.self) == "classic" })
+        try emmaAgain.remove(classic, fromKey: "tags")
+        root.delete(try #require(try root.fetchAll("Chapter").first { $0.get("title", as: String.self) == "Doomed" }))
+
+        let child = ManagedObjectContext(parent: root)
+        let copy = child.object(with: emmaAgain.objectID)
+        #expect(titles(try copy.objects(forKey: "tags")) == ["new"])
+        #expect(titles(try copy.objects(forKey: "chapters")) == ["Kept"])
+        // Prefetching in the child gives the same sets.
+        let other = ManagedObjectContext(parent: root)
+        var request = FetchRequest(entityName: "Book")
+        request.relationshipKeyPathsForPrefetching = ["tags", "chapters"]
+        let prefetched = try #require(try other.fetch(request).first { $0.get("title", as: String.self) == "Emma" })
+        #expect(titles(try prefetched.objects(forKey: "tags")) == ["new"])
+        #expect(titles(try prefetched.objects(forKey: "chapters")) == ["Kept"])
+    }
+}

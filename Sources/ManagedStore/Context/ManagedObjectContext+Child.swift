@@ -30,20 +30,14 @@ extension ManagedObjectContext {
         object.committed = source.values
     }
 
-    /// The unsaved changes of the parent chain, as this child's objects.
+    /// The unsaved changes of the parent chain, as this child's objects (the parent's own take in its
+    /// parents').
     func parentPendingChanges(of entity: Entity, _ request: FetchRequest) -> PendingChanges? {
-        guard let parent, let pending = parent.pendingChanges(of: entity, request) ?? parent.parentPendingChanges(of: entity, request) else {
-            return nil
-        }
+        guard let parent, let pending = parent.pendingChanges(of: entity, request) else { return nil }
         var mine = PendingChanges()
         mine.inserted = pending.inserted.map { object(with: $0.objectID) }
         mine.updated = pending.updated.map { object(with: $0.objectID) }
         mine.deleted = pending.deleted
-        if let grand = parent.parentPendingChanges(of: entity, request) {
-            mine.inserted += grand.inserted.map { object(with: $0.objectID) }
-            mine.updated += grand.updated.map { object(with: $0.objectID) }
-            mine.deleted.formUnion(grand.deleted)
-        }
         return mine
     }
 

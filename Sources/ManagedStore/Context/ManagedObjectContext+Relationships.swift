@@ -173,18 +173,38 @@ extension ManagedObjectContext {
     }
 
     /// Records `storedIDs` (what the store holds) as the loaded to-many relationship at `index` of
-    /// `object`, with the context's unsaved changes applied; returns the IDs.
+    /// `object`, with the unsaved changes of this context and of its parents applied; returns the IDs.
     @discardableResult
     func setToMany(of object: ManagedObject, index: Int, storedIDs: [ObjectID]) -> [ObjectID] {
-        let relationship = object.entity.toManyRelationships[index]
-        let destination = model.entity(id: object.entity.destinationID(of: relationship.name)!)!
-        var set = ToManySet(storedIDs)
-        switch object.entity.storage(of: relationship.name) {
+        // A child starts from what its parent sees: members the parent chain inserted, re-pointed or
+        // deleted (a child's own earlier save among them) are not in the store yet.
+        var set = parent?.toManyView(of: object.objectID, entity: object.entity, index: index, storedIDs: storedIDs) ?? ToManySet(storedIDs)
+        applyUnsavedChanges(to: &set, of: object.objectID, entity: object.entity, index: index)
+        store(set, in: object, index)
+        return set.ids
+    }
+
+    /// The to-many relationship at `index` of the object `id` (an `entity`) as this context sees it, given
+    /// what the store holds: its loaded set, else its parent's view with this context's changes applied.
+    /// Loads and registers nothing.
+    private func toManyView(of id: ObjectID, entity: Entity, index: Int, storedIDs: [ObjectID]) -> ToManySet {
+        if let object = registered(id), object.toMany.indices.contains(index), let loaded = object.toMany[index] { return loaded }
+        var set = parent?.toManyView(of: id, entity: entity, index: index, storedIDs: storedIDs) ?? ToManySet(storedIDs)
+        applyUnsavedChanges(to: &set, of: id, entity: entity, index: index)
+        return set
+    }
+
+    /// Applies this context's unsaved changes to `set`, the to-many relationship at `index` of the
+    /// object `id` (an `entity`): members whose to-one now points at it or away, join-table changes, deletes.
+    private func applyUnsavedChanges(to set: inout ToManySet, of id: ObjectID, entity: Entity, index: Int) {
+        let relationship = entity.toManyRelationships[index]
+        let destination = model.entity(id: entity.destinationID(of: relationship.name)!)!
+        switch entity.storage(of: relationship.name) {
         case .inverseForeignKey(let column)?:
             // Unsaved changes: members whose to-one now points here, or no longer does.
             for list in [insertedList, updatedList] {
                 for candidate in list where candidate.entity === destination && !candidate.isFault && (candidate.isInserted || candidate.isUpdated) {
-                    if case .object(let target) = candidate.values[column], target == object.objectID, !candidate.isDeleted {
+                    if case .object(let target) = candidate.values[column], target == id, !candidate.isDeleted {
                         set.insert(candidate.objectID)
                     } else {
                         set.remove(candidate.objectID)
@@ -196,8 +216,7 @@ extension ManagedObjectContext {
                 let ownerFirst = table.sourceColumn < table.destinationColumn
                 let (mine, theirs) = ownerFirst ? (pair.first, pair.second) : (pair.second, pair.first)
                 // A symmetric pair belongs to both of its objects.
-                let other: ObjectID? = mine == object.objectID ? theirs
-                    : table.isSymmetric && theirs == object.objectID ? mine : nil
+                let other: ObjectID? = mine == id ? theirs : table.isSymmetric && theirs == id ? mine : nil
                 guard let other else { continue }
                 if added { set.insert(other) } else { set.remove(other) }
             }
@@ -207,12 +226,10 @@ extension ManagedObjectContext {
         // Deleted members: look up the fewer of the two (a delete rule loads the to-many of every object it
         // deletes, so walking every deletion each time would be quadratic).
         if set.count < deletedList.count {
-            for id in set.ids where registered(id)?.isDeleted == true { set.remove(id) }
+            for member in set.ids where registered(member)?.isDeleted == true { set.remove(member) }
         } else {
             for deleted in deletedList where deleted.entity === destination { set.remove(deleted.objectID) }
         }
-        store(set, in: object, index)
-        return set.ids
     }
 
     private func store(_ set: ToManySet, in object: ManagedObject, _ index: Int) {
