@@ -182,7 +182,7 @@ struct ImportEscapeTrialTests {
         return options
     }
 
-    @Test("a quote never closed on its line is one bad row naming --quote none; the lines after it are read")
+    @Test("a quote never closed on its line is one bad row naming --quote none (unless the quote was chosen); the lines after it are read")
     func unclosedQuoteTakesOneRow() throws {
         var text = "id\tname\tn\n"
         for i in 1...100 { text += "\(i)\t\(i == 10 ? "\"" : "name \(i)")\t\(i)\n" }
@@ -191,6 +191,16 @@ struct ImportEscapeTrialTests {
         #expect(summary.rejects == 1 && rows.count == 99)
         #expect(scratch.rejects.contains("r.tsv,11,2,R,name,"), "\(scratch.rejects)")
         #expect(scratch.rejects.contains("--quote none"), "\(scratch.rejects)")
+        // The open quote read no value as quoted: the warning for quoted values does not count it.
+        #expect(summary.warnings.allSatisfy { !$0.contains("read as quoted") }, "\(summary.warnings)")
+        // A quote the user chose: the file quotes, so the reject does not send them to --quote none.
+        var chosen = Self.escapedKeepingQuote
+        chosen.quote = UInt8(ascii: "\"")
+        let again = ImportScratch()
+        let (chosenSummary, _) = try Self.run(text, chosen, in: again)
+        #expect(chosenSummary.rejects == 1)
+        #expect(again.rejects.contains("r.tsv,11,2,R,name,") && !again.rejects.contains("--quote none"), "\(again.rejects)")
+        #expect(again.rejects.contains("Escape the quote if it is data (\\\"\")"), "\(again.rejects)")
     }
 
     @Test("--null '' makes empty fields null, as PostgreSQL's COPY … (NULL '') writes them; \\N stays null")

@@ -130,8 +130,8 @@ final class _RecordScanner {
     /// How far parsing has got, in input bytes (bytes parsed again count once).
     var bytesConsumed: Int64 { Swift.max(furthestConsumed, chunkOffset + Int64(chunkPosition)) }
 
-    /// Records of escaped text (``CSVDialect/escape``) holding a field the quote opens, and the first one's
-    /// line: read as MySQL's `ENCLOSED BY` writes them, which a file that never quotes did not mean.
+    /// Records of escaped text (``CSVDialect/escape``) holding a field the quote opens and closes, and the
+    /// first one's line: read as MySQL's `ENCLOSED BY` writes them, which a file that never quotes did not mean.
     private(set) var enclosedRecords = 0
     private(set) var firstEnclosedLine: Int?
     /// Records of escaped text holding a doubled quote inside quotes (RFC 4180's escape, which MySQL and
@@ -157,7 +157,8 @@ final class _RecordScanner {
     /// Counts what the escaped parser saw in the record just completed; after the end-of-data marker,
     /// ends the input (looking only at whether a byte follows).
     private func noteEscapedRecord(_ escaped: _EscapedParser) throws(CSVError) {
-        if escaped.recordQuoted {
+        // A record whose quote is still open at its line end was not read as quoted: it is reported.
+        if escaped.recordQuoted && escaped.unclosedQuoteIndex < 0 {
             enclosedRecords += 1
             if firstEnclosedLine == nil { firstEnclosedLine = recordLine }
         }

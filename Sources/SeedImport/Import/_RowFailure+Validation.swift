@@ -142,8 +142,14 @@ extension _RowFailure {
         let value = record.withBytes(at: field) { raw in
             _ImportSession.display(file.options.trim ? _trimmed(raw) : raw, file)
         }
+        var hint = error.hint
+        if error.kind == .unterminatedQuote, let escape = error.escape, file.options.isQuoteSet {
+            // The quote was chosen: the file quotes its values, so reading it without one is no way out.
+            hint = "Escape the quote if it is data (\(Character(Unicode.Scalar(escape)))\(Character(Unicode.Scalar(file.options.quote)))), "
+                + "or close it on its line. The record ends with its line; the lines after it are read as records of their own."
+        }
         self.init(field: field, entity: owner?.entity, attribute: owner?.attribute, reason: error.message, value: value,
-                  byteOffset: error.byteOffset, hint: error.hint)
+                  byteOffset: error.byteOffset, hint: hint)
     }
 }
 
