@@ -146,8 +146,9 @@ extension ManagedObjectContext {
             registry[object.objectID] = object
         }
         for object in updatedList where object.isUpdated {
-            object.committed = object.values
             object.isUpdated = false
+            // A fault changed only on its to-many side keeps the snapshot it has, if any.
+            if !object.isFault { object.committed = object.values }
         }
         for object in deletedList {
             registry[object.objectID] = nil

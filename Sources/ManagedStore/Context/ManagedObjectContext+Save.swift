@@ -431,9 +431,11 @@ extension ManagedObjectContext {
             registry[object.objectID] = object
         }
         for object in updatedList where object.isUpdated && !object.isDeleted {
+            object.isUpdated = false
+            // A fault changed only on its to-many side wrote no row: it keeps its snapshot, if any.
+            guard !object.isFault else { continue }
             if countsVersions && object.committed != object.values { object.version += 1 }
             object.committed = object.values
-            object.isUpdated = false
         }
         for object in deletedList {
             registry[object.objectID] = nil
