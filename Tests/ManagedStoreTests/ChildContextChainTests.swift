@@ -165,3 +165,28 @@ extension ChildContextChainTests {
         #expect(titles(try prefetched.objects(forKey: "chapters")) == ["Kept"])
     }
 }
+
+/// `fetchAll(_:)` in a child: a library trial found it read only the store, so a child missed its
+/// parent's unsaved inserts and deletes (``ManagedObjectContext/fetch(_:)`` had them).
+extension ChildContextChainTests {
+    @Test("a child's and a grandchild's fetchAll see the parents' unsaved inserts, deletes and updates")
+    func fetchAllThroughParents() throws {
+        let second = try root.insert("Book")
+        second["title"] = .string("Persuasion")
+        try root.save()
+        let emma = try book("Emma", in: root)
+        emma["title"] = .string("Emma (revised)")
+        root.delete(try book("Persuasion", in: root))
+        let inserted = try root.insert("Book")
+        inserted["title"] = .string("Sanditon")
+
+        let child = ManagedObjectContext(parent: root)
+        #expect(titles(try child.fetchAll("Book")) == ["Emma (revised)", "Sanditon"])
+        let grand = ManagedObjectContext(parent: child)
+        let more = try child.insert("Book")
+        more["title"] = .string("Lady Susan")
+        #expect(titles(try grand.fetchAll("Book")) == ["Emma (revised)", "Lady Susan", "Sanditon"])
+        // The same objects fetch(_:) gives, in the same order.
+        #expect(try grand.fetchAll("Book") == Array(try grand.fetch(FetchRequest(entityName: "Book"))))
+    }
+}

@@ -440,7 +440,7 @@ public final class ManagedObjectContext {
     // MARK: Fetching all
 
     /// Fetches every object of the entity called `entityName`, in primary-key order, with unsaved
-    /// inserts included and unsaved deletes left out.
+    /// inserts included and unsaved deletes left out (in a child context, its parents' too).
     ///
     /// For example:
     ///
@@ -448,6 +448,8 @@ public final class ManagedObjectContext {
     /// let books = try context.fetchAll("Book")
     /// ```
     public func fetchAll(_ entityName: String) throws(StoreError) -> [ManagedObject] {
+        // A child also sees its parents' unsaved inserts and deletes: the fetch path merges them.
+        if parent != nil { return Array(try fetch(FetchRequest(entityName: entityName))) }
         let entity = try store.entity(named: entityName)
         let plan = rowPlan(for: entity)
         var result: [ManagedObject] = []
