@@ -249,4 +249,41 @@ import Testing
             return failures.map(\.code) == [.tooManyDestinations] && failures.first?.objectID == crewID
         }
     }
+
+    /// A library trial found a member's delete taking its owner below `minCount` saved without a word
+    /// (Core Data refuses with 1580): the owner's set lost the member but the owner was not checked.
+    @Test("deleting a member that takes a saved owner below its minimum count is refused, loaded or not, in a child too",
+          arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func deletingAMemberBelowTheMinimum(ownerLoaded: Bool, inChild: Bool) throws {
+        let model = try ObjectModel([
+            EntityDescription("Team", attributes: [Attribute("name", .string)],
+                              relationships: [Relationship("players", to: "Player", inverse: "team", toMany: true, minCount: 2)]),
+            EntityDescription("Player", attributes: [Attribute("name", .string)], relationships: [Relationship("team", to: "Team", inverse: "players")]),
+        ])
+        let harness = try StoreHarness(model: model)
+        let team = try harness.context.insert("Team")
+        for name in ["a", "b"] {
+            let player = try harness.context.insert("Player")
+            player["name"] = .string(name)
+            try team.add(player, toKey: "players")
+        }
+        try harness.context.save()
+        let teamID = team.objectID
+        let root = ManagedObjectContext(store: try harness.reopen())
+        let context = inChild ? ManagedObjectContext(parent: root) : root
+        if ownerLoaded { #expect(try context.object(with: teamID).objects(forKey: "players").count == 2) }
+        context.delete(try context.fetchAll("Player")[0])
+        #expect {
+            try context.save()
+        } throws: { error in
+            guard case .validation(let failures) = error as? StoreError else { return false }
+            return failures.map(\.code) == [.tooFewDestinations] && failures.first?.objectID == teamID
+        }
+        // Nothing was written, and deleting the team as well is a save that holds.
+        #expect(try ManagedObjectContext(store: try harness.reopen()).fetchAll("Player").count == 2)
+        context.delete(context.object(with: teamID))
+        try context.save()
+        try root.save()
+        #expect(try ManagedObjectContext(store: try harness.reopen()).fetchAll("Player").count == 1)
+    }
 }

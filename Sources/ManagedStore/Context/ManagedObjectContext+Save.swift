@@ -157,9 +157,15 @@ extension ManagedObjectContext {
                     target.setValue(.null, at: column)
                 }
             case .toMany(let index)?:
+                // An owner whose set has count rules loses the member for real and is checked with the
+                // rest (Core Data refuses a delete that leaves too few with 1580); others change only
+                // if their set is loaded.
+                let counted = inverse.minCount > 0 || inverse.maxCount > 0 || !inverse.isOptional
+                if counted { _ = try? toManyIDs(of: target, index: index) }
                 if target.toMany.indices.contains(index), target.toMany[index] != nil {
                     target.toMany[index]!.remove(object.objectID)
                 }
+                if counted && !target.isDeleted { noteChanged(target) }
             default:
                 break
             }
