@@ -190,3 +190,53 @@ extension ChildContextChainTests {
         #expect(try grand.fetchAll("Book") == Array(try grand.fetch(FetchRequest(entityName: "Book"))))
     }
 }
+
+/// A to-many relationship read after one of its members was deleted, unsaved: a library trial found a
+/// set loaded before the delete still listing the member (in the context that deleted it, and in a
+/// child reading through that context) until the save.
+extension ChildContextChainTests {
+    func emmaWithChapters(_ titles: [String]) throws -> ManagedObject {
+        let emma = try book("Emma", in: root)
+        for title in titles {
+            let chapter = try root.insert("Chapter")
+            chapter["title"] = .string(title)
+            try emma.add(chapter, toKey: "chapters")
+        }
+        try root.save()
+        return emma
+    }
+
+    func chapter(_ title: String, of book: ManagedObject) throws -> ManagedObject {
+        try #require(try book.objects(forKey: "chapters").first { $0.get("title", as: String.self) == title })
+    }
+
+    @Test("a set loaded before a delete leaves the deleted member out, until a rollback brings it back")
+    func loadedSetAfterADelete() throws {
+        let emma = try emmaWithChapters(["One", "Two", "Three"])
+        #expect(titles(try emma.objects(forKey: "chapters")) == ["One", "Three", "Two"])
+        root.delete(try chapter("Two", of: emma))
+        #expect(try emma.objects(forKey: "chapters").map { $0.get("title", as: String.self) } == ["One", "Three"])
+        root.rollback()
+        #expect(try emma.objects(forKey: "chapters").map { $0.get("title", as: String.self) } == ["One", "Two", "Three"])
+    }
+
+    @Test("a child and a grandchild leave out members deleted above them or by themselves after the set loaded")
+    func childrenAfterADelete() throws {
+        let emma = try emmaWithChapters(["One", "Two", "Three"])
+        _ = try emma.objects(forKey: "chapters")
+        root.delete(try chapter("One", of: emma))
+        let child = ManagedObjectContext(parent: root)
+        let inChild = child.object(with: emma.objectID)
+        #expect(titles(try inChild.objects(forKey: "chapters")) == ["Three", "Two"])
+        let grand = ManagedObjectContext(parent: child)
+        let inGrand = grand.object(with: emma.objectID)
+        #expect(titles(try inGrand.objects(forKey: "chapters")) == ["Three", "Two"])
+        grand.delete(try chapter("Two", of: inGrand))
+        #expect(titles(try inGrand.objects(forKey: "chapters")) == ["Three"])
+        try grand.save()
+        #expect(titles(try inChild.objects(forKey: "chapters")) == ["Three"])
+        try child.save()
+        try root.save()
+        #expect(try stored("Chapter", "title") == ["Three"])
+    }
+}

@@ -144,7 +144,10 @@ extension ManagedObjectContext {
     /// The IDs in the to-many relationship at `index` of `object`: read from the store once, with the
     /// context's unsaved changes applied.
     func toManyIDs(of object: ManagedObject, index: Int) throws(StoreError) -> [ObjectID] {
-        if object.toMany.indices.contains(index), let loaded = object.toMany[index] { return loaded.ids }
+        if object.toMany.indices.contains(index), object.toMany[index] != nil {
+            removeDeletedMembers(from: &object.toMany[index]!)
+            return object.toMany[index]!.ids
+        }
         let relationship = object.entity.toManyRelationships[index]
         let destinationID = object.entity.destinationID(of: relationship.name)!
         let destination = model.entity(id: destinationID)!
@@ -188,7 +191,10 @@ extension ManagedObjectContext {
     /// what the store holds: its loaded set, else its parent's view with this context's changes applied.
     /// Loads and registers nothing.
     private func toManyView(of id: ObjectID, entity: Entity, index: Int, storedIDs: [ObjectID]) -> ToManySet {
-        if let object = registered(id), object.toMany.indices.contains(index), let loaded = object.toMany[index] { return loaded }
+        if let object = registered(id), object.toMany.indices.contains(index), object.toMany[index] != nil {
+            removeDeletedMembers(from: &object.toMany[index]!)
+            return object.toMany[index]!
+        }
         var set = parent?.toManyView(of: id, entity: entity, index: index, storedIDs: storedIDs) ?? ToManySet(storedIDs)
         applyUnsavedChanges(to: &set, of: id, entity: entity, index: index)
         return set
@@ -223,12 +229,19 @@ extension ManagedObjectContext {
         default:
             break
         }
-        // Deleted members: look up the fewer of the two (a delete rule loads the to-many of every object it
-        // deletes, so walking every deletion each time would be quadratic).
+        removeDeletedMembers(from: &set)
+    }
+
+    /// Leaves out of `set` the members this context deleted, unsaved: a set loaded before a delete drops
+    /// the member when next read, as one loaded after it never had it (a rollback reloads every set).
+    private func removeDeletedMembers(from set: inout ToManySet) {
+        guard !deletedList.isEmpty else { return }
+        // Look up the fewer of the two (a delete rule loads the to-many of every object it deletes, so
+        // walking every deletion each time would be quadratic). An ID of another entity is never a member.
         if set.count < deletedList.count {
             for member in set.ids where registered(member)?.isDeleted == true { set.remove(member) }
         } else {
-            for deleted in deletedList where deleted.entity === destination { set.remove(deleted.objectID) }
+            for deleted in deletedList { set.remove(deleted.objectID) }
         }
     }
 
