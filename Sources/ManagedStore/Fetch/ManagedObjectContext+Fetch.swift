@@ -318,7 +318,10 @@ extension ManagedObjectContext {
     func matches(_ object: ManagedObject, _ predicate: FetchPredicate?) throws(StoreError) -> Bool {
         guard let predicate else { return true }
         do {
-            return try predicate.evaluate { keyPath in self.predicateValue(of: object, keyPath) }
+            let graph = PredicateObjectGraph(
+                objects: { from, keyPath in self.objects(reachedFrom: (from as? ManagedObject) ?? object, along: keyPath) },
+                value: { element, keyPath in self.predicateValue(of: element as! ManagedObject, keyPath) })
+            return try predicate.evaluate({ keyPath in self.predicateValue(of: object, keyPath) }, graph: graph)
         } catch {
             throw .invalidRequest("the predicate \(predicate) cannot be evaluated on unsaved \(object.entity.name) objects: \(error)")
         }
@@ -357,6 +360,27 @@ extension ManagedObjectContext {
             current = next
         }
         return .scalar(.null)
+    }
+
+    /// The objects `keyPath` reaches from `object` through to-one and to-many relationships, in
+    /// order (a SUBQUERY's elements); an attribute or a nil to-one on the way reaches none.
+    func objects(reachedFrom object: ManagedObject, along keyPath: [String]) -> [ManagedObject] {
+        var current = [object]
+        for key in keyPath {
+            var next: [ManagedObject] = []
+            for item in current {
+                switch item.entity.slot(of: key) {
+                case .column(let index)?:
+                    if case .object(let id) = item.value(at: index) { next.append(self.object(with: id)) }
+                case .toMany(let index)?:
+                    next += ((try? toManyIDs(of: item, index: index)) ?? []).map { self.object(with: $0) }
+                default:
+                    break
+                }
+            }
+            current = next
+        }
+        return current
     }
 
     /// The value of a sort key on an object (through to-one relationships).

@@ -36,9 +36,12 @@
 //   it once for its SQL and its unsaved objects).
 // - `@count` counts elements; `@sum` adds non-null numbers (0 when empty);
 //   `@avg`, `@min`, `@max` skip nulls and give nil when nothing is left.
-// - `SUBQUERY` is not supported in memory and throws
-//   `PredicateEvaluationError.unsupported`; so does an unbound `$VARIABLE`
-//   (`.unboundVariable`).
+// - `SUBQUERY` needs the objects behind the key paths: a context's fetch
+//   evaluates it over its objects (the variable bound to each element, bare
+//   key paths still starting at the evaluated object, as in SQL); through
+//   the public resolver of key paths alone it throws
+//   `PredicateEvaluationError.unsupported`. An unbound `$VARIABLE` throws
+//   `.unboundVariable`.
 
 extension FetchPredicate {
     /// Evaluates the predicate in memory, asking `resolve` for the value of
@@ -65,8 +68,10 @@ extension FetchPredicate {
     /// ```
     ///
     /// - Throws: ``PredicateEvaluationError`` for what cannot be evaluated in
-    ///   memory (`SUBQUERY`, an unbound variable, an invalid regular
-    ///   expression, `BETWEEN` without two bounds), and whatever `resolve` throws.
+    ///   memory from key paths alone (`SUBQUERY`, which needs the objects a
+    ///   context's fetch evaluates it over; an unbound variable; an invalid
+    ///   regular expression; `BETWEEN` without two bounds), and whatever
+    ///   `resolve` throws.
     public func evaluate(_ resolve: (_ keyPath: [String]) throws -> PredicateValue) throws -> Bool {
         try withoutActuallyEscaping(resolve) { resolve in
             try PredicateEvaluator(resolve: resolve).evaluate(self)
@@ -88,6 +93,14 @@ extension FetchPredicate {
     public func evaluate(with values: [String: PredicateValue]) throws -> Bool {
         try evaluate { keyPath in
             values[keyPath.isEmpty ? "SELF" : keyPath.joined(separator: ".")] ?? .scalar(.null)
+        }
+    }
+
+    /// Evaluates the predicate over objects: key paths from the evaluated object through `resolve`,
+    /// and `SUBQUERY` over the objects `graph` gives.
+    func evaluate(_ resolve: (_ keyPath: [String]) throws -> PredicateValue, graph: PredicateObjectGraph) throws -> Bool {
+        try withoutActuallyEscaping(resolve) { resolve in
+            try PredicateEvaluator(resolve: resolve, graph: graph).evaluate(self)
         }
     }
 }

@@ -13,6 +13,10 @@ struct PredicateEvaluator {
     let resolve: ([String]) throws -> PredicateValue
     /// The date `now()` stands for: one instant for everything this evaluator tests.
     var now = Date()
+    /// The objects behind key paths, which `SUBQUERY` ranges over; without them it throws.
+    var graph: PredicateObjectGraph?
+    /// The object each enclosing `SUBQUERY`'s variable stands for.
+    var bound: [String: AnyObject] = [:]
 
     func evaluate(_ predicate: FetchPredicate) throws -> Bool {
         switch predicate {
@@ -70,17 +74,43 @@ struct PredicateEvaluator {
             return try resolve([])
         case .keyPath(let components):
             return try resolve(components)
-        case .variable(let name, _):
-            throw PredicateEvaluationError.unboundVariable(name)
+        case .variable(let name, let keyPath):
+            guard let graph, let element = bound[name] else { throw PredicateEvaluationError.unboundVariable(name) }
+            return try graph.value(element, keyPath)
         case .aggregate(let elements):
             return .scalar(.array(try elements.map { try value(of: $0).constant }))
         case .collectionOperator(let op, let base, let keyPath):
             return .scalar(try apply(op, to: base, keyPath: keyPath))
-        case .subquery:
-            throw PredicateEvaluationError.unsupported("SUBQUERY")
+        case .subquery(let collection, let variable, let predicate):
+            let (graph, kept) = try subquery(collection, variable, predicate)
+            return .collection(try kept.map { try graph.value($0, []).constant })
         case .now:
             return .scalar(.date(now))
         }
+    }
+
+    /// The objects of `collection` for which `predicate` holds with `variable` bound to each.
+    private func subquery(
+        _ collection: FetchExpression, _ variable: String, _ predicate: FetchPredicate
+    ) throws -> (PredicateObjectGraph, [AnyObject]) {
+        guard let graph else { throw PredicateEvaluationError.unsupported("SUBQUERY") }
+        let elements: [AnyObject]
+        switch collection {
+        case .keyPath(let components):
+            elements = try graph.objects(nil, components)
+        case .variable(let name, let components) where bound[name] != nil:
+            elements = try graph.objects(bound[name], components)
+        default:
+            throw PredicateEvaluationError.invalidOperand(
+                "SUBQUERY ranges over a to-many key path (or one from an enclosing SUBQUERY's variable), not '\(collection)'")
+        }
+        var inner = self
+        var kept: [AnyObject] = []
+        for element in elements {
+            inner.bound[variable] = element
+            if try inner.evaluate(predicate) { kept.append(element) }
+        }
+        return (graph, kept)
     }
 
     private func apply(
@@ -92,6 +122,12 @@ struct PredicateEvaluator {
             collection = try resolve(components + keyPath)
         case .evaluatedObject:
             collection = try resolve(keyPath)
+        case .variable(let name, let components) where bound[name] != nil:
+            collection = try value(of: .variable(name, keyPath: components + keyPath))
+        case .subquery(let subqueryCollection, let variable, let predicate) where !keyPath.isEmpty:
+            // `SUBQUERY(…).@sum.pages`: the key path from each object the subquery kept.
+            let (graph, kept) = try subquery(subqueryCollection, variable, predicate)
+            collection = .collection(try kept.flatMap { try graph.value($0, keyPath).elements })
         default:
             guard keyPath.isEmpty else {
                 throw PredicateEvaluationError.invalidOperand(
@@ -162,4 +198,21 @@ extension PredicateConstant {
         if case .int(let value) = self { return .double(Double(value)) }
         return self
     }
+}
+
+/// The objects behind a predicate's key paths, for evaluating `SUBQUERY` in memory: a context gives
+/// its managed objects; a plain resolver of key paths has none.
+///
+/// For example, the context's fetch builds one over its objects:
+///
+/// ```swift
+/// let graph = PredicateObjectGraph(
+///     objects: { from, keyPath in context.objects(reachedFrom: (from as? ManagedObject) ?? object, along: keyPath) },
+///     value: { element, keyPath in context.predicateValue(of: element as! ManagedObject, keyPath) })
+/// ```
+struct PredicateObjectGraph {
+    /// The objects `keyPath` reaches from an object (`nil`: the evaluated object), in order.
+    let objects: (_ from: AnyObject?, _ keyPath: [String]) throws -> [AnyObject]
+    /// The value of `keyPath` from an object, as the evaluator's resolver gives it (`[]`: the object).
+    let value: (_ of: AnyObject, _ keyPath: [String]) throws -> PredicateValue
 }
