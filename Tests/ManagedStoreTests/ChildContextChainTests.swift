@@ -240,3 +240,50 @@ extension ChildContextChainTests {
         #expect(try stored("Chapter", "title") == ["Three"])
     }
 }
+
+/// A child's change to an object its parent chain deleted, unsaved: a library trial found the change
+/// pushed into the parent's deleted object and lost without a word when the parent saved.
+extension ChildContextChainTests {
+    @Test("a child's change to, or link to, an object its parent chain deleted is refused, naming it",
+          arguments: ["value", "link", "join", "grandchild"])
+    func changesToWhatTheParentDeleted(kind: String) throws {
+        let emma = try book("Emma", in: root)
+        root.delete(emma)
+        let child = ManagedObjectContext(parent: root)
+        let editor = kind == "grandchild" ? ManagedObjectContext(parent: child) : child
+        let copy = editor.object(with: emma.objectID)
+        switch kind {
+        case "link":
+            let chapter = try editor.insert("Chapter")
+            chapter["title"] = .string("Orphan")
+            try chapter.setObject(copy, forKey: "book")
+        case "join":
+            let tag = try editor.insert("Tag")
+            tag["name"] = .string("lost")
+            try tag.add(copy, toKey: "books")
+        default:
+            copy["title"] = .string("Emma (lost edit)")
+        }
+        #expect {
+            try editor.save()
+        } throws: { error in
+            guard case .invalidRequest(let message) = error as? StoreError else { return false }
+            return message.contains("Book \(emma.objectID)") && message.contains("deleted")
+        }
+        // The refusal reached nothing: the parent's delete still saves, and the store holds no trace.
+        try root.save()
+        #expect(try stored("Book", "title") == [])
+        #expect(try stored("Chapter", "title") == [])
+    }
+
+    @Test("a child may delete what its parent deleted too")
+    func deletingWhatTheParentDeleted() throws {
+        let emma = try book("Emma", in: root)
+        root.delete(emma)
+        let child = ManagedObjectContext(parent: root)
+        child.delete(child.object(with: emma.objectID))
+        try child.save()
+        try root.save()
+        #expect(try stored("Book", "title") == [])
+    }
+}

@@ -43,20 +43,30 @@ extension ManagedObjectContext {
 
     /// Refuses a save whose changes reach an object the parent inserted (a temporary ID) and no longer
     /// holds, because the parent saved it (its ID is now permanent), rolled it back or deleted it since this
-    /// child read it: the change would land on an object of no context and be lost. Checked before
-    /// anything reaches the parent.
+    /// child read it: the change would land on an object of no context and be lost. Refuses as well a
+    /// change to, or a link to, an object the parent chain deleted and has not saved: the delete would
+    /// win when saved, and the change be lost without a word. Checked before anything reaches the parent.
     func checkParentStillHolds(_ parent: ManagedObjectContext) throws(StoreError) {
         let mine = Set(insertedList.lazy.filter(\.isInserted).map(\.objectID))
-        func check(_ id: ObjectID, _ what: @autoclosure () -> String) throws(StoreError) {
-            guard id.isTemporary, !mine.contains(id), parent.registeredObject(for: id) == nil else { return }
-            throw .invalidRequest("\(what()) the \(model.entity(id: id.entityID)?.name ?? "object") \(id), which the parent inserted and has since saved, "
-                + "rolled back or deleted, so this child's change cannot reach it; make a new child context after the parent saves, "
-                + "and make the change there")
+        func check(_ id: ObjectID, _ what: @autoclosure () -> String, deleting: Bool = false) throws(StoreError) {
+            guard !mine.contains(id) else { return }
+            let name = model.entity(id: id.entityID)?.name ?? "object"
+            if id.isTemporary && parent.registeredObject(for: id) == nil {
+                throw .invalidRequest("\(what()) the \(name) \(id), which the parent inserted and has since saved, "
+                    + "rolled back or deleted, so this child's change cannot reach it; make a new child context after the parent saves, "
+                    + "and make the change there")
+            }
+            if !deleting && parent.deletesAbove(id) {
+                throw .invalidRequest("\(what()) the \(name) \(id), which the parent context (or one above it) deleted and has not saved, "
+                    + "so the change would be lost when that delete is saved; roll the delete back there (rollback()) before making "
+                    + "the change, or leave the \(name) alone")
+            }
         }
         for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault {
             try check(object.objectID, "this child changed")
         }
-        for object in deletedList { try check(object.objectID, "this child deleted") }
+        // Deleting what the parent chain deleted too changes nothing.
+        for object in deletedList { try check(object.objectID, "this child deleted", deleting: true) }
         for list in [insertedList.filter(\.isInserted), updatedList.filter { $0.isUpdated && !$0.isDeleted && !$0.isFault }] {
             for object in list {
                 for (i, column) in object.entity.columns.enumerated() where column.relationship != nil {
@@ -68,6 +78,16 @@ extension ManagedObjectContext {
             try check(pair.first, "a many-to-many change of this child joins")
             try check(pair.second, "a many-to-many change of this child joins")
         }
+    }
+
+    /// Whether this context or one of its parents deleted the object `id`, unsaved.
+    private func deletesAbove(_ id: ObjectID) -> Bool {
+        var level: ManagedObjectContext? = self
+        while let context = level {
+            if let object = context.registeredObject(for: id), object.isDeleted { return true }
+            level = context.parent
+        }
+        return false
     }
 
     /// Pushes this child's changes into its parent: inserts, changed values (relationships through
