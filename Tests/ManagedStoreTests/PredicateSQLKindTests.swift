@@ -49,6 +49,29 @@ import Testing
         #expect(try banks.context.count(for: request) == 1)
     }
 
+    /// A library trial found `dept == %@` with a department's name finding nothing without a word: a
+    /// to-one relationship holds the destination's key, never text.
+    @Test func aToOneComparedWithTextOrAnotherKindSaysToCompareAnAttributeOfIt() throws {
+        for format in ["details == 'Signature'", "'Signature' == details", "details != 'x'", "details IN {'a', 'b'}",
+                       "details == 2.5", "details == YES", "info.details == 'x'"] {
+            let entity = format.hasPrefix("info.") ? "FailedBankDetails" : "FailedBankInfo"
+            let refused = try refusal(banks, entity, format)
+            #expect(refused?.entity == entity, "\(format)")
+            #expect(refused?.property == (format.hasPrefix("info.") ? "info.details" : "details"), "\(format)")
+            let reason = refused?.reason ?? ""
+            #expect(reason.contains("the to-one relationship") && reason.contains("FailedBankDetails"), "\(format): \(reason)")
+            #expect(reason.contains("details.zip =="), "says how: \(reason)")
+        }
+        var request = FetchRequest(entityName: "FailedBankInfo")
+        request.predicate = try FetchPredicate(format: "details == %@", "Signature Bank")
+        #expect(throws: StoreError.self) { try banks.context.fetch(request) }
+        // nil and a primary key still compare.
+        request.predicate = try FetchPredicate(format: "details == nil")
+        #expect(try banks.context.count(for: request) == 1)
+        request.predicate = try FetchPredicate(format: "details == 1 OR details IN {2, 3}")
+        #expect(try banks.context.count(for: request) == 3)
+    }
+
     @Test func aDateWrittenAsTextSaysHowToWriteADate() throws {
         let refused = try refusal(banks, "FailedBankDetails", "closeDate > '2010-01-01'")
         #expect(refused?.property == "closeDate")

@@ -152,7 +152,7 @@ import Testing
     static func isKindRefusal(_ error: any Error) -> Bool {
         guard case .invalidProperty(_, _, let reason)? = error as? StoreError else { return false }
         return reason.contains("(values are not converted)") || reason.contains("which tests text")
-            || reason.contains("an array, which is never one value")
+            || reason.contains("an array, which is never one value") || reason.contains("which no object equals")
     }
 
     /// The comparisons of a predicate.
@@ -250,6 +250,25 @@ struct PredicateGrammar {
             guard case .keyPath(let path) = expression, let key = keys[entity]?.first(where: { $0.path == path }) else { return nil }
             return key.kind == .object ? nil : key
         }
+        // A to-one relationship holds the destination's key: only nil and integers compare with it.
+        func toOne(_ expression: FetchExpression) -> Bool {
+            guard case .keyPath(let path) = expression, let key = keys[entity]?.first(where: { $0.path == path }) else { return false }
+            return key.kind == .object && !key.toMany && !path.isEmpty
+        }
+        func notAKey(_ value: PredicateConstant) -> Bool {
+            switch value {
+            case .null, .int: false
+            case .array(let elements): elements.contains { element in
+                switch element {
+                case .null, .int: false
+                default: true
+                }
+            }
+            default: true
+            }
+        }
+        if toOne(comparison.left), case .constant(let constant) = comparison.right { return notAKey(constant) }
+        if toOne(comparison.right), case .constant(let constant) = comparison.left { return notAKey(constant) }
         let key: Key, value: PredicateConstant, keyOnLeft: Bool
         if let found = attribute(comparison.left), case .constant(let constant) = comparison.right {
             (key, value, keyOnLeft) = (found, constant, true)

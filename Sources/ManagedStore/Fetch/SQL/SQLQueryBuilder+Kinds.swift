@@ -17,8 +17,9 @@ import Foundation
 // with `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES` and `IN` a string, that both are
 // text. Numbers, Booleans and dates compare with one another (`completed == 1`, `zip == YES`,
 // `closeDate > 700000000`), except a date with a Boolean; nil compares with everything. Key paths
-// compared with key paths, objects and relationships (`SELF == 3`), collection operators
-// (`tags.@count`) and HAVING names of aggregates are not checked.
+// compared with key paths, `SELF`, collection operators (`tags.@count`) and HAVING names of
+// aggregates are not checked. A to-one relationship (`details == …`) compares only with nil and
+// integers (the destination's `Z_PK`): text, a fraction, a Boolean or a date is refused.
 
 extension SQLQueryBuilder {
     /// An attribute a comparison names, and where its key path starts.
@@ -59,6 +60,12 @@ extension SQLQueryBuilder {
     /// ``checkKinds(_:in:)`` for `comparison`, with `written` as the comparison the user wrote.
     private func checkKinds(_ comparison: PredicateComparison, in context: SQLContext, as written: PredicateComparison) throws(StoreError) {
         let op = comparison.op
+        if let toOne = comparedToOne(comparison.left, in: context), case .constant(let value) = comparison.right {
+            return try checkKey(toOne, value, in: written)
+        }
+        if let toOne = comparedToOne(comparison.right, in: context), case .constant(let value) = comparison.left {
+            return try checkKey(toOne, value, in: written)
+        }
         if let key = comparedAttribute(comparison.left, in: context), case .constant(let value) = comparison.right {
             switch op {
             case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
@@ -109,6 +116,23 @@ extension SQLQueryBuilder {
     /// objects, to-one relationships, collection operators, the names of a HAVING predicate's
     /// aggregates, and unknown keys, which compiling reports).
     private func comparedAttribute(_ expression: FetchExpression, in context: SQLContext) -> ComparedAttribute? {
+        guard let end = comparedColumn(expression, in: context), let attribute = end.column.attribute else { return nil }
+        return ComparedAttribute(start: end.start, keyPath: end.keyPath, owner: end.owner, attribute: attribute, isToMany: end.isToMany)
+    }
+
+    /// The to-one relationship a key path or variable path ends at (`details`, `info.details`), with
+    /// the entity the path starts from and the path as written; nil for anything else.
+    private func comparedToOne(_ expression: FetchExpression, in context: SQLContext) -> (start: Entity, keyPath: String, relationship: Relationship)? {
+        guard let end = comparedColumn(expression, in: context), !end.isToMany, let relationship = end.column.relationship else { return nil }
+        return (end.start, end.keyPath, relationship)
+    }
+
+    /// The column (attribute or to-one relationship) a key path or variable path ends at: where the
+    /// path starts, the path as written, the entity that has the column, and whether the path crosses
+    /// a to-many relationship.
+    private func comparedColumn(
+        _ expression: FetchExpression, in context: SQLContext
+    ) -> (start: Entity, keyPath: String, owner: Entity, column: Column, isToMany: Bool)? {
         let start: Entity, path: [String]
         switch expression {
         case .keyPath(let components):
@@ -120,8 +144,8 @@ extension SQLQueryBuilder {
             case .object(_, let entity):
                 (start, path) = (entity, components)
             case .column(_, let column, let owner):
-                guard components.isEmpty, let attribute = column.attribute else { return nil }
-                return ComparedAttribute(start: owner, keyPath: column.name, owner: owner, attribute: attribute, isToMany: false)
+                guard components.isEmpty else { return nil }
+                return (owner, column.name, owner, column, false)
             }
         default:
             return nil
@@ -133,11 +157,7 @@ extension SQLQueryBuilder {
             switch entity.slot(of: name) {
             case .column(let index)?:
                 let column = entity.columns[index]
-                if isLast {
-                    guard let attribute = column.attribute else { return nil }
-                    return ComparedAttribute(start: start, keyPath: path.joined(separator: "."), owner: entity,
-                                             attribute: attribute, isToMany: isToMany)
-                }
+                if isLast { return (start, path.joined(separator: "."), entity, column, isToMany) }
                 guard let relationship = column.relationship, let destination = model.entity(named: relationship.destination) else { return nil }
                 entity = destination
             case .toMany(let index)?:
@@ -174,6 +194,29 @@ extension SQLQueryBuilder {
         throw .invalidProperty(entity: key.start.name, property: key.keyPath, reason: """
             '\(comparison)' compares \(key.description) with \(value), \(value.kindName), and \(value.kindName) \
             \(relation) \(key.kind.noun) (values are not converted), \(outcome); \(advice(for: key, value, in: comparison))
+            """)
+    }
+
+    /// Refuses a to-one relationship compared with a constant that is no destination key: it holds the
+    /// destination's `Z_PK` (or nil), so text, a fraction, a Boolean or a date would match nothing.
+    private func checkKey(
+        _ toOne: (start: Entity, keyPath: String, relationship: Relationship), _ value: PredicateConstant, in comparison: PredicateComparison
+    ) throws(StoreError) {
+        let elements: [PredicateConstant] = if case .array(let elements) = value { elements } else { [value] }
+        guard let wrong = elements.first(where: { element in
+            switch element {
+            case .null, .int: false
+            default: true
+            }
+        }) else { return }
+        let destination = toOne.relationship.destination
+        let attributes = model.entity(named: destination)?.attributes ?? []
+        let example = (attributes.first { $0.type == .string } ?? attributes.first).map { "\(toOne.keyPath).\($0.name) == …" }
+        throw .invalidProperty(entity: toOne.start.name, property: toOne.keyPath, reason: """
+            '\(comparison)' compares the to-one relationship \(toOne.keyPath), which holds a \(destination) object, with \(wrong), \
+            \(wrong.kindName), which no object equals, so it would give the same answer whatever \(toOne.keyPath) holds; \
+            \(example.map { "compare an attribute of the \(destination) (\($0)), or " } ?? "compare ")nil, or the \(destination)'s \
+            primary key as an integer (\(toOne.keyPath) == 3)
             """)
     }
 
