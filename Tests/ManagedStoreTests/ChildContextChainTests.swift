@@ -244,36 +244,46 @@ extension ChildContextChainTests {
 /// A child's change to an object its parent chain deleted, unsaved: a library trial found the change
 /// pushed into the parent's deleted object and lost without a word when the parent saved.
 extension ChildContextChainTests {
-    @Test("a child's change to, or link to, an object its parent chain deleted is refused, naming it",
-          arguments: ["value", "link", "join", "grandchild"])
-    func changesToWhatTheParentDeleted(kind: String) throws {
+    @Test("a child's change to an object its parent chain deleted is refused, naming it", arguments: [false, true])
+    func changesToWhatTheParentDeleted(throughAMiddleContext: Bool) throws {
         let emma = try book("Emma", in: root)
         root.delete(emma)
         let child = ManagedObjectContext(parent: root)
-        let editor = kind == "grandchild" ? ManagedObjectContext(parent: child) : child
-        let copy = editor.object(with: emma.objectID)
-        switch kind {
-        case "link":
-            let chapter = try editor.insert("Chapter")
-            chapter["title"] = .string("Orphan")
-            try chapter.setObject(copy, forKey: "book")
-        case "join":
-            let tag = try editor.insert("Tag")
-            tag["name"] = .string("lost")
-            try tag.add(copy, toKey: "books")
-        default:
-            copy["title"] = .string("Emma (lost edit)")
-        }
+        let editor = throughAMiddleContext ? ManagedObjectContext(parent: child) : child
+        editor.object(with: emma.objectID)["title"] = .string("Emma (lost edit)")
         #expect {
             try editor.save()
         } throws: { error in
             guard case .invalidRequest(let message) = error as? StoreError else { return false }
-            return message.contains("Book \(emma.objectID)") && message.contains("deleted")
+            return message.contains("Book \(emma.objectID)") && message.contains("deleted and has not saved")
         }
-        // The refusal reached nothing: the parent's delete still saves, and the store holds no trace.
+        // The refusal reached nothing: the parent's delete still saves.
         try root.save()
         #expect(try stored("Book", "title") == [])
+    }
+
+    @Test("a child's links to an object its parent deleted reach the parent, whose delete rules then apply")
+    func linksToWhatTheParentDeleted() throws {
+        let emma = try book("Emma", in: root)
+        root.delete(emma)
+        let child = ManagedObjectContext(parent: root)
+        let copy = child.object(with: emma.objectID)
+        let chapter = try child.insert("Chapter")
+        chapter["title"] = .string("Cascaded")
+        try chapter.setObject(copy, forKey: "book")
+        let tag = try child.insert("Tag")
+        tag["name"] = .string("kept")
+        try tag.add(copy, toKey: "books")
+        try child.save()
+        try root.save()
+        // As in one context: Book.chapters cascades, Book.tags nullifies.
+        #expect(try stored("Book", "title") == [])
         #expect(try stored("Chapter", "title") == [])
+        #expect(try stored("Tag", "name") == ["kept"])
+        let check = ManagedObjectContext(store: try harness.reopen())
+        #expect(try check.fetchAll("Tag").first?.objects(forKey: "books").isEmpty == true)
+        let join = try #require(check.store.model.joinTables.first)
+        #expect(try check.store.connection.scalar("SELECT count(*) FROM \(join.name)") == .integer(0))
     }
 
     @Test("a child may delete what its parent deleted too")

@@ -44,11 +44,13 @@ extension ManagedObjectContext {
     /// Refuses a save whose changes reach an object the parent inserted (a temporary ID) and no longer
     /// holds, because the parent saved it (its ID is now permanent), rolled it back or deleted it since this
     /// child read it: the change would land on an object of no context and be lost. Refuses as well a
-    /// change to, or a link to, an object the parent chain deleted and has not saved: the delete would
-    /// win when saved, and the change be lost without a word. Checked before anything reaches the parent.
+    /// change to the values of an object the parent chain deleted and has not saved: the delete would
+    /// win when saved, and the change be lost without a word. (A link to such an object is not refused:
+    /// the delete's rules take care of it when the parent saves, as they would in one context.)
+    /// Checked before anything reaches the parent.
     func checkParentStillHolds(_ parent: ManagedObjectContext) throws(StoreError) {
         let mine = Set(insertedList.lazy.filter(\.isInserted).map(\.objectID))
-        func check(_ id: ObjectID, _ what: @autoclosure () -> String, deleting: Bool = false) throws(StoreError) {
+        func check(_ id: ObjectID, _ what: @autoclosure () -> String, edited: Bool = false) throws(StoreError) {
             guard !mine.contains(id) else { return }
             let name = model.entity(id: id.entityID)?.name ?? "object"
             if id.isTemporary && parent.registeredObject(for: id) == nil {
@@ -56,17 +58,17 @@ extension ManagedObjectContext {
                     + "rolled back or deleted, so this child's change cannot reach it; make a new child context after the parent saves, "
                     + "and make the change there")
             }
-            if !deleting && parent.deletesAbove(id) {
+            if edited && parent.deletesAbove(id) {
                 throw .invalidRequest("\(what()) the \(name) \(id), which the parent context (or one above it) deleted and has not saved, "
                     + "so the change would be lost when that delete is saved; roll the delete back there (rollback()) before making "
                     + "the change, or leave the \(name) alone")
             }
         }
         for object in updatedList where object.isUpdated && !object.isDeleted && !object.isFault {
-            try check(object.objectID, "this child changed")
+            // Edited: its values changed, not only its to-many relationships (links the delete rules handle).
+            try check(object.objectID, "this child changed", edited: object.committed != object.values)
         }
-        // Deleting what the parent chain deleted too changes nothing.
-        for object in deletedList { try check(object.objectID, "this child deleted", deleting: true) }
+        for object in deletedList { try check(object.objectID, "this child deleted") }
         for list in [insertedList.filter(\.isInserted), updatedList.filter { $0.isUpdated && !$0.isDeleted && !$0.isFault }] {
             for object in list {
                 for (i, column) in object.entity.columns.enumerated() where column.relationship != nil {
