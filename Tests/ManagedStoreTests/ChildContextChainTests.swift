@@ -297,3 +297,42 @@ extension ChildContextChainTests {
         #expect(try stored("Book", "title") == [])
     }
 }
+
+/// A fetch across a to-many relationship after a member's delete, unsaved: a library trial found the
+/// owner's set leaving the member out while `ANY` and `@count` in a fetch still counted it (the owner
+/// was not changed, so only SQL, which reads the store, tested it).
+extension ChildContextChainTests {
+    func bookTitles(_ format: String, in context: ManagedObjectContext) throws -> [String] {
+        var request = FetchRequest(entityName: "Book")
+        request.predicate = try FetchPredicate(format: format)
+        return titles(Array(try context.fetch(request)))
+    }
+
+    @Test("a fetch across a to-many relationship sees a member's pending delete, in the context and in a child",
+          arguments: [false, true])
+    func fetchesAcrossAPendingDelete(inChild: Bool) throws {
+        let emma = try emmaWithChapters(["One", "Two"])
+        let tag = try root.insert("Tag")
+        tag["name"] = .string("classic")
+        try emma.add(tag, toKey: "tags")
+        try root.save()
+        root.reset()
+        // Neither Emma nor its sets are loaded: the deletes reach it only through the members.
+        root.delete(try #require(try root.fetchAll("Chapter").first { $0.get("title", as: String.self) == "One" }))
+        root.delete(try #require(try root.fetchAll("Tag").first))
+        let context = inChild ? ManagedObjectContext(parent: root) : root
+        #expect(try bookTitles("chapters.@count == 1", in: context) == ["Emma"])
+        #expect(try bookTitles("ANY chapters.title == 'One'", in: context) == [])
+        #expect(try bookTitles("ANY tags.name == 'classic'", in: context) == [])
+        #expect(try bookTitles("SUBQUERY(chapters, $c, $c.title == 'Two').@count == 1", in: context) == ["Emma"])
+        var count = FetchRequest(entityName: "Book")
+        count.predicate = try FetchPredicate(format: "chapters.@count == 2")
+        #expect(try context.count(for: count) == 0)
+        // The same answers once saved.
+        if inChild { try context.save() }
+        try root.save()
+        let fresh = ManagedObjectContext(store: try harness.reopen())
+        #expect(try bookTitles("chapters.@count == 1", in: fresh) == ["Emma"])
+        #expect(try bookTitles("ANY tags.name == 'classic'", in: fresh) == [])
+    }
+}

@@ -286,11 +286,41 @@ extension ManagedObjectContext {
         for object in insertedList where object.isInserted && object.entity === entity { pending.inserted.append(object) }
         for object in updatedList where object.isUpdated && !object.isDeleted && object.entity === entity { pending.updated.append(object) }
         for object in deletedList where object.entity === entity { pending.deleted.insert(object.objectID) }
+        // Owners that lost a member to a delete are tested in memory, where their sets leave it out; SQL
+        // would still count it (`employees.@count`, `ANY employees.name`).
+        if request.predicate != nil { pending.updated += ownersOfDeletedMembers(of: entity) }
         // Each object once; what is deleted is neither inserted nor updated.
         var seen = Set<ObjectIdentifier>()
         pending.inserted = pending.inserted.filter { !pending.deleted.contains($0.objectID) && seen.insert(ObjectIdentifier($0)).inserted }
         pending.updated = pending.updated.filter { !pending.deleted.contains($0.objectID) && seen.insert(ObjectIdentifier($0)).inserted }
         return pending.inserted.isEmpty && pending.updated.isEmpty && pending.deleted.isEmpty ? nil : pending
+    }
+
+    /// The objects of `entity` a pending delete takes a member from, through a to-many relationship
+    /// (the deleted object's to-one or many-to-many inverse); deleted ones left out.
+    private func ownersOfDeletedMembers(of entity: Entity) -> [ManagedObject] {
+        var owners: [ManagedObject] = []
+        for deleted in deletedList {
+            for relationship in deleted.entity.relationships where relationship.destination == entity.name {
+                guard let (_, inverse) = self.inverse(of: relationship, from: deleted.entity), inverse.isToMany else { continue }
+                let ids: [ObjectID]
+                switch deleted.entity.slot(of: relationship.name) {
+                case .column(let column)?:
+                    // A deleted object keeps its values until the save, so its to-one still names the owner.
+                    guard case .object(let id) = deleted.value(at: column) else { continue }
+                    ids = [id]
+                case .toMany(let index)?:
+                    ids = (try? toManyIDs(of: deleted, index: index)) ?? []
+                default:
+                    continue
+                }
+                for id in ids {
+                    let owner = object(with: id)
+                    if !owner.isDeleted { owners.append(owner) }
+                }
+            }
+        }
+        return owners
     }
 
     /// Takes unsaved changes into a fetched list: deleted objects out, changed and inserted ones
