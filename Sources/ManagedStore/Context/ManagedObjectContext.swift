@@ -86,6 +86,13 @@ public final class ManagedObjectContext {
     /// Makes a child context: it sees the parent's unsaved changes, and its ``save()`` pushes its
     /// changes into the parent (which a save of the parent then writes), as Core Data's child contexts do.
     ///
+    /// A child's fetches, `fetchAll(_:)`, counts and to-many relationships take in the unsaved inserts,
+    /// changes and deletes of every context above it. Its save refuses (``StoreError/invalidRequest(_:)``,
+    /// nothing pushed) a change that could not land: one to an object a parent inserted and has since
+    /// saved, rolled back or deleted, and an edit to the values of an object a parent deleted and has
+    /// not saved (the delete would win). Links to such an object go through; the delete's rules take
+    /// care of them when the parent saves, as in one context.
+    ///
     /// For example:
     ///
     /// ```swift
