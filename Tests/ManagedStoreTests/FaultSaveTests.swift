@@ -54,3 +54,59 @@ struct FaultSaveTests {
         #expect(author.get("name", as: String.self) == "Brontë")
     }
 }
+
+/// An owner still a fault whose ordered set took a new member: a library trial found the set keeping
+/// the member's temporary ID after the save, so the member read through it was in no context and
+/// reading it stopped the program.
+extension FaultSaveTests {
+    func bookID() throws -> ObjectID {
+        let book = try harness.context.insert("Book")
+        book["title"] = .string("Emma")
+        try harness.context.save()
+        return book.objectID
+    }
+
+    @Test("a fault's ordered set holds the saved member itself after a store save, and after a child's save",
+          arguments: [false, true])
+    func orderedSetOfAFault(throughAChild: Bool) throws {
+        let id = try bookID()
+        let root = ManagedObjectContext(store: try harness.reopen())
+        let context = throughAChild ? ManagedObjectContext(parent: root) : root
+        let book = context.object(with: id)
+        #expect(book.isFault)
+        let chapter = try context.insert("Chapter")
+        chapter["title"] = .string("One")
+        try book.add(chapter, toKey: "chapters")
+        try context.save()
+        let members = try book.objects(forKey: "chapters")
+        #expect(members.count == 1 && members.first === chapter && chapter.context === context)
+        #expect(members.first?.get("title", as: String.self) == "One")
+        if throughAChild {
+            try root.save()
+            let inRoot = try root.object(with: id).objects(forKey: "chapters")
+            #expect(inRoot.first?.context === root && inRoot.first?.objectID.isTemporary == false)
+            #expect(inRoot.first?.get("title", as: String.self) == "One")
+        }
+        // A move after the save reaches the store.
+        let second = try context.insert("Chapter")
+        second["title"] = .string("Two")
+        try book.insert(second, at: 0, intoKey: "chapters")
+        try context.save()
+        try root.save()
+        let check = ManagedObjectContext(store: try harness.reopen())
+        #expect(try check.object(with: id).objects(forKey: "chapters").map { $0.get("title", as: String.self) } == ["Two", "One"])
+    }
+
+    @Test("an unchanged owner's loaded set holds the saved member after a member joined it from its to-one side")
+    func loadedSetOfAnUnchangedOwner() throws {
+        let context = ManagedObjectContext(store: try harness.reopen())
+        let author = context.object(with: authorID)
+        #expect(try author.objects(forKey: "books").isEmpty)
+        let book = try context.insert("Book")
+        book["title"] = .string("Shirley")
+        try book.setObject(author, forKey: "author")
+        try context.save()
+        let books = try author.objects(forKey: "books")
+        #expect(books.count == 1 && books.first === book && book.context === context)
+    }
+}

@@ -412,18 +412,27 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Points the to-one values (with `snapshot`, the snapshot's too) and the loaded to-many sets that hold
     /// temporary IDs at `newID` of them: once a save gave inserted objects their new IDs, the permanent
     /// ones of a store or the parent's of a child context.
+    /// A fault has no values to remap, but may hold loaded sets (an ordered one that took a member).
     @inline(__always)
     func remapTemporaryIDs(_ newID: (ObjectID) -> ObjectID, snapshot: Bool = false) {
-        let firstToOne = entity.attributes.count
-        for i in firstToOne..<values.count {
-            if case .object(let id) = values[i], id.isTemporary { values[i] = .object(newID(id)) }
-        }
-        if snapshot, var row = committed, row.count == values.count {
-            for i in firstToOne..<row.count {
-                if case .object(let id) = row[i], id.isTemporary { row[i] = .object(newID(id)) }
+        if !isFault {
+            let firstToOne = entity.attributes.count
+            for i in firstToOne..<values.count {
+                if case .object(let id) = values[i], id.isTemporary { values[i] = .object(newID(id)) }
             }
-            committed = row
+            if snapshot, var row = committed, row.count == values.count {
+                for i in firstToOne..<row.count {
+                    if case .object(let id) = row[i], id.isTemporary { row[i] = .object(newID(id)) }
+                }
+                committed = row
+            }
         }
+        remapLoadedSets(newID)
+    }
+
+    /// Points the loaded to-many sets that hold temporary IDs at `newID` of them.
+    @inline(__always)
+    func remapLoadedSets(_ newID: (ObjectID) -> ObjectID) {
         for i in toMany.indices where toMany[i] != nil { toMany[i]!.remap(newID) }
     }
 

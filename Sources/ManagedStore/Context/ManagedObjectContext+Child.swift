@@ -158,7 +158,7 @@ extension ManagedObjectContext {
         // to-many sets, of every object the child holds) take the parent's IDs first, while the old ones
         // still resolve, as a root context's save makes them permanent; then the objects themselves.
         let parentID: (ObjectID) -> ObjectID = { inserted[$0]?.objectID ?? $0 }
-        for object in registry.values + insertedList.filter(\.isInserted) where !object.isFault {
+        for object in registry.values + insertedList.filter(\.isInserted) {
             object.remapTemporaryIDs(parentID, snapshot: true)
         }
         for object in insertedList where object.isInserted {

@@ -422,11 +422,16 @@ extension ManagedObjectContext {
                 change!.savedIDs[object.objectID] = ObjectID(entityID: object.entity.id, primaryKey: object.savedKey)
             }
         }
-        // References to inserted objects first, while their temporary IDs still resolve.
+        // References to inserted objects first, while their temporary IDs still resolve: the changed
+        // objects' values and sets, then the sets of every other object (an owner that took a member from
+        // its to-one side is not changed itself).
         for list in [insertedList, updatedList] {
-            for object in list where !object.isFault && (object.isInserted || object.isUpdated) {
+            for object in list where object.isInserted || object.isUpdated {
                 object.remapTemporaryIDs(permanent)
             }
+        }
+        if liveInserted > 0 {
+            for object in registry.values where !object.toMany.isEmpty && !object.isUpdated { object.remapLoadedSets(permanent) }
         }
         registry.reserveCapacity(registry.count + liveInserted)
         for object in insertedList where object.isInserted {
