@@ -164,3 +164,38 @@ import Testing
         #expect(stderr.contains(FetchedResultsController.notFetchedMessage), "\(stderr)")
     }
 }
+
+/// A rollback after reported changes: a library trial found the controller keeping the rolled-back
+/// layout (a deleted book missing, a renamed one moved) until some later change, and reporting that
+/// change against the stale layout.
+extension FetchedResultsControllerTests {
+    @Test("a rollback brings the controller back to a fresh fetch's layout and reports the way back")
+    func rollbackIsReported() throws {
+        let frc = controller(batchSize: 0)
+        try frc.performFetch()
+        let before = frc.fetchedObjects.map { Array($0).map { $0.get("title", as: String.self) ?? "" } }
+        var reports: [FetchedResultsController.Changes] = []
+        frc.onChange = { reports.append($0) }
+        let context = harness.context
+        let books = try context.fetchAll("Book")
+        context.delete(try #require(books.first { $0.get("title", as: String.self) == "Down Under" }))
+        try #require(books.first { $0.get("title", as: String.self) == "Stark" })["author"] = .string("Zadie Smith")
+        let added = try context.insert("Book")
+        added["title"] = .string("Emma")
+        added["author"] = .string("Jane Austen")
+        context.processPendingChanges()
+        #expect(frc.sections.map(\.name) == ["Ben Elton", "Jane Austen", "Terry Pratchett", "Zadie Smith"])
+        context.rollback()
+        #expect(frc.sections.map(\.name) == ["Ben Elton", "Bill Bryson", "Terry Pratchett"])
+        #expect(frc.fetchedObjects.map { Array($0).map { $0.get("title", as: String.self) ?? "" } } == before)
+        let back = try #require(reports.last)
+        #expect(back.insertedSections == [1] && back.deletedSections == [1, 3])
+        #expect(back.insertedRows == [IndexPath(row: 0, section: 1)])
+        #expect(back.movedRows.map(\.to) == [IndexPath(row: 1, section: 0)])
+        // A later change is reported against the restored layout.
+        try #require(books.first { $0.get("title", as: String.self) == "Strata" })["title"] = .string("Strata (2nd ed.)")
+        context.processPendingChanges()
+        #expect(reports.last?.updatedRows == [IndexPath(row: 1, section: 2)])
+        #expect(reports.last?.insertedRows.isEmpty == true && reports.last?.insertedSections.isEmpty == true)
+    }
+}

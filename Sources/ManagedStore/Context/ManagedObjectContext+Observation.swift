@@ -28,7 +28,8 @@ public final class ObservationToken {
 }
 
 extension ManagedObjectContext {
-    /// Calls `observer` after each save and each ``processPendingChanges()`` that changed something.
+    /// Calls `observer` after each save, each ``processPendingChanges()`` that changed something, and each
+    /// ``rollback()`` that dropped changes.
     public func observeChanges(_ observer: @escaping (ContextChange) -> Void) -> ObservationToken {
         let key = nextObserverKey
         nextObserverKey += 1

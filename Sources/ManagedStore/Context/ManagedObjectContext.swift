@@ -409,7 +409,20 @@ public final class ManagedObjectContext {
     }
 
     /// Drops every unsaved change: inserted objects go, updated and deleted ones return to their saved values.
+    ///
+    /// Observers (``observeChanges(_:)``, a ``FetchedResultsController``) hear of the way back: the
+    /// inserted objects as deleted, the deleted ones as inserted, the updated ones as updated.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// context.delete(book)
+    /// context.rollback()   // book is back, and a controller showing books lists it again
+    /// ```
     public func rollback() {
+        let change = observers.isEmpty || !hasChanges ? nil : ContextChange(
+            inserted: deletedList, updated: updatedList.filter { $0.isUpdated && !$0.isDeleted },
+            deleted: insertedList.filter(\.isInserted), isSave: false)
         for object in insertedList where object.isInserted {
             object.isInserted = false
             object.contextReference = nil
@@ -423,6 +436,7 @@ public final class ManagedObjectContext {
         // Loaded to-many sets may hold rolled-back changes: unload them all.
         for object in registry.values where !object.toMany.isEmpty { object.toMany = [] }
         clearChangeLists()
+        if let change { notify(change) }
     }
 
     /// Empties the change lists: after a save, a rollback or a reset.
