@@ -120,4 +120,35 @@ import Testing
             try myContext.save()
         } throws: { ($0 as? StoreError)?.code == 133020 }
     }
+
+    /// A library trial found a delete of a row another context had changed since it was read going
+    /// through, destroying the newer edit without a word: a pending delete is a change too.
+    @Test("deleting a row another writer changed since it was read is a conflict; one it deleted is not")
+    func conflictingDeleteIsDetected() throws {
+        let harness = try StoreHarness(model: try Fixtures.model("tasks"))
+        for text in ["one", "two"] { try harness.context.insert("Task")["task_description"] = .string(text) }
+        try harness.context.save()
+        let myContext = ManagedObjectContext(store: try harness.reopen())
+        let mine = try myContext.fetchAll("Task")
+        let theirsContext = ManagedObjectContext(store: try harness.reopen())
+        let theirs = try theirsContext.fetchAll("Task")
+        theirs[0]["priority"] = .integer(1)
+        theirsContext.delete(theirs[1])
+        try theirsContext.save()
+        myContext.delete(mine[0])
+        #expect {
+            try myContext.save()
+        } throws: { ($0 as? StoreError)?.code == 133020 }
+        #expect(try harness.store.connection.scalar("SELECT count(*) FROM ZTASK") == .integer(1), "nothing was deleted")
+        // A row the other writer deleted as well: nothing is lost, so the delete goes through.
+        myContext.rollback()
+        myContext.delete(mine[1])
+        try myContext.save()
+        #expect(try harness.store.connection.scalar("SELECT count(*) FROM ZTASK") == .integer(1))
+        // After a refresh the delete is of the current row, and saves.
+        myContext.refresh(mine[0], mergeChanges: false)
+        myContext.delete(mine[0])
+        try myContext.save()
+        #expect(try harness.store.connection.scalar("SELECT count(*) FROM ZTASK") == .integer(0))
+    }
 }

@@ -284,10 +284,20 @@ extension ManagedObjectContext {
             if connection.changes == 0 { throw StoreError.conflict(entity: entity.name, primaryKey: object.objectID.primaryKey) }
         }
 
-        // Deletes, with their join-table rows.
+        // Deletes, with their join-table rows. A row whose values were read is checked as an update is:
+        // deleting what another writer changed since would destroy its change (Core Data's 133020). A row
+        // gone already loses nothing.
         for object in deletedList {
             let entity = object.entity
-            try connection.execute("DELETE FROM \(entity.tableName) WHERE Z_PK = ?", [.integer(object.objectID.primaryKey)])
+            let key = SQLValue.integer(object.objectID.primaryKey)
+            if object.committed != nil {
+                try connection.execute("DELETE FROM \(entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [key, .integer(object.version)])
+                if connection.changes == 0, try connection.scalar("SELECT 1 FROM \(entity.tableName) WHERE Z_PK = ?", [key]) != nil {
+                    throw StoreError.conflict(entity: entity.name, primaryKey: object.objectID.primaryKey)
+                }
+            } else {
+                try connection.execute("DELETE FROM \(entity.tableName) WHERE Z_PK = ?", [key])
+            }
             for relationship in entity.toManyRelationships {
                 if case .joinTable(let table)? = entity.storage(of: relationship.name) {
                     // A symmetric table holds the object in either column.

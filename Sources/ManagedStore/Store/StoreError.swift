@@ -20,7 +20,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case unsupportedStore(path: String, reason: String)
     /// A save found invalid objects (Core Data's 1550–1680 codes; 1560 when there are several).
     case validation([ValidationFailure])
-    /// Another writer changed a row this context had changed too (Core Data's 133020).
+    /// Another writer changed a row this context had changed or deleted too (Core Data's 133020).
     case conflict(entity: String, primaryKey: Int64)
     /// A request named an entity the model lacks.
     case unknownEntity(String, suggestions: [String])
