@@ -44,7 +44,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Scenario families to run, separated by commas (default: all).")
     var scenarios: String?
 
-    @Option(parsing: .unconditional, help: "Measured runs per variant (fewer when timings are stable or the budget runs out).")
+    @Option(parsing: .unconditional, help: "Measured runs per variant (fewer only when a variant spends --time-budget first).")
     var runs: Int = 5
 
     @Option(name: .customLong("time-budget"), parsing: .unconditional, help: "Seconds one variant may take once it has 3 runs.")
@@ -95,6 +95,11 @@ struct BenchCommand: ParsableCommand {
                                valueName: "ratio|median"))
     var metric: String = "ratio"
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --compare: how many times to measure again a variant whose timing alone changed the verdict (0 to \(Self.maximumConfirm)).",
+                               discussion: "A busy shared machine can slow a whole measurement. A timing change counts only when it shows every time, "
+                               + "so an unchanged build does not fail the gate on a disturbed run; a real regression shows every time."))
+    var confirm: Int = 1
+
     @Option(name: .customLong("baseline-dir"), help: "Where named baselines live.")
     var baselineDirectory: String = ".seedstore/baselines"
 
@@ -109,6 +114,9 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--metric takes ratio (the ratio to raw SQLite, the default) or median (median seconds, for a stable machine), not '\(metric)'")
         }
         guard warmup >= 0 else { throw ValidationError("--warmup takes 0 or more") }
+        guard (0...Self.maximumConfirm).contains(confirm) else {
+            throw ValidationError("--confirm takes 0 to \(Self.maximumConfirm): the times to measure again a variant whose timing changed the verdict.")
+        }
         guard warmup <= Self.maximumWarmup else {
             throw ValidationError("--warmup takes at most \(Self.maximumWarmup): unmeasured runs only warm caches, which a few runs do.")
         }
@@ -187,8 +195,14 @@ struct BenchCommand: ParsableCommand {
         if let overhead = report.settings.harnessOverheadSeconds, let smallest = report.results.map(\.medianSeconds).min(), smallest > 0 {
             print(String(format: "harness overhead: %.1f µs per measured run (%.3f%% of the smallest median)", overhead * 1e6, overhead / smallest * 100))
         }
-        let comparison = baseline.map {
+        var comparison = baseline.map {
             BaselineComparison(baseline: $0, current: report, thresholdPercent: threshold, metric: Self.metrics[metric] ?? .ratioToRaw)
+        }
+        // A timing change must show every time it is measured: a busy machine can slow one whole measurement.
+        if let first = comparison, confirm > 0, first.entries.contains(where: first.timingDecides) {
+            let doubtful = first.entries.filter(first.timingDecides).count
+            if !quiet { printError("note: measuring \(doubtful) variant(s) again whose timing changed the verdict, to confirm (--confirm \(confirm))") }
+            (report, comparison) = try first.confirmed(rounds: confirm) { try runner.remeasure($0, in: built, store: opened) }
         }
         if let json { try write(report.jsonData(), to: json, option: "--json") }
         if let markdown { try write(Data(BenchReporter.markdown(report, comparison: comparison).utf8), to: markdown, option: "--markdown") }
@@ -213,6 +227,9 @@ struct BenchCommand: ParsableCommand {
 
     /// What `--metric` takes, and the comparison's metric for each.
     static let metrics: [String: BaselineComparison.TimingChange.Metric] = ["ratio": .ratioToRaw, "median": .medianSeconds]
+
+    /// The most re-measurements `--confirm` takes: each measures the doubtful variants again in full.
+    static let maximumConfirm = 5
 
     /// The most unmeasured runs `--warmup` takes: each runs every variant once more, and a few warm any cache.
     static let maximumWarmup = 100

@@ -26,8 +26,11 @@ extension BaselineComparison {
                 reasons.append(figures + ", noise \(BenchFormat.noise(timing.noiseBand))\(cause))")
                 if timing.new > timing.old { regressed = true } else { improved = true }
             } else if abs(timing.change) * 100 > thresholdPercent {
+                let outsideNoise = abs(timing.change) > timing.noiseBand
                 let why = min(old.runs, new.runs) < minimumRunsToJudge
                     ? "too few runs to judge (\(min(old.runs, new.runs)))"
+                    : timing.isSuspect && outsideNoise
+                    ? "noise \(BenchFormat.noise(timing.noiseBand)); a ratio below \(String(format: "%g", BenchReporter.suspectRatio))x is suspect and the median did not move the same way, so not judged"
                     : "within noise \(BenchFormat.noise(timing.noiseBand))"
                 reasons.append(figures + ", \(why)\(cause))")
             }
@@ -53,34 +56,35 @@ extension BaselineComparison {
     /// The timing metric both results share and whether it moved beyond threshold and noise.
     ///
     /// `ratio_to_raw` when `preferred` and both have it, else `median_seconds`; nil when the baseline's value
-    /// is not positive.
+    /// is not positive. A ratio either run marks suspect (below 0.9x: a slowed raw run, or an engine that
+    /// truly beats the raw reader) is compared, but its change counts only when the median seconds moved
+    /// significantly the same way: a disturbed raw run alone moves the ratio, a busier machine alone the median.
     static func timingChange(_ old: BenchResult, _ new: BenchResult, thresholdPercent: Double, noiseFactor: Double,
                              metric preferred: TimingChange.Metric = .ratioToRaw) -> TimingChange? {
-        let metric: TimingChange.Metric
-        let before: Double, after: Double, spreadBefore: Double, spreadAfter: Double
         // A ratio to another raw reference (one query then, the engine's batches now) is another measurement.
-        // A ratio either run marks suspect (below 0.9x: a slowed raw run) decides nothing: the medians do.
-        if preferred == .ratioToRaw, old.rawReference == new.rawReference, let oldRatio = old.ratioToRaw, let newRatio = new.ratioToRaw, oldRatio > 0, newRatio > 0,
-           !BenchReporter.isSuspect(old), !BenchReporter.isSuspect(new) {
-            metric = .ratioToRaw
-            before = oldRatio
-            after = newRatio
-            spreadBefore = oldRatio * (old.noise + (old.rawNoise ?? 0))
-            spreadAfter = newRatio * (new.noise + (new.rawNoise ?? 0))
-        } else {
-            metric = .medianSeconds
-            before = old.medianSeconds
-            after = new.medianSeconds
-            spreadBefore = before * old.noise
-            spreadAfter = after * new.noise
+        if preferred == .ratioToRaw, old.rawReference == new.rawReference, let oldRatio = old.ratioToRaw, let newRatio = new.ratioToRaw,
+           oldRatio > 0, newRatio > 0 {
+            let ratio = change(.ratioToRaw, oldRatio, newRatio, spreads: (oldRatio * (old.noise + (old.rawNoise ?? 0)), newRatio * (new.noise + (new.rawNoise ?? 0))),
+                               runs: min(old.runs, new.runs), thresholdPercent: thresholdPercent, noiseFactor: noiseFactor)
+            guard BenchReporter.isSuspect(old) || BenchReporter.isSuspect(new), let ratio else { return ratio }
+            let median = timingChange(old, new, thresholdPercent: thresholdPercent, noiseFactor: noiseFactor, metric: .medianSeconds)
+            let agrees = median.map { $0.isSignificant && ($0.change > 0) == (ratio.change > 0) } ?? false
+            return TimingChange(metric: .ratioToRaw, old: ratio.old, new: ratio.new, change: ratio.change, noiseBand: ratio.noiseBand,
+                                isSignificant: ratio.isSignificant && agrees, isSuspect: true)
         }
+        return change(.medianSeconds, old.medianSeconds, new.medianSeconds, spreads: (old.medianSeconds * old.noise, new.medianSeconds * new.noise),
+                      runs: min(old.runs, new.runs), thresholdPercent: thresholdPercent, noiseFactor: noiseFactor)
+    }
+
+    /// `before` → `after` on `metric`, significant when beyond the threshold and `noiseFactor` times the two spreads.
+    private static func change(_ metric: TimingChange.Metric, _ before: Double, _ after: Double, spreads: (Double, Double), runs: Int,
+                               thresholdPercent: Double, noiseFactor: Double) -> TimingChange? {
         guard before > 0, before.isFinite, after.isFinite else { return nil }
         let difference = after - before
-        let band = noiseFactor * (spreadBefore + spreadAfter)
+        let band = noiseFactor * (spreads.0 + spreads.1)
         // Fewer than three runs on either side leave the spread unknown, not zero: such timings are
         // shown but never gate (the counters still do).
-        let judgeable = min(old.runs, new.runs) >= minimumRunsToJudge
-        let significant = judgeable && abs(difference) / before * 100 > thresholdPercent && abs(difference) > band
+        let significant = runs >= minimumRunsToJudge && abs(difference) / before * 100 > thresholdPercent && abs(difference) > band
         return TimingChange(metric: metric, old: before, new: after, change: difference / before, noiseBand: band / before,
                             isSignificant: significant)
     }

@@ -101,8 +101,28 @@ public struct BaselineComparison: Sendable {
         public let change: Double
         /// `k × (MAD_old + MAD_new) / old`: how far the change must go to leave the noise.
         public let noiseBand: Double
-        /// Beyond the threshold and the noise band.
+        /// Beyond the threshold and the noise band (and, for a suspect ratio, the median moved the same way).
         public let isSignificant: Bool
+        /// A ratio either run marks suspect (below 0.9x): it counted only where the median agreed.
+        public let isSuspect: Bool
+
+        /// A change on `metric` from `old` to `new`; `change` and `noiseBand` are relative to `old`.
+        ///
+        /// For example:
+        ///
+        /// ```swift
+        /// let timing = TimingChange(metric: .ratioToRaw, old: 1.2, new: 1.5, change: 0.25, noiseBand: 0.06, isSignificant: true)
+        /// print(timing.figures)   // 1.20x → 1.50x (+25%)
+        /// ```
+        public init(metric: Metric, old: Double, new: Double, change: Double, noiseBand: Double, isSignificant: Bool, isSuspect: Bool = false) {
+            self.metric = metric
+            self.old = old
+            self.new = new
+            self.change = change
+            self.noiseBand = noiseBand
+            self.isSignificant = isSignificant
+            self.isSuspect = isSuspect
+        }
 
         /// `old → new (change)` in the metric's unit: `6.63 ms → 23.31 ms (+252%)`, `1.06x → 1.19x (+12%)`.
         public var figures: String {
@@ -155,7 +175,7 @@ public struct BaselineComparison: Sendable {
     }
 
     /// Every variant: the current run's in order, then those only in the baseline.
-    public let entries: [Entry]
+    public private(set) var entries: [Entry]
     /// The timing threshold, in percent.
     public let thresholdPercent: Double
     /// The metric timings gate on (`seedstore bench --metric`): ratio to raw where both results have one, or
@@ -170,6 +190,8 @@ public struct BaselineComparison: Sendable {
     public let notes: [String]
     /// When and where the baseline ran: `seedstore 0.1.0, 2026-01-01T00:00:00Z on ci-runner`.
     public let baselineDescription: String
+    /// The reports compared, kept to compare again after a re-measurement (``confirmed(rounds:remeasure:)``).
+    let baseline: BenchReport, current: BenchReport
 
     /// Compares `current` with `baseline`; `thresholdPercent` applies to timings (10 means 10 %).
     ///
@@ -207,6 +229,15 @@ public struct BaselineComparison: Sendable {
         self.entries = entries
         self.notes = Self.notes(baseline: baseline, current: current, entries: entries, metric: metric, indexChanges: indexChanges)
         self.baselineDescription = "\(baseline.tool), \(baseline.createdAt) on \(baseline.machine.hostname)"
+        self.baseline = baseline
+        self.current = current
+    }
+
+    /// This comparison with `entries` in place of its own (the same variants, with more reasons).
+    func replacing(entries: [Entry]) -> BaselineComparison {
+        var copy = self
+        copy.entries = entries
+        return copy
     }
 
     /// The entries with `verdict`.

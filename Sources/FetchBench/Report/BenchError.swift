@@ -25,6 +25,8 @@ public enum BenchError: Error, CustomStringConvertible, Sendable {
     case invalidScenarioFile(String, String)
     /// A scenario setting out of range (``ScenarioConfig/validate()``): its key, value and what it takes.
     case invalidSetting(InvalidSetting)
+    /// A result to measure again whose variant the scenarios given do not have: its `scenario / variant`.
+    case notMeasured(key: String)
 
     /// A ``ScenarioConfig`` setting no scenario can run with, such as a negative batch size.
     ///
@@ -125,6 +127,8 @@ public enum BenchError: Error, CustomStringConvertible, Sendable {
             "\(path) is not a usable scenario file: \(reason) (see docs/bench-schema.md, Scenario files)"
         case .invalidSetting(let setting):
             "the scenario settings cannot run: \(setting). Change \(setting.key) in the scenario file (docs/bench-schema.md, Scenario files)."
+        case .notMeasured(let key):
+            "no variant '\(key)' among the scenarios given, so it cannot be measured again; pass the scenarios the report was measured with"
         }
     }
 }

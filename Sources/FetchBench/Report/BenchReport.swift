@@ -248,8 +248,8 @@ public struct BenchResult: Codable, Sendable, Equatable {
     public var maxSeconds: Double
     /// Median absolute deviation over the median.
     public var noise: Double
-    /// Measured runs behind the figures (fewer than ``BenchReport/Settings/runs`` when a variant was stable
-    /// early or ran out of its time budget).
+    /// Measured runs behind the figures (fewer than ``BenchReport/Settings/runs`` only when the variant ran
+    /// out of its time budget).
     public var runs: Int
     /// The same rows and columns through the sqlite3 C API, measured in the same run.
     public var rawMedianSeconds: Double?

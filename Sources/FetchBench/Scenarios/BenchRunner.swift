@@ -2,8 +2,11 @@ import Foundation
 import ManagedStore
 import Measure
 
-/// Runs scenarios: a warm-up, then measured runs interleaved with the raw reference until the
-/// timings are stable or the time budget is spent; exact counters and peak memory per variant.
+/// Runs scenarios: a warm-up, then measured runs interleaved with the raw reference, as many as asked unless
+/// the time budget is spent first; exact counters and peak memory per variant.
+///
+/// Every variant gets all its runs: a spread measured on three quiet runs says little about the next
+/// process's, and stopping there made an unchanged build fail a baseline comparison.
 ///
 /// For example:
 ///
@@ -14,16 +17,14 @@ import Measure
 /// print(BenchReporter.table(report))
 /// ```
 public struct BenchRunner {
-    /// The most measured runs per variant.
+    /// The measured runs per variant (fewer only when the time budget runs out).
     public var runs: Int
     /// Runs before measuring, to warm caches.
     public var warmupRuns: Int
-    /// The fewest measured runs, budget allowing.
+    /// The fewest measured runs, whatever the time budget (at most ``runs``).
     public var minimumRuns: Int
     /// Seconds a variant may take (engine and raw together) before the runner stops measuring it.
     public var timeBudgetSeconds: Double
-    /// A variant is stable, and stops early, once its noise (MAD / median) is below this.
-    public var stableNoise: Double
     /// Told what is running.
     public var progress: (String) -> Void
     /// Told each measured run: variant number (1-based), `scenario / variant`, run number, most runs.
@@ -32,12 +33,11 @@ public struct BenchRunner {
     /// The run that counts statements comes first and warms the engine's caches, and one unmeasured raw run
     /// warms the raw side's, so by default there is no separate warm-up.
     public init(runs: Int = 5, warmupRuns: Int = 0, minimumRuns: Int = 3, timeBudgetSeconds: Double = 5,
-                stableNoise: Double = 0.02, progress: @escaping (String) -> Void = { _ in }) {
+                progress: @escaping (String) -> Void = { _ in }) {
         self.runs = max(1, runs)
         self.warmupRuns = max(0, warmupRuns)
         self.minimumRuns = max(1, min(minimumRuns, runs))
         self.timeBudgetSeconds = timeBudgetSeconds
-        self.stableNoise = stableNoise
         self.progress = progress
     }
 
@@ -69,6 +69,23 @@ public struct BenchRunner {
                             scenarios: scenarios.map(\.name), scenarioConfig: config,
                             harnessOverheadSeconds: try overhead(store: store)),
             results: results)
+    }
+
+    /// Measures again the variant of `scenarios` that `result` reports, as ``run(_:store:config:)`` did.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let again = try runner.remeasure(report.results[0], in: scenarios, store: store)
+    /// ```
+    public func remeasure(_ result: BenchResult, in scenarios: [BenchScenario], store: PersistentStore) throws -> BenchResult {
+        guard let scenario = scenarios.first(where: { $0.name == result.scenario }),
+              let variant = scenario.variants.first(where: { $0.name == result.variant }) else {
+            throw BenchError.notMeasured(key: result.key)
+        }
+        progress("re-measuring \(result.scenario) / \(result.label)")
+        let raw = try RawDatabase(path: store.path, readOnly: true)
+        return try measure(variant, of: scenario, store: store, raw: raw)
     }
 
     /// What one run of `variant` in a fresh context costs: statements, rows, objects and faults.
@@ -126,10 +143,7 @@ public struct BenchRunner {
                 try rawRun(raw)
                 rawTimings.append(Clock.now() - rawStart)
             }
-            if timings.count >= minimumRuns {
-                if Clock.now() - started > timeBudgetSeconds { break }
-                if Statistics(timings).noise < stableNoise && (rawTimings.isEmpty || Statistics(rawTimings).noise < stableNoise) { break }
-            }
+            if timings.count >= minimumRuns && Clock.now() - started > timeBudgetSeconds { break }
         }
         return BenchResult(scenario: scenario.name, variant: variant.name, timings: Statistics(timings),
                            raw: rawTimings.isEmpty ? nil : Statistics(rawTimings), statements: counters.statements,

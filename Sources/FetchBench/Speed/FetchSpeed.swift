@@ -57,7 +57,7 @@ public struct FetchSpeed {
                           variants: scenario.variants.filter { $0.name == "whole objects" || $0.name.hasSuffix("as dictionaries") || $0.name == "batch 20, first screen" },
                           entities: scenario.entities)
         }
-        let runner = BenchRunner(runs: runs, warmupRuns: 1, minimumRuns: runs, timeBudgetSeconds: 120, stableNoise: 0, progress: progress)
+        let runner = BenchRunner(runs: runs, warmupRuns: 1, minimumRuns: runs, timeBudgetSeconds: 120, progress: progress)
         let report = try runner.run(picked, store: store, config: config)
         func result(_ suffix: String) -> BenchResult? { report.results.first { $0.variant.hasSuffix(suffix) || $0.variant == suffix } }
         func stats(_ r: BenchResult, raw: Bool = false) -> Statistics {

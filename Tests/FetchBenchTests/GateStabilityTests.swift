@@ -1,0 +1,106 @@
+import Foundation
+import ManagedStore
+import Measure
+import Testing
+@testable import FetchBench
+
+/// From the bench-gate trial (helper-69): an unchanged build failed `--compare` in 2 of 5 runs. Variants
+/// stopped after 3 quiet-looking runs, a suspect ratio fell back to medians that a busier machine moves,
+/// and one disturbed measurement decided a verdict alone.
+@Suite("Gate stability: all runs measured, suspect ratios need the median, changes must show twice")
+struct GateStabilityTests {
+    func compare(_ old: [BenchResult], _ new: [BenchResult]) -> BaselineComparison {
+        BaselineComparison(baseline: report(old), current: report(new), thresholdPercent: 10)
+    }
+
+    @Test("--runs is the number of measured runs: quiet timings no longer stop a variant after 3")
+    func everyRunIsMeasured() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try BenchTrialKTests.store(in: directory, count: 10)
+        let raw = try RawDatabase(path: store.path, readOnly: true)
+        // A variant as steady as a variant gets: before, its spread under 2% ended it after 3 runs.
+        let variant = BenchVariant(name: "steady", note: "", run: { _ in usleep(2_000) }, raw: { _ in usleep(2_000) })
+        let scenario = BenchScenario(name: "test", question: "", variants: [variant])
+        let measured = try BenchRunner(runs: 7, timeBudgetSeconds: 60).measure(variant, of: scenario, store: store, raw: raw)
+        #expect(measured.runs == 7)
+        // The time budget still ends a slow variant, after 3 runs.
+        let budgeted = try BenchRunner(runs: 7, timeBudgetSeconds: 0).measure(variant, of: scenario, store: store, raw: raw)
+        #expect(budgeted.runs == 3)
+    }
+
+    @Test("a suspect ratio and a busier machine: the ratio held, the median rose 30%; unchanged (it was a regression)")
+    func suspectRatioDoesNotFallBackToMedians() throws {
+        // The engine truly reads these rows faster than the raw reader (0.8x), on both runs.
+        let old = result(median: 0.0080, rawMedian: 0.0100)
+        let new = result(median: 0.0104, rawMedian: 0.0130)
+        let comparison = compare([old], [new])
+        let entry = comparison.entries[0]
+        #expect(entry.verdict == .unchanged, "\(entry.reasons)")
+        let timing = try #require(entry.timing)
+        #expect(timing.metric == .ratioToRaw && timing.isSuspect)
+        #expect(comparison.exitCode == 0)
+    }
+
+    @Test("a suspect ratio counts when the median agrees: the engine 40% slower, raw unchanged, is a regression")
+    func suspectRatioWithAgreeingMedianRegresses() throws {
+        let comparison = compare([result(median: 0.0080, rawMedian: 0.0100)], [result(median: 0.0112, rawMedian: 0.0100)])
+        let entry = comparison.entries[0]
+        #expect(entry.verdict == .regression, "\(entry.reasons)")
+        #expect(entry.timing?.isSuspect == true)
+    }
+
+    @Test("a raw run slowed in the baseline (0.54x) makes a ratio jump the median does not show: listed, not judged")
+    func suspectRatioWithoutMedianIsListed() throws {
+        let comparison = compare([result(median: 0.0100, rawMedian: 0.0185)], [result(median: 0.0101, rawMedian: 0.0080)])
+        let entry = comparison.entries[0]
+        #expect(entry.verdict == .unchanged)
+        #expect(entry.reasons.contains { $0.contains("is suspect and the median did not move the same way, so not judged") }, "\(entry.reasons)")
+    }
+
+    /// The figures of a variant 50% slower than the baseline's 1.2x, and of one as the baseline's.
+    var slow: BenchResult { result(median: 0.0150, rawMedian: 0.0083) }
+    var same: BenchResult { result(median: 0.0100, rawMedian: 0.0083) }
+
+    @Test("a change a re-measurement does not show is outvoted: unchanged, and the report keeps the re-measurement")
+    func disturbedMeasurementIsOutvoted() throws {
+        let first = compare([same], [slow])
+        #expect(first.exitCode == 2)
+        var asked: [String] = []
+        let (kept, comparison) = first.confirmed(rounds: 1) { result in
+            asked.append(result.key)
+            return same
+        }
+        #expect(asked == [slow.key])
+        #expect(comparison.exitCode == 0)
+        #expect(kept.results[0].medianSeconds == same.medianSeconds)
+        let reasons = comparison.entries[0].reasons
+        #expect(reasons.contains { $0.hasPrefix("measured 2 times (1.81x, 1.20x); the one nearest the baseline counts") }, "\(reasons)")
+    }
+
+    @Test("a change that shows every time stands, with the figures nearest the baseline's")
+    func realRegressionIsConfirmed() throws {
+        let slower = result(median: 0.0180, rawMedian: 0.0083)
+        let (kept, comparison) = compare([same], [slower]).confirmed(rounds: 2) { _ in slow }
+        #expect(comparison.exitCode == 2)
+        #expect(kept.results[0].medianSeconds == slow.medianSeconds)
+        #expect(comparison.entries[0].reasons.contains { $0.hasPrefix("measured 3 times (2.17x, 1.81x, 1.81x); the one nearest the baseline counts") },
+                "\(comparison.entries[0].reasons)")
+    }
+
+    @Test("counters compare exactly: a counter regression is not measured again; zero rounds measure nothing")
+    func countersAreNotReMeasured() throws {
+        var asked = 0
+        let (_, byCounter) = compare([result(statements: 2)], [result(statements: 3)]).confirmed(rounds: 3) { _ in asked += 1; return same }
+        #expect(byCounter.exitCode == 2)
+        let (_, none) = compare([same], [slow]).confirmed(rounds: 0) { _ in asked += 1; return same }
+        #expect(none.exitCode == 2)
+        #expect(asked == 0)
+    }
+
+    @Test("an improvement must show every time too")
+    func improvementIsConfirmed() throws {
+        let (_, comparison) = compare([slow], [same]).confirmed(rounds: 1) { _ in slow }
+        #expect(comparison.exitCode == 0)
+    }
+}

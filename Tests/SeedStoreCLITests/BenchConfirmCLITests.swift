@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// `bench --compare` measures again a variant whose timing alone changed the verdict (`--confirm`), so one
+/// disturbed measurement on a shared machine does not fail CI; a real change shows again and stands.
+@Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
+struct BenchConfirmCLITests {
+    static let quick = ["--runs", "3", "--fault-limit", "20", "--quiet", "--scenarios", "faulting"]
+
+    /// Saves the baseline `main`, then makes its first variant ten times faster than measured, so the next
+    /// run's timing regresses every time it is measured.
+    static func fasterBaseline(in dir: URL) throws {
+        #expect(try CLI.run(["bench", "W.sqlite", "--save-baseline", "main"] + quick, directory: dir).status == 0)
+        let url = dir.appendingPathComponent(".seedstore/baselines/main.json")
+        var report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var results = try #require(report["results"] as? [[String: Any]])
+        for key in ["median_seconds", "p90_seconds", "min_seconds", "max_seconds", "ratio_to_raw"] {
+            if let value = results[0][key] as? Double { results[0][key] = value / 10 }
+        }
+        report["results"] = results
+        try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]).write(to: url)
+    }
+
+    @Test("a timing regression is measured again, shows again, and fails the gate with both figures")
+    func regressionIsMeasuredAgain() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.fasterBaseline(in: dir)
+        let result = try CLI.run(["bench", "W.sqlite", "--compare", "main"] + Self.quick.filter { $0 != "--quiet" }, directory: dir)
+        #expect(result.status == 2, "exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("note: measuring 1 variant(s) again whose timing changed the verdict, to confirm (--confirm 1)"), "\(result.stderr)")
+        #expect(result.stdout.contains("1 regression,"), "\(result.stdout)")
+        #expect(result.stdout.contains("measured 2 times ("), "\(result.stdout)")
+        #expect(result.stdout.contains("; the one nearest the baseline counts"), "\(result.stdout)")
+
+        // --confirm 0 judges the first measurement alone.
+        let once = try CLI.run(["bench", "W.sqlite", "--compare", "main", "--confirm", "0"] + Self.quick, directory: dir)
+        #expect(once.status == 2, "exit \(once.status): \(once.stderr)")
+        #expect(!once.stdout.contains("measured 2 times"), "\(once.stdout)")
+    }
+
+    @Test("--confirm outside 0 to 5 is a usage error")
+    func confirmRange() throws {
+        for value in ["-1", "6"] {
+            let result = try CLI.run(["bench", "W.sqlite", "--compare", "main", "--confirm", value])
+            #expect(result.status == 64, "--confirm \(value): exit \(result.status)")
+            #expect(result.stderr.contains("--confirm takes 0 to 5"), "\(result.stderr)")
+        }
+    }
+}
