@@ -183,7 +183,15 @@ struct BenchCommand: ParsableCommand {
         if let entity = opened.model.entity(named: config.entity), try opened.count(of: entity) == 0 {
             printError("warning: \(store) has no \(config.entity) rows, so every variant measures fetching nothing; bench a store with data (seedstore import)")
         }
-        if let baseline, let compare { try checkComparable(baseline, named: compare, config: config, built: built, store: opened) }
+        if let baseline, let compare {
+            try checkComparable(baseline, named: compare, config: config, built: built, store: opened)
+            // With no variant in common the gate would pass having compared nothing.
+            let measured = Set(built.flatMap { scenario in scenario.variants.map { "\(scenario.name) / \($0.name)" } })
+            if !baseline.results.contains(where: { measured.contains($0.key) }) {
+                throw Refusal(description: "--compare \(compare): the baseline has no variant this run measures (it has \(baseline.results.count) result(s)), "
+                    + "so the gate could neither pass nor fail. Compare with a baseline saved from the same --scenarios, or save one with --save-baseline. Nothing was measured.")
+            }
+        }
         let progress = BenchProgress(quiet: quiet, total: built.reduce(0) { $0 + $1.variants.count })
         var runner = BenchRunner(runs: runs, warmupRuns: warmup, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })
         runner.runProgress = { index, name, run, runs in progress.update(index: index, of: nil, name: name, run: run, runs: runs) }

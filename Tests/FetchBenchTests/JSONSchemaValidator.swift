@@ -61,6 +61,9 @@ struct JSONSchemaValidator {
         if let minimum = schema["minimum"].flatMap(number), let actual = number(value), actual < minimum {
             problems.append("\(path): \(actual) is below the minimum \(minimum)")
         }
+        if let minimum = schema["exclusiveMinimum"].flatMap(number), let actual = number(value), actual <= minimum {
+            problems.append("\(path): \(actual) is not above the exclusive minimum \(minimum)")
+        }
         if case .object(let members) = value {
             if case .array(let required)? = schema["required"] {
                 for case .string(let key) in required where members[key] == nil { problems.append("\(path): missing required key '\(key)'") }

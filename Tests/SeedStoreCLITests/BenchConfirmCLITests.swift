@@ -48,3 +48,19 @@ struct BenchConfirmCLITests {
         }
     }
 }
+
+/// A baseline that shares no variant with the run is refused before measuring: its gate would pass.
+@Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
+struct BenchNothingSharedCLITests {
+    @Test("--compare with a baseline of other scenarios exits 1 before measuring")
+    func nothingShared() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLI.run(["bench", "W.sqlite", "--save-baseline", "main", "--scenarios", "dictionary"] + BenchArgumentsCLITests.quick,
+                            directory: dir).status == 0)
+        let result = try CLI.run(["bench", "W.sqlite", "--compare", "main", "--scenarios", "faulting"] + BenchArgumentsCLITests.quick, directory: dir)
+        #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("the baseline has no variant this run measures"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "nothing measured: \(result.stdout)")
+    }
+}

@@ -22,6 +22,9 @@ extension BenchReport {
             var schemaVersion: Int
             enum CodingKeys: String, CodingKey { case schemaVersion = "schema_version" }
         }
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            throw BenchError.invalidReport(source, "the file is empty; write a report with --json, or save a baseline with --save-baseline")
+        }
         // Strict JSON first: Foundation's decoder takes a trailing comma and keeps the last of a repeated
         // key (`"schema_version": 2, "schema_version": 1`), which a hand-edited baseline may hold.
         if let syntax = (try? JSONSerialization.jsonObject(with: data)) != nil ? Self.strictProblem(data) : nil {
@@ -45,6 +48,9 @@ extension BenchReport {
         // Absent, the settings could not be checked against a run's: only a version 1 report may lack them.
         if version >= 2 && report.settings.scenarioConfig == nil {
             throw BenchError.invalidReport(source, "missing key 'scenario_config' in settings, which schema version \(version) requires")
+        }
+        if let problem = report.valueProblem() {
+            throw BenchError.invalidReport(source, problem + ". A report seedstore wrote has no such value: write it again with --json, or save the baseline again")
         }
         return report
     }
@@ -78,14 +84,29 @@ extension BenchReport {
     /// A decoding error in a phrase: where in the document, and what was wrong.
     static func describe(_ error: any Error) -> String {
         func path(_ keys: [any CodingKey]) -> String {
-            keys.isEmpty ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            guard !keys.isEmpty else { return "the top level" }
+            let joined = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return joined.hasPrefix(".") ? String(joined.dropFirst()) : joined
         }
         switch error as? DecodingError {
         case .keyNotFound(let key, let context)?: return "missing key '\(key.stringValue)' in \(path(context.codingPath))"
-        case .typeMismatch(let type, let context)?: return "expected \(type) at \(path(context.codingPath))"
-        case .valueNotFound(let type, let context)?: return "null where \(type) belongs at \(path(context.codingPath))"
+        case .typeMismatch(let type, let context)?: return "expected \(kind(type)) at \(path(context.codingPath))"
+        case .valueNotFound(let type, let context)?: return "null where \(kind(type)) belongs at \(path(context.codingPath))"
         case .dataCorrupted(let context)?: return "invalid JSON at \(path(context.codingPath)): \(context.debugDescription)"
         default: return "\(error)"
+        }
+    }
+
+    /// A decoded type as JSON says it: `a number` for `Double`, not the Swift name.
+    static func kind(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type: "a number"
+        case is Int.Type: "an integer"
+        case is String.Type: "text"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
+        default: "\(type)".hasPrefix("Array") ? "an array" : "\(type)".hasPrefix("Dictionary") ? "an object" : "a value of type \(type)"
         }
     }
 
