@@ -32,21 +32,51 @@ struct ImportMessageTests {
     }
 
     /// A user trial: `w2,47,5,-102.6,` was told to remove the empty last field, which imported 5 as the
-    /// longitude and -102.6 as the note.
+    /// longitude and -102.6 as the note. The split number comes first; the stray comma, which the row alone
+    /// cannot rule out, second.
     @Test("a number split at its decimal comma is named as such, before an empty last field", arguments: [false, true])
     func decimalCommaSplit(decimalComma: Bool) throws {
         let scratch = ImportScratch()
         try scratch.write("m.model.json", #"{"entities":[{"name":"W","attributes":[{"name":"id","type":"String"},{"name":"lat","type":"Double","optional":true},{"name":"lon","type":"Double","optional":true},{"name":"note","type":"String","optional":true}]}]}"#)
-        try scratch.write("g.csv", "id,lat,lon,note\nw1,47.5,-102.6,\nw2,47,5,-102.6,\nw3,a,5,x,\n")
+        try scratch.write("g.csv", "id,lat,lon,note\nw1,47.5,-102.6,\nw2,47,5,-102,\nw3,a,5,x,\n")
         let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none", "--on-error", "skip",
                                         "--rejects", "r.csv", "W=g.csv"] + (decimalComma ? ["--decimal-comma"] : []), directory: scratch.url)
         #expect(result.status == 0, "\(result.errors)")
         let rejects = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8)
         let advice = decimalComma ? "" : " and import with --decimal-comma (or the mapping's \"\"decimalComma\"\")"
-        #expect(rejects.contains("g.csv,3,,W,,,\"the record has 5 fields; the header has 4. Fields 2 (lat) and 3 look like one number written with a decimal comma, \"\"47,5\"\": quote it\(advice), or export the file with another delimiter.\""),
+        #expect(rejects.contains("g.csv,3,,W,,,\"the record has 5 fields; the header has 4. Fields 2 (lat) and 3 look like one number written with a decimal comma, \"\"47,5\"\": quote it\(advice), or export the file with another delimiter. If not, the line ends with one \"\",\"\" more than the header has: remove it.\""),
                 "\(rejects)")
         // Not digits on both sides: the empty last field is what is named.
         #expect(rejects.contains("g.csv,4,,W,,,\"the record has 5 fields; the header has 4. The field past the header's is empty"), "\(rejects)")
+    }
+
+    /// A later trial (helper-68): the decimal-comma hint won over the real cause of extra fields.
+    @Test("the decimal-comma hint only where joining the two fields mends the row")
+    func decimalCommaHintOnlyWhereItMends() throws {
+        let scratch = ImportScratch()
+        try scratch.write("m.model.json", #"{"entities":[{"name":"P","attributes":[{"name":"id","type":"Integer 32"},{"name":"name","type":"String"},{"name":"height","type":"Double","optional":true},{"name":"active","type":"Boolean","optional":true},{"name":"born","type":"Date","optional":true}]}]}"#)
+        try scratch.write("p.csv", """
+            id,name,height,active,born
+            1,Ann,1.8,1,2000-01-01
+            2,Smith, Jane,2,1,2000-01-01
+            3,Ed,2,1,1,2000-01-01,extra
+            4,Bo,2,1,2000-01-01,x
+            5,Cy,1,5,yes,2000-01-01
+
+            """)
+        let result = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "--progress", "none", "--on-error", "skip",
+                                        "--rejects", "r.csv", "P=p.csv"], directory: scratch.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = try String(contentsOf: scratch.url.appendingPathComponent("r.csv"), encoding: .utf8).split(separator: "\n").dropFirst().map(String.init)
+        #expect(lines.count == 4, "\(lines)")
+        // An unquoted name with a comma and a space, digits after it: the name is what is named.
+        #expect(lines[0].contains("Fields 2 (name) and 3 look like one value split at its \"\",\"\": \"\"Smith, Jane\"\" must be in quotes."), "\(lines[0])")
+        // Two fields too many: no one join mends it.
+        #expect(lines[1].hasPrefix("p.csv,4,") && !lines[1].contains("decimal comma"), "\(lines[1])")
+        // One too many, but 2,1 joined leaves 2000-01-01 as the Boolean: not a split number.
+        #expect(lines[2].hasPrefix("p.csv,5,") && !lines[2].contains("decimal comma"), "\(lines[2])")
+        // 1,5 joined mends the row: the hint stands.
+        #expect(lines[3].hasPrefix("p.csv,6,") && lines[3].contains("Fields 3 (height) and 4 look like one number written with a decimal comma, \"\"1,5\"\""), "\(lines[3])")
     }
 
     /// A user trial: with --null replacing the defaults, NULL was only "not a whole number"; digits grouped

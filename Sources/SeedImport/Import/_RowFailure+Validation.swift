@@ -60,7 +60,8 @@ extension _RowFailure {
         } else if let split = Self.decimalCommaSplit(record, columns: columns, file: file) {
             // `47,5` in a comma file: one number written with a decimal comma, split in two; a hint to
             // remove an empty last field would import what follows into the wrong columns.
-            hint = split
+            // `47,5,` against two columns: a stray last comma or a split number; only the other rows can tell.
+            hint = extraFieldsEmpty ? split + " If not, the line ends with one \(shown) more than \(basis) has: remove it." : split
         } else if extraFieldsEmpty {
             let extra = record.count - columns
             let remedy = file.header != nil ? ", or add \(extra == 1 ? "a column" : "columns") to the header" : ""
@@ -105,11 +106,30 @@ extension _RowFailure {
         return false
     }
 
-    /// For a comma file's record with too many fields: the first field read as a fractional number
+    /// For a comma file's record with one field too many: the first field read as a fractional number
     /// (Double, Float, Decimal) that holds digits and is followed by a field of digits alone, named as one
     /// number split at its decimal comma (`47,5`), or `nil`.
+    ///
+    /// Only where joining the two mends the row: one join fixes the count, and every other mapped field,
+    /// read one place to the right past the join, converts. An unquoted `Smith, Jane` before the numbers, or
+    /// a stray last field, leaves some field that does not, and the hint would point the wrong way.
     static func decimalCommaSplit(_ record: CSVRawRecord, columns: Int, file: _FilePlan) -> String? {
-        guard file.options.delimiter == UInt8(ascii: ","), record.count > columns else { return nil }
+        guard file.options.delimiter == UInt8(ascii: ","), record.count == columns + 1 else { return nil }
+        /// Whether every mapped field but the joined one converts with the row read as if `joined` and the
+        /// field after it were one.
+        func mends(joinedAt joined: Int) -> Bool {
+            file.targets.allSatisfy { target in
+                target.fields.allSatisfy { field in
+                    guard field.field != joined else { return true }
+                    let index = field.field < joined ? field.field : field.field + 1
+                    return record.withBytes(at: index) { raw in
+                        let bytes = field.converter.fieldBytes(raw)
+                        if field.nulls.matches(bytes) && !record.isQuoted(at: index) { return field.nullValue >= 0 }
+                        return field.converter.convert(bytes) != nil
+                    }
+                }
+            }
+        }
         func digits(_ bytes: UnsafeBufferPointer<UInt8>, signed: Bool) -> Bool {
             var body = bytes[...]
             if signed, let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { body = body.dropFirst() }
@@ -125,7 +145,7 @@ extension _RowFailure {
                 }
                 let whole = record.withBytes(at: field.field) { digits(_trimmed($0), signed: true) }
                 let fraction = record.withBytes(at: field.field + 1) { digits(_trimmed($0), signed: false) }
-                guard whole && fraction else { continue }
+                guard whole && fraction && mends(joinedAt: field.field) else { continue }
                 let number = record.withBytes(at: field.field) { a in record.withBytes(at: field.field + 1) { b in
                     _ImportSession.display(_trimmed(a), file) + "," + _ImportSession.display(_trimmed(b), file) } }
                 return "Fields \(field.field + 1) (\(file.columnName(field.field))) and \(field.field + 2) look like one number written with a decimal comma, "
