@@ -100,6 +100,10 @@ struct BenchCommand: ParsableCommand {
                                + "so an unchanged build does not fail the gate on a disturbed run; a real regression shows every time."))
     var confirm: Int = 1
 
+    /// Measures only these `scenario / variant` keys: how `--confirm` measures again in a fresh process.
+    @Option(name: .customLong("only-variant"), help: .hidden)
+    var onlyVariants: [String] = []
+
     @Option(name: .customLong("baseline-dir"), help: "Where named baselines live.")
     var baselineDirectory: String = ".seedstore/baselines"
 
@@ -170,12 +174,13 @@ struct BenchCommand: ParsableCommand {
         try checkOutputs(baselines: baselines)
         let baseline = try compare.map { try baselines.load($0) }
         let chosen = QueryCommand.list(scenarios)
-        let built: [BenchScenario]
+        var built: [BenchScenario]
         do {
             built = try ScenarioCatalog.make(for: opened, config: config, only: chosen)
         } catch BenchError.storeLacks(let missing) {
             throw Refusal(description: "\(store): \(missing). \(Self.fix(for: missing, config: config))")
         }
+        if !onlyVariants.isEmpty { built = Self.only(onlyVariants, of: built) }
         let skipped = Self.skipped(built: built, chosen: chosen, config: config, model: opened.model)
         // The results' notes repeat them under the table: said first only when the table goes elsewhere than a terminal.
         if isatty(STDOUT_FILENO) == 0 { for note in skipped { printError("note: " + note) } }
@@ -209,8 +214,8 @@ struct BenchCommand: ParsableCommand {
         // A timing change must show every time it is measured: a busy machine can slow one whole measurement.
         if let first = comparison, confirm > 0, first.entries.contains(where: first.timingDecides) {
             let doubtful = first.entries.filter(first.timingDecides).count
-            if !quiet { printError("note: measuring \(doubtful) variant(s) again whose timing changed the verdict, to confirm (--confirm \(confirm))") }
-            (report, comparison) = try first.confirmed(rounds: confirm) { try runner.remeasure($0, in: built, store: opened) }
+            if !quiet { printError("note: measuring \(doubtful) variant(s) whose timing changed the verdict again in a fresh process, to confirm (--confirm \(confirm))") }
+            (report, comparison) = try first.confirmed(rounds: confirm) { try remeasureInFreshProcess($0) }
         }
         if let json { try write(report.jsonData(), to: json, option: "--json") }
         if let markdown { try write(Data(BenchReporter.markdown(report, comparison: comparison).utf8), to: markdown, option: "--markdown") }
@@ -230,6 +235,58 @@ struct BenchCommand: ParsableCommand {
             print(comparison.render())
             let code = comparison.exitCode
             if code != 0 { throw ExitCode(code) }
+        }
+    }
+
+    /// The variants of `scenarios` whose `scenario / variant` key is in `keys`; scenarios left with none are dropped.
+    static func only(_ keys: [String], of scenarios: [BenchScenario]) -> [BenchScenario] {
+        scenarios.compactMap { scenario in
+            var kept = scenario
+            kept.variants = scenario.variants.filter { keys.contains("\(scenario.name) / \($0.name)") }
+            return kept.variants.isEmpty ? nil : kept
+        }
+    }
+
+    /// `results`' variants measured again by a fresh seedstore process with this run's settings.
+    ///
+    /// A process can start in a state that slows one side for its whole life (the raw reader 15% slower in
+    /// every variant of one trial run, and again when measured in that process): a new process does not
+    /// inherit it, so its figures can outvote the first's.
+    func remeasureInFreshProcess(_ results: [BenchResult]) throws -> [BenchResult] {
+        guard let executable = Bundle.main.executableURL else {
+            throw Refusal(description: "--confirm: cannot find the seedstore executable to measure again; pass --confirm 0 to judge one measurement")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seedstore-confirm-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("again.json")
+        var arguments = ["bench", store, "--runs", String(runs), "--warmup", String(warmup), "--time-budget", String(timeBudget),
+                         "--json", output.path, "--confirm", "0", "--quiet"]
+        let settings: [(String, String?)] = [("--scenarios", scenarios), ("--scenario-file", scenarioFile), ("--entity", entity),
+                                             ("--sort-key", sortKey), ("--properties", properties), ("--fault-attribute", faultAttribute),
+                                             ("--fault-limit", faultLimit.map(String.init))]
+        for case let (option, value?) in settings { arguments += [option, value] }
+        for result in results { arguments += ["--only-variant", result.key] }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        // Its warnings repeat this run's; shown only when it fails.
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Refusal(description: "--confirm: measuring again in a fresh process failed (exit \(process.terminationStatus)): "
+                + String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) + ". Pass --confirm 0 to judge one measurement.")
+        }
+        let again = try BenchReport.load(from: output).results
+        return try results.map { result in
+            guard let measured = again.first(where: { $0.key == result.key }) else {
+                throw Refusal(description: "--confirm: the fresh process did not measure '\(result.key)'. Pass --confirm 0 to judge one measurement.")
+            }
+            return measured
         }
     }
 

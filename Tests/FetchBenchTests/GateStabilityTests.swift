@@ -67,9 +67,9 @@ struct GateStabilityTests {
         let first = compare([same], [slow])
         #expect(first.exitCode == 2)
         var asked: [String] = []
-        let (kept, comparison) = first.confirmed(rounds: 1) { result in
-            asked.append(result.key)
-            return same
+        let (kept, comparison) = first.confirmed(rounds: 1) { results in
+            asked += results.map(\.key)
+            return results.map { _ in same }
         }
         #expect(asked == [slow.key])
         #expect(comparison.exitCode == 0)
@@ -81,7 +81,7 @@ struct GateStabilityTests {
     @Test("a change that shows every time stands, with the figures nearest the baseline's")
     func realRegressionIsConfirmed() throws {
         let slower = result(median: 0.0180, rawMedian: 0.0083)
-        let (kept, comparison) = compare([same], [slower]).confirmed(rounds: 2) { _ in slow }
+        let (kept, comparison) = compare([same], [slower]).confirmed(rounds: 2) { $0.map { _ in slow } }
         #expect(comparison.exitCode == 2)
         #expect(kept.results[0].medianSeconds == slow.medianSeconds)
         #expect(comparison.entries[0].reasons.contains { $0.hasPrefix("measured 3 times (2.17x, 1.81x, 1.81x); the one nearest the baseline counts") },
@@ -91,16 +91,16 @@ struct GateStabilityTests {
     @Test("counters compare exactly: a counter regression is not measured again; zero rounds measure nothing")
     func countersAreNotReMeasured() throws {
         var asked = 0
-        let (_, byCounter) = compare([result(statements: 2)], [result(statements: 3)]).confirmed(rounds: 3) { _ in asked += 1; return same }
+        let (_, byCounter) = compare([result(statements: 2)], [result(statements: 3)]).confirmed(rounds: 3) { asked += $0.count; return $0.map { _ in same } }
         #expect(byCounter.exitCode == 2)
-        let (_, none) = compare([same], [slow]).confirmed(rounds: 0) { _ in asked += 1; return same }
+        let (_, none) = compare([same], [slow]).confirmed(rounds: 0) { asked += $0.count; return $0.map { _ in same } }
         #expect(none.exitCode == 2)
         #expect(asked == 0)
     }
 
     @Test("an improvement must show every time too")
     func improvementIsConfirmed() throws {
-        let (_, comparison) = compare([slow], [same]).confirmed(rounds: 1) { _ in slow }
+        let (_, comparison) = compare([slow], [same]).confirmed(rounds: 1) { $0.map { _ in slow } }
         #expect(comparison.exitCode == 0)
     }
 }

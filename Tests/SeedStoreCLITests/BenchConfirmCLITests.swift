@@ -28,7 +28,7 @@ struct BenchConfirmCLITests {
         try Self.fasterBaseline(in: dir)
         let result = try CLI.run(["bench", "W.sqlite", "--compare", "main"] + Self.quick.filter { $0 != "--quiet" }, directory: dir)
         #expect(result.status == 2, "exit \(result.status): \(result.stderr)")
-        #expect(result.stderr.contains("note: measuring 1 variant(s) again whose timing changed the verdict, to confirm (--confirm 1)"), "\(result.stderr)")
+        #expect(result.stderr.contains("note: measuring 1 variant(s) whose timing changed the verdict again in a fresh process, to confirm (--confirm 1)"), "\(result.stderr)")
         #expect(result.stdout.contains("1 regression,"), "\(result.stdout)")
         #expect(result.stdout.contains("measured 2 times ("), "\(result.stdout)")
         #expect(result.stdout.contains("; the one nearest the baseline counts"), "\(result.stdout)")

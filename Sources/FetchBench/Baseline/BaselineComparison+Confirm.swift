@@ -29,12 +29,16 @@ extension BaselineComparison {
     ///
     /// ```swift
     /// let first = BaselineComparison(baseline: old, current: report, thresholdPercent: 10)
-    /// let (kept, comparison) = try first.confirmed(rounds: 1) { result in
-    ///     try runner.remeasure(result, in: scenarios, store: store)
+    /// let (kept, comparison) = try first.confirmed(rounds: 1) { results in
+    ///     try results.map { try runner.remeasure($0, in: scenarios, store: store) }
     /// }
     /// exit(comparison.exitCode)
     /// ```
-    public func confirmed(rounds: Int = 1, remeasure: (BenchResult) throws -> BenchResult) rethrows -> (report: BenchReport, comparison: BaselineComparison) {
+    ///
+    /// `remeasure` is given the doubtful results of a round together and returns each measured again, in the
+    /// same order; measuring them in a fresh process, as `seedstore bench` does, also outvotes a process that
+    /// started slow on one side.
+    public func confirmed(rounds: Int = 1, remeasure: ([BenchResult]) throws -> [BenchResult]) rethrows -> (report: BenchReport, comparison: BaselineComparison) {
         var comparison = self
         var current = self.current
         // Every measurement's figure of the gated metric, per variant key, in the order measured.
@@ -42,9 +46,9 @@ extension BaselineComparison {
         for _ in 0..<max(0, rounds) {
             let doubtful = comparison.entries.filter { comparison.timingDecides($0) && $0.new != nil }
             guard !doubtful.isEmpty else { break }
-            for entry in doubtful {
+            let measured = try remeasure(doubtful.compactMap(\.new))
+            for (entry, again) in zip(doubtful, measured) {
                 guard let first = entry.new, let index = current.results.firstIndex(where: { $0.key == entry.key }) else { continue }
-                let again = try remeasure(first)
                 let retry = Self.compare(entry.old ?? first, again, thresholdPercent: thresholdPercent, noiseFactor: noiseFactor,
                                          metric: metric, gatesMedian: gatesMedian)
                 if figures[entry.key] == nil { figures[entry.key] = [Self.figure(entry)] }

@@ -49,7 +49,7 @@ public struct BenchScenario {
     /// The question it answers.
     public let question: String
     /// The ways of doing the job it compares, in the order they run.
-    public let variants: [BenchVariant]
+    public var variants: [BenchVariant]
     /// The entities its variants read: their row counts decide what it measures, so a baseline made on a
     /// store with other counts measured something else (``BaselineComparison/mismatches(baseline:config:scenarios:rows:)``).
     public var entities: [String] = []
