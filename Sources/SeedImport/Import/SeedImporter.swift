@@ -138,6 +138,7 @@ public final class SeedImporter {
         defer { interruptPaths.forEach(_InterruptCleanup.unregister) }
         var counts: [String: ImportSummary.EntityReport] = [:]
         var saveSeconds = 0.0, finishSeconds = 0.0
+        var rejectsFailure: String?
         do throws(ImportError) {
             // Rows rejected late (once their file had been read) that changed what other rows found, or took
             // other rows along (a Cascade, the other rows of an object removed), run the import again
@@ -197,11 +198,13 @@ public final class SeedImporter {
                 // Once the rename has moved the temporary store, the store is the new one: a signal then,
                 // even during the rename, must not say it is unchanged.
                 _InterruptCleanup.setReplacedMessage("import: interrupted after \(storePath) was replaced by the new store"
-                    + (rejects.map { "; \($0.path) may still hold the rejects of an earlier run" } ?? ""), whenGone: storeFile.temporary.path)
+                    + (rejects.map { "; its rejected rows may not have reached \($0.path)" } ?? ""), whenGone: storeFile.temporary.path)
             }
             // The last moment a cancelled task can leave the target as it was.
             try _ImportSession.checkCancelled(untouched: _StoreFile.untouched(storePath))
-            try storeFile.commit()
+            // The rejects file changes places with the store, an earlier run's set aside first: a kill between
+            // the two renames leaves the new store without a rejects file, never next to the old one's.
+            try storeFile.commit(beforeRename: { rejects?.setAsideEarlier() }, afterRename: { rejectsFailure = rejects?.commit() })
             finishSeconds += Clock.now() - commitStart
         } catch {
             progress.finish()
@@ -213,7 +216,7 @@ public final class SeedImporter {
             throw Self.explainingFullDisk(error, building: storeFile, store: storePath)
         }
         progress.finish()
-        if let failure = rejects?.commit() { warnings.append(failure) }
+        if let rejectsFailure { warnings.append(rejectsFailure) }
         // Abort mode writes no rejects: an earlier skip run's file at the default place described the store
         // just replaced, and would pass for this one's (a user trial found one next to a clean import).
         if options.onError == .abort, options.rejectsPath == nil, replacesStore, _RejectsWriter.holdsEarlierRejects(rejectsPath) {

@@ -75,10 +75,40 @@ final class _RejectsWriter {
         return nil
     }
 
-    /// Moves this run's rejects into place (after ``prepare()`` and the store's rename), or, with none,
-    /// removes an earlier run's file so it cannot pass for this run's. Returns what went wrong, if anything.
+    /// What an earlier run's rejects file is renamed to while the store moves (``setAsideEarlier()``).
+    static let asideSuffix = ".replaced"
+
+    /// Where an earlier run's rejects file waits while the store is renamed: `.<name>.importing-<pid>.replaced`,
+    /// a name the next import into the folder removes if this process dies first (``_StoreFile/removeStale(in:)``).
+    private var asidePath: String { writingPath + Self.asideSuffix }
+
+    /// Whether an earlier run's rejects file is at ``asidePath``.
+    private var isAside = false
+
+    /// Moves an earlier run's rejects file out of its place just before the store's rename, so that at no
+    /// moment does the new store stand next to the old store's rejected rows: a kill between the two
+    /// renames leaves the new store with no rejects file, never with the previous import's.
+    func setAsideEarlier() {
+        var info = stat()
+        guard !copiesOut, lstat(placePath, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        isAside = rename(placePath, asidePath) == 0
+    }
+
+    /// Puts an earlier run's rejects file back (the store was not replaced).
+    private func restoreEarlier() {
+        guard isAside else { return }
+        if rename(asidePath, placePath) == 0 { isAside = false }
+    }
+
+    /// Moves this run's rejects into place (after ``prepare()`` and, at once, after the store's rename), or,
+    /// with none, removes an earlier run's file so it cannot pass for this run's. Returns what went wrong,
+    /// if anything.
     func commit() -> String? {
         close()
+        defer {
+            if isAside { Self.removeEarlier(asidePath) }
+            isAside = false
+        }
         if copiesOut {
             // Copied out by prepare().
             Self.removeEarlier(writingPath)
@@ -132,9 +162,10 @@ final class _RejectsWriter {
         return failure
     }
 
-    /// Removes what this run wrote (the import failed); an earlier run's file stays.
+    /// Removes what this run wrote (the import failed); an earlier run's file stays, or comes back.
     func discard() {
         close()
+        restoreEarlier()
         Self.removeEarlier(writingPath)
     }
 

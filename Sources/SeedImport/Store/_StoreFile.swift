@@ -46,7 +46,9 @@ struct _StoreFile {
             guard let marker = name.range(of: ".importing-", options: .backwards), marker.lowerBound > name.index(after: name.startIndex) else { continue }
             var rest = name[marker.upperBound...]
             // A store's side files, and the files a rejects file is sorted through.
-            for suffix in sideFileSuffixes + _RejectsWriter.sortFileSuffixes where rest.hasSuffix(suffix) { rest = rest.dropLast(suffix.count) }
+            for suffix in sideFileSuffixes + _RejectsWriter.sortFileSuffixes + [_RejectsWriter.asideSuffix] where rest.hasSuffix(suffix) {
+                rest = rest.dropLast(suffix.count)
+            }
             guard let pid = Int32(rest), pid > 0, !_ImporterProcess.mayRun(pid) else { continue }
             guard removeRegularFile(directory.appendingPathComponent(name).path) else { continue }
             removed.append(name)
@@ -255,7 +257,10 @@ struct _StoreFile {
     /// The previous store keeps its permissions and owner. Side files of the previous store (a stale
     /// journal or WAL) are removed first: SQLite would otherwise apply them to the new file. A WAL holding
     /// commits is checkpointed into the previous store first, so a kill before the rename leaves it whole.
-    func commit() throws(ImportError) {
+    ///
+    /// `beforeRename` and `afterRename` run right around the rename itself, after every check, so a file
+    /// that goes with the store (its rejects) changes places with it as nearly together as two renames can.
+    func commit(beforeRename: () -> Void = {}, afterRename: () -> Void = {}) throws(ImportError) {
         try Self.fsync(temporary.path)
         try checkTarget()
         var previous = stat()
@@ -271,6 +276,7 @@ struct _StoreFile {
             let side = target.path + suffix
             if FileManager.default.fileExists(atPath: side) { unlink(side) }
         }
+        beforeRename()
         guard rename(temporary.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
             // Kept under a name the next import does not take for an unfinished one's (it removes those).
@@ -281,6 +287,7 @@ struct _StoreFile {
             error.keepsTemporaryStore = true
             throw error
         }
+        afterRename()
         // Make the rename itself durable.
         try? Self.fsync(target.deletingLastPathComponent().path)
     }

@@ -1,0 +1,71 @@
+import Foundation
+import ManagedStore
+@testable import SeedImport
+import Testing
+
+/// From the import trial (helper-68): `kill -9` between the store's rename and the rejects file's left the
+/// new store next to the previous import's rejects file (2 of 9 random kill timings), since the folder was
+/// synced between the two. Now the earlier file is set aside just before the store's rename and the new
+/// one follows it at once.
+@Suite("Import: the store and its rejects file change places together")
+struct ImportRejectsPairTests {
+    /// A finished temporary store for `target`, as an import leaves it before the rename.
+    func finishedStore(for file: _StoreFile) throws {
+        let connection = try Connection(path: file.temporary.path)
+        try connection.execute("CREATE TABLE t (x)")
+        withExtendedLifetime(connection) {}
+    }
+
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    @Test("at the moment between the renames there is no rejects file, never the earlier one; after, this run's")
+    func noMomentShowsTheEarlierRejects() throws {
+        let scratch = ImportScratch()
+        let store = scratch.path("W.sqlite"), rejectsPath = scratch.path("W.rejects.csv")
+        try Data().write(to: URL(fileURLWithPath: store))
+        try "earlier run's rows\n".write(toFile: rejectsPath, atomically: true, encoding: .utf8)
+        let rejects = _RejectsWriter(path: rejectsPath)
+        rejects.write(file: "w.csv", line: 3, column: 2, entity: "W", attribute: "lat", value: "x", reason: "lat: not a number", raw: Array("a,x".utf8))
+        #expect(rejects.prepare() == nil)
+        let file = _StoreFile(target: store)
+        try finishedStore(for: file)
+        var before: Bool?, between: Bool?
+        try file.commit(beforeRename: {
+            rejects.setAsideEarlier()
+            before = exists(rejectsPath)
+        }, afterRename: {
+            // A kill here leaves the new store: no rejects file must pass for its own.
+            between = exists(rejectsPath)
+            #expect(rejects.commit() == nil)
+        })
+        #expect(before == false && between == false)
+        let written = try String(contentsOfFile: rejectsPath, encoding: .utf8)
+        #expect(written.contains("w.csv,3,2,W,lat,x") && !written.contains("earlier run's rows"), "\(written)")
+        #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
+    }
+
+    @Test("a store that is not replaced gets its earlier rejects file back")
+    func failedRenameRestores() throws {
+        let scratch = ImportScratch()
+        let rejectsPath = scratch.path("W.rejects.csv")
+        try "earlier run's rows\n".write(toFile: rejectsPath, atomically: true, encoding: .utf8)
+        let rejects = _RejectsWriter(path: rejectsPath)
+        rejects.write(file: "w.csv", line: 3, column: 2, entity: "W", attribute: "lat", value: "x", reason: "lat: not a number", raw: Array("a,x".utf8))
+        #expect(rejects.prepare() == nil)
+        rejects.setAsideEarlier()
+        #expect(!exists(rejectsPath))
+        rejects.discard()
+        #expect(try String(contentsOfFile: rejectsPath, encoding: .utf8) == "earlier run's rows\n")
+        #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
+    }
+
+    @Test("an earlier rejects file a killed import set aside is removed by the next import into the folder")
+    func asideFileIsSwept() throws {
+        let scratch = ImportScratch()
+        // A pid no process has: beyond the kernel's limit.
+        let aside = scratch.path(".W.rejects.csv.importing-99999999.replaced")
+        try "earlier run's rows\n".write(toFile: aside, atomically: true, encoding: .utf8)
+        #expect(_StoreFile.removeStale(in: scratch.url) == [".W.rejects.csv.importing-99999999.replaced"])
+        #expect(!exists(aside))
+    }
+}
