@@ -206,7 +206,11 @@ struct BenchCommand: ParsableCommand {
         progress.finish()
         print(BenchReporter.table(report))
         if let overhead = report.settings.harnessOverheadSeconds, let smallest = report.results.map(\.medianSeconds).min(), smallest > 0 {
-            print(String(format: "harness overhead: %.1f µs per measured run (%.3f%% of the smallest median)", overhead * 1e6, overhead / smallest * 100))
+            let share = overhead / smallest * 100
+            print(String(format: "harness overhead: %.1f µs per measured run (%.3f%% of the smallest median)", overhead * 1e6, share)
+                + (share > Self.overheadWarning
+                    ? String(format: ": above %g%%, so the fastest variants' figures are partly the harness's; compare them with care, or bench a store with more rows", Self.overheadWarning)
+                    : ""))
         }
         var comparison = baseline.map {
             BaselineComparison(baseline: $0, current: report, thresholdPercent: threshold, metric: Self.metrics[metric] ?? .ratioToRaw)
@@ -292,6 +296,9 @@ struct BenchCommand: ParsableCommand {
 
     /// What `--metric` takes, and the comparison's metric for each.
     static let metrics: [String: BaselineComparison.TimingChange.Metric] = ["ratio": .ratioToRaw, "median": .medianSeconds]
+
+    /// The harness overhead, in percent of the smallest median, above which the run says to read with care.
+    static let overheadWarning = 2.0
 
     /// The most re-measurements `--confirm` takes: each measures the doubtful variants again in full.
     static let maximumConfirm = 5

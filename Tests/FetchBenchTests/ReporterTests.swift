@@ -153,4 +153,12 @@ import Testing
         #expect(comparison.entries(.new).isEmpty && comparison.entries(.missing).isEmpty)
         #expect(comparison.render().contains("faulting / " + label))
     }
+
+    @Test("a peak memory of 0 reads as less than a page, not 0 B")
+    func zeroPeakReadsAsUnderAPage() {
+        let tiny = result(peak: 0)
+        let table = BenchReporter.table(FetchBenchTests.report([tiny]))
+        #expect(table.contains("< 4.0 KiB") || table.contains("< 16.0 KiB") || table.contains("< 64.0 KiB"), "\(table)")
+        #expect(!table.contains(" 0 B"), "\(table)")
+    }
 }

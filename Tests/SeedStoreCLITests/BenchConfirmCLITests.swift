@@ -33,6 +33,13 @@ struct BenchConfirmCLITests {
         #expect(result.stdout.contains("measured 2 times ("), "\(result.stdout)")
         #expect(result.stdout.contains("; the one nearest the baseline counts"), "\(result.stdout)")
 
+        // The harness's share of the smallest median is flagged above 2%, whatever it came to on this machine.
+        let overhead = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("harness overhead: ") })
+        let share = try #require(Double(overhead.split(separator: "(")[1].split(separator: "%")[0]))
+        #expect(overhead.contains("above 2%, so the fastest variants' figures are partly the harness's") == (share > 2), "\(overhead)")
+        // A variant that grew resident memory by less than a page reads so, not "0 B".
+        #expect(!result.stdout.contains(" 0 B"), "\(result.stdout)")
+
         // --confirm 0 judges the first measurement alone.
         let once = try CLI.run(["bench", "W.sqlite", "--compare", "main", "--confirm", "0"] + Self.quick, directory: dir)
         #expect(once.status == 2, "exit \(once.status): \(once.stderr)")

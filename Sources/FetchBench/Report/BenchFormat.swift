@@ -27,6 +27,12 @@ enum BenchFormat {
     }
 
     /// Bytes in binary units: `512 B`, `12.3 MiB`.
+    /// A peak memory figure: as ``bytes(_:)``, but 0 reads `< 4 KiB` (less than a page: resident memory
+    /// grows a page at a time, so 0 means the run fitted in memory the process already held).
+    static func peak(_ value: Int?) -> String {
+        value == 0 ? "< \(bytes(Int(getpagesize())))" : bytes(value)
+    }
+
     static func bytes(_ value: Int?) -> String {
         guard let value else { return "-" }
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]

@@ -111,7 +111,7 @@ extension BenchReporter {
             for point in curve.points {
                 let r = point.result
                 let cells = [BenchFormat.seconds(r.medianSeconds), BenchFormat.seconds(r.rawMedianSeconds), BenchFormat.ratio(r.ratioToRaw),
-                             BenchFormat.count(r.statements), BenchFormat.count(r.rows), BenchFormat.bytes(r.peakMemoryBytes)]
+                             BenchFormat.count(r.statements), BenchFormat.count(r.rows), BenchFormat.peak(r.peakMemoryBytes)]
                 html += "<tr><th scope=\"row\">\(HTMLText.escape(point.label))</th>" + cells.map { "<td class=\"num\">\(HTMLText.escape($0))</td>" }.joined() + "</tr>"
             }
             html += "</tbody></table></div>\n"

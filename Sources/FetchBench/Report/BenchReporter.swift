@@ -23,7 +23,7 @@ public enum BenchReporter {
          result.runs < 2 ? "n/a" : BenchFormat.noise(result.noise),
          BenchFormat.seconds(result.rawMedianSeconds), BenchFormat.ratio(result.ratioToRaw) + (isSuspect(result) ? "?" : ""),
          BenchFormat.count(result.statements), BenchFormat.count(result.rows), BenchFormat.count(result.objects),
-         BenchFormat.count(result.faults), BenchFormat.bytes(result.peakMemoryBytes)]
+         BenchFormat.count(result.faults), BenchFormat.peak(result.peakMemoryBytes)]
     }
 
     /// A plain-text table for a terminal, one row per variant, grouped by scenario.
