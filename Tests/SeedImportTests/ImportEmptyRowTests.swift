@@ -42,7 +42,35 @@ struct ImportEmptyRowTests {
             try ImportEncodingErrorTests.run([], name: "empty.csv", in: scratch, model: ImportQuoteTests.model)
         }
         #expect(error.kind == .mapping)
-        #expect(error.problems == ["empty.csv: the file is empty: it has no header row"])
+        #expect(error.problems == ["empty.csv: the file is empty (no header row, no rows): export it again, or leave it out of the import"])
+    }
+
+    /// A trial (helper-68): a file of blank lines reported its header as "" and four mapping problems; an
+    /// empty file's error said to fix the mapping; a header-only file imported 0 rows without a word.
+    @Test("a file of blank lines, an empty file and a header-only file each say what they are")
+    func blankEmptyAndHeaderOnlyFiles() throws {
+        let scratch = ImportScratch()
+        let blank = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run(Array("\n\n  \n".utf8), name: "blank.csv", in: scratch, model: ImportQuoteTests.model)
+        }
+        #expect(blank.problems == ["blank.csv: the header line is blank: the file holds only blank lines, or blank lines come before its header. "
+            + "Remove them, or skip them with --skip-lines N (\"skipLines\" in a mapping)"], "\(blank.problems)")
+        let empty = try #require(throws: ImportError.self) {
+            try ImportEncodingErrorTests.run([], name: "empty.csv", in: scratch, model: ImportQuoteTests.model)
+        }
+        #expect(!"\(empty)".contains("Fix the mapping"), "the mapping is not at fault: \(empty)")
+        let headerOnly = try ImportEncodingErrorTests.run(Array("code,amount,note\n".utf8), name: "h.csv", in: scratch, model: ImportQuoteTests.model)
+        #expect(headerOnly.warnings.contains("h.csv: a header and no rows, so nothing was imported from it"), "\(headerOnly.warnings)")
+
+        // Through a mapping file: the file is at fault, not the mapping.
+        try scratch.write("e.mapping.json", #"{"format": 1, "model": "m.model.json", "files": [{"path": "empty.csv", "targets": [{"entity": "R"}]}]}"#)
+        let model = try ObjectModel(contentsOf: scratch.path("m.model.json"))
+        let mapping = try ImportMapping(contentsOf: scratch.path("e.mapping.json"))
+        let mapped = try #require(throws: ImportError.self) {
+            try SeedImporter(model: model, mapping: mapping, options: ImportOptions()).run(into: scratch.path("y.sqlite"))
+        }
+        #expect(mapped.reason.hasPrefix("an input file cannot be imported (1 problem)"), "\(mapped)")
+        #expect(mapped.hint == "Fix the file named above, or the mapping's path to it; nothing was written.", "\(mapped)")
     }
 
     /// Exports concatenated with `cat` repeat the header: with text attributes only, that row used to be

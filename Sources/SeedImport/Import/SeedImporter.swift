@@ -235,6 +235,12 @@ public final class SeedImporter {
                 counts[target.entity.name, default: .init(inserted: 0, updated: 0, stored: 0)].updated += target.updated
             }
         }
+        // A file with a header and nothing under it imports nothing, which may be what is meant, or an
+        // export that failed: said, not silent.
+        var emptyFiles: Set<String> = []
+        for file in plan.files where file.rowsRead == 0 && emptyFiles.insert(file.displayPath).inserted {
+            warnings.append("\(file.displayPath): \(file.header != nil ? "a header and " : "")no rows\(file.blankRows > 0 ? " (\(file.blankRows) blank line\(file.blankRows == 1 ? "" : "s"))" : ""), so nothing was imported from it")
+        }
         for index in plan.indexes.values where index.collisions > 0 {
             warnings.append("\(index.entity.name).\(index.attribute) is not unique (\(index.collisions) repeated value\(index.collisions == 1 ? "" : "s")): relationship columns find the first object with each value")
         }

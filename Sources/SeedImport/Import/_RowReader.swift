@@ -46,6 +46,8 @@ struct _RowChunk: Sendable {
     var paddedText: [Int: _FieldTally] = [:]
     /// Text that looks backslash-escaped, by target and field (``_FieldPlan/countsEscapes``).
     var escapedText: [Int: _FieldTally] = [:]
+    /// Whole numbers written with leading zeros, by target and field (``_FieldPlan/countsLeadingZeros``).
+    var leadingZeros: [Int: _FieldTally] = [:]
 }
 
 /// Values of one attribute that the summary warns about (rarely any): how many, and the first one's line,
@@ -371,6 +373,10 @@ final class _RowReader: @unchecked Sendable {
                     }
                     guard let value = field.converter.convert(bytes) else { return false }
                     values[field.ordinal] = value
+                    // `00501`: a zero, then a digit.
+                    if field.countsLeadingZeros, let base = bytes.baseAddress, bytes.count > 1, base[0] == 0x30, base[1] &- 0x30 < 10 {
+                        _FieldTally.note(&chunk.leadingZeros, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
+                    }
                     if field.countsPadding, let base = bytes.baseAddress, !bytes.isEmpty,
                        base[0] == 0x20 || base[0] == 0x09 || base[bytes.count - 1] == 0x20 || base[bytes.count - 1] == 0x09,
                        !record.isQuoted(at: field.field) {

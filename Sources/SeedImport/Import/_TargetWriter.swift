@@ -370,6 +370,7 @@ final class _TargetWriter {
         if !chunk.commaGrouped.isEmpty { _FieldTally.merge(chunk.commaGrouped, into: &file.commaGrouped) }
         if !chunk.paddedText.isEmpty { _FieldTally.merge(chunk.paddedText, into: &file.paddedText) }
         if !chunk.escapedText.isEmpty { _FieldTally.merge(chunk.escapedText, into: &file.escapedText) }
+        if !chunk.leadingZeros.isEmpty { _FieldTally.merge(chunk.leadingZeros, into: &file.leadingZeros) }
         if let error = chunk.error { throw error }
     }
 

@@ -61,11 +61,11 @@ extension ImportMapping {
             readablePaths.append(readable)
             do {
                 let reader = try CSVReader(path: readable, dialect: defaults.forFile(source.path).withSeparatorLine(of: readable).dialect)
-                if let header = reader.header {
-                    headers.append(header)
-                } else {
-                    problems.append("\(source.path): the file is empty: it has no header row")
+                if let problem = _HeaderCheck.problem(reader.header) {
+                    problems.append("\(source.path): \(problem)")
                     headers.append([])
+                } else {
+                    headers.append(reader.header ?? [])
                 }
             } catch where error.kind == .invalidDialect {
                 // The two settings as the command line gives them (CSVStream's hint names a comment prefix).

@@ -34,6 +34,8 @@ struct _ImportPlanner {
     /// Problems whose value came from an option rather than the mapping (`--null`), by option, so the
     /// hint sends the user to the option.
     private var optionProblems: [String: Int] = [:]
+    /// Problems with an input file itself (cannot be opened, empty, a blank header), which no mapping fixes.
+    private var fileProblems = 0
     /// Options that clash with the mapping in a problem (`--delimiter` equal to the mapping's quote).
     private var clashingOptions = Set<String>()
     /// How copies of inputs that are not regular files show themselves (``_InputSpool/Reporting``).
@@ -52,7 +54,8 @@ struct _ImportPlanner {
         let plan = planner.make()
         guard planner.problems.isEmpty, let plan else {
             let count = planner.problems.count
-            let what = planner.optionProblems.values.reduce(0, +) == count ? "the options do not fit the files"
+            let what = planner.fileProblems == count ? (count == 1 ? "an input file cannot be imported" : "input files cannot be imported")
+                : planner.optionProblems.values.reduce(0, +) == count ? "the options do not fit the files"
                 : mapping.isMadeFromHeaders ? "the files do not fit the model" : "the mapping does not fit the model or the files"
             throw ImportError(.mapping, reason: "\(what) (\(count) problem\(count == 1 ? "" : "s"))",
                               file: mapping.source, hint: planner.hint(problemCount: count), problems: planner.problems)
@@ -74,6 +77,10 @@ struct _ImportPlanner {
         let mapping = self.mapping.isMadeFromHeaders
             ? "the files, or save the mapping made from their headers with --save-mapping FILE, edit it (see docs/mapping.md) and import with --mapping FILE"
             : "the mapping (see docs/mapping.md)"
+        if fileProblems == problemCount {
+            let one = problemCount == 1
+            return "Fix the file\(one ? "" : "s") named above, or \(self.mapping.isMadeFromHeaders ? "the path\(one ? "" : "s") given" : "the mapping's path\(one ? " to it" : "s to them")"); nothing was written."
+        }
         if options.isEmpty { return "Fix \(mapping); nothing was written." }
         if fromOptions == problemCount { return "Fix the \(values) (see seedstore import --help); nothing was written." }
         return "Fix \(mapping), or the \(values) named above; nothing was written."
@@ -322,10 +329,12 @@ struct _ImportPlanner {
                 warnings.append(warning)
             }
             if file.options.hasHeader {
-                guard let header = reader.header else {
-                    problem(file.displayPath, "the file is empty: it has no header row")
+                if let problem = _HeaderCheck.problem(reader.header) {
+                    fileProblems += 1
+                    self.problem(file.displayPath, problem)
                     return false
                 }
+                guard let header = reader.header else { return false }
                 file.header = header
                 file.columnCount = header.count
             } else {
@@ -336,6 +345,7 @@ struct _ImportPlanner {
         } catch {
             if error.kind == .io {
                 // "cannot open the file: No such file or directory", once, after the path as the mapping names it.
+                fileProblems += 1
                 problem(file.displayPath, error.message)
             } else if error.kind == .invalidDialect {
                 // CSVStream's hint names its own settings (a comment prefix); the user sets these two.
@@ -557,6 +567,7 @@ struct _ImportPlanner {
                     }
                     if case .string = converter, !file.options.trim { fieldPlan.countsPadding = true }
                     if case .string = converter, file.options.escape == nil { fieldPlan.countsEscapes = true }
+                    if case .integer = converter { fieldPlan.countsLeadingZeros = true }
                     if pivotYear == nil, format?.readsTwoDigitYears == true { fieldPlan.checksFutureYears = true }
                     plan.fields.append(fieldPlan)
                     plan.attributeNames.append(attribute.name)

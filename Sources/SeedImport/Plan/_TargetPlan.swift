@@ -162,6 +162,9 @@ struct _FieldPlan {
     /// (MySQL's and PostgreSQL's text-format null) or a value ending in a backslash (an escaped delimiter
     /// or line end). A String attribute: other types refuse such values with their own reason.
     var countsEscapes = false
+    /// Whether whole numbers written with leading zeros (`00501`) are counted for a warning (``_FieldTally``):
+    /// an Integer attribute stores 501, which is right for a quantity and loses a code (a ZIP code, an ID).
+    var countsLeadingZeros = false
     /// Whether the column reads two-digit years with the default pivot (nobody chose one): after the
     /// import, values after today are named (``_ImportSession/futureTwoDigitYearNotes()``), since 45
     /// reads as 2045 there.
@@ -333,6 +336,8 @@ final class _FilePlan {
     var paddedText: [Int: _FieldTally] = [:]
     /// Text that looks backslash-escaped (`\N`, a trailing backslash), per attribute (targets only).
     var escapedText: [Int: _FieldTally] = [:]
+    /// Whole numbers written with leading zeros, which an Integer attribute drops, per attribute (targets only).
+    var leadingZeros: [Int: _FieldTally] = [:]
     var columnCount = 0 {
         didSet { headerLookup = nil }
     }
@@ -459,7 +464,14 @@ final class _FilePlan {
                 + "If the file is such an export, re-run with --escape '\\' (or \"escape\": \"\\\\\" for the file in a mapping), "
                 + "which decodes the escapes and reads \\N as null; PostgreSQL's text format never quotes, so add --quote none for it"
         }
-        return nulls + grouped + [padded, escaped].compactMap { $0 }
+        let zeros = leadingZeros.sorted { $0.key < $1.key }.map { slot, tally in
+            let (place, field) = name(slot)
+            let values = tally.count == 1 ? "1 value" : "\(_ProgressReporter.grouped(tally.count)) values"
+            return "\(place): \(values) written with leading zeros lost them as whole numbers (the first \"\(tally.text)\" → \(tally.value.description), "
+                + "line \(tally.line), \(columnPlace(field.field))); if \(tally.count == 1 ? "it is a code" : "they are codes") (a ZIP code, an ID), "
+                + "make the attribute a String, which keeps them"
+        }
+        return nulls + grouped + zeros + [padded, escaped].compactMap { $0 }
     }
 
     /// The header name of field `index` (or its 1-based position without a header).
