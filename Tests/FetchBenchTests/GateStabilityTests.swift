@@ -104,3 +104,20 @@ struct GateStabilityTests {
         #expect(comparison.exitCode == 0)
     }
 }
+
+/// From the bench-gate trial (helper-69): with --metric median the note on other machines said the
+/// variants had no raw reference, which they had.
+@Suite("Gate notes: medians on other machines, for the right reason")
+struct GateMachineNoteTests {
+    @Test("--metric median names itself; ratio without a raw reference in common says so")
+    func machineNoteNamesTheReason() {
+        let old = report([result()], host: "ci-1"), new = report([result()], host: "ci-2")
+        let median = BaselineComparison(baseline: old, current: new, thresholdPercent: 10, metric: .medianSeconds)
+        #expect(median.notes.contains { $0.hasPrefix("1 variant(s) gated on median seconds (--metric median) were measured on different machines") },
+                "\(median.notes)")
+        let noRaw = BaselineComparison(baseline: report([result(rawMedian: nil)], host: "ci-1"), current: report([result(rawMedian: nil)], host: "ci-2"),
+                                       thresholdPercent: 10)
+        #expect(noRaw.notes.contains { $0.hasPrefix("1 variant(s) without a raw reference in common, so compared on median seconds, were measured on different machines") },
+                "\(noRaw.notes)")
+    }
+}

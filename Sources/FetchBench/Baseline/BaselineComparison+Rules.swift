@@ -125,7 +125,8 @@ extension BaselineComparison {
         }
         let medians = entries.filter { $0.timing?.metric == .medianSeconds }.count
         if medians > 0 && (baseline.machine.hostname != current.machine.hostname || baseline.machine.cores != current.machine.cores) {
-            notes.append("\(medians) variant(s) without a raw reference compare median seconds measured on different machines "
+            let why = metric == .medianSeconds ? "gated on median seconds (--metric median)" : "without a raw reference in common, so compared on median seconds,"
+            notes.append("\(medians) variant(s) \(why) were measured on different machines, which alone can move them "
                          + "(\(baseline.machine.hostname), \(baseline.machine.cores) cores, then \(current.machine.hostname), "
                          + "\(current.machine.cores) cores).")
         }
