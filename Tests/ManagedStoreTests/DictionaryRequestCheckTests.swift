@@ -226,7 +226,7 @@ import Testing
         let rows = try harness.context.fetchRows(request)
         #expect(rows.map { $0["state"] } == [.string("CA"), .string("KS"), .string("NY")])
         #expect(rows.map { $0["banks"] } == [.integer(2), .integer(1), .integer(1)])
-        #expect(try harness.context.explain(request).sql.hasSuffix("ORDER BY count(*) DESC, t0.ZSTATE"))
+        #expect(try harness.context.explain(request).sql.hasSuffix("ORDER BY count(*) DESC, t0.ZSTATE, 1, 2"))
 
         var top = FetchRequest(entityName: "FailedBankInfo")
         top.propertiesToFetch = [.key("state"), .expression("last", .max, of: "name")]

@@ -48,6 +48,22 @@ import Testing
         #expect(try harness.context.fetchRows(distinct).count == 3)
     }
 
+    /// A trial found grouped rows sorted by an aggregate with ties in no stated order, though the docs said
+    /// ties come by a key: groups have no primary key, so their columns break ties.
+    @Test func groupedTiesComeByTheColumnsInOrder() throws {
+        var request = FetchRequest(entityName: "FailedBankInfo")
+        request.resultType = .dictionary
+        request.propertiesToFetch = [.key("state"), .expression("banks", .count, of: "name")]
+        request.propertiesToGroupBy = ["state"]
+        request.sortDescriptors = [FetchSort("banks", ascending: true)]
+        let sql = try harness.context.explain(request).sql
+        #expect(sql.hasSuffix("ORDER BY count(t0.ZNAME), 1, 2"), "\(sql)")
+        let rows = try harness.context.fetchRows(request)
+        #expect(rows.map { $0["state"] } == [.string("KS"), .string("NY"), .string("CA")])
+        request.sortDescriptors = [FetchSort("banks", ascending: false)]
+        #expect(try harness.context.fetchRows(request).map { $0["state"] } == [.string("CA"), .string("KS"), .string("NY")])
+    }
+
     @Test func propertiesParseFromText() throws {
         #expect(try FetchProperty.parse("details.zip") == .key("details.zip"))
         #expect(try FetchProperty.parse("avg(details.zip) as meanZip") == .expression("meanZip", .average, of: "details.zip"))

@@ -28,7 +28,8 @@ public struct FetchRequest: Sendable, CustomStringConvertible {
     public var entityName: String
     /// Which objects match; `nil` matches all.
     public var predicate: FetchPredicate?
-    /// The order; the primary key breaks ties, so results are always deterministic. A dictionary
+    /// The order; the primary key breaks ties, so results are always deterministic (grouped and
+    /// distinct rows, which have none, by their columns in the order fetched). A dictionary
     /// fetch may also sort by a fetched aggregate's name; a grouped one only by group-by keys and
     /// those names, a distinct one only by fetched properties.
     public var sortDescriptors: [FetchSort] = []

@@ -140,8 +140,9 @@ extension ManagedObjectContext {
                                  request: request, entity: entity, builder: &builder)
         if !counting {
             if !groups.isEmpty || request.returnsDistinctResults {
-                // Rows stand for groups or distinct values: no primary key to break ties with.
-                if items.isEmpty { items = (1...selects.count).map(String.init) }
+                // Rows stand for groups or distinct values: no primary key to break ties with, so the result
+                // columns in order do, after the sort keys (`count(*)` ties come by group key).
+                items += (1...selects.count).map(String.init)
             } else if !items.contains("t0.Z_PK") {
                 items.append("t0.Z_PK")
             }
