@@ -121,3 +121,23 @@ struct GateMachineNoteTests {
                 "\(noRaw.notes)")
     }
 }
+
+/// From the bench-gate trial (helper-69): `speed fetch` printed an empty runs column and counts without
+/// separators, as it kept only each variant's medians.
+@Suite("speed fetch: every run's timings, counts grouped")
+struct FetchSpeedRunsTests {
+    @Test("each timed check has every run, engine and raw; names and notes group thousands")
+    func everyRunIsKept() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try BenchTrialKTests.store(in: directory, count: 1_200)
+        let checks = try FetchSpeed(store: store, runs: 3).run()
+        #expect(checks.count == 4)
+        for check in checks where check.referenceName.hasPrefix("raw") {
+            #expect(check.measured.count == 3 && check.reference.count == 3, "\(check.name)")
+            #expect(!check.cells[4].isEmpty, "the runs column: \(check.cells)")
+        }
+        #expect(checks[0].name == "fetch all 1,200 Well objects, materialised")
+        #expect(checks[0].notes.first == "1 statement(s), 1,200 objects")
+    }
+}

@@ -105,6 +105,12 @@ public struct BenchRunner {
     /// Measures one variant and its raw reference.
     func measure(_ variant: BenchVariant, of scenario: BenchScenario, store: PersistentStore, raw: RawDatabase,
                  onRun: (Int) -> Void = { _ in }) throws -> BenchResult {
+        try measurement(variant, of: scenario, store: store, raw: raw, onRun: onRun).result
+    }
+
+    /// One variant's result with every run's timings, engine and raw (a report keeps only their summary).
+    func measurement(_ variant: BenchVariant, of scenario: BenchScenario, store: PersistentStore, raw: RawDatabase,
+                     onRun: (Int) -> Void = { _ in }) throws -> (result: BenchResult, timings: Statistics, raw: Statistics?) {
         for _ in 0..<warmupRuns {
             try variant.run(ManagedObjectContext(store: store))
             try variant.raw?(raw)
@@ -145,10 +151,11 @@ public struct BenchRunner {
             }
             if timings.count >= minimumRuns && Clock.now() - started > timeBudgetSeconds { break }
         }
-        return BenchResult(scenario: scenario.name, variant: variant.name, timings: Statistics(timings),
-                           raw: rawTimings.isEmpty ? nil : Statistics(rawTimings), statements: counters.statements,
-                           rows: counters.rows, objects: counters.objects, faults: counters.faults,
-                           peakMemoryBytes: peak, note: variant.note, rawReference: variant.rawReference, covers: variant.covers)
+        let engine = Statistics(timings), reference = rawTimings.isEmpty ? nil : Statistics(rawTimings)
+        let result = BenchResult(scenario: scenario.name, variant: variant.name, timings: engine, raw: reference,
+                                 statements: counters.statements, rows: counters.rows, objects: counters.objects, faults: counters.faults,
+                                 peakMemoryBytes: peak, note: variant.note, rawReference: variant.rawReference, covers: variant.covers)
+        return (result, engine, reference)
     }
 
     /// The time the runner adds around one measured operation: a fresh context and two clock reads.
