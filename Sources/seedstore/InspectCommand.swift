@@ -70,6 +70,13 @@ struct InspectCommand: ParsableCommand {
             }
             print(table.render())
             print("indexes: " + Self.indexes(of: entity.tableName, in: connection))
+            let missing = Self.unindexed(entity, in: connection)
+            if !missing.isEmpty {
+                print("note: no index leads with \(missing.map { "\($0.columnName) (\(entity.name).\($0.name)\($0.relationship != nil ? ", a to-one" : ", marked indexed"))" }.joined(separator: ", ")), "
+                      + "which the model asks for: fetches that filter, sort or join on \(missing.count == 1 ? "it" : "them") scan the table. "
+                      + "seedstore import builds \(missing.count == 1 ? "it" : "them") after the load; for this store, "
+                      + missing.map { "CREATE INDEX \(entity.tableName)_\($0.columnName)_INDEX ON \(entity.tableName) (\($0.columnName))" }.joined(separator: "; "))
+            }
         }
         // Many-to-many relationships live in join tables of their own (Z_1TAGS), one per pair.
         var listed = Set<String>()
@@ -90,6 +97,17 @@ struct InspectCommand: ParsableCommand {
     /// `count` with `noun` in the singular for one, else the plural: `1 row`, `12,345 rows`.
     static func counted(_ count: some BinaryInteger, _ noun: String) -> String {
         "\(count.formatted()) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// The columns of `entity` the model wants indexed (attributes marked indexed, to-one foreign keys) that
+    /// no index of its table has as its first key column.
+    static func unindexed(_ entity: Entity, in connection: Connection) -> [Column] {
+        let names = ((try? connection.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.text(entity.tableName)])) ?? [])
+            .compactMap { $0.first?.string }
+        let leading = Set(names.compactMap { name in
+            (try? connection.rows("SELECT name FROM pragma_index_xinfo(?) WHERE key = 1 AND seqno = 0", [.text(name)]))?.first?.first?.string
+        })
+        return entity.columns.filter { ($0.relationship != nil || $0.attribute?.isIndexed == true) && !leading.contains($0.columnName) }
     }
 
     /// A table's indexes as `NAME (COLUMN, …)`, unique ones marked; `none` without any. The names come

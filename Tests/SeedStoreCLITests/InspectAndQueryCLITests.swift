@@ -45,6 +45,22 @@ struct InspectAndQueryCLITests {
         #expect(result.stdout.contains("statistics: none (the query planner guesses; run ANALYZE)"), "\(result.stdout)")
         #expect(result.stdout.contains("Type: SQLite, UUID: 7586DF36-6B0E-45D3-9862-19C40A480696"), "the Z_UUID column, which Core Data's plist left out")
         #expect(result.stdout.contains("indexes: "), "\(result.stdout)")
+        #expect(!result.stdout.contains("note: no index"), "Core Data's own store has what its model asks for: \(result.stdout)")
+    }
+
+    /// A trial (helper-69): a store missing an index the model marks indexed looked like any other.
+    @Test("inspect names an index the model asks for that the store lacks, with the statement that adds it")
+    func inspectNamesMissingIndexes() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("W.sqlite").path
+        let whole = try CLI.run(["inspect", store])
+        #expect(whole.status == 0 && !whole.stdout.contains("note: no index"), "\(whole.stdout)")
+        try Connection(path: store).execute("DROP INDEX ZWELL_ZUWI_INDEX")
+        let result = try CLI.run(["inspect", store])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("note: no index leads with ZUWI (Well.uwi, marked indexed), which the model asks for"), "\(result.stdout)")
+        #expect(result.stdout.contains("CREATE INDEX ZWELL_ZUWI_INDEX ON ZWELL (ZUWI)"), "\(result.stdout)")
     }
 
     @Test(.enabled(if: CLI.hasReal, CLI.skipReason))
