@@ -152,7 +152,9 @@ struct ImportLinkCascadeEdgeTests {
             let fileB = b.summary.files.filter { $0.path != "notes.csv" }.map { "\($0.path) \($0.rowsRead) \($0.rowsImported) \($0.rejects)" }
             #expect(fileA == fileB, "\(label): file reports through \(fileA) own \(fileB)")
             #expect(a.summary.rejects == b.summary.rejects, "\(label): reject counts")
-            #expect(a.summary.warnings == b.summary.warnings, "\(label): warnings through \(a.summary.warnings) own \(b.summary.warnings)")
+            // notes.csv, the header-only file that gives the own-index plan its index, is said to import nothing.
+            let ownWarnings = b.summary.warnings.filter { !$0.hasPrefix("notes.csv: a header and no rows") }
+            #expect(a.summary.warnings == ownWarnings, "\(label): warnings through \(a.summary.warnings) own \(ownWarnings)")
         case (.failure(let a), .failure(let b)):
             #expect("\(a)" == "\(b)", "\(label): errors differ\nthrough: \(a)\nown: \(b)")
         case (.failure(let a), .success):

@@ -50,6 +50,27 @@ struct ImportMessageTests {
         #expect(rejects.contains("g.csv,4,,W,,,\"the record has 5 fields; the header has 4. The field past the header's is empty"), "\(rejects)")
     }
 
+    /// A trial (helper-68): a mapping's missing model read as an invalid model with no word of the mapping's
+    /// "model" key, and a misspelt CSV path had no "did you mean".
+    @Test("a missing model or input names where it came from and the close name that exists")
+    func missingPathsSuggestCloseNames() throws {
+        let scratch = try Self.scratch()
+        try scratch.write("bad.mapping.json", #"{"format": 1, "model": "mm.model.json", "files": [{"path": "e.csv", "targets": [{"entity": "E"}]}]}"#)
+        let model = try ImportCLI.run(["import", "--mapping", "bad.mapping.json", "--out", "s.sqlite", "--progress", "none"], directory: scratch.url)
+        #expect(model.status != 0)
+        #expect(model.errors.contains("the mapping's \"model\" names \(scratch.url.path)/mm.model.json, which does not exist; did you mean \(scratch.url.path)/m.model.json?"), "\(model.errors)")
+        #expect(model.errors.contains("Fix \"model\" in the mapping (a path relative to the mapping file), or pass --model MODEL."), "\(model.errors)")
+        let option = try ImportCLI.run(["import", "--model", "mm.model.json", "--out", "s.sqlite", "E=e.csv"], directory: scratch.url)
+        #expect(option.errors.contains("no model at mm.model.json; did you mean m.model.json?"), "\(option.errors)")
+
+        let input = try ImportCLI.run(["import", "--model", "m.model.json", "--out", "s.sqlite", "E=ee.csv"], directory: scratch.url)
+        #expect(input.errors.contains("ee.csv: cannot open the file: No such file or directory; did you mean e.csv?"), "\(input.errors)")
+        try scratch.write("p.mapping.json", #"{"format": 1, "model": "m.model.json", "files": [{"path": "ee.csv", "targets": [{"entity": "E"}]}]}"#)
+        let mapped = try ImportCLI.run(["import", "--mapping", "p.mapping.json", "--out", "s.sqlite", "--progress", "none"], directory: scratch.url)
+        #expect(mapped.errors.contains("ee.csv: cannot open the file: No such file or directory; did you mean e.csv?"), "\(mapped.errors)")
+        #expect(mapped.errors.contains("Fix the file named above, or the mapping's path to it"), "\(mapped.errors)")
+    }
+
     /// A later trial (helper-68): the decimal-comma hint won over the real cause of extra fields.
     @Test("the decimal-comma hint only where joining the two fields mends the row")
     func decimalCommaHintOnlyWhereItMends() throws {

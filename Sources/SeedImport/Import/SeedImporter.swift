@@ -331,10 +331,18 @@ extension ImportMapping {
     /// ```swift
     /// let model = try mapping.loadModel()   // wells.model.json next to wells.mapping.json
     /// ```
-    public func loadModel(_ path: String? = nil) throws(ImportError) -> ObjectModel {
-        guard let path = path ?? modelPath else {
+    public func loadModel(_ given: String? = nil) throws(ImportError) -> ObjectModel {
+        guard let path = given ?? modelPath else {
             throw ImportError(.mapping, reason: "no model: the mapping names none", file: source,
                               hint: "Pass --model MODEL (a .json model, .xcdatamodeld or .xcdatamodel).")
+        }
+        if given != nil, !FileManager.default.fileExists(atPath: path) {
+            throw ImportError(.mapping, reason: "no model at \(path)\(_NameSuggestion.file(for: path))", file: nil,
+                              hint: "Give --model the path of a .json model, an .xcdatamodeld or an .xcdatamodel.")
+        }
+        if !FileManager.default.fileExists(atPath: path) {
+            throw ImportError(.mapping, reason: "the mapping's \"model\" names \(path), which does not exist\(_NameSuggestion.file(for: path))", file: source,
+                              hint: "Fix \"model\" in the mapping (a path relative to the mapping file), or pass --model MODEL.")
         }
         do { return try ObjectModel(contentsOf: path) } catch {
             throw ImportError(.mapping, reason: "the model cannot be used: \(error)", file: path)

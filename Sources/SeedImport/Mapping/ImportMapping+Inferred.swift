@@ -74,7 +74,7 @@ extension ImportMapping {
                 problems.append(error.dialectProblem(file: source.path, delimiter: delimiter, quote: options.quote == UInt8(ascii: "\"") ? "'\"'" : "--quote"))
                 headers.append([])
             } catch {
-                problems.append(error.headerProblem(file: source.path, withHint: false))
+                problems.append(error.headerProblem(file: source.path, withHint: false) + (error.kind == .io ? _NameSuggestion.file(for: path, shown: source.path) : ""))
                 if !hints.contains(error.hint) { hints.append(error.hint) }
                 headers.append([])
             }

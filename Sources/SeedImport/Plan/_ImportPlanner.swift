@@ -346,7 +346,7 @@ struct _ImportPlanner {
             if error.kind == .io {
                 // "cannot open the file: No such file or directory", once, after the path as the mapping names it.
                 fileProblems += 1
-                problem(file.displayPath, error.message)
+                problem(file.displayPath, error.message + _NameSuggestion.file(for: file.path, shown: file.displayPath))
             } else if error.kind == .invalidDialect {
                 // CSVStream's hint names its own settings (a comment prefix); the user sets these two.
                 let delimiter = options.delimiter != nil ? "--delimiter" : "the mapping's \"delimiter\""

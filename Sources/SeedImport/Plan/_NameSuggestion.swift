@@ -1,3 +1,4 @@
+import Foundation
 import ManagedStore
 
 /// "Did you mean" for a name of the model or of a header that a mapping or the command line gets wrong.
@@ -24,5 +25,26 @@ enum _NameSuggestion {
         let list = " (it has: \(names.joined(separator: ", ")))"
         guard let close = closest(to: name, in: names) else { return list }
         return "; did you mean '\(close)'?" + (HeaderName.fold(close) == HeaderName.fold(name) ? "" : list)
+    }
+
+    /// For the end of a message about a file `path` that does not exist: a file of the same folder whose
+    /// name is close (`players.csv` for `player.csv`), spelled as `shown` (by default `path`) spells its
+    /// folder; empty when there is none, or when `path` exists.
+    ///
+    /// ```swift
+    /// _NameSuggestion.file(for: "/work/data/player.csv", shown: "data/player.csv")   // "; did you mean data/players.csv?"
+    /// ```
+    static func file(for path: String, shown: String? = nil) -> String {
+        guard !FileManager.default.fileExists(atPath: path) else { return "" }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { name in
+            var isDirectory: ObjCBool = false
+            return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        guard let close = closest(to: url.lastPathComponent, in: names) else { return "" }
+        let display = shown ?? path
+        let prefix = display.contains("/") ? String(display[...display.lastIndex(of: "/")!]) : ""
+        return "; did you mean \(prefix)\(close)?"
     }
 }
