@@ -71,7 +71,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("line-end"), help: ArgumentHelp("How the lines of files read with --escape end, when their text does not tell it: crlf for MySQL's LINES TERMINATED BY '\\r\\n' (an LF in a value is text), lf for its default (a CR before the LF is text), overriding the mapping's \"lineEnd\" (default: told from the text).", valueName: "lf|crlf"))
     var lineEnd: CSVDialect.EscapedLineEnd?
 
-    @Option(name: .customLong("skip-lines"), help: ArgumentHelp("Lines above the header that are not CSV (a report's title, notes), skipped as written, overriding the mapping; line numbers still count them.", valueName: "n"))
+    @Option(name: .customLong("skip-lines"), help: ArgumentHelp("Lines above the header that are not CSV (a report's title, notes), skipped as written in every file, overriding the mapping (whose \"skipLines\" sets them per file); line numbers still count them.", valueName: "n"))
     var skipLines: Int?
 
     @Flag(help: "Numbers are written with a decimal comma: 1.234,5 is 1234.5 ('.' groups thousands), as European spreadsheets export them with ';' between fields.")
