@@ -275,15 +275,19 @@ struct BenchCommand: ParsableCommand {
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
-        // Its warnings repeat this run's; shown only when it fails.
-        let errors = Pipe()
+        // Its warnings repeat this run's; shown only when it fails. A file, not a pipe: with
+        // SEEDSTORE_SQL_DEBUG=3 it logs every row, which memory need not hold.
+        let log = directory.appendingPathComponent("stderr.txt")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let errors = try FileHandle(forWritingTo: log)
         process.standardError = errors
         try process.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try? errors.close()
         guard process.terminationStatus == 0 else {
+            let said = (try? Data(contentsOf: log)).map { String(decoding: $0.suffix(4_000), as: UTF8.self) } ?? ""
             throw Refusal(description: "--confirm: measuring again in a fresh process failed (exit \(process.terminationStatus)): "
-                + String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) + ". Pass --confirm 0 to judge one measurement.")
+                + said.trimmingCharacters(in: .whitespacesAndNewlines) + ". Pass --confirm 0 to judge one measurement.")
         }
         let again = try BenchReport.load(from: output).results
         return try results.map { result in
