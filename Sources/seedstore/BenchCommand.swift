@@ -112,6 +112,10 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         try checkSQLDebugVariable(orOption: false)
+        if compare != nil, let level = ProcessInfo.processInfo.environment[Connection.debugEnvironmentVariable], let number = Int(level), number > 0 {
+            throw ValidationError("\(Connection.debugEnvironmentVariable)=\(level) logs SQL inside the timed runs, so their timings cannot be compared with a baseline: "
+                + "unset it (or set it to 0) for --compare, and log SQL in a run of its own")
+        }
         guard runs >= 1 else { throw ValidationError("--runs takes 1 or more") }
         guard threshold >= 0, threshold.isFinite else { throw ValidationError("--threshold takes a percentage of 0 or more, a finite number") }
         guard Self.metrics[metric] != nil else {
@@ -204,6 +208,16 @@ struct BenchCommand: ParsableCommand {
         // The recorded settings name what the skipped variants would have used: the report says they did not run.
         if !skipped.isEmpty { report.settings.skipped = skipped }
         progress.finish()
+        var comparison = baseline.map {
+            BaselineComparison(baseline: $0, current: report, thresholdPercent: threshold, metric: Self.metrics[metric] ?? .ratioToRaw)
+        }
+        // A timing change must show every time it is measured: a busy machine can slow one whole measurement.
+        // Done before the table is printed, so the table shows the measurements that count, as the files do.
+        if let first = comparison, confirm > 0, first.entries.contains(where: first.timingDecides) {
+            let doubtful = first.entries.filter(first.timingDecides).count
+            if !quiet { printError("note: measuring \(doubtful) variant(s) whose timing changed the verdict again in a fresh process, to confirm (--confirm \(confirm))") }
+            (report, comparison) = try first.confirmed(rounds: confirm) { try remeasureInFreshProcess($0) }
+        }
         print(BenchReporter.table(report))
         if let overhead = report.settings.harnessOverheadSeconds, let smallest = report.results.map(\.medianSeconds).min(), smallest > 0 {
             let share = overhead / smallest * 100
@@ -211,15 +225,6 @@ struct BenchCommand: ParsableCommand {
                 + (share > Self.overheadWarning
                     ? String(format: ": above %g%%, so the fastest variants' figures are partly the harness's; compare them with care, or bench a store with more rows", Self.overheadWarning)
                     : ""))
-        }
-        var comparison = baseline.map {
-            BaselineComparison(baseline: $0, current: report, thresholdPercent: threshold, metric: Self.metrics[metric] ?? .ratioToRaw)
-        }
-        // A timing change must show every time it is measured: a busy machine can slow one whole measurement.
-        if let first = comparison, confirm > 0, first.entries.contains(where: first.timingDecides) {
-            let doubtful = first.entries.filter(first.timingDecides).count
-            if !quiet { printError("note: measuring \(doubtful) variant(s) whose timing changed the verdict again in a fresh process, to confirm (--confirm \(confirm))") }
-            (report, comparison) = try first.confirmed(rounds: confirm) { try remeasureInFreshProcess($0) }
         }
         if let json { try write(report.jsonData(), to: json, option: "--json") }
         if let markdown { try write(Data(BenchReporter.markdown(report, comparison: comparison).utf8), to: markdown, option: "--markdown") }
@@ -260,17 +265,20 @@ struct BenchCommand: ParsableCommand {
         guard let executable = Bundle.main.executableURL else {
             throw Refusal(description: "--confirm: cannot find the seedstore executable to measure again; pass --confirm 0 to judge one measurement")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seedstore-confirm-\(getpid())-\(UUID().uuidString)")
+        Self.removeStaleConfirmDirectories()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(Self.confirmPrefix)\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("again.json")
-        var arguments = ["bench", store, "--runs", String(runs), "--warmup", String(warmup), "--time-budget", String(timeBudget),
+        var arguments = ["bench", "--runs", String(runs), "--warmup", String(warmup), "--time-budget", String(timeBudget),
                          "--json", output.path, "--confirm", "0", "--quiet"]
         let settings: [(String, String?)] = [("--scenarios", scenarios), ("--scenario-file", scenarioFile), ("--entity", entity),
                                              ("--sort-key", sortKey), ("--properties", properties), ("--fault-attribute", faultAttribute),
                                              ("--fault-limit", faultLimit.map(String.init))]
         for case let (option, value?) in settings { arguments += [option, value] }
         for result in results { arguments += ["--only-variant", result.key] }
+        // Last, after `--`: a store named `-W.sqlite` is not an option.
+        arguments += ["--", store]
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -295,6 +303,20 @@ struct BenchCommand: ParsableCommand {
                 throw Refusal(description: "--confirm: the fresh process did not measure '\(result.key)'. Pass --confirm 0 to judge one measurement.")
             }
             return measured
+        }
+    }
+
+    /// How the folders `--confirm` measures again in start, followed by the process ID.
+    static let confirmPrefix = "seedstore-confirm-"
+
+    /// Removes the folders of `--confirm` runs whose process has ended (a signal stopped it before it
+    /// removed its own).
+    static func removeStaleConfirmDirectories() {
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(confirmPrefix) {
+            guard let pid = Int32(name.dropFirst(confirmPrefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
         }
     }
 

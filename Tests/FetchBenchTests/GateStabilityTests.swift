@@ -98,6 +98,33 @@ struct GateStabilityTests {
         #expect(asked == 0)
     }
 
+    /// A later trial (helper-70): a variant the counters had already failed was measured again.
+    @Test("a variant its counters decide is not measured again; a slower timing against fewer statements is")
+    func countersDecideFirst() throws {
+        var asked = 0
+        let worse = result(median: 0.0150, rawMedian: 0.0083, statements: 3)
+        let (_, byCounters) = compare([same], [worse]).confirmed(rounds: 1) { asked += $0.count; return $0 }
+        #expect(byCounters.exitCode == 2 && asked == 0)
+        // Fewer statements, but slower: the timing alone makes it a regression, so it is confirmed.
+        let slowerWithFewer = result(median: 0.0150, rawMedian: 0.0083, statements: 1)
+        let (_, mixed) = compare([same], [slowerWithFewer]).confirmed(rounds: 1) { asked += $0.count; return $0.map { _ in result(median: 0.0100, rawMedian: 0.0083, statements: 1) } }
+        #expect(asked == 1)
+        #expect(mixed.exitCode == 4, "fewer statements, the timing not confirmed: an improvement")
+    }
+
+    /// A later trial (helper-70): with the stores' indexes differing, the pick weighed ratio and median
+    /// but the reason listed ratios only, and the one kept looked farther from the baseline.
+    @Test("where medians gate too, each measurement shows its ratio and its median")
+    func figuresShowBothWhereBothGate() throws {
+        var old = report([same]), new = report([slow])
+        old.store.indexes = ["ZWELL_ZUWI_INDEX": "ZWELL(ZUWI)"]
+        new.store.indexes = [:]
+        let first = BaselineComparison(baseline: old, current: new, thresholdPercent: 10)
+        let (_, comparison) = first.confirmed(rounds: 1) { $0.map { _ in slow } }
+        let reason = try #require(comparison.entries[0].reasons.last)
+        #expect(reason == "measured 2 times (1.81x / 15.00 ms, 1.81x / 15.00 ms); the one nearest the baseline, ratio and median together, counts", "\(reason)")
+    }
+
     @Test("an improvement must show every time too")
     func improvementIsConfirmed() throws {
         let (_, comparison) = compare([slow], [same]).confirmed(rounds: 1) { $0.map { _ in slow } }

@@ -47,6 +47,26 @@ struct BenchConfirmCLITests {
         #expect(!once.stdout.contains("measured 2 times"), "\(once.stdout)")
     }
 
+    /// A trial (helper-70): the fresh process took a store named `-W.sqlite` for an option.
+    @Test("a store whose name starts with '-' is measured again too")
+    func dashedStoreName() throws {
+        let dir = try BenchArgumentsCLITests.stores()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.fasterBaseline(in: dir)
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("W.sqlite"), to: dir.appendingPathComponent("-W.sqlite"))
+        let result = try CLI.run(["bench", "--compare", "main"] + Self.quick + ["--", "-W.sqlite"], directory: dir)
+        #expect(result.status == 2, "exit \(result.status): \(result.stderr)")
+        #expect(result.stdout.contains("measured 2 times ("), "\(result.stdout)")
+    }
+
+    /// A trial (helper-70): SQL logging inside the timed runs made a confirmed false regression.
+    @Test("--compare with SEEDSTORE_SQL_DEBUG set to log is refused before measuring")
+    func sqlDebugWithCompare() throws {
+        let result = try CLI.run(["bench", "W.sqlite", "--compare", "main"], environment: ["SEEDSTORE_SQL_DEBUG": "1"])
+        #expect(result.status == 64, "exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("SEEDSTORE_SQL_DEBUG=1 logs SQL inside the timed runs, so their timings cannot be compared with a baseline"), "\(result.stderr)")
+    }
+
     @Test("--confirm outside 0 to 5 is a usage error")
     func confirmRange() throws {
         for value in ["-1", "6"] {

@@ -1,10 +1,20 @@
 import Foundation
 
 extension BaselineComparison {
-    /// Whether a timing change decided `entry`'s verdict: its gated metric moved significantly, or its
-    /// median did while the stores' indexes differ. Counters compare exactly and need no second look.
+    /// Whether a timing change alone decided `entry`'s verdict: its gated metric moved significantly, or its
+    /// median did while the stores' indexes differ, and the counters, which compare exactly and need no
+    /// second look, do not give the same verdict already (a counter that rose is a regression whatever the
+    /// timing says).
     public func timingDecides(_ entry: Entry) -> Bool {
-        entry.timing?.isSignificant == true || (gatesMedian && entry.median?.isSignificant == true)
+        guard let old = entry.old, let new = entry.new else { return false }
+        let timings = [entry.timing] + (gatesMedian ? [entry.median] : [])
+        let significant = timings.compactMap { $0 }.filter(\.isSignificant)
+        guard !significant.isEmpty else { return false }
+        let counters = Self.counters.map { ($0.value(old), $0.value(new)) }
+        if counters.contains(where: { $0.1 > $0.0 }) { return false }
+        // Counters that fell make an improvement: a slower timing still decides (a regression), a faster one not.
+        if counters.contains(where: { $0.1 < $0.0 }) { return significant.contains { $0.new > $0.old } }
+        return true
     }
 
     /// Whether medians gate next to the ratio: the stores' indexes differ.
@@ -51,8 +61,8 @@ extension BaselineComparison {
                 guard let first = entry.new, let index = current.results.firstIndex(where: { $0.key == entry.key }) else { continue }
                 let retry = Self.compare(entry.old ?? first, again, thresholdPercent: thresholdPercent, noiseFactor: noiseFactor,
                                          metric: metric, gatesMedian: gatesMedian)
-                if figures[entry.key] == nil { figures[entry.key] = [Self.figure(entry)] }
-                figures[entry.key]?.append(Self.figure(retry))
+                if figures[entry.key] == nil { figures[entry.key] = [figure(entry)] }
+                figures[entry.key]?.append(figure(retry))
                 // Ties go to the newer measurement: it ran after the disturbance, if any, had a chance to pass.
                 if distance(retry) <= distance(entry) { current.results[index] = again }
             }
@@ -62,16 +72,20 @@ extension BaselineComparison {
         guard !figures.isEmpty else { return (current, comparison) }
         let entries = comparison.entries.map { entry -> Entry in
             guard let measured = figures[entry.key] else { return entry }
-            let reason = "measured \(measured.count) times (\(measured.joined(separator: ", "))); the one nearest the baseline counts"
+            let weighed = gatesMedian && metric == .ratioToRaw ? ", ratio and median together," : ""
+            let reason = "measured \(measured.count) times (\(measured.joined(separator: ", "))); the one nearest the baseline\(weighed) counts"
             return Entry(key: entry.key, scenario: entry.scenario, variant: entry.variant, verdict: entry.verdict, reasons: entry.reasons + [reason],
                          old: entry.old, new: entry.new, timing: entry.timing, median: entry.median)
         }
         return (current, comparison.replacing(entries: entries))
     }
 
-    /// One measurement's gated figure as reasons show it: `1.46x`, or `12.1 ms` where medians gate.
-    static func figure(_ entry: Entry) -> String {
+    /// One measurement's gated figures as reasons show them: `1.46x`, `12.1 ms` where medians gate, or
+    /// `1.46x / 12.1 ms` where both do (the stores' indexes differ), as ``distance(_:)`` weighs both.
+    func figure(_ entry: Entry) -> String {
         guard let timing = entry.timing else { return "n/a" }
-        return timing.metric == .ratioToRaw ? BenchFormat.ratio(timing.new) : BenchFormat.seconds(timing.new)
+        let gated = timing.metric == .ratioToRaw ? BenchFormat.ratio(timing.new) : BenchFormat.seconds(timing.new)
+        guard gatesMedian, timing.metric == .ratioToRaw, let median = entry.median else { return gated }
+        return gated + " / " + BenchFormat.seconds(median.new)
     }
 }
