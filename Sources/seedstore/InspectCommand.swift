@@ -100,12 +100,15 @@ struct InspectCommand: ParsableCommand {
     }
 
     /// The columns of `entity` the model wants indexed (attributes marked indexed, to-one foreign keys) that
-    /// no index of its table has as its first key column.
+    /// no index of its table serves: one whose first key column it is, over every row (not partial), in
+    /// SQLite's own collation (an index `COLLATE NOCASE` serves no `=` on the column as the engine writes it).
     static func unindexed(_ entity: Entity, in connection: Connection) -> [Column] {
-        let names = ((try? connection.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.text(entity.tableName)])) ?? [])
-            .compactMap { $0.first?.string }
-        let leading = Set(names.compactMap { name in
-            (try? connection.rows("SELECT name FROM pragma_index_xinfo(?) WHERE key = 1 AND seqno = 0", [.text(name)]))?.first?.first?.string
+        let list = (try? connection.rows("SELECT name, partial FROM pragma_index_list(?)", [.text(entity.tableName)])) ?? []
+        let names = list.filter { $0[1].int64 == 0 }.compactMap { $0[0].string }
+        let leading = Set(names.compactMap { name -> String? in
+            guard let first = (try? connection.rows("SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1 AND seqno = 0", [.text(name)]))?.first,
+                  first[1].string?.uppercased() == "BINARY" else { return nil }
+            return first[0].string
         })
         return entity.columns.filter { ($0.relationship != nil || $0.attribute?.isIndexed == true) && !leading.contains($0.columnName) }
     }
@@ -118,9 +121,10 @@ struct InspectCommand: ParsableCommand {
         let list = (try? connection.rows("SELECT name, \"unique\", partial FROM pragma_index_list(?)", [.text(table)])) ?? []
         let described = rows.compactMap { $0.first?.string }.map { name -> String in
             // Key columns only (index_xinfo also lists the row's key); an expression has no column name.
-            let columns = ((try? connection.rows("SELECT name, \"desc\" FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno",
+            let columns = ((try? connection.rows("SELECT name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno",
                                                 [.text(name)])) ?? []).map { column in
-                (column[0].string ?? "<expression>") + (column[1].int64 == 1 ? " DESC" : "")
+                let collation = column[2].string.map { $0.uppercased() == "BINARY" ? "" : " COLLATE \($0)" } ?? ""
+                return (column[0].string ?? "<expression>") + collation + (column[1].int64 == 1 ? " DESC" : "")
             }
             let flags = list.first { $0[0].string == name }
             let unique = flags?[1].int64 == 1, partial = flags?[2].int64 == 1

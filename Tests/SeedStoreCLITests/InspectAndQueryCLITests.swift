@@ -61,6 +61,14 @@ struct InspectAndQueryCLITests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("note: no index leads with ZUWI (Well.uwi, marked indexed), which the model asks for"), "\(result.stdout)")
         #expect(result.stdout.contains("CREATE INDEX ZWELL_ZUWI_INDEX ON ZWELL (ZUWI)"), "\(result.stdout)")
+
+        // A trial (helper-70): a partial index, or one in another collation, serves no such fetch, yet hid the note.
+        for index in ["CREATE INDEX part ON ZWELL (ZUWI) WHERE ZUWI > 'M'", "CREATE INDEX nocase ON ZWELL (ZUWI COLLATE NOCASE)"] {
+            try Connection(path: store).execute(index)
+        }
+        let others = try CLI.run(["inspect", store])
+        #expect(others.stdout.contains("note: no index leads with ZUWI (Well.uwi, marked indexed)"), "\(others.stdout)")
+        #expect(others.stdout.contains("nocase (ZUWI COLLATE NOCASE)") && others.stdout.contains("part (ZUWI) partial (WHERE …)"), "\(others.stdout)")
     }
 
     @Test(.enabled(if: CLI.hasReal, CLI.skipReason))
