@@ -61,6 +61,9 @@ struct ImportEmptyRowTests {
         #expect(!"\(empty)".contains("Fix the mapping"), "the mapping is not at fault: \(empty)")
         let headerOnly = try ImportEncodingErrorTests.run(Array("code,amount,note\n".utf8), name: "h.csv", in: scratch, model: ImportQuoteTests.model)
         #expect(headerOnly.warnings.contains("h.csv: a header and no rows, so nothing was imported from it"), "\(headerOnly.warnings)")
+        // A trial (helper-70): blank lines under the header read as rows, and the warning was lost.
+        let blankRows = try ImportEncodingErrorTests.run(Array("code,amount,note\n\n\n".utf8), name: "hb.csv", in: scratch, model: ImportQuoteTests.model)
+        #expect(blankRows.warnings.contains("hb.csv: a header and no rows (2 blank lines), so nothing was imported from it"), "\(blankRows.warnings)")
 
         // Through a mapping file: the file is at fault, not the mapping.
         try scratch.write("e.mapping.json", #"{"format": 1, "model": "m.model.json", "files": [{"path": "empty.csv", "targets": [{"entity": "R"}]}]}"#)

@@ -60,6 +60,10 @@ struct ImportMessageTests {
         #expect(model.status != 0)
         #expect(model.errors.contains("the mapping's \"model\" names \(scratch.url.path)/mm.model.json, which does not exist; did you mean \(scratch.url.path)/m.model.json?"), "\(model.errors)")
         #expect(model.errors.contains("Fix \"model\" in the mapping (a path relative to the mapping file), or pass --model MODEL."), "\(model.errors)")
+        // A trial (helper-70): the close name offered was the mapping itself.
+        try scratch.write("w.mapping.json", #"{"format": 1, "model": "w.model.json", "files": [{"path": "e.csv", "targets": [{"entity": "E"}]}]}"#)
+        let own = try ImportCLI.run(["import", "--mapping", "w.mapping.json", "--out", "s.sqlite", "--progress", "none"], directory: scratch.url)
+        #expect(own.errors.contains("w.model.json, which does not exist") && !own.errors.contains("did you mean \(scratch.url.path)/w.mapping.json"), "\(own.errors)")
         let option = try ImportCLI.run(["import", "--model", "mm.model.json", "--out", "s.sqlite", "E=e.csv"], directory: scratch.url)
         #expect(option.errors.contains("no model at mm.model.json; did you mean m.model.json?"), "\(option.errors)")
 

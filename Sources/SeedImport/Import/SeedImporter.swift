@@ -238,7 +238,7 @@ public final class SeedImporter {
         // A file with a header and nothing under it imports nothing, which may be what is meant, or an
         // export that failed: said, not silent.
         var emptyFiles: Set<String> = []
-        for file in plan.files where file.rowsRead == 0 && emptyFiles.insert(file.displayPath).inserted {
+        for file in plan.files where file.rowsRead == file.blankRows && emptyFiles.insert(file.displayPath).inserted {
             warnings.append("\(file.displayPath): \(file.header != nil ? "a header and " : "")no rows\(file.blankRows > 0 ? " (\(file.blankRows) blank line\(file.blankRows == 1 ? "" : "s"))" : ""), so nothing was imported from it")
         }
         for index in plan.indexes.values where index.collisions > 0 {
@@ -337,11 +337,13 @@ extension ImportMapping {
                               hint: "Pass --model MODEL (a .json model, .xcdatamodeld or .xcdatamodel).")
         }
         if given != nil, !FileManager.default.fileExists(atPath: path) {
-            throw ImportError(.mapping, reason: "no model at \(path)\(_NameSuggestion.file(for: path))", file: nil,
+            throw ImportError(.mapping, reason: "no model at \(path)\(_NameSuggestion.file(for: path, where: _NameSuggestion.isModelName))", file: nil,
                               hint: "Give --model the path of a .json model, an .xcdatamodeld or an .xcdatamodel.")
         }
         if !FileManager.default.fileExists(atPath: path) {
-            throw ImportError(.mapping, reason: "the mapping's \"model\" names \(path), which does not exist\(_NameSuggestion.file(for: path))", file: source,
+            let mappingName = source.map { URL(fileURLWithPath: $0).lastPathComponent }
+            let suggestion = _NameSuggestion.file(for: path) { _NameSuggestion.isModelName($0) && $0 != mappingName }
+            throw ImportError(.mapping, reason: "the mapping's \"model\" names \(path), which does not exist\(suggestion)", file: source,
                               hint: "Fix \"model\" in the mapping (a path relative to the mapping file), or pass --model MODEL.")
         }
         do { return try ObjectModel(contentsOf: path) } catch {

@@ -373,8 +373,10 @@ final class _RowReader: @unchecked Sendable {
                     }
                     guard let value = field.converter.convert(bytes) else { return false }
                     values[field.ordinal] = value
-                    // `00501`: a zero, then a digit.
-                    if field.countsLeadingZeros, let base = bytes.baseAddress, bytes.count > 1, base[0] == 0x30, base[1] &- 0x30 < 10 {
+                    // `00501`, `-007`: a zero, then a digit, after a sign if any.
+                    if field.countsLeadingZeros, let base = bytes.baseAddress, bytes.count > 1,
+                       case let start = base[0] == 0x2B || base[0] == 0x2D ? 1 : 0, bytes.count > start + 1,
+                       base[start] == 0x30, base[start + 1] &- 0x30 < 10 {
                         _FieldTally.note(&chunk.leadingZeros, _FieldTally.slot(t, f), line: record.lineNumber, text: { display(bytes) }, value: value)
                     }
                     if field.countsPadding, let base = bytes.baseAddress, !bytes.isEmpty,

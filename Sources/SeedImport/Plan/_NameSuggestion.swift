@@ -29,22 +29,28 @@ enum _NameSuggestion {
 
     /// For the end of a message about a file `path` that does not exist: a file of the same folder whose
     /// name is close (`players.csv` for `player.csv`), spelled as `shown` (by default `path`) spells its
-    /// folder; empty when there is none, or when `path` exists.
+    /// folder, among the names `fits` takes (a model's, say); empty when there is none, or when `path` exists.
     ///
     /// ```swift
     /// _NameSuggestion.file(for: "/work/data/player.csv", shown: "data/player.csv")   // "; did you mean data/players.csv?"
     /// ```
-    static func file(for path: String, shown: String? = nil) -> String {
+    static func file(for path: String, shown: String? = nil, where fits: (String) -> Bool = { _ in true }) -> String {
         guard !FileManager.default.fileExists(atPath: path) else { return "" }
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { name in
             var isDirectory: ObjCBool = false
-            return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
+            return !name.hasPrefix(".") && fits(name) && FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory)
+                && (!isDirectory.boolValue || name.hasSuffix(".xcdatamodeld") || name.hasSuffix(".xcdatamodel"))
         }
         guard let close = closest(to: url.lastPathComponent, in: names) else { return "" }
         let display = shown ?? path
         let prefix = display.contains("/") ? String(display[...display.lastIndex(of: "/")!]) : ""
         return "; did you mean \(prefix)\(close)?"
+    }
+
+    /// Whether `name` can be a model file: a JSON model (not a mapping) or Xcode's model.
+    static func isModelName(_ name: String) -> Bool {
+        (name.hasSuffix(".json") && !name.hasSuffix(".mapping.json")) || name.hasSuffix(".xcdatamodeld") || name.hasSuffix(".xcdatamodel")
     }
 }
