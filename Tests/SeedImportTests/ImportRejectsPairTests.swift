@@ -59,6 +59,41 @@ struct ImportRejectsPairTests {
         #expect(!scratch.files.contains { $0.contains(".importing-") }, "\(scratch.files)")
     }
 
+    /// A later trial (helper-70): a kill at either rename left one of the two files aside, and the next
+    /// import's sweep deleted it for good.
+    @Test("killed before the store's rename: the next import puts the earlier rejects file back")
+    func killedBeforeStoreRename() throws {
+        let scratch = ImportScratch()
+        let store = URL(fileURLWithPath: scratch.path("W.sqlite")), place = scratch.path("W.rejects.csv")
+        try Data().write(to: store)
+        let dead: Int32 = 99_999_999
+        try Data().write(to: _StoreFile.temporaryURL(for: store, pid: dead))
+        try "earlier\n".write(toFile: scratch.path(".W.rejects.csv.importing-\(dead).replaced"), atomically: true, encoding: .utf8)
+        try "this run's\n".write(toFile: scratch.path(".W.rejects.csv.importing-\(dead)"), atomically: true, encoding: .utf8)
+        let said = _RejectsWriter.recoverInterrupted(place: place, store: store)
+        #expect(said == ["put back \(place), which an import killed just before it replaced the store had set aside"])
+        #expect(try String(contentsOfFile: place, encoding: .utf8) == "earlier\n")
+    }
+
+    @Test("killed after the store's rename: the next import moves that import's rejects into place")
+    func killedAfterStoreRename() throws {
+        let scratch = ImportScratch()
+        let store = URL(fileURLWithPath: scratch.path("W.sqlite")), place = scratch.path("W.rejects.csv")
+        try Data().write(to: store)
+        let dead: Int32 = 99_999_999
+        try "earlier\n".write(toFile: scratch.path(".W.rejects.csv.importing-\(dead).replaced"), atomically: true, encoding: .utf8)
+        try "this run's\n".write(toFile: scratch.path(".W.rejects.csv.importing-\(dead)"), atomically: true, encoding: .utf8)
+        let said = _RejectsWriter.recoverInterrupted(place: place, store: store)
+        #expect(said == ["moved the rejected rows of an import killed just after it replaced the store into \(place)"])
+        #expect(try String(contentsOfFile: place, encoding: .utf8) == "this run's\n")
+        #expect(!scratch.files.contains { $0.contains(".replaced") }, "\(scratch.files)")
+        // With no rows of its own, the replaced store has no rejects file, and the earlier one goes.
+        try "earlier\n".write(toFile: scratch.path(".W.rejects.csv.importing-\(dead).replaced"), atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: place)
+        #expect(_RejectsWriter.recoverInterrupted(place: place, store: store).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: place) && !scratch.files.contains { $0.contains(".replaced") }, "\(scratch.files)")
+    }
+
     @Test("an earlier rejects file a killed import set aside is removed by the next import into the folder")
     func asideFileIsSwept() throws {
         let scratch = ImportScratch()

@@ -100,8 +100,18 @@ public final class SeedImporter {
             try _RejectsWriter.check(rejectsPath)
         }
         var warnings = mapping.warnings + plan.warnings
+        // A kill between the store's rename and its rejects file's left one of them aside: put right first,
+        // as the sweep below removes what dead imports left.
+        warnings += _RejectsWriter.recoverInterrupted(place: rejectsPath, store: storeFile.target)
         for name in _StoreFile.removeStale(in: storeFile.target.deletingLastPathComponent()) {
             warnings.append("removed \(name), left by an import that did not finish")
+        }
+        // The rejects file's folder too, when it is another: a killed import's rows being written are there.
+        let rejectsFolder = URL(fileURLWithPath: OutputPath.canonical(rejectsPath)).deletingLastPathComponent()
+        if !OutputPath.isStream(rejectsPath), !_StoreFile.samePath(rejectsFolder.path, storeFile.target.deletingLastPathComponent().path) {
+            for name in _StoreFile.removeStale(in: rejectsFolder) {
+                warnings.append("removed \(rejectsFolder.appendingPathComponent(name).path), left by an import that did not finish")
+            }
         }
         // Copies of pipes and spooled rejects of imports killed, in the temporary directory.
         let temporaryDirectory = FileManager.default.temporaryDirectory

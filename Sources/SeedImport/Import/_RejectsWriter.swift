@@ -94,6 +94,37 @@ final class _RejectsWriter {
         isAside = rename(placePath, asidePath) == 0
     }
 
+    /// Finishes what an import killed between the store's rename and its rejects file's left next to
+    /// `place` (the rejects file of the store `store`): a set-aside earlier file (``setAsideEarlier()``)
+    /// goes back when that import's temporary store is still there (the store was not replaced); else the
+    /// store is that import's, so its finished rejects file takes the place and the earlier one goes.
+    /// Returns a line for each file moved. Run before the temporary files of dead imports are removed.
+    static func recoverInterrupted(place: String, store: URL) -> [String] {
+        guard !OutputPath.isStream(place) else { return [] }
+        let url = URL(fileURLWithPath: OutputPath.canonical(place))
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent).importing-"
+        var said: [String] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(asideSuffix) {
+            let pidText = name.dropFirst(prefix.count).dropLast(asideSuffix.count)
+            guard let pid = Int32(pidText), pid > 0, !_ImporterProcess.mayRun(pid) else { continue }
+            let aside = folder.appendingPathComponent(name).path
+            if FileManager.default.fileExists(atPath: _StoreFile.temporaryURL(for: store, pid: pid).path) {
+                if !FileManager.default.fileExists(atPath: url.path), rename(aside, url.path) == 0 {
+                    said.append("put back \(place), which an import killed just before it replaced the store had set aside")
+                }
+            } else {
+                let finished = folder.appendingPathComponent(prefix + pidText).path
+                if FileManager.default.fileExists(atPath: finished), rename(finished, url.path) == 0 {
+                    said.append("moved the rejected rows of an import killed just after it replaced the store into \(place)")
+                }
+                removeEarlier(aside)
+            }
+        }
+        return said
+    }
+
     /// Puts an earlier run's rejects file back (the store was not replaced).
     private func restoreEarlier() {
         guard isAside else { return }
