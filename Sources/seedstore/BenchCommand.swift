@@ -286,7 +286,7 @@ struct BenchCommand: ParsableCommand {
         // Its warnings repeat this run's; shown only when it fails. A file, not a pipe: with
         // SEEDSTORE_SQL_DEBUG=3 it logs every row, which memory need not hold.
         let log = directory.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let errors = try FileHandle(forWritingTo: log)
         process.standardError = errors
         try process.run()
