@@ -86,19 +86,26 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Compare with a named baseline (or a report JSON file).")
     var compare: String?
 
-    @Option(parsing: .unconditional, help: "With --compare: the timing change, in percent, that counts (counters compare exactly).")
-    var threshold: Double = 10
+    @Option(name: .customLong("threshold"), parsing: .unconditional, help: ArgumentHelp("With --compare: the timing change, in percent, that counts (counters compare exactly; default 10).", valueName: "threshold"))
+    var thresholdOption: Double?
+    /// `--threshold`, or its default.
+    var threshold: Double { thresholdOption ?? 10 }
 
-    @Option(help: ArgumentHelp("With --compare: the timing metric that gates, ratio (to raw SQLite; median where a variant has none) or median.",
+    @Option(name: .customLong("metric"), help: ArgumentHelp("With --compare: the timing metric that gates, ratio (to raw SQLite; median where a variant has none) or median.",
                                discussion: "ratio, the default, cancels the machine's speed but not the store's: its raw reference reads the same store. "
                                + "When the store's indexes differ from the baseline's, medians gate too. median suits a stable machine.",
                                valueName: "ratio|median"))
-    var metric: String = "ratio"
+    var metricOption: String?
+    /// `--metric`, or its default.
+    var metric: String { metricOption ?? "ratio" }
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("With --compare: how many times to measure again a variant whose timing alone changed the verdict (0 to \(Self.maximumConfirm)).",
+    @Option(name: .customLong("confirm"), parsing: .unconditional, help: ArgumentHelp("With --compare: how many times to measure again a variant whose timing alone changed the verdict (0 to \(Self.maximumConfirm); default 1).",
                                discussion: "A busy shared machine can slow a whole measurement. A timing change counts only when it shows every time, "
-                               + "so an unchanged build does not fail the gate on a disturbed run; a real regression shows every time."))
-    var confirm: Int = 1
+                               + "so an unchanged build does not fail the gate on a disturbed run; a real regression shows every time.",
+                               valueName: "confirm"))
+    var confirmOption: Int?
+    /// `--confirm`, or its default.
+    var confirm: Int { confirmOption ?? 1 }
 
     /// Measures only these `scenario / variant` keys: how `--confirm` measures again in a fresh process.
     @Option(name: .customLong("only-variant"), help: .hidden)
@@ -124,6 +131,12 @@ struct BenchCommand: ParsableCommand {
         guard warmup >= 0 else { throw ValidationError("--warmup takes 0 or more") }
         guard (0...Self.maximumConfirm).contains(confirm) else {
             throw ValidationError("--confirm takes 0 to \(Self.maximumConfirm): the times to measure again a variant whose timing changed the verdict.")
+        }
+        if compare == nil {
+            let given = [("--threshold", thresholdOption != nil), ("--metric", metricOption != nil), ("--confirm", confirmOption != nil)].filter(\.1).map(\.0)
+            if !given.isEmpty {
+                throw ValidationError("\(given.joined(separator: ", ")) only \(given.count == 1 ? "acts" : "act") with --compare: add --compare NAME (a saved baseline or a report JSON), or leave \(given.count == 1 ? "it" : "them") out")
+            }
         }
         guard warmup <= Self.maximumWarmup else {
             throw ValidationError("--warmup takes at most \(Self.maximumWarmup): unmeasured runs only warm caches, which a few runs do.")
@@ -271,7 +284,7 @@ struct BenchCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("again.json")
         var arguments = ["bench", "--runs", String(runs), "--warmup", String(warmup), "--time-budget", String(timeBudget),
-                         "--json", output.path, "--confirm", "0", "--quiet"]
+                         "--json", output.path, "--quiet"]
         let settings: [(String, String?)] = [("--scenarios", scenarios), ("--scenario-file", scenarioFile), ("--entity", entity),
                                              ("--sort-key", sortKey), ("--properties", properties), ("--fault-attribute", faultAttribute),
                                              ("--fault-limit", faultLimit.map(String.init))]

@@ -92,3 +92,15 @@ struct BenchNothingSharedCLITests {
         #expect(result.stdout.isEmpty, "nothing measured: \(result.stdout)")
     }
 }
+
+/// A trial (helper-70): --confirm, --threshold and --metric were taken without --compare and did nothing.
+@Suite(.enabled(if: CLI.hasBinary, CLI.noBinary))
+struct BenchCompareOnlyOptionsCLITests {
+    @Test("the comparison's options without --compare are a usage error naming them")
+    func compareOnlyOptions() throws {
+        let one = try CLI.run(["bench", "W.sqlite", "--confirm", "2"])
+        #expect(one.status == 64 && one.stderr.contains("--confirm only acts with --compare: add --compare NAME"), "\(one.stderr)")
+        let all = try CLI.run(["bench", "W.sqlite", "--threshold", "5", "--metric", "median", "--confirm", "0"])
+        #expect(all.status == 64 && all.stderr.contains("--threshold, --metric, --confirm only act with --compare"), "\(all.stderr)")
+    }
+}
