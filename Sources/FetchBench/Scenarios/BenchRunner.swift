@@ -123,26 +123,14 @@ public struct BenchRunner {
         if warmupRuns == 0 { try variant.raw?(raw) }
 
         var timings: [Double] = [], rawTimings: [Double] = []
-        var peak: Int?
         let started = Clock.now()
         while timings.count < runs {
             // Interleave engine and raw so drift on a shared machine hits both alike.
             onRun(timings.count + 1)
             let fresh = ManagedObjectContext(store: store)
-            // Peak memory is taken on the first measured run, a steady-state one (the run above paid the
-            // one-time costs: compiled statements, the page cache), so it is the same whatever the warm-up or
-            // the order. Freed memory is handed back first, so resident growth shows what this run allocates.
-            let measuresMemory = timings.isEmpty
-            var resident = 0
-            if measuresMemory {
-                ProcessMemory.releaseFreedMemory()
-                ProcessMemory.resetPeak()
-                resident = ProcessMemory.residentBytes ?? 0
-            }
             let start = Clock.now()
             try variant.run(fresh)
             timings.append(Clock.now() - start)
-            if measuresMemory { peak = ProcessMemory.peakResidentBytes.map { max(0, $0 - resident) } }
             withExtendedLifetime(fresh) {}
             if let rawRun = variant.raw {
                 let rawStart = Clock.now()
@@ -151,6 +139,20 @@ public struct BenchRunner {
             }
             if timings.count >= minimumRuns && Clock.now() - started > timeBudgetSeconds { break }
         }
+        // Peak memory on a steady-state run of its own, after the timed ones (the counting run paid the
+        // one-time costs: compiled statements, the page cache), so it is the same whatever the warm-up or the
+        // order. Freed memory is handed back first, so resident growth shows what this run allocates; it is
+        // untimed and comes last, as handing memory back makes the runs after it fault their pages in again
+        // (before, the run measured so was every variant's slowest).
+        ProcessMemory.releaseFreedMemory()
+        ProcessMemory.resetPeak()
+        let resident = ProcessMemory.residentBytes ?? 0
+        do {
+            let fresh = ManagedObjectContext(store: store)
+            try variant.run(fresh)
+            withExtendedLifetime(fresh) {}
+        }
+        let peak = ProcessMemory.peakResidentBytes.map { max(0, $0 - resident) }
         let engine = Statistics(timings), reference = rawTimings.isEmpty ? nil : Statistics(rawTimings)
         let result = BenchResult(scenario: scenario.name, variant: variant.name, timings: engine, raw: reference,
                                  statements: counters.statements, rows: counters.rows, objects: counters.objects, faults: counters.faults,
