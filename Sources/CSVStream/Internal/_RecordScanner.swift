@@ -57,6 +57,15 @@ final class _RecordScanner {
     private var previousByte: UInt8 = 0
     /// Whether libcsv is between records (nothing of the next record fed yet).
     private var atBoundary = true
+    /// The first bytes of a byte-order mark a chunk ended with at a record's start, and their offset: the
+    /// next chunk tells whether they are a joined file's mark (dropped) or data.
+    private var heldMark: [UInt8] = []
+    private var heldMarkOffset: Int64 = 0
+    /// Whether the last chunk ended right after a mark dropped at a record's start: the record starts in
+    /// this one, and is not tested again for a comment.
+    private var markEndedChunk = false
+    /// UTF-8's byte-order mark.
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
     private var inComment = false
     /// After an EPF `\u{02}`, the LF that follows belongs to the terminator.
     private var skipsNewline = false
@@ -239,9 +248,35 @@ final class _RecordScanner {
                     return false
                 }
             }
+            // A byte-order mark's first bytes held from the chunk before (below): resolved first, so the line
+            // they start is read as it would be in one chunk.
+            var markBytes = 0
+            if !heldMark.isEmpty {
+                let need = 3 - heldMark.count, seen = min(need, count)
+                // A line break is never part of a mark: a segment it ends must complete the mark to be one.
+                guard (0..<seen).allSatisfy({ bytes[$0] == Self.byteOrderMark[heldMark.count + $0] }), seen == need || stop == nil else {
+                    // Not a mark after all: the bytes held are data, ahead of these.
+                    let combined = heldMark + UnsafeBufferPointer(start: bytes, count: count)
+                    let start = heldMarkOffset
+                    heldMark = []
+                    return try combined.withUnsafeBufferPointer { buffer throws(CSVError) in
+                        try consume(buffer.baseAddress!, count: buffer.count, offset: start, stop: stop)
+                    }
+                }
+                if seen < need {
+                    heldMark += UnsafeBufferPointer(start: bytes, count: seen)
+                    previousByte = bytes[count - 1]
+                    return false
+                }
+                heldMark = []
+                markBytes = need
+            }
             // A comment line, or one of the lines before the table (`skipLines`): read past, never parsed.
-            if !inComment, line <= dialect.skipLines { inComment = true }
-            if !inComment, let prefix = dialect.commentPrefix, bytes[0] == prefix { inComment = true }
+            // Not after a mark the chunk before ended with: in one chunk, the mark is what the test saw.
+            let afterMark = markEndedChunk
+            markEndedChunk = false
+            if !inComment, !afterMark, line <= dialect.skipLines { inComment = true }
+            if !inComment, !afterMark, markBytes == 0, let prefix = dialect.commentPrefix, bytes[0] == prefix { inComment = true }
             if inComment {
                 if let stop {
                     noteLineBreak(stop, after: byteBeforeLast)
@@ -253,15 +288,30 @@ final class _RecordScanner {
             record.reset()
             loneCarriageReturn = -1
             // A joined file's byte-order mark (`cat a.csv b.csv`) is not data: skipped as the input's own is,
-            // before the parser sees it, so a quote after it still opens a quoted field. (A mark split over
-            // two chunks is left, as bytes.)
-            if bytes[0] == 0xEF && count > 3 && bytes[1] == 0xBB && bytes[2] == 0xBF {
-                bytes += 3
-                count -= 3
-                offset += 3
-                byteBeforeLast = count >= 2 ? bytes[count - 2] : previousByte
+            // before the parser sees it, so a quote after it still opens a quoted field. A mark split over
+            // chunks is held until the next chunk tells, so the chunk size never changes what is read.
+            if markBytes == 0 && bytes[0] == 0xEF && count >= 3 && bytes[1] == 0xBB && bytes[2] == 0xBF {
+                markBytes = 3
+            } else if markBytes == 0 && bytes[0] == 0xEF && stop == nil && count < 3 && !finished && (count == 1 || bytes[1] == 0xBB) {
+                // The chunk ends inside what may be a mark: held for the next.
+                heldMark = Array(UnsafeBufferPointer(start: bytes, count: count))
+                heldMarkOffset = offset
+                previousByte = bytes[count - 1]
+                return false
+            }
+            if markBytes > 0 {
+                bytes += markBytes
+                count -= markBytes
+                offset += Int64(markBytes)
                 droppedByteOrderMarks += 1
                 if firstDroppedByteOrderMarkLine == nil { firstDroppedByteOrderMarkLine = line }
+                // The chunk ended with the mark: the record starts in the next one.
+                if count == 0 {
+                    previousByte = 0xBF
+                    markEndedChunk = true
+                    return false
+                }
+                byteBeforeLast = count >= 2 ? bytes[count - 2] : previousByte
             }
             recordStart = offset
             recordLine = line
@@ -387,6 +437,14 @@ final class _RecordScanner {
     /// At the end of the input: lets libcsv submit a last record without a terminator.
     private func finishInput() throws(CSVError) -> Bool {
         finished = true
+        if !heldMark.isEmpty {
+            // The input ended inside what might have been a mark: those bytes are a last record's data.
+            let held = heldMark, start = heldMarkOffset
+            heldMark = []
+            if try held.withUnsafeBufferPointer({ buffer throws(CSVError) in
+                try consume(buffer.baseAddress!, count: buffer.count, offset: start, stop: nil)
+            }) { return true }
+        }
         if atBoundary { return false }
         let insideQuotes = parser.isInsideQuotedField
         if insideQuotes { insideQuotesGeneration = generation &+ 1 }  // the record completed next
