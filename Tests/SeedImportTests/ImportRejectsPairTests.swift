@@ -61,28 +61,33 @@ struct ImportRejectsPairTests {
 
     /// A later trial (helper-70): a kill at either rename left one of the two files aside, and the next
     /// import's sweep deleted it for good.
-    @Test("killed before the store's rename: the next import puts the earlier rejects file back")
-    func killedBeforeStoreRename() throws {
+    /// What an import killed between the two renames leaves: the store, the earlier rejects set aside, this
+    /// run's finished rejects, and, when the store was not replaced yet, its temporary store.
+    func killedState(storeReplaced: Bool) throws -> (scratch: ImportScratch, store: URL, place: String) {
         let scratch = ImportScratch()
         let store = URL(fileURLWithPath: scratch.path("W.sqlite")), place = scratch.path("W.rejects.csv")
         try Data().write(to: store)
         let dead: Int32 = 99_999_999
-        try Data().write(to: _StoreFile.temporaryURL(for: store, pid: dead))
+        if !storeReplaced { try Data().write(to: _StoreFile.temporaryURL(for: store, pid: dead)) }
         try "earlier\n".write(toFile: scratch.path(".W.rejects.csv.importing-\(dead).replaced"), atomically: true, encoding: .utf8)
         try "this run's\n".write(toFile: scratch.path(".W.rejects.csv.importing-\(dead)"), atomically: true, encoding: .utf8)
+        return (scratch, store, place)
+    }
+
+    @Test("killed before the store's rename: the next import puts the earlier rejects file back")
+    func killedBeforeStoreRename() throws {
+        // The scratch folder lasts as long as its value.
+        let (scratch, store, place) = try killedState(storeReplaced: false)
         let said = _RejectsWriter.recoverInterrupted(place: place, store: store)
         #expect(said == ["put back \(place), which an import killed just before it replaced the store had set aside"])
         #expect(try String(contentsOfFile: place, encoding: .utf8) == "earlier\n")
+        withExtendedLifetime(scratch) {}
     }
 
     @Test("killed after the store's rename: the next import moves that import's rejects into place")
     func killedAfterStoreRename() throws {
-        let scratch = ImportScratch()
-        let store = URL(fileURLWithPath: scratch.path("W.sqlite")), place = scratch.path("W.rejects.csv")
-        try Data().write(to: store)
+        let (scratch, store, place) = try killedState(storeReplaced: true)
         let dead: Int32 = 99_999_999
-        try "earlier\n".write(toFile: scratch.path(".W.rejects.csv.importing-\(dead).replaced"), atomically: true, encoding: .utf8)
-        try "this run's\n".write(toFile: scratch.path(".W.rejects.csv.importing-\(dead)"), atomically: true, encoding: .utf8)
         let said = _RejectsWriter.recoverInterrupted(place: place, store: store)
         #expect(said == ["moved the rejected rows of an import killed just after it replaced the store into \(place)"])
         #expect(try String(contentsOfFile: place, encoding: .utf8) == "this run's\n")
