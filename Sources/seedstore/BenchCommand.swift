@@ -214,6 +214,8 @@ struct BenchCommand: ParsableCommand {
                     + "so the gate could neither pass nor fail. Compare with a baseline saved from the same --scenarios, or save one with --save-baseline. Nothing was measured.")
             }
         }
+        // Every run meets the allocator a long-running app has, not one still adjusting its thresholds.
+        ProcessMemory.settleAllocator()
         let progress = BenchProgress(quiet: quiet, total: built.reduce(0) { $0 + $1.variants.count })
         var runner = BenchRunner(runs: runs, warmupRuns: warmup, timeBudgetSeconds: timeBudget, progress: { progress.update($0) })
         runner.runProgress = { index, name, run, runs in progress.update(index: index, of: nil, name: name, run: run, runs: runs) }

@@ -76,6 +76,8 @@ struct SpeedCommand: ParsableCommand {
             // validate() has refused speed fetch without --store.
             guard let store else { throw ValidationError("speed fetch needs --store PATH") }
             let opened = try PersistentStore(path: store, options: .init(readOnly: true, create: false))
+            // As `seedstore bench` measures (see BenchCommand): the allocator a long-running app has.
+            ProcessMemory.settleAllocator()
             do {
                 checks = try FetchSpeed(store: opened, runs: runs).run { printError("speed: \($0)") }
             } catch BenchError.storeLacks(let missing) {
