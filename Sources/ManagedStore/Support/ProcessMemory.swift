@@ -55,15 +55,7 @@ public enum ProcessMemory {
     /// ```
     @discardableResult
     public static func returnFreedMemoryPromptly() -> Bool {
-        #if os(Linux)
-        typealias Option = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
-        let mallopt = unsafeBitCast(symbol, to: Option.self)
-        // M_TRIM_THRESHOLD is -1 and M_MMAP_THRESHOLD -3 in <malloc.h>; mallopt returns 1 on success.
-        return mallopt(-1, 128 << 10) == 1 && mallopt(-3, 128 << 10) == 1
-        #else
-        return false
-        #endif
+        setAllocatorThresholds(trim: 128 << 10, mmap: 128 << 10)
     }
 
     /// Keeps the C allocator steady for a process that times repeated work (a benchmark): blocks up to
@@ -81,12 +73,19 @@ public enum ProcessMemory {
     /// ```
     @discardableResult
     public static func settleAllocator() -> Bool {
+        // 32 MiB is glibc's cap for the mmap threshold on 64-bit systems.
+        setAllocatorThresholds(trim: 1 << 30, mmap: 32 << 20)
+    }
+
+    /// Fixes glibc's trim and mmap thresholds (which also stops their adjustment); false where `mallopt`
+    /// is unavailable or refuses a value.
+    private static func setAllocatorThresholds(trim: Int32, mmap: Int32) -> Bool {
         #if os(Linux)
         typealias Option = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
         let mallopt = unsafeBitCast(symbol, to: Option.self)
-        // M_TRIM_THRESHOLD is -1 and M_MMAP_THRESHOLD -3 in <malloc.h>: glibc's caps on 64-bit systems.
-        return mallopt(-3, 32 << 20) == 1 && mallopt(-1, 1 << 30) == 1
+        // M_TRIM_THRESHOLD is -1 and M_MMAP_THRESHOLD -3 in <malloc.h>; mallopt returns 1 on success.
+        return mallopt(-1, trim) == 1 && mallopt(-3, mmap) == 1
         #else
         return false
         #endif
