@@ -103,23 +103,21 @@ public final class SeedImporter {
         // A kill between the store's rename and its rejects file's left one of them aside: put right first,
         // as the sweep below removes what dead imports left.
         warnings += _RejectsWriter.recoverInterrupted(place: rejectsPath, store: storeFile.target)
-        for name in _StoreFile.removeStale(in: storeFile.target.deletingLastPathComponent()) {
+        let storeFolder = storeFile.target.deletingLastPathComponent()
+        for name in _StoreFile.removeStale(in: storeFolder) {
             warnings.append("removed \(name), left by an import that did not finish")
         }
-        // The rejects file's folder too, when it is another: a killed import's rows being written are there.
-        let rejectsFolder = URL(fileURLWithPath: OutputPath.canonical(rejectsPath)).deletingLastPathComponent()
-        if !OutputPath.isStream(rejectsPath), !_StoreFile.samePath(rejectsFolder.path, storeFile.target.deletingLastPathComponent().path) {
-            for name in _StoreFile.removeStale(in: rejectsFolder) {
-                warnings.append("removed \(rejectsFolder.appendingPathComponent(name).path), left by an import that did not finish")
-            }
+        // Elsewhere, each folder once: copies of pipes, and the rows killed imports were writing in the rejects
+        // file's folder and in the temporary directory.
+        var staleElsewhere = _InputSpool.removeStale()
+        var swept = [storeFolder]
+        let rejectsFolder = OutputPath.isStream(rejectsPath) ? nil : URL(fileURLWithPath: OutputPath.canonical(rejectsPath)).deletingLastPathComponent()
+        for folder in [rejectsFolder, FileManager.default.temporaryDirectory].compactMap({ $0 })
+        where !swept.contains(where: { _StoreFile.samePath($0.path, folder.path) }) {
+            swept.append(folder)
+            staleElsewhere += _StoreFile.removeStale(in: folder).map { folder.appendingPathComponent($0).path }
         }
-        // Copies of pipes and spooled rejects of imports killed, in the temporary directory.
-        let temporaryDirectory = FileManager.default.temporaryDirectory
-        var staleTemporaries = _InputSpool.removeStale()
-        if !_StoreFile.samePath(temporaryDirectory.path, storeFile.target.deletingLastPathComponent().path) {
-            staleTemporaries += _StoreFile.removeStale(in: temporaryDirectory).map { temporaryDirectory.appendingPathComponent($0).path }
-        }
-        for path in staleTemporaries {
+        for path in staleElsewhere {
             warnings.append("removed \(path), left by an import that did not finish")
         }
         try storeFile.prepare()
